@@ -1,0 +1,97 @@
+"""El Grande rules engine: pure, deterministic, JSON in and out.
+
+The facade below is all the server, the bots, the benchmarks and outside tools use:
+
+    state = new_game(["red", "blue", "green"], seed=7)
+    pending(state)                       # who must act now, and on what
+    legal_moves(state, "red")            # every atomic move red may make now
+    state2, events = apply(state, "red", {"type": "play_power_card", "card": 9})
+    view(state2, "red")                  # what red may see
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import rules
+from engine.board import Board
+from engine.moves import IllegalMove
+from engine.observer import view as _view
+
+State = Board
+
+__all__ = [
+    "IllegalMove",
+    "State",
+    "apply",
+    "default_move",
+    "from_dict",
+    "is_over",
+    "legal_moves",
+    "new_game",
+    "pending",
+    "scores",
+    "to_dict",
+    "view",
+    "winners",
+]
+
+
+def new_game(colors: list[str], seed: int = 0, options: dict[str, Any] | None = None) -> State:
+    """Set up a game: every draw (king, home regions, first player, decks) made from `seed`.
+
+    Raises ValueError with a sentence saying what to change on bad colours or options.
+    """
+    return rules.new_board(list(colors) if isinstance(colors, tuple) else colors, seed, options)
+
+
+def pending(state: State) -> list[dict[str, Any]]:
+    """Who must act now, and on what: `[{"player": "red", "kind": "power_card"}, ...]`."""
+    return rules.pending(state)
+
+
+def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
+    """Every atomic move `player` may make now (empty if none)."""
+    return rules.legal_moves(state, player)
+
+
+def apply(state: State, player: str, move: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    """Play one move; return the new state and its events. Never mutates `state`.
+
+    Raises IllegalMove, whose message names the rule, for any move the rules refuse.
+    """
+    board = state.copy()
+    events = rules.push(board, player, move)
+    return board, events
+
+
+def view(state: State, player: str | None) -> dict[str, Any]:
+    """The game as `player` sees it; None is the public view."""
+    return _view(state, player)
+
+
+def default_move(state: State, player: str) -> dict[str, Any] | None:
+    """The move a timeout makes for `player`, or None if they have nothing to do."""
+    return rules.default_move(state, player)
+
+
+def is_over(state: State) -> bool:
+    return state.phase == "over"
+
+
+def scores(state: State) -> dict[str, int]:
+    return dict(state.scores)
+
+
+def winners(state: State) -> list[str]:
+    """The colours with the highest score (a tie shares the win)."""
+    return rules.winners(state)
+
+
+def to_dict(state: State) -> dict[str, Any]:
+    """The whole state, secrets included, as JSON-ready data."""
+    return state.to_dict()
+
+
+def from_dict(data: dict[str, Any]) -> State:
+    return Board.from_dict(data)

@@ -1,0 +1,127 @@
+"""The game state: a plain record of where everything is, with an exact JSON round trip.
+
+`Board` holds no rules; `engine.rules` reads and changes it. Every field is JSON-ready data
+(strings, ints, lists, dicts with string keys) except `action_decks` and `face_up`, keyed by
+stack number, which `to_dict` writes with string keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from engine.data import CASTILLO, COURT, LOCATIONS, PROVINCE, REGIONS
+
+
+@dataclass
+class Board:
+    colours: list[str]  # seat order, clockwise
+    seed: int
+    options: dict[str, Any]
+    chart: list[int]  # the chart rounds this game plays, e.g. [2, 3, 5, 6, 8, 9]
+    round_index: int  # index into `chart` of the round under way
+    phase: str  # "power_cards" | "turn" | "castillo_pick" | "over"
+    king: str
+    grandes: dict[str, str]  # colour -> region of its grande
+    caballeros: dict[str, dict[str, int]]  # colour -> location -> count (see data.LOCATIONS)
+    scores: dict[str, int]
+    hands: dict[str, list[int]]  # power cards still in hand, ascending
+    discards: dict[str, list[int]]  # power cards played, in the order played
+    round_start: str  # who plays the first power card this round
+    power_played: dict[str, int]  # this round's power cards, in the order played
+    action_decks: dict[int, list[str]]  # face-down stacks 1-4, top card first
+    face_up: dict[int, str | None]  # stack -> its card face up this round; None once taken
+    action_discards: list[str]
+    mobile_scoreboards: dict[str, str | None]  # "8/4/0" / "4/0/0" -> place, None if not out
+    taken: list[dict[str, Any]]  # this round's chosen action cards: {player, card, stack}
+    turn_order: list[str] = field(default_factory=list)  # this round, highest card first
+    turn_index: int = 0
+    turn: dict[str, Any] | None = None  # the turn under way, see rules.Turn keys
+    picks: dict[str, str | None] = field(default_factory=dict)  # secret picks under way
+    last_round_lowest: str | None = None
+
+    # -- reading --------------------------------------------------------------------------
+    @property
+    def round(self) -> int:
+        """The chart round under way (1-9)."""
+        return self.chart[self.round_index]
+
+    def count(self, colour: str, location: str) -> int:
+        return self.caballeros[colour][location]
+
+    def in_place(self, place: str) -> dict[str, int]:
+        """Caballeros per colour in one region or the Castillo, colours with none left out."""
+        return {c: n for c in self.colours if (n := self.caballeros[c][place])}
+
+    def total_in(self, place: str) -> int:
+        return sum(self.caballeros[c][place] for c in self.colours)
+
+    # -- changing -------------------------------------------------------------------------
+    def move_caballeros(self, colour: str, source: str, target: str, n: int = 1) -> None:
+        here = self.caballeros[colour]
+        if here[source] < n:
+            # A rules check should have refused this move; never let a count go negative.
+            raise AssertionError(f"{colour} has {here[source]} in {source}, cannot move {n}")
+        here[source] -= n
+        here[target] += n
+
+    def copy(self) -> Board:
+        """A copy sharing nothing mutable with this board (cheaper than deepcopy)."""
+        return Board(
+            colours=list(self.colours),
+            seed=self.seed,
+            options=dict(self.options),
+            chart=list(self.chart),
+            round_index=self.round_index,
+            phase=self.phase,
+            king=self.king,
+            grandes=dict(self.grandes),
+            caballeros={c: dict(v) for c, v in self.caballeros.items()},
+            scores=dict(self.scores),
+            hands={c: list(v) for c, v in self.hands.items()},
+            discards={c: list(v) for c, v in self.discards.items()},
+            round_start=self.round_start,
+            power_played=dict(self.power_played),
+            action_decks={s: list(v) for s, v in self.action_decks.items()},
+            face_up=dict(self.face_up),
+            action_discards=list(self.action_discards),
+            mobile_scoreboards=dict(self.mobile_scoreboards),
+            taken=[dict(t) for t in self.taken],
+            turn_order=list(self.turn_order),
+            turn_index=self.turn_index,
+            turn=_copy_json(self.turn),
+            picks=dict(self.picks),
+            last_round_lowest=self.last_round_lowest,
+        )
+
+    # -- serialising ----------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("action_decks", "face_up"):
+                value = {str(k): v for k, v in value.items()}
+            out[f.name] = _copy_json(value)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Board:
+        values = {f.name: _copy_json(data[f.name]) for f in fields(cls) if f.name in data}
+        for name in ("action_decks", "face_up"):
+            values[name] = {int(k): v for k, v in values[name].items()}
+        return cls(**values)
+
+
+def _copy_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value
+
+
+def empty_locations() -> dict[str, int]:
+    return {location: 0 for location in LOCATIONS}
+
+
+__all__ = ["Board", "empty_locations", "CASTILLO", "COURT", "PROVINCE", "REGIONS"]

@@ -1,0 +1,91 @@
+"""What a move looks like: its type, its fields and their types. No rules here.
+
+A move is a JSON dict `{"type": ..., field: value}`. `check_form` refuses anything that is
+not a well-formed move of a known type, with a sentence saying what to send instead, so
+no `KeyError` or `TypeError` can escape `apply` later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class IllegalMove(Exception):
+    """A move the rules (or the move form) do not allow. The message names the rule."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class MoveForm:
+    type: str
+    required: dict[str, type] = field(default_factory=dict)
+    optional: dict[str, type] = field(default_factory=dict)
+
+
+_TYPE_NAMES = {int: "a whole number", str: "a text string", bool: "true or false"}
+
+FORMS: dict[str, MoveForm] = {}
+
+
+def register_form(form: MoveForm) -> None:
+    FORMS[form.type] = form
+
+
+def check_form(move: Any) -> MoveForm:
+    """Refuse a move that is not a dict of a known type with correctly typed fields."""
+    if not isinstance(move, dict):
+        raise IllegalMove(
+            f'A move must be an object like {{"type": "end_turn"}}, not {type(move).__name__}.'
+        )
+    kind = move.get("type")
+    if not isinstance(kind, str):
+        raise IllegalMove('A move needs a "type" field naming what to do, e.g. "end_turn".')
+    form = FORMS.get(kind)
+    if form is None:
+        known = ", ".join(sorted(FORMS))
+        raise IllegalMove(f'Unknown move type "{kind}". Known move types: {known}.')
+    for name, expected in form.required.items():
+        if name not in move:
+            raise IllegalMove(
+                f'A "{kind}" move needs the field "{name}" ({_TYPE_NAMES[expected]}).'
+            )
+    for name, value in move.items():
+        if name == "type":
+            continue
+        expected = form.required.get(name) or form.optional.get(name)
+        if expected is None:
+            allowed = ", ".join(sorted([*form.required, *form.optional])) or "none"
+            raise IllegalMove(
+                f'A "{kind}" move has no field "{name}" (its fields: {allowed}).'
+            )
+        # bool is a subclass of int in Python; true is not a card number.
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise IllegalMove(
+                f'The field "{name}" of a "{kind}" move must be {_TYPE_NAMES[expected]}, '
+                f"not {json_type(value)}."
+            )
+    return form
+
+
+def json_type(value: Any) -> str:
+    return {
+        bool: "true/false", int: "a number", float: "a number", str: "text",
+        list: "a list", dict: "an object", type(None): "null",
+    }.get(type(value), type(value).__name__)
+
+
+for _form in (
+    MoveForm("play_power_card", {"card": int}),
+    MoveForm("take_caballeros", {"count": int}),
+    MoveForm("take_from_region", {"region": str}),
+    MoveForm("choose_card", {"card": str}, {"stack": int}),
+    MoveForm("place", {"to": str}),
+    MoveForm("skip_special"),
+    MoveForm("end_turn"),
+    MoveForm("castillo_pick", {"region": str}),
+):
+    register_form(_form)
