@@ -1,16 +1,35 @@
 """The El Grande turn server: a Flask application around the pure `engine`."""
 
+from __future__ import annotations
+
+import os
+
 from flask import Flask
+
+#: Alembic's scripts ship inside the package, so a plain `pip install` can upgrade a database.
+MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), "migrations")
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """Application factory: build and configure one app instance."""
+    """Application factory: build and configure one app instance.
+
+    `config` overrides the environment, which overrides the embedded defaults (see
+    `pbem.config`). The factory never touches the database and never starts background
+    work; `pbem serve` and `pbem db upgrade` bring the schema up to date.
+    """
+    from pbem.config import configure
+    from pbem.errors import register_error_handlers
+    from pbem.extensions import api, db, migrate
+    from pbem.resources import register_blueprints
+
     app = Flask(__name__, instance_relative_config=True)
-    if config:
-        app.config.update(config)
+    configure(app, config)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:///"):
+        os.makedirs(app.instance_path, exist_ok=True)
 
-    @app.get("/api/health")
-    def health():
-        return {"status": "ok"}
-
+    db.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS_DIR)
+    api.init_app(app)
+    register_blueprints(app)
+    register_error_handlers(app)
     return app

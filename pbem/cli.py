@@ -1,16 +1,38 @@
-"""The `pbem` console script."""
+"""The `pbem` console script: run the server, manage the database."""
+
+from __future__ import annotations
 
 import argparse
 
 from pbem import create_app
 
 
+def upgrade_database(app) -> None:
+    """Create the tables, or bring them to the latest migration."""
+    from flask_migrate import upgrade
+
+    with app.app_context():
+        upgrade()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="pbem", description="El Grande turn server")
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the server on its embedded defaults")
+    serve = sub.add_parser(
+        "serve", help="upgrade the database, then run the server (single machine, defaults)"
+    )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
+    db = sub.add_parser("db", help="database schema")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    db_sub.add_parser("upgrade", help="create or upgrade the tables to the latest migration")
     args = parser.parse_args(argv)
+
+    app = create_app()
     if args.command == "serve":
-        create_app().run(host=args.host, port=args.port)
+        upgrade_database(app)
+        # Threaded, so one slow request does not hold up the others on a small install.
+        app.run(host=args.host, port=args.port, threaded=True)
+    elif args.command == "db":
+        upgrade_database(app)
+        print(f"Database at {app.config['SQLALCHEMY_DATABASE_URI']} is up to date.")

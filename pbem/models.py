@@ -1,0 +1,126 @@
+"""The tables: players, games, seats, the move log, idempotency records.
+
+The move log is the truth of a game; `Game.state` and `Game.seq` are a cache of what the log
+replays to, rewritten in the same transaction that appends to the log.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from pbem.extensions import db
+
+#: Where a move came from.
+MOVE_SOURCES = ("api", "email", "timeout", "bot", "admin")
+
+#: A game's life: `active` until the engine says it is over (`finished`) or its admin stops
+#: it (`aborted`).
+GAME_STATUSES = ("active", "finished", "aborted")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    name: Mapped[str] = mapped_column(String(100))
+    # SHA-256 of the key: the key is 256 random bits, so a fast hash is enough and lets us
+    # find the player by an indexed lookup instead of checking every row.
+    api_key_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    preferences: Mapped[dict] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="player")
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    options: Mapped[dict] = mapped_column(JSON, default=dict)
+    timing: Mapped[dict] = mapped_column(JSON, default=dict)
+    # The seed decides the deck orders: it is a secret until the game is over.
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    creator_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    # Colours in seat order, as given to engine.new_game.
+    colours: Mapped[list] = mapped_column(JSON)
+    # Cache: engine.to_dict of the state after `seq` moves, and who must act in it.
+    state: Mapped[dict | None] = mapped_column(JSON)
+    pending: Mapped[list] = mapped_column(JSON, default=list)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    creator: Mapped[Player] = relationship()
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+
+
+class Seat(db.Model):
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "colour"),
+        UniqueConstraint("game_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    colour: Mapped[str] = mapped_column(String(16))
+    position: Mapped[int] = mapped_column(Integer)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(back_populates="seats")
+
+
+class Move(db.Model):
+    __tablename__ = "moves"
+    # The unique (game, seq) is the last line of defence against two writers both appending
+    # the same sequence number; the conditional update of games.seq is the first.
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    colour: Mapped[str] = mapped_column(String(16))
+    # Who submitted it; null for timeout and bot moves.
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    move: Mapped[dict] = mapped_column(JSON)
+    source: Mapped[str] = mapped_column(String(16), default="api")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class IdempotencyRecord(db.Model):
+    """The first answer to a request sent with an `Idempotency-Key`, for replaying it."""
+
+    __tablename__ = "idempotency_records"
+    __table_args__ = (UniqueConstraint("player_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    key: Mapped[str] = mapped_column(String(200))
+    # SHA-256 of the request (game and body): the same key with another request is an error,
+    # not a replay.
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int] = mapped_column(Integer)
+    response: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,87 @@
+import marshmallow as ma
+
+#: Seat colours, in the words of elgrande.md.
+COLOURS = ("red", "yellow", "green", "blue", "brown")
+
+
+class SeatInSchema(ma.Schema):
+    email = ma.fields.Email(required=True, validate=ma.validate.Length(max=254))
+    colour = ma.fields.String(required=True, validate=ma.validate.OneOf(COLOURS))
+
+
+class GameOptionsSchema(ma.Schema):
+    rounds = ma.fields.Integer(validate=ma.validate.OneOf((9, 6)))
+    variant = ma.fields.String(validate=ma.validate.OneOf(("standard", "two_colour")))
+    first_player = ma.fields.String(validate=ma.validate.OneOf(COLOURS))
+
+
+class TimingSchema(ma.Schema):
+    deadline_hours = ma.fields.Integer(
+        validate=ma.validate.Range(min=1, max=24 * 60),
+        metadata={"description": "Hours a pending decision may wait before a timeout move"},
+    )
+    reminder_hours = ma.fields.Integer(
+        validate=ma.validate.Range(min=0, max=24 * 60),
+        metadata={"description": "Hours before the deadline that a reminder is sent"},
+    )
+
+
+class GameCreateSchema(ma.Schema):
+    title = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=200))
+    seats = ma.fields.List(
+        ma.fields.Nested(SeatInSchema),
+        required=True,
+        validate=ma.validate.Length(min=2, max=5),
+        metadata={"description": "In seat order; the caller must be one of them"},
+    )
+    options = ma.fields.Nested(GameOptionsSchema, load_default=dict)
+    timing = ma.fields.Nested(TimingSchema, load_default=dict)
+
+
+class SeatOutSchema(ma.Schema):
+    colour = ma.fields.String(required=True)
+    name = ma.fields.String(required=True)
+
+
+class GameSummarySchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    title = ma.fields.String(required=True)
+    status = ma.fields.String(required=True, metadata={"description": "active, finished, aborted"})
+    seq = ma.fields.Integer(required=True)
+    colour = ma.fields.String(allow_none=True, metadata={"description": "Your seat"})
+    admin = ma.fields.Boolean(required=True)
+    seats = ma.fields.List(ma.fields.Nested(SeatOutSchema), required=True)
+    to_move = ma.fields.List(
+        ma.fields.String(), required=True, metadata={"description": "Colours that must act now"}
+    )
+    your_turn = ma.fields.Boolean(required=True)
+    options = ma.fields.Dict(required=True)
+
+
+class GameListSchema(ma.Schema):
+    games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True)
+
+
+class GameViewSchema(ma.Schema):
+    """The engine's view for the caller, with the game's id, title, seq and status added."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    id = ma.fields.Integer(required=True)
+    title = ma.fields.String(required=True)
+    seq = ma.fields.Integer(required=True)
+    status = ma.fields.String(required=True)
+    round = ma.fields.Integer()
+    rounds_total = ma.fields.Integer()
+    phase = ma.fields.Raw()
+    players = ma.fields.Dict()
+    pending = ma.fields.List(ma.fields.Dict())
+
+
+class SeatChangeSchema(ma.Schema):
+    email = ma.fields.Email(
+        required=True,
+        validate=ma.validate.Length(max=254),
+        metadata={"description": "The registered player who takes the seat over"},
+    )

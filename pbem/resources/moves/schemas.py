@@ -1,0 +1,84 @@
+import marshmallow as ma
+
+from pbem.resources.games.schemas import COLOURS
+
+#: A batch bigger than this is not a turn: the longest turn is a few dozen atomic moves.
+MAX_BATCH = 200
+
+
+class MovesInSchema(ma.Schema):
+    expected_seq = ma.fields.Integer(
+        required=True,
+        strict=True,
+        validate=ma.validate.Range(min=0, max=2**31 - 1),
+        metadata={"description": "The game's seq you last saw; a stale one gets 409"},
+    )
+    moves = ma.fields.List(
+        ma.fields.Dict(keys=ma.fields.String()),
+        required=True,
+        validate=ma.validate.Length(min=1, max=MAX_BATCH),
+        metadata={"description": 'Atomic moves, e.g. [{"type": "play_power_card", "card": 9}]'},
+    )
+    dry_run = ma.fields.Boolean(
+        load_default=False, metadata={"description": "Show the result, commit nothing"}
+    )
+    colour = ma.fields.String(
+        validate=ma.validate.OneOf(COLOURS),
+        metadata={"description": "Your seat's colour (optional: a key has one seat per game)"},
+    )
+
+
+class IdempotencyHeaderSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    idempotency_key = ma.fields.String(
+        data_key="Idempotency-Key",
+        validate=ma.validate.Length(min=1, max=200),
+        metadata={"description": "Repeat it to get the first answer again, not a second play"},
+    )
+
+
+class MoveResultSchema(ma.Schema):
+    seq = ma.fields.Integer(required=True)
+    events = ma.fields.List(ma.fields.Dict(), required=True)
+    view = ma.fields.Dict(required=True)
+    dry_run = ma.fields.Boolean()
+
+
+class LegalMovesSchema(ma.Schema):
+    seq = ma.fields.Integer(required=True)
+    colour = ma.fields.String(required=True)
+    moves = ma.fields.List(ma.fields.Dict(), required=True)
+
+
+class LogEntrySchema(ma.Schema):
+    seq = ma.fields.Integer(required=True)
+    player = ma.fields.String(required=True, metadata={"description": "The seat's colour"})
+    move = ma.fields.Dict(required=True)
+    source = ma.fields.String(required=True)
+    time = ma.fields.String(required=True)
+    hidden = ma.fields.Boolean(metadata={"description": "Part of the move is secret to you"})
+
+
+class LogSchema(ma.Schema):
+    seq = ma.fields.Integer(required=True)
+    moves = ma.fields.List(ma.fields.Nested(LogEntrySchema), required=True)
+
+
+class RecordMoveSchema(ma.Schema):
+    seq = ma.fields.Integer(required=True)
+    player = ma.fields.String(required=True)
+    move = ma.fields.Dict(required=True)
+    source = ma.fields.String(required=True)
+
+
+class RecordSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    title = ma.fields.String(required=True)
+    colours = ma.fields.List(ma.fields.String(), required=True)
+    seed = ma.fields.Integer(required=True)
+    options = ma.fields.Dict(required=True)
+    seats = ma.fields.List(ma.fields.Dict(), required=True)
+    moves = ma.fields.List(ma.fields.Nested(RecordMoveSchema), required=True)
+    scores = ma.fields.Dict(required=True)

@@ -1,0 +1,18 @@
+"""Players: register and receive an API key."""
+
+from flask_smorest import Blueprint
+
+from pbem import services
+from pbem.resources.players.schemas import PlayerCreatedSchema, PlayerCreateSchema
+
+blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(PlayerCreateSchema)
+@blp.response(201, PlayerCreatedSchema)
+@blp.alt_response(409, response="CONFLICT")
+def register(data: dict) -> dict:
+    """Register: the answer holds your API key, shown this once only."""
+    player, key = services.register_player(data["email"], data["name"])
+    return {"id": player.id, "email": player.email, "name": player.name, "api_key": key}

@@ -1,0 +1,461 @@
+"""The services: every change to the database goes through here, one transaction per call.
+
+`submit_moves` is the one function that appends to a game's move log. The REST API calls it
+now; the mail-in handler and the scheduler (timeouts, bots) will call it too, with another
+`source`, so every door into a game checks and commits moves the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+
+import engine
+from pbem.auth import new_api_key
+from pbem.errors import (
+    Conflict,
+    Forbidden,
+    IllegalMoveError,
+    Invalid,
+    NotFound,
+    StaleSequence,
+)
+from pbem.extensions import db
+from pbem.models import Game, IdempotencyRecord, Move, Player, Seat, utcnow
+from pbem.visibility import visible_log
+
+# Ids and sequence numbers in URLs are checked against this before they reach the database:
+# a 20-digit id is "not found", not an integer overflow in the driver.
+MAX_ID = 2**31 - 1
+
+
+# --- players -------------------------------------------------------------------------------
+
+
+def register_player(email: str, name: str) -> tuple[Player, str]:
+    """A new player and their API key (returned once, stored only as a hash)."""
+    email = email.strip().lower()
+    if db.session.execute(db.select(Player.id).where(Player.email == email)).first():
+        raise Conflict(
+            f"A player with the email {email} is already registered; use the API key you "
+            "were given for it."
+        )
+    key, key_hash = new_api_key()
+    player = Player(email=email, name=name.strip(), api_key_hash=key_hash, preferences={})
+    db.session.add(player)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # Two registrations raced; the other one won.
+        db.session.rollback()
+        raise Conflict(f"A player with the email {email} is already registered.") from None
+    return player, key
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+def get_game(game_id: int) -> Game:
+    game = db.session.get(Game, game_id) if 0 < game_id <= MAX_ID else None
+    if game is None:
+        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+    return game
+
+
+def seat_of(game: Game, player: Player | None) -> Seat | None:
+    if player is None:
+        return None
+    return next((s for s in game.seats if s.player_id == player.id), None)
+
+
+def create_game(
+    creator: Player,
+    title: str,
+    seats: list[dict],
+    options: dict | None = None,
+    timing: dict | None = None,
+    default_timing: dict | None = None,
+) -> Game:
+    """A new game: `seats` are `{email, colour}` in seat order; the creator must hold one."""
+    emails = [s["email"].strip().lower() for s in seats]
+    colours = [s["colour"] for s in seats]
+    if len(set(colours)) != len(colours):
+        raise Invalid("Each seat needs its own colour; a colour is given twice.")
+    if len(set(emails)) != len(emails):
+        raise Invalid("Each seat needs its own player; an email is given twice.")
+    if creator.email not in emails:
+        raise Invalid(
+            f"You ({creator.email}) must take one of the seats of a game you create."
+        )
+    players = {
+        p.email: p
+        for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
+    }
+    unknown = [e for e in emails if e not in players]
+    if unknown:
+        raise Invalid(
+            "These emails are not registered players: " + ", ".join(unknown)
+            + ". Each player must first register with POST /api/players."
+        )
+    options = dict(options or {})
+    if "first_player" in options and options["first_player"] not in colours:
+        raise Invalid(
+            f"first_player {options['first_player']} is not one of the seats' colours."
+        )
+    seed = secrets.randbits(62)
+    try:
+        state = engine.new_game(colours, seed=seed, options=options or None)
+    except (ValueError, engine.IllegalMove) as error:
+        raise Invalid(f"The engine cannot set up this game: {error}") from None
+    game = Game(
+        title=title.strip(),
+        options=options,
+        timing={**(default_timing or {}), **(timing or {})},
+        seed=seed,
+        status="active",
+        creator_id=creator.id,
+        colours=colours,
+        state=engine.to_dict(state),
+        pending=engine.pending(state),
+        seq=0,
+    )
+    game.seats = [
+        Seat(player_id=players[email].id, colour=colour, position=i)
+        for i, (email, colour) in enumerate(zip(emails, colours, strict=True))
+    ]
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def games_of(player: Player) -> list[Game]:
+    return list(
+        db.session.execute(
+            db.select(Game).join(Seat).where(Seat.player_id == player.id).order_by(Game.id)
+        ).scalars()
+    )
+
+
+def game_summary(game: Game, player: Player) -> dict:
+    seat = seat_of(game, player)
+    to_move = sorted({p["player"] for p in game.pending or []})
+    return {
+        "id": game.id,
+        "title": game.title,
+        "status": game.status,
+        "seq": game.seq,
+        "colour": seat.colour if seat else None,
+        "admin": game.creator_id == player.id,
+        "seats": [{"colour": s.colour, "name": s.player.name} for s in game.seats],
+        "to_move": to_move if game.status == "active" else [],
+        "your_turn": bool(seat and game.status == "active" and seat.colour in to_move),
+        "options": game.options,
+    }
+
+
+def abort_game(admin: Player, game_id: int) -> Game:
+    game = get_game(game_id)
+    _require_admin(game, admin)
+    if game.status != "active":
+        raise Conflict(f"Game {game.id} is already {game.status}.")
+    game.status = "aborted"
+    game.pending = []
+    game.updated_at = utcnow()
+    db.session.commit()
+    return game
+
+
+def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
+    """Hand the seat `colour` to the registered player `email` (a replacement player)."""
+    game = get_game(game_id)
+    _require_admin(game, admin)
+    if game.status != "active":
+        raise Conflict(f"Game {game.id} is {game.status}; its seats can no longer change.")
+    seat = next((s for s in game.seats if s.colour == colour), None)
+    if seat is None:
+        raise NotFound(f"Game {game.id} has no {colour} seat.")
+    email = email.strip().lower()
+    player = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
+    if player is None:
+        raise Invalid(f"{email} is not a registered player; they must register first.")
+    if any(s.player_id == player.id for s in game.seats):
+        raise Conflict(f"{email} already holds a seat in game {game.id}.")
+    seat.player_id = player.id
+    game.updated_at = utcnow()
+    db.session.commit()
+    return game
+
+
+def _require_admin(game: Game, player: Player) -> None:
+    if game.creator_id != player.id:
+        raise Forbidden(f"Only the creator of game {game.id} may administer it.")
+
+
+# --- state -----------------------------------------------------------------------------------
+
+
+def _moves_of(game: Game, upto: int | None = None) -> list[Move]:
+    query = db.select(Move).where(Move.game_id == game.id)
+    if upto is not None:
+        query = query.where(Move.seq <= upto)
+    return list(db.session.execute(query.order_by(Move.seq)).scalars())
+
+
+def replay(game: Game, upto: int | None = None) -> Any:
+    """The state after the first `upto` moves (all by default), from the log alone."""
+    state = engine.new_game(game.colours, seed=game.seed, options=game.options or None)
+    for move in _moves_of(game, upto):
+        state, _ = engine.apply(state, move.colour, move.move)
+    return state
+
+
+def load_state(game: Game) -> Any:
+    """The latest state: the cache on the game row, or a replay of the log if it is empty."""
+    if game.state is not None:
+        return engine.from_dict(game.state)
+    return replay(game)
+
+
+def view_of(game: Game, state: Any, colour: str | None, seq: int) -> dict:
+    view = engine.view(state, colour)
+    view.update(id=game.id, title=game.title, seq=seq, status=game.status)
+    return view
+
+
+def current_view(game: Game, player: Player | None) -> dict:
+    seat = seat_of(game, player)
+    return view_of(game, load_state(game), seat.colour if seat else None, game.seq)
+
+
+def view_at(game: Game, player: Player | None, seq: int) -> dict:
+    if not 0 <= seq <= game.seq:
+        raise NotFound(
+            f"Game {game.id} has states 0 to {game.seq}; there is no state {seq}."
+        )
+    seat = seat_of(game, player)
+    state = load_state(game) if seq == game.seq else replay(game, seq)
+    return view_of(game, state, seat.colour if seat else None, seq)
+
+
+def legal_moves_for(game: Game, player: Player) -> dict:
+    seat = _require_seat(game, player)
+    if game.status != "active":
+        return {"seq": game.seq, "colour": seat.colour, "moves": []}
+    state = load_state(game)
+    return {"seq": game.seq, "colour": seat.colour, "moves": engine.legal_moves(state, seat.colour)}
+
+
+def log_for(game: Game, player: Player | None) -> dict:
+    seat = seat_of(game, player)
+    entries = [
+        {
+            "seq": m.seq,
+            "player": m.colour,
+            "move": m.move,
+            "source": m.source,
+            "time": m.created_at.isoformat(),
+        }
+        for m in _moves_of(game)
+    ]
+    viewer = seat.colour if seat else None
+    return {
+        "seq": game.seq,
+        "moves": visible_log(entries, viewer, finished=game.status == "finished"),
+    }
+
+
+def record_of(game: Game) -> dict:
+    """Setup and log in full, once the game is over: enough to replay it anywhere."""
+    if game.status != "finished":
+        raise Conflict(
+            f"Game {game.id} is {game.status}; its full record (with the seed and every "
+            "secret) is published only once it is over."
+        )
+    return {
+        "id": game.id,
+        "title": game.title,
+        "colours": game.colours,
+        "seed": game.seed,
+        "options": game.options,
+        "seats": [{"colour": s.colour, "name": s.player.name} for s in game.seats],
+        "moves": [
+            {"seq": m.seq, "player": m.colour, "move": m.move, "source": m.source}
+            for m in _moves_of(game)
+        ],
+        "scores": engine.scores(load_state(game)),
+    }
+
+
+def _require_seat(game: Game, player: Player | None) -> Seat:
+    seat = seat_of(game, player)
+    if seat is None:
+        raise Forbidden(f"You have no seat in game {game.id}; only its players may do this.")
+    return seat
+
+
+# --- the move log ------------------------------------------------------------------------
+
+
+def _request_hash(game_id: int, payload: dict) -> str:
+    canonical = json.dumps({"game": game_id, **payload}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _stored_answer(player_id: int, key: str, request_hash: str) -> tuple[int, dict] | None:
+    record = db.session.execute(
+        db.select(IdempotencyRecord).where(
+            IdempotencyRecord.player_id == player_id, IdempotencyRecord.key == key
+        )
+    ).scalar_one_or_none()
+    if record is None:
+        return None
+    if record.request_hash != request_hash:
+        raise Invalid(
+            "This Idempotency-Key was already used for a different request; use a new key "
+            "for each new batch of moves."
+        )
+    return record.status_code, json.loads(record.response)
+
+
+def submit_moves(
+    game_id: int,
+    moves: list[dict],
+    expected_seq: int,
+    *,
+    player: Player | None,
+    colour: str | None = None,
+    source: str = "api",
+    dry_run: bool = False,
+    idempotency_key: str | None = None,
+) -> tuple[int, dict]:
+    """Apply a batch of moves for one seat and append them to the log, all or nothing.
+
+    `player` is who asks (None for the scheduler's timeout and bot moves, which must name
+    `colour`); a player acts only for their own seat. The batch is checked against
+    `expected_seq`, the sequence number the client last saw: if another move got in first the
+    answer is 409 and nothing is written. Returns (HTTP status, body), where the body is
+    `{seq, events, view}` with the view for the acting seat.
+    """
+    payload = {"moves": moves, "expected_seq": expected_seq, "colour": colour,
+               "dry_run": dry_run}
+    request_hash = _request_hash(game_id, payload)
+    if idempotency_key and player is not None:
+        stored = _stored_answer(player.id, idempotency_key, request_hash)
+        if stored is not None:
+            return stored
+
+    game = get_game(game_id)
+    if player is not None:
+        seat = _require_seat(game, player)
+        if colour is not None and colour != seat.colour:
+            raise Forbidden(
+                f"You hold the {seat.colour} seat in game {game.id}; you cannot move for "
+                f"{colour}."
+            )
+        colour = seat.colour
+    elif colour not in game.colours:
+        raise Invalid(f"Game {game.id} has no {colour} seat.")
+    if game.status != "active":
+        raise Conflict(f"Game {game.id} is {game.status}; no more moves can be played.")
+    if expected_seq != game.seq:
+        raise StaleSequence(
+            f"The game has moved on: it is at seq {game.seq}, not {expected_seq}. Fetch the "
+            "game again and choose your moves from its current state.",
+            seq=game.seq,
+        )
+
+    state = load_state(game)
+    events: list[dict] = []
+    for index, move in enumerate(moves):
+        try:
+            state, new_events = engine.apply(state, colour, move)
+        except engine.IllegalMove as error:
+            where = f"Move {index + 1} of {len(moves)}" if len(moves) > 1 else "The move"
+            raise IllegalMoveError(
+                f"{where} ({json.dumps(move, sort_keys=True)}) is illegal: {error} "
+                "Nothing was played.",
+                seq=game.seq,
+            ) from None
+        events.extend(new_events)
+
+    new_seq = game.seq + len(moves)
+    finished = engine.is_over(state)
+    status = "finished" if finished else "active"
+    view = engine.view(state, colour)
+    view.update(id=game.id, title=game.title, seq=new_seq, status=status)
+    body: dict[str, Any] = {"seq": new_seq, "events": events, "view": view}
+    if dry_run:
+        body["dry_run"] = True
+        db.session.rollback()
+        return 200, body
+
+    now = utcnow()
+    # The conditional update is where two racing writers are told apart: the database lets
+    # one of them change the row from `expected_seq`; the other finds no such row and leaves.
+    claimed = db.session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.seq == expected_seq, Game.status == "active")
+        .values(
+            seq=new_seq,
+            state=engine.to_dict(state),
+            pending=[] if finished else engine.pending(state),
+            status=status,
+            updated_at=now,
+        )
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if claimed != 1:
+        db.session.rollback()
+        return _lost_race(game_id, player, idempotency_key, request_hash)
+    db.session.add_all(
+        Move(
+            game_id=game.id,
+            seq=expected_seq + 1 + i,
+            colour=colour,
+            player_id=player.id if player is not None else None,
+            move=move,
+            source=source,
+            created_at=now,
+        )
+        for i, move in enumerate(moves)
+    )
+    if idempotency_key and player is not None:
+        db.session.add(
+            IdempotencyRecord(
+                player_id=player.id,
+                key=idempotency_key,
+                request_hash=request_hash,
+                status_code=201,
+                response=json.dumps(body),
+                created_at=now,
+            )
+        )
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return _lost_race(game_id, player, idempotency_key, request_hash)
+    db.session.expire_all()
+    return 201, body
+
+
+def _lost_race(
+    game_id: int, player: Player | None, idempotency_key: str | None, request_hash: str
+) -> tuple[int, dict]:
+    """Another writer committed first: the same request's answer if it was ours, else 409."""
+    if idempotency_key and player is not None:
+        stored = _stored_answer(player.id, idempotency_key, request_hash)
+        if stored is not None:
+            return stored
+    game = get_game(game_id)
+    db.session.refresh(game)
+    raise StaleSequence(
+        f"Another move was committed first; the game is now at seq {game.seq}. Fetch the "
+        "game again and choose your moves from its current state.",
+        seq=game.seq,
+    )
