@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import update
@@ -258,7 +259,7 @@ def log_for(game: Game, player: Player | None) -> dict:
             "player": m.colour,
             "move": m.move,
             "source": m.source,
-            "time": m.created_at.isoformat(),
+            "time": _isoformat(m.created_at),
         }
         for m in _moves_of(game)
     ]
@@ -289,6 +290,13 @@ def record_of(game: Game) -> dict:
         ],
         "scores": engine.scores(load_state(game)),
     }
+
+
+def _isoformat(moment: datetime) -> str:
+    # SQLite hands back naive datetimes; every time we store is UTC.
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat()
 
 
 def _require_seat(game: Game, player: Player | None) -> Seat:

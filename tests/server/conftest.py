@@ -1,0 +1,129 @@
+"""Fixtures for the server tests: a migrated database (SQLite, or PostgreSQL from
+TEST_DATABASE_URL in a schema of its own), a fresh app per test, and helpers to make players
+and games through the API.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from urllib.parse import quote
+
+import pytest
+import sqlalchemy as sa
+
+from pbem import create_app
+from pbem.cli import upgrade_database
+from pbem.extensions import db
+
+TABLES_CHILD_FIRST = ["idempotency_records", "moves", "seats", "games", "players"]
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory):
+    """A database holding only this run's tables, migrated to the latest revision."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        url = "sqlite:///" + str(tmp_path_factory.mktemp("db") / "test.sqlite")
+        upgrade_database(create_app({"SQLALCHEMY_DATABASE_URI": url}))
+        yield url
+        return
+    # Each run gets its own schema, so two runs on the same database do not collide.
+    schema = "pbem_test_" + uuid.uuid4().hex[:12]
+    admin = sa.create_engine(base)
+    with admin.begin() as connection:
+        connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    separator = "&" if "?" in base else "?"
+    url = f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
+    upgrade_database(create_app({"SQLALCHEMY_DATABASE_URI": url}))
+    try:
+        yield url
+    finally:
+        with admin.begin() as connection:
+            connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture
+def app(database_url):
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
+    yield app
+    with app.app_context():
+        db.session.remove()
+        with db.engine.begin() as connection:
+            for table in TABLES_CHILD_FIRST:
+                connection.execute(sa.text(f"DELETE FROM {table}"))
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Api:
+    """A thin client over the Flask test client, speaking in the game's words."""
+
+    def __init__(self, client):
+        self.client = client
+        self.keys: dict[str, str] = {}
+
+    def register(self, email: str, name: str | None = None) -> str:
+        response = self.client.post("/api/players", json={"email": email, "name": name or email})
+        assert response.status_code == 201, response.get_json()
+        key = response.get_json()["api_key"]
+        self.keys[email] = key
+        return key
+
+    @staticmethod
+    def auth(key: str | None) -> dict:
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    def new_game(self, colours: list[str], options: dict | None = None) -> tuple[int, dict]:
+        """A game with one fresh player per colour; returns its id and {colour: key}."""
+        tag = uuid.uuid4().hex[:8]
+        keys = {c: self.register(f"{c}-{tag}@example.org", c.title()) for c in colours}
+        body = {
+            "title": f"Game {tag}",
+            "seats": [{"email": f"{c}-{tag}@example.org", "colour": c} for c in colours],
+            "options": options or {},
+        }
+        response = self.client.post("/api/games", json=body, headers=self.auth(keys[colours[0]]))
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()["id"], keys
+
+    def get(self, path: str, key: str | None = None):
+        return self.client.get(path, headers=self.auth(key))
+
+    def post_moves(self, game_id, key, moves, expected_seq, **extra):
+        headers = self.auth(key)
+        if "idempotency_key" in extra:
+            headers["Idempotency-Key"] = extra.pop("idempotency_key")
+        body = {"expected_seq": expected_seq, "moves": moves, **extra}
+        return self.client.post(f"/api/games/{game_id}/moves", json=body, headers=headers)
+
+
+@pytest.fixture
+def api(client):
+    return Api(client)
+
+
+def table_snapshot(app) -> dict:
+    """Every row of every table, to show a refused request changed nothing."""
+    with app.app_context(), db.engine.connect() as connection:
+        return {
+            table: sorted(
+                map(repr, connection.execute(sa.text(f"SELECT * FROM {table}")).all())
+            )
+            for table in TABLES_CHILD_FIRST
+        }
+
+
+def assert_problem(response, status: int) -> dict:
+    """A problem+json answer with the status and a sentence for a person."""
+    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["status"] == status
+    assert isinstance(body["detail"], str) and len(body["detail"]) > 20, body
+    return body
