@@ -77,7 +77,19 @@ MOBILE_SCOREBOARDS: dict[str, tuple[int, int, int]] = {
 
 # Power card value -> caballeros its player may draw from the province to the court.
 POWER_CARDS: dict[int, int] = {
-    1: 6, 2: 5, 3: 5, 4: 4, 5: 4, 6: 3, 7: 3, 8: 2, 9: 2, 10: 1, 11: 1, 12: 0, 13: 0,
+    1: 6,
+    2: 5,
+    3: 5,
+    4: 4,
+    5: 4,
+    6: 3,
+    7: 3,
+    8: 2,
+    9: 2,
+    10: 1,
+    11: 1,
+    12: 0,
+    13: 0,
 }
 
 # Setup: per colour, 2 caballeros beside the grande, 7 in court, 1 marks the score (not in play).

@@ -59,9 +59,7 @@ def check_form(move: Any) -> MoveForm:
         expected = form.required.get(name) or form.optional.get(name)
         if expected is None:
             allowed = ", ".join(sorted([*form.required, *form.optional])) or "none"
-            raise IllegalMove(
-                f'A "{kind}" move has no field "{name}" (its fields: {allowed}).'
-            )
+            raise IllegalMove(f'A "{kind}" move has no field "{name}" (its fields: {allowed}).')
         # bool is a subclass of int in Python; true is not a card number.
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
             raise IllegalMove(
@@ -73,8 +71,13 @@ def check_form(move: Any) -> MoveForm:
 
 def json_type(value: Any) -> str:
     return {
-        bool: "true/false", int: "a number", float: "a number", str: "text",
-        list: "a list", dict: "an object", type(None): "null",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+        str: "text",
+        list: "a list",
+        dict: "an object",
+        type(None): "null",
     }.get(type(value), type(value).__name__)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.board import Board, empty_locations
 from engine.data import (
-    ACTION_STACKS,
+    CARD_STACKS,
     CASTILLO,
     CHART_ROUNDS,
     COLOURS,
@@ -29,7 +29,6 @@ from engine.data import (
     SCORING_ROUNDS,
     SETUP_COURT,
     SETUP_HOME,
-    CARD_STACKS,
     stack_cards,
 )
 from engine.moves import IllegalMove, check_form
@@ -96,8 +95,9 @@ def _check_setup(colours: list[str], seed: Any, options: dict[str, Any]) -> None
         raise ValueError("The seed must be a whole number.")
     extra = set(options) - {"rounds", "variant", "first_player"}
     if extra:
-        raise ValueError(f"Unknown game option {sorted(extra)[0]!r}: options are rounds, "
-                         "variant, first_player.")
+        raise ValueError(
+            f"Unknown game option {sorted(extra)[0]!r}: options are rounds, variant, first_player."
+        )
     if options.get("rounds", 9) not in CHART_ROUNDS:
         raise ValueError("A game lasts 9 rounds, or 6 in the short game.")
     if options.get("variant", "standard") != "standard":
@@ -122,11 +122,13 @@ def start_round(board: Board, events: Events) -> None:
     board.turn_order = []
     board.turn_index = 0
     board.phase = "power_cards"
-    events.append({
-        "type": "round_started",
-        "round": board.round,
-        "action_cards": [board.face_up[s] for s in sorted(board.face_up) if board.face_up[s]],
-    })
+    events.append(
+        {
+            "type": "round_started",
+            "round": board.round,
+            "action_cards": [board.face_up[s] for s in sorted(board.face_up) if board.face_up[s]],
+        }
+    )
 
 
 def power_card_player(board: Board) -> str:
@@ -257,8 +259,13 @@ def resolve_general_scoring(board: Board, events: Events) -> None:
         n = board.count(colour, CASTILLO)
         board.move_caballeros(colour, CASTILLO, region, n)
         events.append(
-            {"type": "caballeros_moved", "player": colour, "count": n, "from": CASTILLO,
-             "to": region}
+            {
+                "type": "caballeros_moved",
+                "player": colour,
+                "count": n,
+                "from": CASTILLO,
+                "to": region,
+            }
         )
     board.picks = {}
     for region in REGIONS:
@@ -269,9 +276,7 @@ def resolve_general_scoring(board: Board, events: Events) -> None:
 def game_over(board: Board, events: Events) -> None:
     board.phase = "over"
     board.turn = None
-    events.append(
-        {"type": "game_over", "scores": dict(board.scores), "winners": winners(board)}
-    )
+    events.append({"type": "game_over", "scores": dict(board.scores), "winners": winners(board)})
 
 
 def winners(board: Board) -> list[str]:
@@ -362,8 +367,11 @@ def _waiting_for(board: Board) -> str:
     waiting = pending(board)
     if not waiting:
         return "the game is over"
-    kinds = {"power_card": "play a power card", "turn": "take their turn",
-             "castillo_pick": "pick a region for their Castillo caballeros"}
+    kinds = {
+        "power_card": "play a power card",
+        "turn": "take their turn",
+        "castillo_pick": "pick a region for their Castillo caballeros",
+    }
     who = " and ".join(w["player"] for w in waiting)
     return f"waiting for {who} to {kinds.get(waiting[0]['kind'], waiting[0]['kind'])}"
 
@@ -504,15 +512,18 @@ def _face_up_stack(board: Board, move: dict[str, Any]) -> int:
     showing = [s for s, c in board.face_up.items() if c == card]
     if stack is not None:
         if stack not in showing:
-            raise IllegalMove(f'"{card}" is not face up on stack {stack} this round: '
-                              f"{_face_up_list(board)}.")
+            raise IllegalMove(
+                f'"{card}" is not face up on stack {stack} this round: {_face_up_list(board)}.'
+            )
         return stack
     if not showing:
-        raise IllegalMove(f'"{card}" is not among this round\'s face-up action cards: '
-                          f"{_face_up_list(board)}.")
+        raise IllegalMove(
+            f'"{card}" is not among this round\'s face-up action cards: {_face_up_list(board)}.'
+        )
     if len(showing) > 1:
-        raise IllegalMove(f'"{card}" is face up on stacks {showing[0]} and {showing[1]}: '
-                          'say which with "stack".')
+        raise IllegalMove(
+            f'"{card}" is face up on stacks {showing[0]} and {showing[1]}: say which with "stack".'
+        )
     return showing[0]
 
 
@@ -558,7 +569,9 @@ def check_place(board: Board, player: str, move: dict[str, Any]) -> None:
     if board.count(player, COURT) == 0:
         raise IllegalMove("Your court is empty: there is no caballero to place.")
     if target == board.king:
-        raise IllegalMove("Nothing may enter the king's region: place next to it or in the castillo.")
+        raise IllegalMove(
+            "Nothing may enter the king's region: place next to it or in the castillo."
+        )
     if target != CASTILLO and target not in NEIGHBOURS[board.king]:
         near = _name_list(sorted(NEIGHBOURS[board.king]))
         raise IllegalMove(
@@ -667,8 +680,9 @@ def push(board: Board, player: Any, move: Any) -> Events:
     """Check and play one move on `board` in place; return its events."""
     check_form(move)
     if not isinstance(player, str) or player not in board.colours:
-        raise IllegalMove(f"{player!r} is not a player of this game: players are "
-                          f"{_name_list(board.colours)}.")
+        raise IllegalMove(
+            f"{player!r} is not a player of this game: players are {_name_list(board.colours)}."
+        )
     if board.phase == "over":
         raise IllegalMove("The game is over: no more moves can be made.")
     move_rule = RULES[move["type"]]
@@ -695,4 +709,3 @@ def default_move(board: Board, player: str) -> dict[str, Any] | None:
         if kind in kinds:
             return next(m for m in moves if m["type"] == kind)
     return moves[0]
-

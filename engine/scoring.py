@@ -73,8 +73,13 @@ def score_place(board: Board, place: str, players: int | None = None) -> list[di
         if points > 0:
             board.scores[colour] += points
             events.append(
-                {"type": "score", "player": colour, "points": points, "place": place,
-                 "reason": reason}
+                {
+                    "type": "score",
+                    "player": colour,
+                    "points": points,
+                    "place": place,
+                    "reason": reason,
+                }
             )
 
     first = sole_first(counts) if place != CASTILLO else None

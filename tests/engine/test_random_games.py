@@ -1,0 +1,96 @@
+"""Property test: random games played to the end keep every invariant after every move."""
+
+import json
+
+import pytest
+
+import engine
+from engine.bots import RandomBot
+from engine.data import CABALLEROS_PER_COLOUR, COLOURS
+from engine.rng import Rng
+
+GAMES = 300
+
+
+def check_invariants(before: engine.State, state: engine.State) -> dict:
+    for colour in state.colours:
+        here = state.caballeros[colour]
+        assert sum(here.values()) == CABALLEROS_PER_COLOUR, (colour, here)
+        assert min(here.values()) >= 0, (colour, here)
+    if before.king == state.king:
+        for colour in state.colours:
+            assert before.caballeros[colour][state.king] == state.caballeros[colour][state.king]
+    data = engine.to_dict(state)
+    assert engine.from_dict(json.loads(json.dumps(data))) == state
+    for waiting in engine.pending(state):
+        assert engine.legal_moves(state, waiting["player"]), waiting
+    for viewer in [*state.colours, None]:
+        check_view_keeps_secrets(state, engine.view(state, viewer), viewer)
+    return data
+
+
+def check_view_keeps_secrets(state: engine.State, view: dict, viewer: str | None) -> None:
+    for colour, seen in view["players"].items():
+        assert ("hand" in seen) == (colour == viewer), (viewer, colour)
+    for colour, pick in view.get("castillo_pick", {}).items():
+        assert ("region" in pick) == (colour == viewer)
+    text = json.dumps(view)
+    assert '"seed"' not in text and '"action_decks"' not in text
+
+
+def game_setups():
+    rng = Rng(2024)
+    for n in range(GAMES):
+        players = 2 + n % 4
+        colours = rng.shuffled(COLOURS)[:players]
+        yield colours, n, {"rounds": 9 if n % 3 else 6}
+
+
+def test_random_games_keep_every_invariant():
+    rng = Rng(99)
+    finished = 0
+    for colours, seed, options in game_setups():
+        bot = RandomBot(seed)
+        first = engine.new_game(colours, seed=seed, options=options)
+        state = first
+        snapshot = engine.to_dict(first)
+        log = []
+        while not engine.is_over(state):
+            waiting = engine.pending(state)
+            player = waiting[rng.below(len(waiting))]["player"]
+            move = bot.choose(state, player)
+            before = state
+            state, _ = engine.apply(state, player, move)
+            assert engine.to_dict(before) == snapshot  # apply never mutates its input
+            log.append((player, move))
+            snapshot = check_invariants(before, state)
+        assert engine.pending(state) == []
+        assert sorted(engine.scores(state)) == sorted(colours)
+        # Replaying the log from new_game gives the same state, at the end and midway.
+        cut = rng.below(len(log) + 1)
+        replay = engine.new_game(colours, seed=seed, options=options)
+        for i, (player, move) in enumerate(log):
+            if i == cut:
+                midway = replay
+            replay, _ = engine.apply(replay, player, move)
+        assert replay == state
+        if cut < len(log):
+            again = first
+            for player, move in log[:cut]:
+                again, _ = engine.apply(again, player, move)
+            assert again == midway
+        finished += 1
+    assert finished == GAMES
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_default_moves_alone_finish_a_game(players):
+    state = engine.new_game(list(COLOURS[:players]), seed=players)
+    steps = 0
+    while not engine.is_over(state):
+        player = engine.pending(state)[0]["player"]
+        move = engine.default_move(state, player)
+        assert move in engine.legal_moves(state, player)
+        state, _ = engine.apply(state, player, move)
+        steps += 1
+    assert steps < 2000 and engine.winners(state)
