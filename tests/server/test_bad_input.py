@@ -1,0 +1,122 @@
+"""Bad input: each gets a 4xx problem+json a person can act on, and the database is unchanged."""
+
+import pytest
+
+from tests.server.conftest import assert_problem, table_snapshot
+
+
+@pytest.fixture
+def game(api):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    view = api.get(f"/api/games/{game_id}").get_json()
+    mover = view["pending"][0]["player"]
+    legal = api.get(f"/api/games/{game_id}/legal-moves", keys[mover]).get_json()
+    waiting = next(c for c in keys if c != mover)
+    return {"id": game_id, "keys": keys, "mover": mover, "waiting": waiting,
+            "legal": legal["moves"], "seq": legal["seq"]}
+
+
+def moves_url(game):
+    return f"/api/games/{game['id']}/moves"
+
+
+def test_malformed_json(app, api, game):
+    before = table_snapshot(app)
+    response = api.client.post(moves_url(game), data='{"expected_seq": 0, "moves": [',
+                               content_type="application/json",
+                               headers=api.auth(game["keys"][game["mover"]]))
+    assert "JSON" in assert_problem(response, 400)["detail"]
+    assert table_snapshot(app) == before
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"expected_seq": "zero", "moves": []}, "expected_seq"),
+        ({"expected_seq": 0, "moves": {"type": "end_turn"}}, "moves"),
+        ({"expected_seq": 0, "moves": ["end_turn"]}, "moves"),
+        ({"expected_seq": 0}, "moves"),
+        ({"expected_seq": 0, "moves": [], "extra": 1}, "extra"),
+        ({"expected_seq": 0, "moves": [{"type": "end_turn"}], "dry_run": "perhaps"}, "dry_run"),
+    ],
+)
+def test_wrong_types(app, api, game, body, field):
+    before = table_snapshot(app)
+    response = api.client.post(moves_url(game), json=body,
+                               headers=api.auth(game["keys"][game["mover"]]))
+    problem = assert_problem(response, 422)
+    assert field in problem["detail"] and field in problem["errors"]
+    assert table_snapshot(app) == before
+
+
+def test_a_move_that_is_not_a_move(app, api, game):
+    before = table_snapshot(app)
+    for move in ({"card": 9}, {"type": "fly_to_the_moon"}, {"type": "play_power_card"}):
+        response = api.post_moves(game["id"], game["keys"][game["mover"]], [move], game["seq"])
+        assert_problem(response, 422)
+    assert table_snapshot(app) == before
+
+
+def test_unknown_game(app, api, game):
+    before = table_snapshot(app)
+    key = game["keys"]["red"]
+    for path in ("/api/games/999999", "/api/games/999999/log", "/api/games/99999999999999999999",
+                 "/api/games/999999/legal-moves", "/api/games/999999/states/0"):
+        assert "no game" in assert_problem(api.get(path, key), 404)["detail"]
+    response = api.post_moves(999999, key, game["legal"][:1], 0)
+    assert_problem(response, 404)
+    assert table_snapshot(app) == before
+
+
+def test_another_seats_move(app, api, game):
+    before = table_snapshot(app)
+    waiting_key = game["keys"][game["waiting"]]
+    # Out of turn: the engine refuses and says why.
+    response = api.post_moves(game["id"], waiting_key, game["legal"][:1], game["seq"])
+    assert assert_problem(response, 422)["type"] == "/problems/illegal-move"
+    # Naming the other seat's colour: a key acts only for its own seat.
+    response = api.post_moves(game["id"], waiting_key, game["legal"][:1], game["seq"],
+                              colour=game["mover"])
+    assert "cannot move for" in assert_problem(response, 403)["detail"]
+    # A player without a seat in this game.
+    stranger = api.register("stranger@example.org", "Stranger")
+    before = table_snapshot(app)
+    response = api.post_moves(game["id"], stranger, game["legal"][:1], game["seq"])
+    assert "no seat" in assert_problem(response, 403)["detail"]
+    assert table_snapshot(app) == before
+
+
+@pytest.mark.parametrize("header", ["Bearer pbem_wrong", "Basic dXNlcjpwYXNz", "Bearer ", None])
+def test_a_wrong_or_missing_key(app, api, game, header):
+    before = table_snapshot(app)
+    headers = {"Authorization": header} if header is not None else {}
+    body = {"expected_seq": game["seq"], "moves": game["legal"][:1]}
+    response = api.client.post(moves_url(game), json=body, headers=headers)
+    assert_problem(response, 401)
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+    assert_problem(api.client.get("/api/games", headers=headers), 401)
+    assert table_snapshot(app) == before
+    # A wrong key is never quietly treated as "no key".
+    if header is not None:
+        assert_problem(api.client.get(f"/api/games/{game['id']}", headers=headers), 401)
+
+
+def test_an_oversized_body(app, api, game):
+    before = table_snapshot(app)
+    filler = [{"type": "end_turn", "pad": "x" * 1000}] * 100
+    response = api.post_moves(game["id"], game["keys"][game["mover"]], filler, game["seq"])
+    assert "larger than" in assert_problem(response, 413)["detail"]
+    assert table_snapshot(app) == before
+
+
+def test_too_many_moves_in_one_batch(app, api, game):
+    before = table_snapshot(app)
+    response = api.post_moves(game["id"], game["keys"][game["mover"]],
+                              [{"type": "end_turn"}] * 201, game["seq"])
+    assert "moves" in assert_problem(response, 422)["errors"]
+    assert table_snapshot(app) == before
+
+
+def test_unknown_paths_and_methods_are_problems_too(api):
+    assert_problem(api.client.get("/api/nothing-here"), 404)
+    assert_problem(api.client.delete("/api/players"), 405)

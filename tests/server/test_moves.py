@@ -1,0 +1,152 @@
+"""Submitting moves: sequence numbers, whole batches, idempotency, dry runs."""
+
+import engine
+from pbem import services
+from pbem.extensions import db
+from pbem.models import Game
+from tests.server.conftest import assert_problem, table_snapshot
+
+
+def first_turn(api, game_id, keys):
+    """The seat that must act first, its legal moves and the seq they belong to."""
+    view = api.get(f"/api/games/{game_id}").get_json()
+    colour = view["pending"][0]["player"]
+    legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+    return colour, legal["moves"], legal["seq"]
+
+
+def test_a_stale_expected_seq_is_refused_and_changes_nothing(app, api):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour, moves, seq = first_turn(api, game_id, keys)
+    assert api.post_moves(game_id, keys[colour], [moves[0]], seq).status_code == 201
+    colour, moves, _ = first_turn(api, game_id, keys)
+    before = table_snapshot(app)
+    body = assert_problem(api.post_moves(game_id, keys[colour], [moves[0]], seq), 409)
+    assert body["seq"] == seq + 1
+    assert "seq 1" in body["detail"]
+    assert table_snapshot(app) == before
+
+
+def test_a_batch_with_one_illegal_move_plays_none(app, api):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour, moves, seq = first_turn(api, game_id, keys)
+    before = table_snapshot(app)
+    batch = [moves[0], {"type": "play_power_card", "card": 99}]
+    body = assert_problem(api.post_moves(game_id, keys[colour], batch, seq), 422)
+    assert body["type"] == "/problems/illegal-move"
+    assert "Move 2 of 2" in body["detail"] and "Nothing was played" in body["detail"]
+    assert table_snapshot(app) == before
+    assert api.get(f"/api/games/{game_id}").get_json()["seq"] == seq
+
+
+def test_a_batch_applies_whole_in_order(api):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour, moves, seq = first_turn(api, game_id, keys)
+    # After a power card the same seat usually goes on; build the batch through the engine.
+    state = api_state(api, game_id)
+    batch = [moves[0]]
+    state, _ = engine.apply(state, colour, moves[0])
+    follow = engine.legal_moves(state, colour)
+    if follow:
+        batch.append(follow[-1])
+    response = api.post_moves(game_id, keys[colour], batch, seq)
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["seq"] == seq + len(batch)
+    log = api.get(f"/api/games/{game_id}/log", keys[colour]).get_json()["moves"]
+    assert [entry["move"] for entry in log] == batch
+    assert all(entry["player"] == colour for entry in log)
+
+
+def api_state(api, game_id):
+    """The engine state behind a game, rebuilt from the database rows (test-only access)."""
+    with api.client.application.app_context():
+        return services.load_state(db.session.get(Game, game_id))
+
+
+def test_a_repeated_idempotency_key_gets_the_first_answer(app, api):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour, moves, seq = first_turn(api, game_id, keys)
+    first = api.post_moves(game_id, keys[colour], [moves[0]], seq, idempotency_key="turn-1")
+    assert first.status_code == 201
+    before = table_snapshot(app)
+    again = api.post_moves(game_id, keys[colour], [moves[0]], seq, idempotency_key="turn-1")
+    assert again.status_code == 201
+    assert again.get_json() == first.get_json()
+    assert table_snapshot(app) == before
+
+    # The same key with another request is a mistake, not a replay.
+    other = api.post_moves(game_id, keys[colour], [moves[-1]], seq, idempotency_key="turn-1")
+    body = assert_problem(other, 422)
+    assert "Idempotency-Key" in body["detail"]
+    assert table_snapshot(app) == before
+
+
+def test_a_dry_run_shows_the_result_and_commits_nothing(app, api):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour, moves, seq = first_turn(api, game_id, keys)
+    before = table_snapshot(app)
+    dry = api.post_moves(game_id, keys[colour], [moves[0]], seq, dry_run=True)
+    assert dry.status_code == 200
+    assert dry.get_json()["dry_run"] is True
+    assert dry.get_json()["seq"] == seq + 1
+    assert table_snapshot(app) == before
+    real = api.post_moves(game_id, keys[colour], [moves[0]], seq)
+    assert real.status_code == 201
+    assert {k: v for k, v in dry.get_json().items() if k != "dry_run"} == real.get_json()
+
+
+def test_a_finished_or_aborted_game_takes_no_moves(app, api):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour, moves, seq = first_turn(api, game_id, keys)
+    assert_problem(api.client.post(f"/api/games/{game_id}/abort",
+                                   headers=api.auth(keys["blue"])), 403)
+    response = api.client.post(f"/api/games/{game_id}/abort", headers=api.auth(keys["red"]))
+    assert response.status_code == 200 and response.get_json()["status"] == "aborted"
+    before = table_snapshot(app)
+    body = assert_problem(api.post_moves(game_id, keys[colour], [moves[0]], seq), 409)
+    assert "aborted" in body["detail"]
+    assert api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()["moves"] == []
+    assert table_snapshot(app) == before
+
+
+def test_the_admin_gives_a_seat_to_another_player(api):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    newcomer = api.register("newcomer@example.org", "Newcomer")
+    assert_problem(api.client.put(f"/api/games/{game_id}/seats/blue",
+                                  json={"email": "newcomer@example.org"},
+                                  headers=api.auth(keys["green"])), 403)
+    response = api.client.put(f"/api/games/{game_id}/seats/blue",
+                              json={"email": "newcomer@example.org"},
+                              headers=api.auth(keys["red"]))
+    assert response.status_code == 200
+    assert {"colour": "blue", "name": "Newcomer"} in response.get_json()["seats"]
+    # The old key lost the seat, the new one has it.
+    assert_problem(api.get(f"/api/games/{game_id}/legal-moves", keys["blue"]), 403)
+    legal = api.get(f"/api/games/{game_id}/legal-moves", newcomer).get_json()
+    assert legal["colour"] == "blue"
+
+
+def test_registering_twice_is_a_conflict(app, api):
+    api.register("someone@example.org", "Someone")
+    before = table_snapshot(app)
+    response = api.client.post("/api/players",
+                               json={"email": "Someone@example.org", "name": "Again"})
+    assert "already registered" in assert_problem(response, 409)["detail"]
+    assert table_snapshot(app) == before
+
+
+def test_creating_a_game_checks_its_seats(app, api):
+    key = api.register("host@example.org", "Host")
+    api.register("guest@example.org", "Guest")
+    before = table_snapshot(app)
+    cases = [
+        ([("guest@example.org", "red"), ("other@example.org", "blue")], "must take one"),
+        ([("host@example.org", "red"), ("nobody@example.org", "blue")], "not registered"),
+        ([("host@example.org", "red"), ("guest@example.org", "red")], "colour"),
+        ([("host@example.org", "red"), ("host@example.org", "blue")], "own player"),
+    ]
+    for seats, words in cases:
+        body = {"title": "t", "seats": [{"email": e, "colour": c} for e, c in seats]}
+        response = api.client.post("/api/games", json=body, headers=api.auth(key))
+        assert words in assert_problem(response, 422)["detail"]
+    assert table_snapshot(app) == before
