@@ -116,7 +116,9 @@ def test_no_endpoint_shows_a_viewer_anothers_secret(app, api, colours, seed):
             read_everything(api, game_id, viewers, secrets, view["seq"])
         colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
         legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
-        move = rng.choice(legal["moves"])
+        # Lean towards the Castillo, so that several players have a secret pick to make.
+        to_castillo = [m for m in legal["moves"] if m.get("to") == "castillo"]
+        move = rng.choice(to_castillo if to_castillo and rng.random() < 0.5 else legal["moves"])
         response = api.post_moves(game_id, keys[colour], [move], legal["seq"])
         assert response.status_code == 201, response.get_json()
         # The mover's own answer: their view and the events must not show others' secrets.
