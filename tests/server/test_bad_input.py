@@ -120,3 +120,14 @@ def test_too_many_moves_in_one_batch(app, api, game):
 def test_unknown_paths_and_methods_are_problems_too(api):
     assert_problem(api.client.get("/api/nothing-here"), 404)
     assert_problem(api.client.delete("/api/players"), 405)
+
+
+def test_control_characters_are_refused_before_the_database(app, api, game):
+    # PostgreSQL refuses NUL in text columns; the API must say so, not fail with a 500.
+    before = table_snapshot(app)
+    response = api.client.post("/api/players", json={"email": "nul@example.org", "name": "a\x00b"})
+    assert "name" in assert_problem(response, 422)["errors"]
+    move = {**game["legal"][0], "note": "a\x00b"}
+    response = api.post_moves(game["id"], game["keys"][game["mover"]], [move], game["seq"])
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    assert table_snapshot(app) == before

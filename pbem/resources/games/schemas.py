@@ -1,5 +1,7 @@
 import marshmallow as ma
 
+from pbem.resources.fields import Text
+
 #: Seat colours, in the words of elgrande.md.
 COLOURS = ("red", "yellow", "green", "blue", "brown")
 
@@ -27,7 +29,7 @@ class TimingSchema(ma.Schema):
 
 
 class GameCreateSchema(ma.Schema):
-    title = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=200))
+    title = Text(200, required=True)
     seats = ma.fields.List(
         ma.fields.Nested(SeatInSchema),
         required=True,

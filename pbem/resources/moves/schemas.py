@@ -1,5 +1,6 @@
 import marshmallow as ma
 
+from pbem.resources.fields import no_control_characters
 from pbem.resources.games.schemas import COLOURS
 
 #: A batch bigger than this is not a turn: the longest turn is a few dozen atomic moves.
@@ -34,7 +35,7 @@ class IdempotencyHeaderSchema(ma.Schema):
 
     idempotency_key = ma.fields.String(
         data_key="Idempotency-Key",
-        validate=ma.validate.Length(min=1, max=200),
+        validate=[ma.validate.Length(min=1, max=200), no_control_characters],
         metadata={"description": "Repeat it to get the first answer again, not a second play"},
     )
 

@@ -1,13 +1,11 @@
 import marshmallow as ma
 
+from pbem.resources.fields import Text
+
 
 class PlayerCreateSchema(ma.Schema):
     email = ma.fields.Email(required=True, validate=ma.validate.Length(max=254))
-    name = ma.fields.String(
-        required=True,
-        validate=ma.validate.Length(min=1, max=100),
-        metadata={"description": "How other players see you"},
-    )
+    name = Text(100, required=True, metadata={"description": "How other players see you"})
 
 
 class PlayerCreatedSchema(ma.Schema):
