@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import cards as _cards  # noqa: F401  (registers every card's special action)
 from engine import rules
 from engine.board import Board
 from engine.moves import IllegalMove

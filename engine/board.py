@@ -39,12 +39,31 @@ class Board:
     turn: dict[str, Any] | None = None  # the turn under way, see rules.Turn keys
     picks: dict[str, str | None] = field(default_factory=dict)  # secret picks under way
     last_round_lowest: str | None = None
+    special: dict[str, Any] | None = None  # the special action under way, see engine.special
+    vetoes: list[dict[str, Any]] = field(default_factory=list)  # kept Veto cards: {player, expires}
+    returned_cards: dict[str, list[int]] = field(default_factory=dict)  # private: power_card_return
+    teams: list[list[str]] = field(default_factory=list)  # two-colour variant: colours per person
 
     # -- reading --------------------------------------------------------------------------
     @property
     def round(self) -> int:
         """The chart round under way (1-9)."""
         return self.chart[self.round_index]
+
+    def team_of(self, colour: str) -> list[str]:
+        """The colours played by the same person (just the colour, outside the variant)."""
+        for team in self.teams:
+            if colour in team:
+                return team
+        return [colour]
+
+    def opponents(self, colour: str) -> list[str]:
+        """Colours of the other players, in seat order from `colour`'s left."""
+        seats = self.colours
+        i = seats.index(colour)
+        mine = self.team_of(colour)
+        ordered = seats[i + 1 :] + seats[:i]
+        return [c for c in ordered if c not in mine]
 
     def count(self, colour: str, location: str) -> int:
         return self.caballeros[colour][location]
@@ -92,6 +111,10 @@ class Board:
             turn=_copy_json(self.turn),
             picks=dict(self.picks),
             last_round_lowest=self.last_round_lowest,
+            special=_copy_json(self.special),
+            vetoes=[dict(v) for v in self.vetoes],
+            returned_cards={c: list(v) for c, v in self.returned_cards.items()},
+            teams=[list(t) for t in self.teams],
         )
 
     # -- serialising ----------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import special
 from engine.board import Board
 from engine.data import CASTILLO, COURT, PROVINCE, REGIONS
 from engine.rules import can_place, pending, winners
@@ -30,6 +31,8 @@ def view(board: Board, viewer: str | None) -> dict[str, Any]:
         }
         if colour == viewer:
             seen["hand"] = list(board.hands[colour])
+            # Which played cards came back (power_card_return) is this player's secret.
+            seen["returned_cards"] = list(board.returned_cards.get(colour, []))
         players[colour] = seen
     out: dict[str, Any] = {
         "viewer": viewer,
@@ -66,7 +69,8 @@ def view(board: Board, viewer: str | None) -> dict[str, Any]:
         },
         "turn_order": list(board.turn_order),
         "turn": _turn_view(board),
-        "veto": {"holders": [], "window": None},
+        "special": special.view(board, viewer),
+        "veto": _veto_view(board, viewer),
         "pending": pending(board),
     }
     if board.phase == "castillo_pick":
@@ -98,4 +102,26 @@ def _turn_view(board: Board) -> dict[str, Any] | None:
         "placed": turn["placed"],
         "can_place": can_place(board),
         "special": turn["special"],
+    }
+
+
+def _veto_view(board: Board, viewer: str | None) -> dict[str, Any]:
+    frame = board.special
+    window = None
+    if frame is not None and frame["stage"] == "window":
+        shown = special.view(board, viewer)
+        assert shown is not None
+        window = {
+            **frame["window"],
+            "player": frame["player"],
+            "card": frame["card"],
+            "plan": shown["plan"],
+        }
+    return {
+        "holders": [
+            # `expires`: the chart round at whose end an unused Veto is laid aside.
+            {"player": v["player"], "expires": board.chart[min(v["expires"], len(board.chart) - 1)]}
+            for v in board.vetoes
+        ],
+        "window": window,
     }

@@ -164,7 +164,7 @@ def begin_turn(board: Board, events: Events) -> None:
         "place_limit": 0,
         "placed": 0,
         "placement": "open",  # open -> started -> closed
-        "special": "open",  # open -> done (later: under way)
+        "special": "open",  # open -> under_way -> done (see engine.special)
     }
     events.append({"type": "turn_started", "player": colour})
     if not _can_draw(board, colour):
@@ -188,10 +188,12 @@ def can_place(board: Board) -> bool:
     turn = board.turn
     if turn is None or turn["step"] != "act" or turn["placement"] == "closed":
         return False
+    if turn["special"] == "under_way":
+        return False
     return turn["placed"] < turn["place_limit"] and board.count(turn["player"], COURT) > 0
 
 
-def _maybe_end_turn(board: Board, events: Events) -> None:
+def maybe_end_turn(board: Board, events: Events) -> None:
     turn = board.turn
     if turn and turn["step"] == "act" and turn["special"] == "done" and not can_place(board):
         end_turn(board, events)
@@ -218,6 +220,11 @@ def end_round(board: Board, events: Events) -> None:
             board.action_discards.append(card)
         board.face_up[stack] = None
     board.face_up[5] = None
+    for kept in [v for v in board.vetoes if v["expires"] <= board.round_index]:
+        # A Veto not used by the end of the round after it was taken is laid aside.
+        board.vetoes.remove(kept)
+        board.action_discards.append("veto")
+        events.append({"type": "veto_expired", "player": kept["player"]})
     assert board.last_round_lowest is not None
     board.round_start = board.last_round_lowest
     if board.round in SCORING_ROUNDS:
@@ -293,6 +300,10 @@ def pending(board: Board) -> list[dict[str, Any]]:
         return [{"player": power_card_player(board), "kind": "power_card"}]
     if board.phase == "turn":
         assert board.turn is not None
+        if board.special is not None:
+            from engine import special  # special builds on this module
+
+            return special.pending(board)
         return [{"player": board.turn["player"], "kind": "turn", "step": board.turn["step"]}]
     if board.phase == "castillo_pick":
         return [{"player": c, "kind": "castillo_pick"} for c, r in board.picks.items() if r is None]
@@ -340,13 +351,13 @@ def check_region(name: str, *, castillo: bool = False) -> None:
         raise IllegalMove(f'"{name}" is not {what}: choose from {_name_list(allowed)}.')
 
 
-def _turn_for(board: Board, player: str, steps: tuple[str, ...], doing: str) -> dict[str, Any]:
+def turn_for(board: Board, player: str, steps: tuple[str, ...], doing: str) -> dict[str, Any]:
     """The turn under way, if it is `player`'s and at one of `steps`; else a clear refusal."""
     turn = board.turn
     if board.phase != "turn" or turn is None:
-        raise IllegalMove(f"You cannot {doing} now: {_waiting_for(board)}.")
+        raise IllegalMove(f"You cannot {doing} now: {waiting_for(board)}.")
     if turn["player"] != player:
-        raise IllegalMove(f"It is not your turn: {_waiting_for(board)}.")
+        raise IllegalMove(f"It is not your turn: {waiting_for(board)}.")
     if turn["step"] not in steps:
         raise IllegalMove(f"You cannot {doing} at this point of your turn: {_step_hint(turn)}.")
     return turn
@@ -363,7 +374,7 @@ def _step_hint(turn: dict[str, Any]) -> str:
     return _STEP_HINTS[turn["step"]]
 
 
-def _waiting_for(board: Board) -> str:
+def waiting_for(board: Board) -> str:
     waiting = pending(board)
     if not waiting:
         return "the game is over"
@@ -371,6 +382,9 @@ def _waiting_for(board: Board) -> str:
         "power_card": "play a power card",
         "turn": "take their turn",
         "castillo_pick": "pick a region for their Castillo caballeros",
+        "secret_pick": "make their secret pick",
+        "king_rages": "return caballeros to the province (King rages)",
+        "veto_window": "allow or veto the special action",
     }
     who = " and ".join(w["player"] for w in waiting)
     return f"waiting for {who} to {kinds.get(waiting[0]['kind'], waiting[0]['kind'])}"
@@ -386,9 +400,9 @@ def _power_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
 @rule("play_power_card", _power_candidates)
 def check_power_card(board: Board, player: str, move: dict[str, Any]) -> None:
     if board.phase != "power_cards":
-        raise IllegalMove(f"Power cards are played at the start of a round: {_waiting_for(board)}.")
+        raise IllegalMove(f"Power cards are played at the start of a round: {waiting_for(board)}.")
     if power_card_player(board) != player:
-        raise IllegalMove(f"It is not your turn to play a power card: {_waiting_for(board)}.")
+        raise IllegalMove(f"It is not your turn to play a power card: {waiting_for(board)}.")
     value = move["card"]
     if value not in POWER_CARDS:
         raise IllegalMove(f"There is no power card {value}: power cards run from 1 to 13.")
@@ -407,6 +421,9 @@ def play_power_card(board: Board, player: str, move: dict[str, Any], events: Eve
     value = move["card"]
     board.hands[player].remove(value)
     board.discards[player].append(value)
+    returned = board.returned_cards.get(player)
+    if returned and value in returned:
+        returned.remove(value)
     board.power_played[player] = value
     events.append({"type": "power_card_played", "player": player, "card": value})
     if len(board.power_played) == len(board.colours):
@@ -426,7 +443,7 @@ def _draw_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
 
 @rule("take_caballeros", _draw_candidates)
 def check_take(board: Board, player: str, move: dict[str, Any]) -> None:
-    turn = _turn_for(board, player, ("draw",), "take caballeros to your court")
+    turn = turn_for(board, player, ("draw",), "take caballeros to your court")
     n, limit = move["count"], turn["draw_limit"]
     if n < 0:
         raise IllegalMove("You cannot take a negative number of caballeros.")
@@ -459,7 +476,7 @@ def _recall_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
 
 @rule("take_from_region", _recall_candidates)
 def check_take_from_region(board: Board, player: str, move: dict[str, Any]) -> None:
-    turn = _turn_for(board, player, ("choose_card",), "take caballeros from a region")
+    turn = turn_for(board, player, ("choose_card",), "take caballeros from a region")
     region = move["region"]
     check_region(region)
     if board.count(player, PROVINCE) > 0:
@@ -500,7 +517,7 @@ def _card_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
 
 @rule("choose_card", _card_candidates)
 def check_choose_card(board: Board, player: str, move: dict[str, Any]) -> None:
-    _turn_for(board, player, ("choose_card",), "choose an action card")
+    turn_for(board, player, ("choose_card",), "choose an action card")
     _face_up_stack(board, move)
 
 
@@ -542,7 +559,7 @@ def choose_card(board: Board, player: str, move: dict[str, Any], events: Events)
     board.taken.append({"player": player, "card": card, "stack": stack})
     turn.update(card=card, stack=stack, place_limit=stack, step="act")
     events.append({"type": "card_chosen", "player": player, "card": card, "stack": stack})
-    _maybe_end_turn(board, events)
+    maybe_end_turn(board, events)
 
 
 # -- placing caballeros from court ----------------------------------------------------------
@@ -554,9 +571,14 @@ def _place_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
 
 @rule("place", _place_candidates)
 def check_place(board: Board, player: str, move: dict[str, Any]) -> None:
-    turn = _turn_for(board, player, ("act",), "place caballeros")
+    turn = turn_for(board, player, ("act",), "place caballeros")
     target = move["to"]
     check_region(target, castillo=True)
+    if turn["special"] == "under_way":
+        raise IllegalMove(
+            "Your special action is under way: a turn's two actions may not be split, so "
+            "finish it before placing from court."
+        )
     if turn["placement"] == "closed":
         raise IllegalMove(
             "Your placement from court is over: a turn's two actions may not be split, and "
@@ -588,7 +610,7 @@ def place(board: Board, player: str, move: dict[str, Any], events: Events) -> No
     turn["placed"] += 1
     turn["placement"] = "started"
     events.append({"type": "caballero_placed", "player": player, "to": move["to"]})
-    _maybe_end_turn(board, events)
+    maybe_end_turn(board, events)
 
 
 # -- the special action and the end of the turn -------------------------------------------
@@ -600,7 +622,7 @@ def _one(move: dict[str, Any]) -> Callable[[Board, str], Iterable[dict[str, Any]
 
 @rule("skip_special", _one({"type": "skip_special"}))
 def check_skip_special(board: Board, player: str, move: dict[str, Any]) -> None:
-    turn = _turn_for(board, player, ("act",), "skip the special action")
+    turn = turn_for(board, player, ("act",), "skip the special action")
     if turn["special"] != "open":
         raise IllegalMove("The special action of this card is already done or skipped.")
 
@@ -611,12 +633,17 @@ def skip_special(board: Board, player: str, move: dict[str, Any], events: Events
     assert turn is not None
     turn["special"] = "done"
     events.append({"type": "special_skipped", "player": player, "card": turn["card"]})
-    _maybe_end_turn(board, events)
+    maybe_end_turn(board, events)
 
 
 @rule("end_turn", _one({"type": "end_turn"}))
 def check_end_turn(board: Board, player: str, move: dict[str, Any]) -> None:
-    _turn_for(board, player, ("act",), "end your turn")
+    turn = turn_for(board, player, ("act",), "end your turn")
+    if turn["special"] == "under_way":
+        raise IllegalMove(
+            "Your special action is under way: a begun special action is carried out whole "
+            "(end_special ends one that allows fewer)."
+        )
 
 
 @check_end_turn.do
@@ -638,7 +665,7 @@ def _pick_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
 @rule("castillo_pick", _pick_candidates)
 def check_castillo_pick(board: Board, player: str, move: dict[str, Any]) -> None:
     if board.phase != "castillo_pick":
-        raise IllegalMove(f"There is no Castillo pick under way: {_waiting_for(board)}.")
+        raise IllegalMove(f"There is no Castillo pick under way: {waiting_for(board)}.")
     if player not in board.picks:
         raise IllegalMove(
             "Only players with caballeros in the castillo pick where they go: you have none there."
@@ -688,7 +715,9 @@ def push(board: Board, player: Any, move: Any) -> Events:
     move_rule = RULES[move["type"]]
     move_rule.check(board, player, move)
     events: Events = []
+    board.__dict__.pop("_projection", None)  # see special.projected
     move_rule.do(board, player, move, events)
+    board.__dict__.pop("_projection", None)
     return events
 
 
@@ -705,7 +734,9 @@ def default_move(board: Board, player: str) -> dict[str, Any] | None:
     if "castillo_pick" in kinds:
         home = board.grandes[player]
         return next((m for m in moves if m["region"] == home), moves[0])
-    for kind in ("choose_card", "end_turn"):
+    # A veto window times out as `allow`; a turn ends; a special action under way ends
+    # where the card allows, else takes its first listed step.
+    for kind in ("allow", "choose_card", "end_special", "end_turn"):
         if kind in kinds:
             return next(m for m in moves if m["type"] == kind)
     return moves[0]

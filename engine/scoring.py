@@ -60,34 +60,45 @@ def sole_first(counts: dict[str, int]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def score_place(board: Board, place: str, players: int | None = None) -> list[dict[str, Any]]:
-    """Score one region or the Castillo: add the points to `board.scores`, return the events.
+def rank_awards(board: Board, place: str) -> list[list[dict[str, Any]]]:
+    """The awards for scoring `place` now, grouped by rank, best rank first.
 
-    Awards come in rank order, a sole first place's bonuses right after its rank award.
+    Each group holds the colours that share a rank (a lone first place's king's and home
+    bonuses ride in its group). Awards of 0 points are kept so callers see every rank.
     """
     counts = board.in_place(place)
-    players = players or len(board.colours)
-    events: list[dict[str, Any]] = []
-
-    def award(colour: str, points: int, reason: str) -> None:
-        if points > 0:
-            board.scores[colour] += points
-            events.append(
-                {
-                    "type": "score",
-                    "player": colour,
-                    "points": points,
-                    "place": place,
-                    "reason": reason,
-                }
-            )
-
     first = sole_first(counts) if place != CASTILLO else None
-    for colour, _rank, points in rank_points(counts, scoreboard(board, place), players):
-        award(colour, points, "rank")
+    groups: dict[int, list[dict[str, Any]]] = {}
+    ranked = rank_points(counts, scoreboard(board, place), len(board.colours))
+    for colour, rank, points in ranked:
+        group = groups.setdefault(rank, [])
+        group.append({"player": colour, "points": points, "reason": "rank", "rank": rank})
         if colour == first:
             if place == board.king:
-                award(colour, KING_BONUS, "king_bonus")
+                group.append(
+                    {"player": colour, "points": KING_BONUS, "reason": "king_bonus", "rank": 1}
+                )
             if board.grandes[colour] == place:
-                award(colour, HOME_BONUS, "home_bonus")
+                group.append(
+                    {"player": colour, "points": HOME_BONUS, "reason": "home_bonus", "rank": 1}
+                )
+    return [groups[rank] for rank in sorted(groups)]
+
+
+def score_place(board: Board, place: str) -> list[dict[str, Any]]:
+    """Score one region or the Castillo: add the points to `board.scores`, return the events."""
+    events: list[dict[str, Any]] = []
+    for group in rank_awards(board, place):
+        for award in group:
+            if award["points"] > 0:
+                board.scores[award["player"]] += award["points"]
+                events.append(
+                    {
+                        "type": "score",
+                        "player": award["player"],
+                        "points": award["points"],
+                        "place": place,
+                        "reason": award["reason"],
+                    }
+                )
     return events

@@ -1,0 +1,505 @@
+"""Special actions: how a card's action is planned, fed by others, offered to a Veto, done.
+
+The life of a special action (Rulings, `elgrande.md`):
+
+1. **planning**: the acting player makes the card's moves (`move_caballero`, `move_king`,
+   ...). Each adds numbered steps to a plan; nothing on the board changes yet, but each
+   move is checked against the board as the earlier steps would leave it (`projected`).
+2. **inputs**: where the card needs choices of others (King rages returns, secret picks),
+   they are collected now.
+3. **window**: every other holder of an unexpired Veto answers `allow` or `veto` from
+   step k; the earliest veto may itself be vetoed in a counter window.
+4. **execution**: steps before k take effect (all of them without a veto), each turned into
+   events after one `special_action` event naming the card and `vetoed_from`.
+
+A card's own behaviour is a `SpecialAction` in `engine.cards`; this module only moves a
+special action through its stages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from engine import rules
+from engine.board import Board
+from engine.data import KING_CARD
+from engine.moves import IllegalMove, MoveForm, register_form
+from engine.steps import Step, execute, public_step
+
+Move = dict[str, Any]
+Events = list[dict[str, Any]]
+
+
+class Context:
+    """What a card sees while its special action is under way."""
+
+    def __init__(self, board: Board) -> None:
+        assert board.turn is not None
+        self.board = board
+        self.actor: str = board.turn["player"]
+        self.frame: dict[str, Any] = board.special or new_frame(board)
+
+    @property
+    def steps(self) -> list[Step]:
+        return self.frame["steps"]
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.frame["data"]
+
+    @property
+    def projected(self) -> Board:
+        """The board as the plan's steps so far would leave it."""
+        return projected(self.board, self.frame)
+
+
+def new_frame(board: Board) -> dict[str, Any]:
+    assert board.turn is not None
+    return {
+        "player": board.turn["player"],
+        "card": board.turn["card"],
+        "stage": "planning",
+        "steps": [],
+        "data": {},
+        "picks": {},
+        "window": None,
+    }
+
+
+def projected(board: Board, frame: dict[str, Any]) -> Board:
+    # Memoised on the board object: legal_moves asks for it once per candidate move.
+    # `rules.push` drops the memo before it changes the board.
+    key = len(frame["steps"])
+    memo = board.__dict__.get("_projection")
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    result = board
+    if frame["steps"]:
+        result = board.copy()
+        for step in frame["steps"]:
+            execute(result, step, [])
+    board.__dict__["_projection"] = (key, result)
+    return result
+
+
+class SpecialAction:
+    """One card's special action. Subclasses name their moves and fill in the hooks."""
+
+    card: str = ""
+    # Move types the acting player plans with (every card may also `end_special`).
+    planning_moves: frozenset[str] = frozenset()
+    # Move types others answer with during the inputs stage.
+    input_moves: frozenset[str] = frozenset()
+
+    # -- planning ------------------------------------------------------------------------
+    def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
+        return ()
+
+    def check(self, ctx: Context, move: Move) -> None:
+        raise IllegalMove(f"{self.card} has no move {move['type']}.")
+
+    def add(self, ctx: Context, move: Move) -> None:
+        raise NotImplementedError
+
+    def complete(self, ctx: Context) -> bool:
+        """True once the plan can hold nothing more: planning ends by itself."""
+        return False
+
+    def end_refusal(self, ctx: Context) -> str | None:
+        """Why the acting player may not end planning now, or None if they may."""
+        return None
+
+    # -- inputs from others --------------------------------------------------------------
+    def start_inputs(self, ctx: Context) -> None:
+        """Called once planning ends: set up what others must answer, if anything."""
+
+    def input_pending(self, ctx: Context) -> list[dict[str, Any]]:
+        return []
+
+    def input_candidates(self, ctx: Context, player: str, move_type: str) -> Iterable[Move]:
+        return ()
+
+    def check_input(self, ctx: Context, player: str, move: Move) -> None:
+        raise IllegalMove(f"{self.card} asks nothing of you.")
+
+    def add_input(self, ctx: Context, player: str, move: Move, events: Events) -> None:
+        raise NotImplementedError
+
+    def default_input(self, ctx: Context, player: str, moves: list[Move]) -> Move:
+        return moves[0]
+
+    # -- views ---------------------------------------------------------------------------
+    def public_data(self, ctx: Context, viewer: str | None) -> dict[str, Any]:
+        return dict(ctx.data)
+
+
+CARDS: dict[str, SpecialAction] = {}
+
+
+def register(action: SpecialAction) -> SpecialAction:
+    CARDS[action.card] = action
+    return action
+
+
+def action_for(board: Board) -> SpecialAction | None:
+    turn = board.turn
+    if turn is None or turn["card"] is None:
+        return None
+    return CARDS.get(turn["card"])
+
+
+# ---------------------------------------------------------------------------------------
+# Stage changes
+
+
+def begin(board: Board, ctx: Context) -> None:
+    """The first planning move: the special action starts, a begun placement is over."""
+    turn = board.turn
+    assert turn is not None
+    board.special = ctx.frame
+    turn["special"] = "under_way"
+    if turn["placement"] == "started":
+        # A turn's two actions may not be split (rule 1 of the action cards).
+        turn["placement"] = "closed"
+
+
+def finish_planning(board: Board, ctx: Context, events: Events) -> None:
+    action = action_for(board)
+    assert action is not None
+    ctx.frame["stage"] = "inputs"
+    action.start_inputs(ctx)
+    if not action.input_pending(ctx):
+        open_window(board, ctx, events)
+
+
+def open_window(board: Board, ctx: Context, events: Events) -> None:
+    frame = ctx.frame
+    holders = veto_holders(board, exclude=board.team_of(frame["player"])) if frame["steps"] else []
+    if not holders:
+        carry_out(board, frame, None, events)
+        return
+    frame["stage"] = "window"
+    frame["window"] = {"kind": "action", "holders": holders, "answers": {}}
+    events.append(
+        {
+            "type": "veto_window_opened",
+            "player": frame["player"],
+            "card": frame["card"],
+            "holders": holders,
+            "steps": len(frame["steps"]),
+        }
+    )
+
+
+def veto_holders(board: Board, exclude: list[str]) -> list[str]:
+    """Colours holding an unexpired Veto, in seat order, leaving out `exclude`."""
+    holding = {v["player"] for v in board.vetoes}
+    return [c for c in board.colours if c in holding and c not in exclude]
+
+
+def spend_veto(board: Board, player: str) -> None:
+    mine = [v for v in board.vetoes if v["player"] == player]
+    board.vetoes.remove(min(mine, key=lambda v: v["expires"]))
+    board.action_discards.append("veto")
+
+
+def close_window(board: Board, frame: dict[str, Any], events: Events) -> None:
+    window = frame["window"]
+    vetoes = [
+        (a["from_step"], i, p)
+        for i, (p, a) in enumerate(window["answers"].items())
+        if a["answer"] == "veto"
+    ]
+    if window["kind"] == "action":
+        if not vetoes:
+            carry_out(board, frame, None, events)
+            return
+        from_step, _, vetoer = min(vetoes)
+        events.append(
+            {"type": "veto_played", "player": vetoer, "card": frame["card"], "from_step": from_step}
+        )
+        counter = veto_holders(board, exclude=board.team_of(vetoer))
+        spend_veto(board, vetoer)
+        if not counter:
+            carry_out(board, frame, from_step, events)
+            return
+        frame["window"] = {
+            "kind": "counter",
+            "holders": counter,
+            "answers": {},
+            "vetoer": vetoer,
+            "from_step": from_step,
+        }
+        events.append(
+            {
+                "type": "veto_window_opened",
+                "player": vetoer,
+                "card": "veto",
+                "holders": counter,
+                "steps": 1,
+            }
+        )
+        return
+    # A counter window: a veto here stops the first veto, and the action goes ahead whole.
+    if vetoes:
+        _, _, countering = min(vetoes)
+        spend_veto(board, countering)
+        events.append({"type": "veto_played", "player": countering, "card": "veto", "from_step": 1})
+        carry_out(board, frame, None, events)
+    else:
+        carry_out(board, frame, window["from_step"], events)
+
+
+def carry_out(board: Board, frame: dict[str, Any], vetoed_from: int | None, events: Events) -> None:
+    """Execute the plan's steps before `vetoed_from` (all without a veto); end the action."""
+    events.append(
+        {
+            "type": "special_action",
+            "player": frame["player"],
+            "card": frame["card"],
+            "vetoed_from": vetoed_from,
+        }
+    )
+    steps = frame["steps"] if vetoed_from is None else frame["steps"][: vetoed_from - 1]
+    for step in steps:
+        execute(board, step, events)
+    if frame["card"] == "veto" and (vetoed_from is not None or not steps):
+        board.action_discards.append("veto")  # a Veto card not kept is laid aside
+    board.special = None
+    turn = board.turn
+    assert turn is not None
+    turn["special"] = "done"
+    rules.maybe_end_turn(board, events)
+
+
+# ---------------------------------------------------------------------------------------
+# Who must act, and the view
+
+
+def pending(board: Board) -> list[dict[str, Any]]:
+    frame = board.special
+    assert frame is not None
+    if frame["stage"] == "planning":
+        return [{"player": frame["player"], "kind": "turn", "step": "special"}]
+    if frame["stage"] == "inputs":
+        action = action_for(board)
+        assert action is not None
+        return action.input_pending(Context(board))
+    window = frame["window"]
+    return [
+        {"player": h, "kind": "veto_window"}
+        for h in window["holders"]
+        if h not in window["answers"]
+    ]
+
+
+def view(board: Board, viewer: str | None) -> dict[str, Any] | None:
+    frame = board.special
+    if frame is None:
+        return None
+    action = action_for(board)
+    assert action is not None
+    ctx = Context(board)
+    out = {
+        "player": frame["player"],
+        "card": frame["card"],
+        "stage": frame["stage"],
+        "plan": [{"step": i, **public_step(s, viewer)} for i, s in enumerate(frame["steps"], 1)],
+        "choices": action.public_data(ctx, viewer),
+    }
+    if frame["picks"]:
+        out["picks"] = {
+            c: (
+                {"picked": r is not None, "region": r} if c == viewer else {"picked": r is not None}
+            )
+            for c, r in frame["picks"].items()
+        }
+    if frame["window"]:
+        out["window"] = dict(frame["window"])
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The move rules of special actions
+
+
+def _acting(board: Board, player: str, doing: str) -> tuple[Context, SpecialAction]:
+    turn = rules.turn_for(board, player, ("act",), doing)
+    action = action_for(board)
+    if turn["special"] == "done":
+        raise IllegalMove("The special action of this card is already done or skipped.")
+    if action is None:
+        raise IllegalMove(f'The card "{turn["card"]}" has no special action.')
+    if board.special is not None and board.special["stage"] != "planning":
+        raise IllegalMove(f"Your special action is planned: {rules.waiting_for(board)}.")
+    return Context(board), action
+
+
+def _planning_rule(move_type: str) -> None:
+    def candidates(board: Board, player: str) -> Iterable[Move]:
+        turn = board.turn
+        if board.phase != "turn" or turn is None or turn["player"] != player:
+            return ()
+        if turn["step"] != "act" or turn["special"] == "done":
+            return ()
+        if board.special is not None and board.special["stage"] != "planning":
+            return ()
+        action = action_for(board)
+        if action is None or move_type not in action.planning_moves:
+            return ()
+        return action.candidates(Context(board), move_type)
+
+    def check(board: Board, player: str, move: Move) -> None:
+        ctx, action = _acting(board, player, "make a special-action move")
+        if move["type"] not in action.planning_moves:
+            allowed = ", ".join(sorted(action.planning_moves)) or "none"
+            raise IllegalMove(
+                f'"{move["type"]}" is not a move of the {action.card} special action '
+                f"(its moves: {allowed})."
+            )
+        action.check(ctx, move)
+
+    def do(board: Board, player: str, move: Move, events: Events) -> None:
+        ctx, action = _acting(board, player, "make a special-action move")
+        if board.special is None:
+            begin(board, ctx)
+        action.add(ctx, move)
+        if action.complete(ctx):
+            finish_planning(board, ctx, events)
+
+    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do)
+
+
+def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
+    frame = board.special
+    if frame is None or frame["stage"] != "planning" or frame["player"] != player:
+        return ()
+    return ({"type": "end_special"},)
+
+
+@rules.rule("end_special", _end_special_candidates)
+def check_end_special(board: Board, player: str, move: Move) -> None:
+    ctx, action = _acting(board, player, "end a special action")
+    if board.special is None:
+        raise IllegalMove("No special action is under way: to give it up, use skip_special.")
+    reason = action.end_refusal(ctx)
+    if reason:
+        raise IllegalMove(reason)
+
+
+@check_end_special.do
+def end_special(board: Board, player: str, move: Move, events: Events) -> None:
+    finish_planning(board, Context(board), events)
+
+
+def _input_rule(move_type: str) -> None:
+    def candidates(board: Board, player: str) -> Iterable[Move]:
+        frame = board.special
+        if frame is None or frame["stage"] != "inputs":
+            return ()
+        action = action_for(board)
+        if action is None or move_type not in action.input_moves:
+            return ()
+        return action.input_candidates(Context(board), player, move_type)
+
+    def check(board: Board, player: str, move: Move) -> None:
+        frame = board.special
+        if frame is None or frame["stage"] != "inputs":
+            raise IllegalMove(f"Nothing asks for a {move['type']} now: {rules.waiting_for(board)}.")
+        action = action_for(board)
+        assert action is not None
+        if move["type"] not in action.input_moves:
+            raise IllegalMove(f'The {action.card} special action asks for no "{move["type"]}".')
+        action.check_input(Context(board), player, move)
+
+    def do(board: Board, player: str, move: Move, events: Events) -> None:
+        action = action_for(board)
+        assert action is not None
+        ctx = Context(board)
+        action.add_input(ctx, player, move, events)
+        if ctx.frame["stage"] == "inputs" and not action.input_pending(ctx):
+            open_window(board, ctx, events)
+
+    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do)
+
+
+def _window_steps(board: Board, player: str) -> int:
+    """How many steps `player` may veto from in the open window (0: not theirs to answer)."""
+    frame = board.special
+    if frame is None or frame["stage"] != "window":
+        return 0
+    window = frame["window"]
+    if player not in window["holders"] or player in window["answers"]:
+        return 0
+    return len(frame["steps"]) if window["kind"] == "action" else 1
+
+
+def _allow_candidates(board: Board, player: str) -> Iterable[Move]:
+    return ({"type": "allow"},) if _window_steps(board, player) else ()
+
+
+def _veto_candidates(board: Board, player: str) -> Iterable[Move]:
+    return ({"type": "veto", "from_step": k} for k in range(1, _window_steps(board, player) + 1))
+
+
+def _check_window(board: Board, player: str, move: Move) -> None:
+    frame = board.special
+    if frame is None or frame["stage"] != "window":
+        raise IllegalMove(f"No veto window is open: {rules.waiting_for(board)}.")
+    window = frame["window"]
+    if player not in window["holders"]:
+        if player in board.team_of(frame["player"]):
+            raise IllegalMove("You cannot veto your own special action.")
+        raise IllegalMove("Only a holder of an unexpired Veto card may answer this window.")
+    if player in window["answers"]:
+        raise IllegalMove("You have already answered this veto window.")
+    if move["type"] == "veto":
+        steps = len(frame["steps"]) if window["kind"] == "action" else 1
+        if not 1 <= move["from_step"] <= steps:
+            raise IllegalMove(
+                f"Veto from a step of the plan: 1 (the whole action) to {steps}."
+                if steps > 1
+                else "A Veto here can only stop the whole action: from_step 1."
+            )
+
+
+def _answer(board: Board, player: str, move: Move, events: Events) -> None:
+    frame = board.special
+    assert frame is not None
+    window = frame["window"]
+    window["answers"][player] = {"answer": move["type"], "from_step": move.get("from_step")}
+    if len(window["answers"]) == len(window["holders"]):
+        close_window(board, frame, events)
+
+
+rules.RULES["allow"] = rules.Rule("allow", _allow_candidates, _check_window, _answer)
+rules.RULES["veto"] = rules.Rule("veto", _veto_candidates, _check_window, _answer)
+
+for _form in (
+    MoveForm("end_special"),
+    MoveForm("allow"),
+    MoveForm("veto", {"from_step": int}),
+):
+    register_form(_form)
+
+
+@dataclass(frozen=True)
+class Forms:
+    """Planning and input move forms, registered with their rules by `engine.cards`."""
+
+    planning: tuple[MoveForm, ...]
+    inputs: tuple[MoveForm, ...]
+
+
+def register_moves(forms: Forms) -> None:
+    for form in forms.planning:
+        register_form(form)
+        _planning_rule(form.type)
+    for form in forms.inputs:
+        register_form(form)
+        _input_rule(form.type)
+
+
+__all__ = ["CARDS", "Context", "SpecialAction", "KING_CARD", "register", "register_moves"]
