@@ -11,7 +11,7 @@ from typing import Any
 from engine import special
 from engine.board import Board
 from engine.data import CASTILLO, COURT, PROVINCE, REGIONS
-from engine.rules import can_place, pending, winners
+from engine.rules import can_place, pending, team_results, winners
 from engine.scoring import scoreboard
 
 
@@ -82,6 +82,8 @@ def view(board: Board, viewer: str | None) -> dict[str, Any]:
             )
             for colour, region in board.picks.items()
         }
+    if board.teams:
+        out["teams"] = team_results(board)
     if board.phase == "over":
         out["winners"] = winners(board)
     return out

@@ -44,8 +44,9 @@ Events = list[dict[str, Any]]
 def new_board(colours: list[str], seed: int, options: dict[str, Any] | None = None) -> Board:
     options = dict(options or {})
     _check_setup(colours, seed, options)
-    rounds = options.setdefault("rounds", 9)
-    options.setdefault("variant", "standard")
+    variant = options.setdefault("variant", "standard")
+    # The two-colour variant is always the short game (French rules, first part).
+    rounds = options.setdefault("rounds", 6 if variant == "two_colour" else 9)
     rng = Rng(seed)
     region_cards = rng.shuffled(REGIONS)
     king, homes = region_cards[0], region_cards[1 : 1 + len(colours)]
@@ -79,8 +80,18 @@ def new_board(colours: list[str], seed: int, options: dict[str, Any] | None = No
         mobile_scoreboards={"8/4/0": None, "4/0/0": None},
         taken=[],
     )
+    if variant == "two_colour":
+        board.teams = [list(colours[:2]), list(colours[2:])]
+        for team in board.teams:
+            for colour, deck in zip(team, TWO_COLOUR_DECKS, strict=True):
+                board.hands[colour] = list(deck)
     start_round(board, [])
     return board
+
+
+# Two-colour variant: each person's first colour gets the odd cards, the second the 1 and
+# the even cards (French rules: "cartes bleues 1, 3, 5, ... / cartes vertes 1, 2, 4, ...").
+TWO_COLOUR_DECKS = ((1, 3, 5, 7, 9, 11, 13), (1, 2, 4, 6, 8, 10, 12))
 
 
 def _check_setup(colours: list[str], seed: Any, options: dict[str, Any]) -> None:
@@ -100,8 +111,17 @@ def _check_setup(colours: list[str], seed: Any, options: dict[str, Any]) -> None
         )
     if options.get("rounds", 9) not in CHART_ROUNDS:
         raise ValueError("A game lasts 9 rounds, or 6 in the short game.")
-    if options.get("variant", "standard") != "standard":
-        raise ValueError("Only the standard variant is available so far.")
+    variant = options.get("variant", "standard")
+    if variant not in ("standard", "two_colour"):
+        raise ValueError('The variant is "standard" or "two_colour".')
+    if variant == "two_colour":
+        if len(colours) != 4:
+            raise ValueError(
+                "The two-colour variant needs 4 colours: the first two are one "
+                "player's, the last two the other's."
+            )
+        if options.get("rounds", 6) != 6:
+            raise ValueError("The two-colour variant is played in 6 rounds.")
     first = options.get("first_player")
     if first is not None and first not in colours:
         raise ValueError("The first player must be one of the game's colours.")
@@ -131,12 +151,25 @@ def start_round(board: Board, events: Events) -> None:
     )
 
 
-def power_card_player(board: Board) -> str:
-    """Who plays the next power card: seat order from the round's starting player."""
+def power_card_order(board: Board) -> list[str]:
+    """This round's order of play for power cards.
+
+    Seat order from the starting player; in the two-colour variant the two people
+    alternate: the starter's first colour, the other's first, the starter's second, the
+    other's second.
+    """
+    if board.teams:
+        first = board.team_of(board.round_start)
+        second = next(t for t in board.teams if t is not first)
+        return [first[0], second[0], first[1], second[1]]
     seats = board.colours
     start = seats.index(board.round_start)
-    for i in range(len(seats)):
-        colour = seats[(start + i) % len(seats)]
+    return seats[start:] + seats[:start]
+
+
+def power_card_player(board: Board) -> str:
+    """Who plays the next power card."""
+    for colour in power_card_order(board):
         if colour not in board.power_played:
             return colour
     raise AssertionError("every power card of the round is already played")
@@ -144,6 +177,7 @@ def power_card_player(board: Board) -> str:
 
 def _all_power_cards_played(board: Board, events: Events) -> None:
     played = board.power_played
+    # sorted() is stable: of two equal values (two-colour ruling) the earlier acts first.
     board.turn_order = sorted(played, key=lambda c: -played[c])
     board.last_round_lowest = board.turn_order[-1]
     board.turn_index = 0
@@ -283,12 +317,39 @@ def resolve_general_scoring(board: Board, events: Events) -> None:
 def game_over(board: Board, events: Events) -> None:
     board.phase = "over"
     board.turn = None
-    events.append({"type": "game_over", "scores": dict(board.scores), "winners": winners(board)})
+    event = {"type": "game_over", "scores": dict(board.scores), "winners": winners(board)}
+    if board.teams:
+        event["teams"] = team_results(board)
+    events.append(event)
 
 
 def winners(board: Board) -> list[str]:
+    """The colours that won: the highest score; a tie shares the win.
+
+    Two-colour variant: both colours of the person with the best `team_results` score.
+    """
+    if board.teams:
+        results = team_results(board)
+        best = max((r["score"], r["best_colour"]) for r in results)
+        return [c for r in results if (r["score"], r["best_colour"]) == best for c in r["colours"]]
     best = max(board.scores.values())
     return [c for c in board.colours if board.scores[c] == best]
+
+
+def team_results(board: Board) -> list[dict[str, Any]]:
+    """Two-colour variant final score per person: the floor of the two colours' mean, less
+    1 for every full 5 points between them; a tie goes to the higher best colour."""
+    out = []
+    for team in board.teams:
+        a, b = (board.scores[c] for c in team)
+        out.append(
+            {
+                "colours": list(team),
+                "score": (a + b) // 2 - abs(a - b) // 5,
+                "best_colour": max(a, b),
+            }
+        )
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -408,12 +469,16 @@ def check_power_card(board: Board, player: str, move: dict[str, Any]) -> None:
         raise IllegalMove(f"There is no power card {value}: power cards run from 1 to 13.")
     if value not in board.hands[player]:
         raise IllegalMove(f"Power card {value} is not in your hand: each card is played once.")
-    for other, played in board.power_played.items():
-        if played == value:
-            raise IllegalMove(
-                f"{other} already played power card {value} this round: no value may be "
-                "played twice in one round."
-            )
+    taken = set(board.power_played.values())
+    if value in taken and any(v not in taken for v in board.hands[player]):
+        # Ruling: only a hand whose every card repeats a value already played may repeat
+        # one (possible with the two-colour variant's 7-card decks); the earlier card of
+        # equal value then acts first.
+        other = next(c for c, v in board.power_played.items() if v == value)
+        raise IllegalMove(
+            f"{other} already played power card {value} this round: no value may be "
+            "played twice in one round."
+        )
 
 
 @check_power_card.do

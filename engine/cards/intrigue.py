@@ -91,12 +91,12 @@ class MoveCaballeros(SpecialAction):
         if "any" in self.quotas:
             return f"{self.card} moves at most {self.quotas['any']} caballeros."
         kind = _kind(ctx, colour)
-        if kind == "own" and colour != ctx.actor:
-            return "Only the colour whose turn it is counts as your own."
         limit = self.quotas.get(kind, 0)
         if limit == 0:
             whose = "your own" if kind == "own" else "your opponents'"
             return f"{self.card} does not move {whose} caballeros."
+        if kind == "own" and colour != ctx.actor:
+            return "Only the colour whose turn it is counts as your own."
         whose = "of your own" if kind == "own" else "of your opponents'"
         return f"{self.card} moves {limit} caballeros {whose}, no more."
 

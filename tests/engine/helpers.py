@@ -66,3 +66,53 @@ def empty_board(state: engine.State) -> engine.State:
                 here["province"] += here[location]
                 here[location] = 0
     return state
+
+
+def acting(
+    state: engine.State,
+    player: str,
+    card: str,
+    *,
+    stack: int | None = None,
+    vetoes: tuple[str, ...] = (),
+) -> engine.State:
+    """A copy of `state` in which `player` has just chosen `card` and may act.
+
+    The other colours follow in seat order; `vetoes` hold an unexpired Veto card each.
+    """
+    from engine.data import CARD_STACKS
+
+    state = state.copy()
+    seats = state.colours
+    order = seats[seats.index(player) :] + seats[: seats.index(player)]
+    state.phase = "turn"
+    state.power_played = {}
+    for colour in order:  # each plays its highest card not yet played this round
+        value = max(v for v in state.hands[colour] if v not in state.power_played.values())
+        state.hands[colour].remove(value)
+        state.discards[colour].append(value)
+        state.power_played[colour] = value
+    state.turn_order = order
+    state.last_round_lowest = order[-1]
+    state.turn_index = 0
+    stack = stack or min(CARD_STACKS[card])
+    state.face_up = {s: (None if s == stack else c) for s, c in state.face_up.items()}
+    state.taken = [{"player": player, "card": card, "stack": stack}]
+    state.turn = {
+        "player": player,
+        "step": "act",
+        "draw_limit": 0,
+        "drawn": 0,
+        "card": card,
+        "stack": stack,
+        "place_limit": stack,
+        "placed": 0,
+        "placement": "open",
+        "special": "open",
+    }
+    state.vetoes = [{"player": c, "expires": state.round_index + 1} for c in vetoes]
+    return state
+
+
+def special_events(events: list) -> list:
+    return [e for e in events if e["type"] == "special_action"]

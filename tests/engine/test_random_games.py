@@ -1,15 +1,17 @@
 """Property test: random games played to the end keep every invariant after every move."""
 
 import json
+from collections import Counter
 
 import pytest
 
 import engine
 from engine.bots import RandomBot
-from engine.data import CABALLEROS_PER_COLOUR, COLOURS
+from engine.data import CABALLEROS_PER_COLOUR, CARD_STACKS, COLOURS
 from engine.rng import Rng
 
 GAMES = 300
+TWO_COLOUR_GAMES = 30
 
 
 def check_invariants(before: engine.State, state: engine.State) -> dict:
@@ -32,8 +34,15 @@ def check_invariants(before: engine.State, state: engine.State) -> dict:
 def check_view_keeps_secrets(state: engine.State, view: dict, viewer: str | None) -> None:
     for colour, seen in view["players"].items():
         assert ("hand" in seen) == (colour == viewer), (viewer, colour)
-    for colour, pick in view.get("castillo_pick", {}).items():
-        assert ("region" in pick) == (colour == viewer)
+        assert ("returned_cards" in seen) == (colour == viewer), (viewer, colour)
+    special = view["special"] or {}
+    for picks in (view.get("castillo_pick", {}), special.get("picks", {})):
+        for colour, pick in picks.items():
+            assert ("region" in pick) == (colour == viewer)
+    window = view["veto"]["window"] or {}
+    for step in [*special.get("plan", []), *window.get("plan", [])]:
+        if step["do"] == "power_card_return":
+            assert ("card" in step) == (step["colour"] == viewer)
     text = json.dumps(view)
     assert '"seed"' not in text and '"action_decks"' not in text
 
@@ -44,11 +53,15 @@ def game_setups():
         players = 2 + n % 4
         colours = rng.shuffled(COLOURS)[:players]
         yield colours, n, {"rounds": 9 if n % 3 else 6}
+    for n in range(GAMES, GAMES + TWO_COLOUR_GAMES):
+        yield rng.shuffled(COLOURS)[:4], n, {"variant": "two_colour"}
 
 
 def test_random_games_keep_every_invariant():
     rng = Rng(99)
     finished = 0
+    specials: Counter = Counter()
+    vetoed = 0
     for colours, seed, options in game_setups():
         bot = RandomBot(seed)
         first = engine.new_game(colours, seed=seed, options=options)
@@ -60,12 +73,22 @@ def test_random_games_keep_every_invariant():
             player = waiting[rng.below(len(waiting))]["player"]
             move = bot.choose(state, player)
             before = state
-            state, _ = engine.apply(state, player, move)
+            state, events = engine.apply(state, player, move)
             assert engine.to_dict(before) == snapshot  # apply never mutates its input
+            for event in events:
+                if event["type"] == "special_action":
+                    specials[event["card"]] += 1
+                    vetoed += event["vetoed_from"] is not None
             log.append((player, move))
             snapshot = check_invariants(before, state)
         assert engine.pending(state) == []
         assert sorted(engine.scores(state)) == sorted(colours)
+        if options.get("variant") == "two_colour":
+            teams = engine.view(state, None)["teams"]
+            best = max(t["score"] for t in teams)
+            assert {c for t in teams if t["score"] == best for c in t["colours"]} >= set(
+                engine.winners(state)
+            )
         # Replaying the log from new_game gives the same state, at the end and midway.
         cut = rng.below(len(log) + 1)
         replay = engine.new_game(colours, seed=seed, options=options)
@@ -80,7 +103,11 @@ def test_random_games_keep_every_invariant():
                 again, _ = engine.apply(again, player, move)
             assert again == midway
         finished += 1
-    assert finished == GAMES
+    assert finished == GAMES + TWO_COLOUR_GAMES
+    # Every card type was played with its special action at least 5 times.
+    assert set(specials) == set(CARD_STACKS), set(CARD_STACKS) - set(specials)
+    assert min(specials.values()) >= 5, specials.most_common()[-3:]
+    assert vetoed >= 5
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

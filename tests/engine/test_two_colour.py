@@ -1,0 +1,107 @@
+"""The two-colour variant for two players (French rules, first part)."""
+
+import pytest
+
+import engine
+from engine.rules import team_results
+from tests.engine.helpers import acting, empty_board, play, refuse, set_caballeros
+
+COLOURS = ["blue", "green", "yellow", "brown"]  # blue+green one player, yellow+brown the other
+
+
+@pytest.fixture
+def game():
+    return engine.new_game(
+        COLOURS, seed=2, options={"variant": "two_colour", "first_player": "yellow"}
+    )
+
+
+def test_setup_decks_rounds_and_alternating_order(game):
+    assert game.teams == [["blue", "green"], ["yellow", "brown"]]
+    assert game.hands["blue"] == [1, 3, 5, 7, 9, 11, 13]
+    assert game.hands["green"] == [1, 2, 4, 6, 8, 10, 12]
+    assert game.chart == [2, 3, 5, 6, 8, 9]
+    order = []
+    state = game
+    for value in (9, 13, 2, 12):
+        player = engine.pending(state)[0]["player"]
+        order.append(player)
+        state, _ = engine.apply(state, player, {"type": "play_power_card", "card": value})
+    # The starting player's first colour, the other's first, then the second colours.
+    assert order == ["yellow", "blue", "brown", "green"]
+    # Turns by value: blue 13, green 12, yellow 9, brown 2; one person may act twice in a row.
+    assert state.turn_order == ["blue", "green", "yellow", "brown"]
+
+
+def test_a_repeated_value_only_when_the_hand_has_nothing_else(game):
+    state = game.copy()
+    state.power_played = {"yellow": 4, "blue": 1, "brown": 2}
+    state.hands["green"] = [1, 2, 6]
+    state.round_start = "yellow"
+    refuse(state, "green", {"type": "play_power_card", "card": 1}, "no value may be played twice")
+    state.hands["green"] = [1, 2]
+    state, _ = play(state, ("green", {"type": "play_power_card", "card": 1}))
+    # blue played 1 first: of the two 1s, blue acts first.
+    assert state.turn_order == ["yellow", "brown", "blue", "green"]
+
+
+def test_the_final_score_rule_and_its_tie_break(game):
+    state = game.copy()
+    state.scores = {"blue": 85, "green": 96, "yellow": 87, "brown": 91}
+    results = team_results(state)
+    # French example: (85+96)/2 = 90 less 2 for 11 points apart; (87+91)/2 = 89 less 0.
+    assert [r["score"] for r in results] == [88, 89]
+    assert engine.winners(state) == ["yellow", "brown"]
+    state.scores = {"blue": 90, "green": 90, "yellow": 92, "brown": 89}  # 90 vs 90: tie
+    assert [r["score"] for r in team_results(state)] == [90, 90]
+    assert engine.winners(state) == ["yellow", "brown"]  # the better best colour, 92
+
+
+def test_cards_against_all_opponents_hit_one_chosen_colour(game):
+    state = empty_board(game)
+    for colour in COLOURS:
+        state = set_caballeros(state, colour, court=4)
+    state = acting(state, "blue", "decay_all_court", stack=2)
+    refuse(state, "blue", {"type": "target", "player": "green"}, "hits your opponents")
+    state, _ = play(state, ("blue", {"type": "target", "player": "brown"}))
+    courts = {c: state.caballeros[c]["court"] for c in COLOURS}
+    assert courts == {"blue": 4, "green": 4, "yellow": 4, "brown": 0}
+
+
+def test_own_means_the_colour_whose_turn_it_is(game):
+    state = empty_board(game)
+    state.king = "aragon"
+    for colour in COLOURS:
+        state = set_caballeros(state, colour, seville=2)
+    state = acting(state, "blue", "intrigue_four_own")
+    refuse(
+        state,
+        "blue",
+        {"type": "move_caballero", "colour": "green", "from": "seville", "to": "granada"},
+        "colour whose turn it is",
+    )
+    state3 = acting(state, "blue", "intrigue_three_foreign")
+    refuse(
+        state3,
+        "blue",
+        {"type": "move_caballero", "colour": "green", "from": "seville", "to": "granada"},
+        "does not move your own",
+    )
+
+
+def test_a_partner_colour_cannot_veto(game):
+    state = empty_board(game)
+    state = set_caballeros(state, "blue", court=3)
+    state = acting(state, "blue", "court_two", stack=4, vetoes=("green", "yellow"))
+    state, _ = play(state, ("blue", {"type": "do_special"}))
+    assert engine.pending(state) == [{"player": "yellow", "kind": "veto_window"}]
+    refuse(state, "green", {"type": "veto", "from_step": 1}, "your own special action")
+
+
+def test_bad_variant_setups_are_refused():
+    with pytest.raises(ValueError, match="needs 4 colours"):
+        engine.new_game(["red", "blue"], seed=1, options={"variant": "two_colour"})
+    with pytest.raises(ValueError, match="6 rounds"):
+        engine.new_game(COLOURS, seed=1, options={"variant": "two_colour", "rounds": 9})
+    with pytest.raises(ValueError, match="standard"):
+        engine.new_game(COLOURS, seed=1, options={"variant": "three_colour"})
