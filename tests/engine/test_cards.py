@@ -259,6 +259,9 @@ def test_decay_all_court_in_the_order_the_acting_player_chooses(board):
 
 def test_decay_three_court_takes_three_or_fewer(board):
     state = set_caballeros(board, "green", court=2)
+    empty = set_caballeros(state, "green", court=0)
+    empty = acting(empty, "red", "decay_three_court", stack=2)
+    refuse(empty, "red", {"type": "target", "player": "green"}, "would do nothing to green")
     state = acting(state, "red", "decay_three_court", stack=2)
     state, _ = play(state, ("red", {"type": "target", "player": "blue"}))
     assert here(state, "blue", "court") == 3 and here(state, "green", "court") == 0
@@ -387,7 +390,10 @@ def test_score_four_regions_reads_the_scoreboard_lying_there(board):
     state = board.copy()
     state.mobile_scoreboards.update({"8/4/0": "galicia", "4/0/0": "granada"})
     state = acting(state, "red", "score_four_regions", stack=3)
+    refuse(state, "red", {"type": "special_region", "region": "galicia"},
+           "not a move of the score_four_regions")
     state, events = play(state, ("red", {"type": "do_special"}))
+    refuse(state, "red", {"type": "do_special"}, "already done")
     scored = {e["place"] for e in events if e["type"] == "score"}
     # galicia now 8/4/0 is out; granada now 4/0/0 is in; seville (4/3/1) too.
     assert scored == {"granada", "seville"}
