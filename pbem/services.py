@@ -13,7 +13,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 
 import engine
@@ -359,13 +359,17 @@ def submit_moves(
 
     game = get_game(game_id)
     if player is not None:
-        seat = _require_seat(game, player)
-        if colour is not None and colour != seat.colour:
+        # One small query rather than loading every seat: this is the hot path.
+        own = db.session.execute(
+            db.select(Seat.colour).where(Seat.game_id == game.id, Seat.player_id == player.id)
+        ).scalar_one_or_none()
+        if own is None:
+            raise Forbidden(f"You have no seat in game {game.id}; only its players may move.")
+        if colour is not None and colour != own:
             raise Forbidden(
-                f"You hold the {seat.colour} seat in game {game.id}; you cannot move for "
-                f"{colour}."
+                f"You hold the {own} seat in game {game.id}; you cannot move for {colour}."
             )
-        colour = seat.colour
+        colour = own
     elif colour not in game.colours:
         raise Invalid(f"Game {game.id} has no {colour} seat.")
     if game.status != "active":
@@ -420,21 +424,25 @@ def submit_moves(
     if claimed != 1:
         db.session.rollback()
         return _lost_race(game_id, player, idempotency_key, request_hash)
-    db.session.add_all(
-        Move(
-            game_id=game.id,
-            seq=expected_seq + 1 + i,
-            colour=colour,
-            player_id=player.id if player is not None else None,
-            move=move,
-            source=source,
-            created_at=now,
-        )
-        for i, move in enumerate(moves)
+    # Plain INSERTs, not the unit of work: nothing here needs the objects afterwards.
+    db.session.execute(
+        insert(Move),
+        [
+            {
+                "game_id": game.id,
+                "seq": expected_seq + 1 + i,
+                "colour": colour,
+                "player_id": player.id if player is not None else None,
+                "move": move,
+                "source": source,
+                "created_at": now,
+            }
+            for i, move in enumerate(moves)
+        ],
     )
     if idempotency_key and player is not None:
-        db.session.add(
-            IdempotencyRecord(
+        db.session.execute(
+            insert(IdempotencyRecord).values(
                 player_id=player.id,
                 key=idempotency_key,
                 request_hash=request_hash,
@@ -448,7 +456,6 @@ def submit_moves(
     except IntegrityError:
         db.session.rollback()
         return _lost_race(game_id, player, idempotency_key, request_hash)
-    db.session.expire_all()
     return 201, body
 
 

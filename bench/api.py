@@ -1,0 +1,236 @@
+"""Benchmark the REST API under gunicorn: N concurrent clients playing random games.
+
+For each database (SQLite in a temporary folder, PostgreSQL in a schema of its own) this
+starts gunicorn on a fresh database, lets N client threads play random games (each seat
+through its own key, every move a POST with `expected_seq`) for a while, then lets the same
+N threads call GET /api/health for as long, and prints moves/s and p50/p99 latency for both,
+with the ratio of the p50s.
+
+    python bench/api.py --clients 8 --seconds 20 --db sqlite --db postgresql
+
+Figures, not a test: nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+COLOURS = ["red", "yellow", "green", "blue", "brown"]
+
+
+class Client:
+    """One keep-alive HTTP connection speaking JSON."""
+
+    def __init__(self, port: int):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, method: str, path: str, body=None, key: str | None = None):
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        payload = json.dumps(body) if body is not None else None
+        self.connection.request(method, path, body=payload, headers=headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        return response.status, (json.loads(data) if data else None)
+
+
+def new_game(client: Client, rng: random.Random) -> tuple[int, dict[str, str]]:
+    colours = COLOURS[: rng.choice([3, 4, 5])]
+    tag = uuid.uuid4().hex[:10]
+    keys = {}
+    for colour in colours:
+        status, body = client.call(
+            "POST", "/api/players", {"email": f"{colour}-{tag}@bench.example", "name": colour}
+        )
+        assert status == 201, body
+        keys[colour] = body["api_key"]
+    status, body = client.call(
+        "POST",
+        "/api/games",
+        {
+            "title": f"bench {tag}",
+            "seats": [{"email": f"{c}-{tag}@bench.example", "colour": c} for c in colours],
+            "options": {"rounds": 6},
+        },
+        key=keys[colours[0]],
+    )
+    assert status == 201, body
+    return body["id"], keys
+
+
+def play(port: int, seed: int, stop_at: float, latencies: list[float], errors: list[str]):
+    """Play random games until `stop_at`; record the latency of every move POST."""
+    client = Client(port)
+    rng = random.Random(seed)
+    while time.perf_counter() < stop_at:
+        game_id, keys = new_game(client, rng)
+        _, view = client.call("GET", f"/api/games/{game_id}")
+        while view["status"] == "active" and time.perf_counter() < stop_at:
+            colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
+            _, legal = client.call("GET", f"/api/games/{game_id}/legal-moves", key=keys[colour])
+            move = rng.choice(legal["moves"])
+            started = time.perf_counter()
+            status, body = client.call(
+                "POST",
+                f"/api/games/{game_id}/moves",
+                {"expected_seq": legal["seq"], "moves": [move]},
+                key=keys[colour],
+            )
+            latencies.append(time.perf_counter() - started)
+            if status != 201:
+                errors.append(f"{status} {body}")
+                _, view = client.call("GET", f"/api/games/{game_id}")
+                continue
+            view = body["view"]
+
+
+def health(port: int, stop_at: float, latencies: list[float], errors: list[str]):
+    client = Client(port)
+    while time.perf_counter() < stop_at:
+        started = time.perf_counter()
+        status, _ = client.call("GET", "/api/health")
+        latencies.append(time.perf_counter() - started)
+        if status != 200:
+            errors.append(str(status))
+
+
+def run_clients(work, count: int, seconds: float) -> tuple[list[float], list[str], float]:
+    """Run `work(index, stop_at, latencies, errors)` in `count` threads for `seconds`."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    started = time.perf_counter()
+    stop_at = started + seconds
+    threads = [threading.Thread(target=work, args=(i, stop_at, latencies, errors))
+               for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return latencies, errors, time.perf_counter() - started
+
+
+def figures(name: str, latencies: list[float], elapsed: float, errors: list[str]) -> dict:
+    ordered = sorted(latencies)
+    p50 = statistics.median(ordered) * 1000
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
+    rate = len(ordered) / elapsed
+    print(
+        f"  {name:<14} {len(ordered):>7} requests  {rate:>8.1f}/s  p50 {p50:7.2f} ms  "
+        f"p99 {p99:7.2f} ms  errors {len(errors)}"
+    )
+    if errors:
+        print(f"    first error: {errors[0][:300]}")
+    return {"p50": p50, "p99": p99, "rate": rate}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(database_url: str, workers: int, threads: int) -> tuple[subprocess.Popen, int]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "WEB_CONCURRENCY": str(workers),
+        "PBEM_THREADS": str(threads),
+        "PBEM_LOG_LEVEL": "warning",
+    }
+    bin_dir = Path(sys.executable).parent
+    subprocess.run([bin_dir / "pbem", "db", "upgrade"], env=env, check=True, capture_output=True)
+    port = free_port()
+    env["PBEM_BIND"] = f"127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [
+            bin_dir / "gunicorn",
+            "-c",
+            str(ROOT / "deploy" / "gunicorn.conf.py"),
+            "pbem:create_app()",
+        ],
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    for _ in range(200):
+        try:
+            if Client(port).call("GET", "/api/health")[0] == 200:
+                return server, port
+        except OSError:
+            time.sleep(0.05)
+    server.kill()
+    raise RuntimeError("gunicorn did not answer /api/health")
+
+
+def bench(label: str, database_url: str, args) -> None:
+    server, port = start_server(database_url, args.workers, args.threads)
+    try:
+        print(
+            f"{label}: gunicorn {args.workers} workers x {args.threads} threads, "
+            f"{args.clients} clients, {args.seconds:g} s each"
+        )
+        moves, move_errors, move_time = run_clients(play, args.clients, args.seconds, port)
+        checks, health_errors, health_time = run_clients(health, args.clients, args.seconds, port)
+        move = figures("POST moves", moves, move_time, move_errors)
+        ping = figures("GET health", checks, health_time, health_errors)
+        print(f"  move p50 / health p50 = {move['p50'] / ping['p50']:.2f}  (goal: within 3)")
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--db", action="append", choices=["sqlite", "postgresql"])
+    parser.add_argument(
+        "--pg-url",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgresql+psycopg://127.0.0.1:5432/test"),
+    )
+    args = parser.parse_args()
+    for db in args.db or ["sqlite", "postgresql"]:
+        if db == "sqlite":
+            with tempfile.TemporaryDirectory() as folder:
+                bench("SQLite", f"sqlite:///{folder}/bench.sqlite", args)
+        else:
+            import sqlalchemy as sa
+
+            schema = "bench_" + uuid.uuid4().hex[:10]
+            admin = sa.create_engine(args.pg_url)
+            with admin.begin() as connection:
+                connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
+            separator = "&" if "?" in args.pg_url else "?"
+            try:
+                bench(
+                    "PostgreSQL",
+                    f"{args.pg_url}{separator}options={quote(f'-csearch_path={schema}')}",
+                    args,
+                )
+            finally:
+                with admin.begin() as connection:
+                    connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+                admin.dispose()
+
+
+if __name__ == "__main__":
+    main()
