@@ -236,7 +236,8 @@ def maybe_end_turn(board: Board, events: Events) -> None:
 def end_turn(board: Board, events: Events) -> None:
     turn = board.turn
     assert turn is not None
-    if turn["card"] != KING_CARD:
+    # The King card comes back next round; a kept Veto stays with its player until used.
+    if turn["card"] != KING_CARD and not turn.get("card_kept"):
         board.action_discards.append(turn["card"])
     events.append({"type": "turn_ended", "player": turn["player"]})
     board.turn = None

@@ -265,12 +265,12 @@ def carry_out(board: Board, frame: dict[str, Any], vetoed_from: int | None, even
     steps = frame["steps"] if vetoed_from is None else frame["steps"][: vetoed_from - 1]
     for step in steps:
         execute(board, step, events)
-    if frame["card"] == "veto" and (vetoed_from is not None or not steps):
-        board.action_discards.append("veto")  # a Veto card not kept is laid aside
     board.special = None
     turn = board.turn
     assert turn is not None
     turn["special"] = "done"
+    if any(step["do"] == "keep_veto" for step in steps):
+        turn["card_kept"] = True  # the Veto stays before its player, not laid aside
     rules.maybe_end_turn(board, events)
 
 

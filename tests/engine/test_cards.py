@@ -226,8 +226,9 @@ def test_intrigue_four_any_moves_into_the_castillo(board):
 
 def test_veto_is_kept_and_expires_at_the_end_of_the_next_round(board):
     state = acting(board, "red", "veto", stack=2)
-    state, events = play(state, ("red", {"type": "do_special"}))
+    state, events = play(state, ("red", {"type": "do_special"}), ("red", {"type": "end_turn"}))
     assert {"type": "veto_kept", "player": "red"} in events
+    assert "veto" not in state.action_discards  # kept before its player, not laid aside
     assert engine.view(state, None)["veto"]["holders"] == [{"player": "red", "expires": 2}]
     # Played to the end of round 2 without using it, it is laid aside.
     expired = []
@@ -243,7 +244,7 @@ def test_veto_is_kept_and_expires_at_the_end_of_the_next_round(board):
         if state.round == 2 and engine.view(state, None)["phase"] == "power_cards":
             assert state.vetoes  # still held at the start of the next round
     assert expired == [{"type": "veto_expired", "player": "red"}]
-    assert state.vetoes == [] and state.round == 3
+    assert state.vetoes == [] and state.round == 3 and state.action_discards.count("veto") == 1
 
 
 def test_decay_all_court_in_the_order_the_acting_player_chooses(board):
@@ -390,8 +391,12 @@ def test_score_four_regions_reads_the_scoreboard_lying_there(board):
     state = board.copy()
     state.mobile_scoreboards.update({"8/4/0": "galicia", "4/0/0": "granada"})
     state = acting(state, "red", "score_four_regions", stack=3)
-    refuse(state, "red", {"type": "special_region", "region": "galicia"},
-           "not a move of the score_four_regions")
+    refuse(
+        state,
+        "red",
+        {"type": "special_region", "region": "galicia"},
+        "not a move of the score_four_regions",
+    )
     state, events = play(state, ("red", {"type": "do_special"}))
     refuse(state, "red", {"type": "do_special"}, "already done")
     scored = {e["place"] for e in events if e["type"] == "score"}

@@ -22,6 +22,18 @@ def check_invariants(before: engine.State, state: engine.State) -> dict:
     if before.king == state.king:
         for colour in state.colours:
             assert before.caballeros[colour][state.king] == state.caballeros[colour][state.king]
+    # The 44 drawn action cards are all somewhere: decks, face up, in hand for the turn
+    # under way, laid aside, or kept as a Veto.
+    turn = state.turn or {}
+    in_turn = int(turn.get("card") not in (None, "king") and not turn.get("card_kept"))
+    cards = (
+        sum(len(d) for d in state.action_decks.values())
+        + in_turn
+        + sum(1 for s, c in state.face_up.items() if c and s != 5)
+        + len(state.action_discards)
+        + len(state.vetoes)
+    )
+    assert cards == 44, cards
     data = engine.to_dict(state)
     assert engine.from_dict(json.loads(json.dumps(data))) == state
     for waiting in engine.pending(state):

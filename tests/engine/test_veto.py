@@ -180,8 +180,10 @@ def test_taking_the_veto_card_can_itself_be_vetoed(five):
     state = acting(five, "red", "veto", stack=2, vetoes=("brown",))
     state, _ = play(state, ("red", {"type": "do_special"}))
     state, events = answer_window(state, {"brown": 1})
-    assert state.vetoes == [] and state.action_discards.count("veto") == 2
-    assert not [e for e in events if e["type"] == "veto_kept"]
+    assert state.vetoes == [] and not [e for e in events if e["type"] == "veto_kept"]
+    state, _ = play(state, ("red", {"type": "end_turn"}))
+    # brown's Veto was spent, and red's vetoed card is laid aside with the turn.
+    assert state.action_discards.count("veto") == 2
 
 
 def test_a_window_shows_in_pending_and_the_view(five):
