@@ -186,8 +186,12 @@ def bench(label: str, database_url: str, args) -> None:
             f"{label}: gunicorn {args.workers} workers x {args.threads} threads, "
             f"{args.clients} clients, {args.seconds:g} s each"
         )
-        moves, move_errors, move_time = run_clients(play, args.clients, args.seconds, port)
-        checks, health_errors, health_time = run_clients(health, args.clients, args.seconds, port)
+        moves, move_errors, move_time = run_clients(
+            lambda i, *rest: play(port, i, *rest), args.clients, args.seconds
+        )
+        checks, health_errors, health_time = run_clients(
+            lambda i, *rest: health(port, *rest), args.clients, args.seconds
+        )
         move = figures("POST moves", moves, move_time, move_errors)
         ping = figures("GET health", checks, health_time, health_errors)
         print(f"  move p50 / health p50 = {move['p50'] / ping['p50']:.2f}  (goal: within 3)")
