@@ -3,7 +3,7 @@ secret picks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.board import Board
@@ -98,6 +98,47 @@ class OrderedTargets(SpecialAction):
 
     def targets_complete(self, ctx: Context) -> bool:
         return bool(ctx.data.get("targets")) and not self.still_to_order(ctx)
+
+
+class EveryOpponent(OrderedTargets):
+    """A card that hits every opponent at once, started with `do_special`; in the two-colour
+    variant it hits one of the opponent's colours, chosen with `target`."""
+
+    planning_moves = frozenset({"do_special", "target"})
+
+    def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
+        if two_colour(ctx.board):
+            return self.target_candidates(ctx) if move_type == "target" else ()
+        return ({"type": "do_special"},) if move_type == "do_special" else ()
+
+    def check(self, ctx: Context, move: Move) -> None:
+        if two_colour(ctx.board) != (move["type"] == "target"):
+            raise IllegalMove(
+                f"{self.card} hits every opponent: start it with do_special."
+                if move["type"] == "target"
+                else f"Choose which of your opponent's colours {self.card} hits (target)."
+            )
+        if move["type"] == "target":
+            self.check_target_move(ctx, move)
+
+    def add(self, ctx: Context, move: Move) -> None:
+        ctx.data["targets"] = [move["player"]] if move["type"] == "target" else self.affected(ctx)
+
+    def complete(self, ctx: Context) -> bool:
+        return "targets" in ctx.data
+
+
+def check_region_choice(ctx: Context, move: Move, holds: Callable[[str], int], empty: str) -> None:
+    """A `special_region` naming where an intrigue takes caballeros from, once only.
+
+    `holds(region)` counts the caballeros the card could take there; `empty` is the
+    refusal when there are none, with `{region}` in it.
+    """
+    if "region" in ctx.data:
+        raise IllegalMove(f"The region is already chosen: {ctx.data['region']}.")
+    check_source(ctx.board, move["region"])
+    if not holds(move["region"]):
+        raise IllegalMove(empty.format(region=move["region"]))
 
 
 class SecretPicks(SpecialAction):

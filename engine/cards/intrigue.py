@@ -16,7 +16,14 @@ from engine.moves import IllegalMove
 from engine.special import Context, Move, SpecialAction, register
 from engine.steps import move_step
 
-from .common import check_colour, check_source, check_target, sources, targets
+from .common import (
+    check_colour,
+    check_region_choice,
+    check_source,
+    check_target,
+    sources,
+    targets,
+)
 
 
 def _kind(ctx: Context, colour: str) -> str:
@@ -139,11 +146,9 @@ class FiveFromRegion(MoveCaballeros):
     def check(self, ctx: Context, move: Move) -> None:
         region = ctx.data.get("region")
         if move["type"] == "special_region":
-            if region:
-                raise IllegalMove(f"The region is already chosen: {region}.")
-            check_source(ctx.board, move["region"])
-            if not ctx.board.total_in(move["region"]):
-                raise IllegalMove(f"There are no caballeros in {move['region']}.")
+            check_region_choice(
+                ctx, move, ctx.board.total_in, "There are no caballeros in {region}."
+            )
             return
         if not region:
             raise IllegalMove("First name the region to move caballeros out of (special_region).")
@@ -188,11 +193,12 @@ class OwnRegion(SpecialAction):
     def check(self, ctx: Context, move: Move) -> None:
         region = ctx.data.get("region")
         if move["type"] == "special_region":
-            if region:
-                raise IllegalMove(f"The region is already chosen: {region}.")
-            check_source(ctx.board, move["region"])
-            if not ctx.board.count(ctx.actor, move["region"]):
-                raise IllegalMove(f"You have no caballeros in {move['region']}.")
+            check_region_choice(
+                ctx,
+                move,
+                lambda region: ctx.board.count(ctx.actor, region),
+                "You have no caballeros in {region}.",
+            )
             return
         if not region:
             raise IllegalMove(

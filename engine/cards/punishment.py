@@ -16,7 +16,7 @@ from engine.moves import IllegalMove
 from engine.special import Context, Events, Move, SpecialAction, register
 from engine.steps import Step, move_step
 
-from .common import OrderedTargets, check_colour, check_source, sources, two_colour
+from .common import EveryOpponent, OrderedTargets, check_colour, check_source, sources, two_colour
 
 
 class DecayOfCourt(OrderedTargets):
@@ -105,11 +105,10 @@ class OneFromEachOpponent(SpecialAction):
         return "Take one caballero of every opponent who has one on the board first."
 
 
-class KingRages(OrderedTargets):
+class KingRages(EveryOpponent):
     """Each opponent in turn, from your left, returns 3 of their own caballeros from regions
     and/or court to the province (fewer only if they have fewer)."""
 
-    planning_moves = frozenset({"do_special", "target"})
     input_moves = frozenset({"return_caballero"})
     number = 3
 
@@ -122,27 +121,6 @@ class KingRages(OrderedTargets):
 
     def affected(self, ctx: Context) -> list[str]:
         return [c for c in ctx.board.opponents(ctx.actor) if self.available(ctx, c)]
-
-    def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
-        if two_colour(ctx.board):
-            return self.target_candidates(ctx) if move_type == "target" else ()
-        return ({"type": "do_special"},) if move_type == "do_special" else ()
-
-    def check(self, ctx: Context, move: Move) -> None:
-        if two_colour(ctx.board) != (move["type"] == "target"):
-            raise IllegalMove(
-                "King rages goes round every opponent from your left: do_special."
-                if move["type"] == "target"
-                else "Choose which of your opponent's colours King rages hits (target)."
-            )
-        if move["type"] == "target":
-            self.check_target_move(ctx, move)
-
-    def add(self, ctx: Context, move: Move) -> None:
-        ctx.data["targets"] = [move["player"]] if move["type"] == "target" else self.affected(ctx)
-
-    def complete(self, ctx: Context) -> bool:
-        return "targets" in ctx.data
 
     def start_inputs(self, ctx: Context) -> None:
         ctx.data["due"] = {c: min(self.number, self.available(ctx, c)) for c in ctx.data["targets"]}

@@ -15,7 +15,7 @@ from engine.moves import IllegalMove
 from engine.special import Context, Move, register
 from engine.steps import Step, award_steps, move_step
 
-from .common import OrderedTargets, SecretPicks, check_source, sources, two_colour
+from .common import EveryOpponent, OrderedTargets, SecretPicks, check_source, sources
 
 
 class SecretReturn(OrderedTargets, SecretPicks):
@@ -148,38 +148,12 @@ class Eviction(OrderedTargets, SecretPicks):
         ]
 
 
-class SecretScoring(OrderedTargets, SecretPicks):
+class SecretScoring(EveryOpponent, SecretPicks):
     """Every player secretly picks a region; each region picked by exactly one is scored,
     in the order of the scoring track (Italian 9.4 b). The king's region may be picked."""
 
-    planning_moves = frozenset({"do_special", "target"})
-
     def __init__(self, card: str) -> None:
         self.card = card
-
-    def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
-        if two_colour(ctx.board):
-            return self.target_candidates(ctx) if move_type == "target" else ()
-        return ({"type": "do_special"},) if move_type == "do_special" else ()
-
-    def check(self, ctx: Context, move: Move) -> None:
-        if two_colour(ctx.board) != (move["type"] == "target"):
-            raise IllegalMove(
-                "Every player picks: start it with do_special."
-                if move["type"] == "target"
-                else "Choose which of your opponent's colours picks too (target)."
-            )
-        if move["type"] == "target":
-            self.check_target_move(ctx, move)
-
-    def add(self, ctx: Context, move: Move) -> None:
-        if move["type"] == "target":
-            ctx.data["targets"] = [move["player"]]
-        else:
-            ctx.data["targets"] = list(ctx.board.opponents(ctx.actor))
-
-    def complete(self, ctx: Context) -> bool:
-        return "targets" in ctx.data
 
     def pickers(self, ctx: Context) -> list[str]:
         # The acting colour picks too; seat order keeps the view stable.

@@ -12,14 +12,46 @@ json_values = st.recursive(
     | st.booleans()
     | st.integers(-5, 20)
     | st.floats(allow_nan=False)
-    | st.sampled_from(["aragon", "castillo", "king", "", "court", "red"])
+    | st.sampled_from(
+        [
+            "aragon",
+            "castillo",
+            "king",
+            "",
+            "court",
+            "red",
+            "blue",
+            "yellow",
+            "province",
+            "lisbon",
+            "8/4/0",
+            "4/0/0",
+            "court_two",
+            "own_region",
+        ]
+    )
     | st.text(max_size=5),
     lambda inner: (
         st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
     ),
     max_leaves=6,
 )
-field_names = st.sampled_from(["card", "count", "region", "to", "stack", "player", "x"])
+field_names = st.sampled_from(
+    [
+        "card",
+        "count",
+        "region",
+        "to",
+        "stack",
+        "player",
+        "x",
+        "colour",
+        "from",
+        "option",
+        "scoreboard",
+        "from_step",
+    ]
+)
 moves = st.one_of(
     json_values,
     st.fixed_dictionaries(
@@ -37,21 +69,34 @@ moves = st.one_of(
 
 
 def positions():
-    """A handful of positions from each phase of a random game."""
-    state = engine.new_game(["red", "blue", "green", "yellow"], seed=8)
-    bot, out = RandomBot(1), [state]
-    while not engine.is_over(state):
-        player = engine.pending(state)[0]["player"]
-        state, _ = engine.apply(state, player, bot.choose(state, player))
-        if len(out) < 40 and state.phase != out[-1].phase or bot.rng.below(25) == 0:
-            out.append(state)
-    return out + [state]
+    """Positions from every phase and every special-action stage of random games."""
+    out = []
+    stages = set()
+    for seed in range(12):
+        state = engine.new_game(["red", "blue", "green", "yellow"], seed=seed)
+        bot = RandomBot(seed)
+        while not engine.is_over(state):
+            player = engine.pending(state)[0]["player"]
+            state, _ = engine.apply(state, player, bot.choose(state, player))
+            frame = state.special
+            key = (state.phase, frame and frame["card"], frame and frame["stage"])
+            if key not in stages or bot.rng.below(60) == 0:
+                stages.add(key)
+                out.append(state)
+        out.append(state)
+    return out
 
 
 POSITIONS = positions()
 
 
-@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_positions_cover_every_special_stage():
+    stages = {(p.special["card"], p.special["stage"]) for p in POSITIONS if p.special}
+    assert {card for card, _ in stages} >= {"king_rages", "eviction", "intrigue_four_any"}
+    assert {stage for _, stage in stages} == {"planning", "inputs", "window"}
+
+
+@settings(max_examples=3000, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(
     st.sampled_from(range(len(POSITIONS))),
     st.sampled_from(["red", "blue", "green", "yellow", "brown", None, 3]),
@@ -65,3 +110,48 @@ def test_apply_never_crashes_and_never_mutates(index, player, move):
     except engine.IllegalMove as refusal:
         assert str(refusal).endswith((".", ")")) and len(str(refusal)) > 15
     assert engine.to_dict(state) == before
+
+
+BAD_VALUES = [
+    None,
+    True,
+    -1,
+    0,
+    99,
+    "",
+    "lisbon",
+    "castillo",
+    "province",
+    "court",
+    "king",
+    "red",
+    "brown",
+    "8/4/0",
+    [],
+    {},
+    2.5,
+]
+
+
+def test_every_field_of_every_legal_move_swapped_for_junk():
+    """Each legal move with one field replaced by junk: refused or played, never a crash."""
+    tried = 0
+    for state in POSITIONS:
+        for waiting in engine.pending(state):
+            player = waiting["player"]
+            before = engine.to_dict(state)
+            for move in engine.legal_moves(state, player)[:40]:
+                for field in [f for f in move if f != "type"]:
+                    for junk in BAD_VALUES:
+                        try:
+                            engine.apply(state, player, {**move, field: junk})
+                        except engine.IllegalMove:
+                            pass
+                        tried += 1
+                for other in ("red", "blue", "green", "yellow", "brown"):
+                    try:
+                        engine.apply(state, other, move)
+                    except engine.IllegalMove:
+                        pass
+            assert engine.to_dict(state) == before
+    assert tried > 5000
