@@ -288,8 +288,18 @@ def pending(board: Board) -> list[dict[str, Any]]:
         assert action is not None
         return action.input_pending(Context(board))
     window = frame["window"]
+    steps = frame["steps"] if window["kind"] == "action" else []
     return [
-        {"player": h, "kind": "veto_window"}
+        {
+            "player": h,
+            "kind": "veto_window",
+            # What the holder would veto: the acting player's card and its numbered plan,
+            # or, in a counter window, the veto played against it.
+            "acting": frame["player"],
+            "card": frame["card"],
+            "vetoer": window.get("vetoer"),
+            "plan": [{"step": i, **public_step(s, h)} for i, s in enumerate(steps, 1)],
+        }
         for h in window["holders"]
         if h not in window["answers"]
     ]

@@ -116,3 +116,8 @@ def acting(
 
 def special_events(events: list) -> list:
     return [e for e in events if e["type"] == "special_action"]
+
+
+def waiting(state: engine.State) -> list[tuple[str, str]]:
+    """Who must act now and on what, without the details pending() adds."""
+    return [(p["player"], p["kind"]) for p in engine.pending(state)]

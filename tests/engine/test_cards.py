@@ -565,6 +565,7 @@ def test_power_card_return_is_hidden_in_a_veto_window(board):
     plan = engine.view(state, "blue")["veto"]["window"]["plan"]
     assert plan == [{"step": 1, "do": "power_card_return", "colour": "red"}]
     assert engine.view(state, "red")["veto"]["window"]["plan"][0]["card"] == 13
+    assert engine.pending(state)[0]["plan"] == plan  # blue's notice hides the card too
 
 
 def test_court_two_from_province(board):

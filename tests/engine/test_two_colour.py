@@ -4,7 +4,7 @@ import pytest
 
 import engine
 from engine.rules import team_results
-from tests.engine.helpers import acting, empty_board, play, refuse, set_caballeros
+from tests.engine.helpers import acting, empty_board, play, refuse, set_caballeros, waiting
 
 COLOURS = ["blue", "green", "yellow", "brown"]  # blue+green one player, yellow+brown the other
 
@@ -94,7 +94,7 @@ def test_a_partner_colour_cannot_veto(game):
     state = set_caballeros(state, "blue", court=3)
     state = acting(state, "blue", "court_two", stack=4, vetoes=("green", "yellow"))
     state, _ = play(state, ("blue", {"type": "do_special"}))
-    assert engine.pending(state) == [{"player": "yellow", "kind": "veto_window"}]
+    assert waiting(state) == [("yellow", "veto_window")]
     refuse(state, "green", {"type": "veto", "from_step": 1}, "your own special action")
 
 

@@ -3,7 +3,15 @@
 import pytest
 
 import engine
-from tests.engine.helpers import acting, empty_board, play, refuse, set_caballeros, special_events
+from tests.engine.helpers import (
+    acting,
+    empty_board,
+    play,
+    refuse,
+    set_caballeros,
+    special_events,
+    waiting,
+)
 
 FIVE = ["red", "yellow", "green", "blue", "brown"]
 THREE = ["red", "blue", "green"]
@@ -33,7 +41,7 @@ def test_9_1_a_partial_veto_after_two_of_four_moves(five):
     move = {"type": "move_caballero", "colour": "yellow", "from": "seville", "to": "galicia"}
     move2 = {"type": "move_caballero", "colour": "blue", "from": "valencia", "to": "galicia"}
     state, _ = play(state, ("red", move), ("red", move), ("red", move2), ("red", move2))
-    assert engine.pending(state) == [{"player": "blue", "kind": "veto_window"}]
+    assert waiting(state) == [("blue", "veto_window")]
     window = engine.view(state, "green")["veto"]["window"]
     assert [s["step"] for s in window["plan"]] == [1, 2, 3, 4] and window["holders"] == ["blue"]
     assert state.caballeros["yellow"]["galicia"] == 0  # nothing moved before the window closes
@@ -127,7 +135,7 @@ def test_9_4_secret_pick_card_vetoed_before_or_after_the_picks(from_step, blue_l
         ("blue", {"type": "secret_pick", "region": "valencia"}),
         ("green", {"type": "secret_pick", "region": "granada"}),
     )
-    assert engine.pending(state) == [{"player": "green", "kind": "veto_window"}]
+    assert waiting(state) == [("green", "veto_window")]
     state, events = answer_window(state, {"green": from_step})
     assert state.caballeros["blue"]["valencia"] == blue_left
     assert state.caballeros["green"]["granada"] == green_left
@@ -143,7 +151,7 @@ def test_a_veto_can_be_vetoed_by_the_other_cards_holder(five):
     )
     state, events = answer_window(state, {"blue": 1, "green": None})
     # blue vetoed: now green (holding the other Veto) may veto blue's veto.
-    assert engine.pending(state) == [{"player": "green", "kind": "veto_window"}]
+    assert waiting(state) == [("green", "veto_window")]
     refuse(state, "green", {"type": "veto", "from_step": 2}, "only stop the whole")
     state, events = answer_window(state, {"green": 1})
     assert special_events(events)[0]["vetoed_from"] is None
@@ -190,10 +198,15 @@ def test_a_window_shows_in_pending_and_the_view(five):
     state = acting(five, "red", "royal_adviser", stack=4, vetoes=("blue", "green"))
     state, _ = play(state, ("red", {"type": "move_king", "to": "valencia"}))
     # Holders answer in any order; pending lists them in seat order.
-    assert engine.pending(state) == [
-        {"player": "green", "kind": "veto_window"},
-        {"player": "blue", "kind": "veto_window"},
-    ]
+    assert waiting(state) == [("green", "veto_window"), ("blue", "veto_window")]
+    assert engine.pending(state)[0] == {
+        "player": "green",
+        "kind": "veto_window",
+        "acting": "red",
+        "card": "royal_adviser",
+        "vetoer": None,
+        "plan": [{"step": 1, "do": "king", "to": "valencia"}],
+    }
     assert engine.legal_moves(state, "blue") == [
         {"type": "allow"},
         {"type": "veto", "from_step": 1},
@@ -203,6 +216,6 @@ def test_a_window_shows_in_pending_and_the_view(five):
     assert view["special"]["stage"] == "window"
     state, _ = answer_window(state, {"blue": None})
     refuse(state, "blue", {"type": "allow"}, "already answered")
-    assert engine.pending(state) == [{"player": "green", "kind": "veto_window"}]
+    assert waiting(state) == [("green", "veto_window")]
     state, _ = answer_window(state, {"green": None})
     assert state.king == "valencia"
