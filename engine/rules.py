@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.board import Board, empty_locations
 from engine.data import (
+    CABALLEROS_PER_COLOUR,
     CARD_STACKS,
     CASTILLO,
     CHART_ROUNDS,
@@ -42,6 +43,8 @@ Events = list[dict[str, Any]]
 
 
 def new_board(colours: list[str], seed: int, options: dict[str, Any] | None = None) -> Board:
+    if options is not None and not isinstance(options, dict):
+        raise ValueError('Game options must be an object such as {"rounds": 6}.')
     options = dict(options or {})
     _check_setup(colours, seed, options)
     variant = options.setdefault("variant", "standard")
@@ -50,14 +53,15 @@ def new_board(colours: list[str], seed: int, options: dict[str, Any] | None = No
     rng = Rng(seed)
     region_cards = rng.shuffled(REGIONS)
     king, homes = region_cards[0], region_cards[1 : 1 + len(colours)]
-    first = options.get("first_player") or rng.choice(colours)
+    drawn_first = rng.choice(colours)  # drawn even when chosen, so the decks stay the same
+    first = options.get("first_player") or drawn_first
     decks = {stack: rng.shuffled(stack_cards(stack)) for stack in DRAWN_STACKS}
     caballeros = {}
     for colour, home in zip(colours, homes, strict=True):
         here = empty_locations()
         here[home] = SETUP_HOME
         here[COURT] = SETUP_COURT
-        here[PROVINCE] = 30 - SETUP_HOME - SETUP_COURT
+        here[PROVINCE] = CABALLEROS_PER_COLOUR - SETUP_HOME - SETUP_COURT
         caballeros[colour] = here
     board = Board(
         colours=list(colours),
@@ -109,7 +113,8 @@ def _check_setup(colours: list[str], seed: Any, options: dict[str, Any]) -> None
         raise ValueError(
             f"Unknown game option {sorted(extra)[0]!r}: options are rounds, variant, first_player."
         )
-    if options.get("rounds", 9) not in CHART_ROUNDS:
+    rounds = options.get("rounds", 9)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds not in CHART_ROUNDS:
         raise ValueError("A game lasts 9 rounds, or 6 in the short game.")
     variant = options.get("variant", "standard")
     if variant not in ("standard", "two_colour"):

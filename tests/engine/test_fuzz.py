@@ -153,3 +153,23 @@ def test_every_field_of_every_legal_move_swapped_for_junk():
                         engine.apply(state, other, move)
             assert engine.to_dict(state) == before
     assert tried > 5000
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(json_values, max_size=6) | json_values,
+    st.integers() | json_values,
+    st.none()
+    | st.dictionaries(
+        st.sampled_from(["rounds", "variant", "first_player", "x"]),
+        json_values | st.sampled_from([6, 9, "two_colour", "red"]),
+    )
+    | json_values,
+)
+def test_new_game_refuses_junk_with_value_error_only(colours, seed, options):
+    try:
+        state = engine.new_game(colours, seed=seed, options=options)
+    except ValueError as refusal:
+        assert str(refusal)
+    else:
+        assert engine.pending(state)

@@ -65,6 +65,12 @@ def test_first_player_option_and_short_game():
         (["red", "blue"], {"rounds": 7}, "9 rounds, or 6"),
         (["red", "blue"], {"first_player": "green"}, "first player"),
         (["red", "blue"], {"speed": 2}, "Unknown game option"),
+        (["red", "blue"], {"rounds": []}, "9 rounds, or 6"),
+        (["red", "blue"], {"rounds": True}, "9 rounds, or 6"),
+        (["red", "blue"], {"variant": ["x"]}, "standard"),
+        (["red", "blue"], {"first_player": ["red"]}, "first player"),
+        (["red", "blue"], [("rounds", 6)], "must be an object"),
+        ([["red"], "blue"], None, "Unknown colour"),
     ],
 )
 def test_bad_setup_is_refused_with_a_reason(colours, options, message):
