@@ -133,3 +133,34 @@ def test_default_moves_alone_finish_a_game(players):
         state, _ = engine.apply(state, player, move)
         steps += 1
     assert steps < 2000 and engine.winners(state)
+
+
+GAME_IN_A_PROCESS = """
+import hashlib, json, engine
+from engine.bots import play_random_game
+state, log = play_random_game(["red", "blue", "green", "yellow", "brown"], seed=77, bot_seed=5)
+print(hashlib.sha256(json.dumps([engine.to_dict(state), log], sort_keys=True).encode()).hexdigest())
+"""
+
+
+def test_same_seed_same_game_in_processes_with_other_hash_seeds():
+    """Nothing in the engine may depend on string hashing (set order) or the machine."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    digests = set()
+    for hash_seed in ("1", "2", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(root)}
+        out = subprocess.run(
+            [sys.executable, "-c", GAME_IN_A_PROCESS],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=root,
+        )
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1, digests
