@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--threads", type=int, default=8, help="requests served at once")
     db = sub.add_parser("db", help="database schema")
     db_sub = db.add_subparsers(dest="db_command", required=True)
     db_sub.add_parser("upgrade", help="create or upgrade the tables to the latest migration")
@@ -31,8 +32,16 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app()
     if args.command == "serve":
         upgrade_database(app)
-        # Threaded, so one slow request does not hold up the others on a small install.
-        app.run(host=args.host, port=args.port, threaded=True)
+        # waitress: a production WSGI server in pure Python, so the one-command install
+        # needs no compiler and runs anywhere (gunicorn remains the choice for scale-out).
+        from waitress import serve as waitress_serve
+
+        print(
+            f"El Grande turn server on http://{args.host}:{args.port} "
+            f"(database {app.config['SQLALCHEMY_DATABASE_URI']})",
+            flush=True,
+        )
+        waitress_serve(app, host=args.host, port=args.port, threads=args.threads)
     elif args.command == "db":
         upgrade_database(app)
         print(f"Database at {app.config['SQLALCHEMY_DATABASE_URI']} is up to date.")
