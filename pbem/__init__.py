@@ -21,6 +21,7 @@ def create_app(config: dict | None = None) -> Flask:
     from pbem.errors import register_error_handlers
     from pbem.extensions import api, db, migrate
     from pbem.resources import register_blueprints
+    from pbem.state_cache import init_app as init_state_cache
 
     app = Flask(__name__, instance_relative_config=True)
     configure(app, config)
@@ -32,4 +33,5 @@ def create_app(config: dict | None = None) -> Flask:
     api.init_app(app)
     register_blueprints(app)
     register_error_handlers(app)
+    init_state_cache(app)
     return app

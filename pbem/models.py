@@ -62,8 +62,10 @@ class Game(db.Model):
     creator_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     # Colours in seat order, as given to engine.new_game.
     colours: Mapped[list] = mapped_column(JSON)
-    # Cache: engine.to_dict of the state after `seq` moves, and who must act in it.
-    state: Mapped[dict | None] = mapped_column(JSON)
+    # Cache: engine.to_dict of the state after `seq` moves, and who must act in it. Deferred:
+    # `services.load_state` reads it (with the seq, in one statement) only when the worker's
+    # in-memory cache misses, so loading a Game does not fetch and parse it every time.
+    state: Mapped[dict | None] = mapped_column(JSON, deferred=True)
     pending: Mapped[list] = mapped_column(JSON, default=list)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

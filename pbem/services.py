@@ -13,7 +13,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 import engine
@@ -28,6 +28,7 @@ from pbem.errors import (
 )
 from pbem.extensions import db
 from pbem.models import Game, IdempotencyRecord, Move, Player, Seat, utcnow
+from pbem.state_cache import state_cache
 from pbem.visibility import visible_log
 
 # Ids and sequence numbers in URLs are checked against this before they reach the database:
@@ -216,10 +217,31 @@ def replay(game: Game, upto: int | None = None) -> Any:
 
 
 def load_state(game: Game) -> Any:
-    """The latest state: the cache on the game row, or a replay of the log if it is empty."""
-    if game.state is not None:
-        return engine.from_dict(game.state)
-    return replay(game)
+    """The state after `game.seq` moves: this worker's cache, the row's state column, or a
+    replay of the log, in that order of cost."""
+    return _state_at(game.id, game.seed, game.seq, game)
+
+
+def _state_at(game_id: int, seed: int, seq: int, game: Game | None = None) -> Any:
+    """The state of the game after `seq` moves, where `seq` is what the caller has just read
+    from the game's row.
+
+    On a cache miss the state column is read together with the row's seq in one statement,
+    so the state stored in the cache always belongs to the seq stored with it. If the row
+    has moved past `seq` in the meantime, the state at `seq` is replayed from the log (the
+    move POST checks the seq itself before it gets here and answers 409 instead).
+    """
+    cache = state_cache()
+    state = cache.get(game_id, seed, seq)
+    if state is not None:
+        return state
+    row = db.session.connection().execute(_SELECT_STATE, {"game": game_id}).first()
+    if row is not None and row.seq == seq and row.state is not None:
+        state = engine.from_dict(row.state)
+    else:
+        state = replay(game if game is not None else get_game(game_id), seq)
+    cache.put(game_id, seed, seq, state)
+    return state
 
 
 def view_of(game: Game, state: Any, colour: str | None, seq: int) -> dict:
@@ -308,6 +330,48 @@ def _require_seat(game: Game, player: Player | None) -> Seat:
 
 # --- the move log ------------------------------------------------------------------------
 
+# The move path's statements, built once: Core on the tables, so rows come back as tuples
+# and the ORM's identity map and unit of work stay out of the way.
+_games = Game.__table__
+_seats = Seat.__table__
+
+_SELECT_GAME_AND_SEAT = select(
+    _games.c.seq,
+    _games.c.status,
+    _games.c.title,
+    _games.c.colours,
+    _games.c.seed,
+    _seats.c.colour.label("own_colour"),
+).select_from(
+    _games.outerjoin(
+        _seats,
+        and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == bindparam("player")),
+    )
+).where(_games.c.id == bindparam("game"))
+
+# The seq comes back with the state so a cached state is always filed under its own seq.
+_SELECT_STATE = select(_games.c.seq, _games.c.state).where(_games.c.id == bindparam("game"))
+
+_CLAIM_SEQ = (
+    update(_games)
+    .where(
+        _games.c.id == bindparam("game"),
+        _games.c.seq == bindparam("expected_seq"),
+        _games.c.status == "active",
+    )
+    .values(
+        seq=bindparam("new_seq"),
+        state=bindparam("state"),
+        pending=bindparam("pending"),
+        status=bindparam("status"),
+        updated_at=bindparam("updated_at"),
+    )
+)
+
+_APPEND_MOVE = insert(Move.__table__)
+_RECORD_ANSWER = insert(IdempotencyRecord.__table__)
+
+
 
 def _request_hash(game_id: int, payload: dict) -> str:
     canonical = json.dumps({"game": game_id, **payload}, sort_keys=True, separators=(",", ":"))
@@ -357,23 +421,33 @@ def submit_moves(
         if stored is not None:
             return stored
 
-    game = get_game(game_id)
+    # One query, returning plain tuples: the game's row without its big state column, and
+    # the asking player's seat in it. This is the hot path; the ORM's bookkeeping for a Game
+    # entity costs more than the engine's work on a move.
+    connection = db.session.connection()
+    game = (
+        connection.execute(
+            _SELECT_GAME_AND_SEAT,
+            {"game": game_id, "player": player.id if player is not None else None},
+        ).first()
+        if 0 < game_id <= MAX_ID
+        else None
+    )
+    if game is None:
+        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
     if player is not None:
-        # One small query rather than loading every seat: this is the hot path.
-        own = db.session.execute(
-            db.select(Seat.colour).where(Seat.game_id == game.id, Seat.player_id == player.id)
-        ).scalar_one_or_none()
+        own = game.own_colour
         if own is None:
-            raise Forbidden(f"You have no seat in game {game.id}; only its players may move.")
+            raise Forbidden(f"You have no seat in game {game_id}; only its players may move.")
         if colour is not None and colour != own:
             raise Forbidden(
-                f"You hold the {own} seat in game {game.id}; you cannot move for {colour}."
+                f"You hold the {own} seat in game {game_id}; you cannot move for {colour}."
             )
         colour = own
     elif colour not in game.colours:
-        raise Invalid(f"Game {game.id} has no {colour} seat.")
+        raise Invalid(f"Game {game_id} has no {colour} seat.")
     if game.status != "active":
-        raise Conflict(f"Game {game.id} is {game.status}; no more moves can be played.")
+        raise Conflict(f"Game {game_id} is {game.status}; no more moves can be played.")
     if expected_seq != game.seq:
         raise StaleSequence(
             f"The game has moved on: it is at seq {game.seq}, not {expected_seq}. Fetch the "
@@ -381,7 +455,7 @@ def submit_moves(
             seq=game.seq,
         )
 
-    state = load_state(game)
+    state = _state_at(game_id, game.seed, game.seq)
     events: list[dict] = []
     for index, move in enumerate(moves):
         try:
@@ -399,7 +473,7 @@ def submit_moves(
     finished = engine.is_over(state)
     status = "finished" if finished else "active"
     view = engine.view(state, colour)
-    view.update(id=game.id, title=game.title, seq=new_seq, status=status)
+    view.update(id=game_id, title=game.title, seq=new_seq, status=status)
     body: dict[str, Any] = {"seq": new_seq, "events": events, "view": view}
     if dry_run:
         body["dry_run"] = True
@@ -409,27 +483,27 @@ def submit_moves(
     now = utcnow()
     # The conditional update is where two racing writers are told apart: the database lets
     # one of them change the row from `expected_seq`; the other finds no such row and leaves.
-    claimed = db.session.execute(
-        update(Game)
-        .where(Game.id == game.id, Game.seq == expected_seq, Game.status == "active")
-        .values(
-            seq=new_seq,
-            state=engine.to_dict(state),
-            pending=[] if finished else engine.pending(state),
-            status=status,
-            updated_at=now,
-        )
-        .execution_options(synchronize_session=False)
+    claimed = connection.execute(
+        _CLAIM_SEQ,
+        {
+            "game": game_id,
+            "expected_seq": expected_seq,
+            "new_seq": new_seq,
+            "state": engine.to_dict(state),
+            "pending": [] if finished else engine.pending(state),
+            "status": status,
+            "updated_at": now,
+        },
     ).rowcount
     if claimed != 1:
         db.session.rollback()
         return _lost_race(game_id, player, idempotency_key, request_hash)
     # Plain INSERTs, not the unit of work: nothing here needs the objects afterwards.
-    db.session.execute(
-        insert(Move),
+    connection.execute(
+        _APPEND_MOVE,
         [
             {
-                "game_id": game.id,
+                "game_id": game_id,
                 "seq": expected_seq + 1 + i,
                 "colour": colour,
                 "player_id": player.id if player is not None else None,
@@ -441,21 +515,24 @@ def submit_moves(
         ],
     )
     if idempotency_key and player is not None:
-        db.session.execute(
-            insert(IdempotencyRecord).values(
-                player_id=player.id,
-                key=idempotency_key,
-                request_hash=request_hash,
-                status_code=201,
-                response=json.dumps(body),
-                created_at=now,
-            )
+        connection.execute(
+            _RECORD_ANSWER,
+            {
+                "player_id": player.id,
+                "key": idempotency_key,
+                "request_hash": request_hash,
+                "status_code": 201,
+                "response": json.dumps(body),
+                "created_at": now,
+            },
         )
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
         return _lost_race(game_id, player, idempotency_key, request_hash)
+    # Only now, with the batch committed, may this worker remember the new state.
+    state_cache().put(game_id, game.seed, new_seq, state)
     return 201, body
 
 
