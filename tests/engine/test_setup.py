@@ -76,3 +76,31 @@ def test_first_player_option_and_short_game():
 def test_bad_setup_is_refused_with_a_reason(colours, options, message):
     with pytest.raises(ValueError, match=message):
         engine.new_game(colours, seed=1, options=options)
+
+
+def test_views_hold_the_documented_keys():
+    state = engine.new_game(FIVE, seed=8)
+    for viewer in [*FIVE, None]:
+        view = engine.view(state, viewer)
+        assert {
+            "round",
+            "rounds_total",
+            "phase",
+            "king",
+            "regions",
+            "castillo",
+            "players",
+            "action_cards",
+            "veto",
+            "pending",
+        } <= set(view)
+        assert set(view["regions"]) == set(REGIONS)
+        for region in view["regions"].values():
+            assert {"caballeros", "scoreboard"} <= set(region)
+        assert {"caballeros", "scoreboard"} <= set(view["castillo"])
+        for colour, seen in view["players"].items():
+            expected = {"score", "court", "province", "grande", "power_cards_played"}
+            assert expected <= set(seen)
+            assert ("hand" in seen) == (colour == viewer)
+        assert {"holders", "window"} <= set(view["veto"])
+        assert view["pending"] == engine.pending(state)
