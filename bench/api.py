@@ -85,6 +85,13 @@ def play(port: int, seed: int, stop_at: float, latencies: list[float], errors: l
         while view["status"] == "active" and time.perf_counter() < stop_at:
             colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
             _, legal = client.call("GET", f"/api/games/{game_id}/legal-moves", key=keys[colour])
+            if not legal["moves"]:
+                # An engine bug (a pending seat with nothing to play) must not end this
+                # client's thread and quietly leave fewer clients running: count it and
+                # start another game.
+                errors.append(f"game {game_id} seq {legal['seq']}: {colour} is pending "
+                              "but has no legal move")
+                break
             move = rng.choice(legal["moves"])
             started = time.perf_counter()
             status, body = client.call(
@@ -146,14 +153,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(database_url: str, workers: int, threads: int) -> tuple[subprocess.Popen, int]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "WEB_CONCURRENCY": str(workers),
-        "PBEM_THREADS": str(threads),
-        "PBEM_LOG_LEVEL": "warning",
-    }
+def start_server(
+    database_url: str, workers: int | None, threads: int | None
+) -> tuple[subprocess.Popen, int]:
+    """gunicorn with deploy/gunicorn.conf.py; `workers`/`threads` override its defaults."""
+    env = {**os.environ, "DATABASE_URL": database_url, "PBEM_LOG_LEVEL": "warning"}
+    if workers is not None:
+        env["WEB_CONCURRENCY"] = str(workers)
+    if threads is not None:
+        env["PBEM_THREADS"] = str(threads)
     bin_dir = Path(sys.executable).parent
     subprocess.run([bin_dir / "pbem", "db", "upgrade"], env=env, check=True, capture_output=True)
     port = free_port()
@@ -182,8 +190,10 @@ def start_server(database_url: str, workers: int, threads: int) -> tuple[subproc
 def bench(label: str, database_url: str, args) -> None:
     server, port = start_server(database_url, args.workers, args.threads)
     try:
+        workers = args.workers or "deploy default"
+        threads = args.threads or "deploy default"
         print(
-            f"{label}: gunicorn {args.workers} workers x {args.threads} threads, "
+            f"{label}: gunicorn {workers} workers x {threads} threads, "
             f"{args.clients} clients, {args.seconds:g} s each"
         )
         moves, move_errors, move_time = run_clients(
@@ -204,8 +214,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=15)
-    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1)
-    parser.add_argument("--threads", type=int, default=2)
+    # By default the server runs as deployed: deploy/gunicorn.conf.py decides.
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--db", action="append", choices=["sqlite", "postgresql"])
     parser.add_argument(
         "--pg-url",

@@ -11,10 +11,17 @@ import multiprocessing
 import os
 
 bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")
-# Requests are short and mostly CPU (the engine) plus one small transaction: about one
-# process per core, with a few threads each to cover database waits.
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
-threads = int(os.environ.get("PBEM_THREADS", "2"))
+# Requests are short and mostly CPU (the engine, the ORM, JSON) plus one small transaction,
+# so one request at a time per process: with the GIL a second thread only queues behind the
+# first. Measured with bench/api.py on 2 cores, gthread workers also balanced badly: a worker
+# accepts every keep-alive connection that arrives while it is awake, and all 8 bench clients
+# ended up in one process (one core busy, the other idle; move p50 17 ms against 8 ms with
+# sync workers). Sync workers take a connection only when idle, so load spreads over every
+# core; two per core keep a core busy while the other one waits on the database. Sync
+# workers do not hold connections open and assume a buffering proxy (nginx) in front of them
+# for slow clients, as gunicorn's documentation says.
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2))
+threads = int(os.environ.get("PBEM_THREADS", "1"))
 worker_class = "gthread" if threads > 1 else "sync"
 timeout = 30
 graceful_timeout = 20
