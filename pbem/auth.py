@@ -24,6 +24,40 @@ def hash_api_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def api_key_hash(required: bool = True) -> str | None:
+    """The hash of the key sent as `Authorization: Bearer <key>`, or None without a header.
+
+    Nothing is looked up here: the move routes find the player together with the game and
+    seat in one query, and call `unknown_key()` when no player holds the hash. A header of
+    the wrong form is always 401, and no header is 401 when `required`.
+    """
+    header = request.headers.get("Authorization")
+    if header is None:
+        if required:
+            raise key_needed()
+        return None
+    scheme, _, key = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        raise Unauthorized(
+            "Send your API key as `Authorization: Bearer <key>`; the header given "
+            "does not have that form."
+        )
+    return hash_api_key(key.strip())
+
+
+def key_needed() -> Unauthorized:
+    return Unauthorized(
+        "This request needs your API key as `Authorization: Bearer <key>`; "
+        "register with POST /api/players to get one."
+    )
+
+
+def unknown_key() -> Unauthorized:
+    return Unauthorized(
+        "This API key is not known; check it, or register with POST /api/players."
+    )
+
+
 def current_player(required: bool = True) -> Player | None:
     """The player whose key came with the request.
 
@@ -33,26 +67,15 @@ def current_player(required: bool = True) -> Player | None:
     if "player" in g:
         player = g.player
     else:
-        header = request.headers.get("Authorization")
+        key_hash = api_key_hash(required=False)
         player = None
-        if header is not None:
-            scheme, _, key = header.strip().partition(" ")
-            if scheme.lower() != "bearer" or not key.strip():
-                raise Unauthorized(
-                    "Send your API key as `Authorization: Bearer <key>`; the header given "
-                    "does not have that form."
-                )
+        if key_hash is not None:
             player = db.session.execute(
-                db.select(Player).where(Player.api_key_hash == hash_api_key(key.strip()))
+                db.select(Player).where(Player.api_key_hash == key_hash)
             ).scalar_one_or_none()
             if player is None:
-                raise Unauthorized(
-                    "This API key is not known; check it, or register with POST /api/players."
-                )
+                raise unknown_key()
         g.player = player
     if player is None and required:
-        raise Unauthorized(
-            "This request needs your API key as `Authorization: Bearer <key>`; "
-            "register with POST /api/players to get one."
-        )
+        raise key_needed()
     return player

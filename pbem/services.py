@@ -17,7 +17,7 @@ from sqlalchemy import and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 import engine
-from pbem.auth import new_api_key
+from pbem.auth import new_api_key, unknown_key
 from pbem.errors import (
     Conflict,
     Forbidden,
@@ -265,12 +265,21 @@ def view_at(game: Game, player: Player | None, seq: int) -> dict:
     return view_of(game, state, seat.colour if seat else None, seq)
 
 
-def legal_moves_for(game: Game, player: Player) -> dict:
-    seat = _require_seat(game, player)
-    if game.status != "active":
-        return {"seq": game.seq, "colour": seat.colour, "moves": []}
-    state = load_state(game)
-    return {"seq": game.seq, "colour": seat.colour, "moves": engine.legal_moves(state, seat.colour)}
+def legal_moves_by_key(game_id: int, api_key_hash: str) -> dict:
+    """Every move the caller's seat may make now: caller, game and seat in one query."""
+    row = _caller_at_game(game_id, api_key_hash)
+    if row.game_id is None:
+        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+    if row.own_colour is None:
+        raise Forbidden(f"You have no seat in game {game_id}; only its players may do this.")
+    if row.status != "active":
+        return {"seq": row.seq, "colour": row.own_colour, "moves": []}
+    state = _state_at(game_id, row.seed, row.seq)
+    return {
+        "seq": row.seq,
+        "colour": row.own_colour,
+        "moves": engine.legal_moves(state, row.own_colour),
+    }
 
 
 def log_for(game: Game, player: Player | None) -> dict:
@@ -334,8 +343,10 @@ def _require_seat(game: Game, player: Player | None) -> Seat:
 # and the ORM's identity map and unit of work stay out of the way.
 _games = Game.__table__
 _seats = Seat.__table__
+_players = Player.__table__
 
 _SELECT_GAME_AND_SEAT = select(
+    _games.c.id.label("game_id"),
     _games.c.seq,
     _games.c.status,
     _games.c.title,
@@ -348,6 +359,24 @@ _SELECT_GAME_AND_SEAT = select(
         and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == bindparam("player")),
     )
 ).where(_games.c.id == bindparam("game"))
+
+# The same, found from the hash of the caller's API key: one round trip answers who asks,
+# whether the game exists and which seat they hold. The game columns are null when there is
+# no such game; no row at all means no player holds the key.
+_SELECT_CALLER_AT_GAME = select(
+    _players.c.id.label("player_id"),
+    _games.c.id.label("game_id"),
+    _games.c.seq,
+    _games.c.status,
+    _games.c.title,
+    _games.c.colours,
+    _games.c.seed,
+    _seats.c.colour.label("own_colour"),
+).select_from(
+    _players.outerjoin(_games, _games.c.id == bindparam("game")).outerjoin(
+        _seats, and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == _players.c.id)
+    )
+).where(_players.c.api_key_hash == bindparam("key_hash"))
 
 # The seq comes back with the state so a cached state is always filed under its own seq.
 _SELECT_STATE = select(_games.c.seq, _games.c.state).where(_games.c.id == bindparam("game"))
@@ -371,6 +400,21 @@ _CLAIM_SEQ = (
 _APPEND_MOVE = insert(Move.__table__)
 _RECORD_ANSWER = insert(IdempotencyRecord.__table__)
 
+
+
+def _id_or_zero(game_id: int) -> int:
+    # An id no row has, for ids the database's integer cannot even hold.
+    return game_id if 0 < game_id <= MAX_ID else 0
+
+
+def _caller_at_game(game_id: int, key_hash: str) -> Any:
+    """The caller (by key hash), the game and the caller's seat in it, in one query."""
+    row = db.session.connection().execute(
+        _SELECT_CALLER_AT_GAME, {"game": _id_or_zero(game_id), "key_hash": key_hash}
+    ).first()
+    if row is None:
+        raise unknown_key()
+    return row
 
 
 def _request_hash(game_id: int, payload: dict) -> str:
@@ -399,7 +443,8 @@ def submit_moves(
     moves: list[dict],
     expected_seq: int,
     *,
-    player: Player | None,
+    player: Player | None = None,
+    api_key_hash: str | None = None,
     colour: str | None = None,
     source: str = "api",
     dry_run: bool = False,
@@ -407,8 +452,10 @@ def submit_moves(
 ) -> tuple[int, dict]:
     """Apply a batch of moves for one seat and append them to the log, all or nothing.
 
-    `player` is who asks (None for the scheduler's timeout and bot moves, which must name
-    `colour`); a player acts only for their own seat. The batch is checked against
+    Who asks is `player`, or the player holding the key whose hash is `api_key_hash` (the
+    REST route: the player is then found in the same query as the game and seat; an unknown
+    key is 401). With neither, it is the scheduler's timeout or bot move, which must name
+    `colour`; a player acts only for their own seat. The batch is checked against
     `expected_seq`, the sequence number the client last saw: if another move got in first the
     answer is 409 and nothing is written. Returns (HTTP status, body), where the body is
     `{seq, events, view}` with the view for the acting seat.
@@ -416,26 +463,26 @@ def submit_moves(
     payload = {"moves": moves, "expected_seq": expected_seq, "colour": colour,
                "dry_run": dry_run}
     request_hash = _request_hash(game_id, payload)
-    if idempotency_key and player is not None:
-        stored = _stored_answer(player.id, idempotency_key, request_hash)
-        if stored is not None:
-            return stored
 
     # One query, returning plain tuples: the game's row without its big state column, and
     # the asking player's seat in it. This is the hot path; the ORM's bookkeeping for a Game
     # entity costs more than the engine's work on a move.
-    connection = db.session.connection()
-    game = (
-        connection.execute(
-            _SELECT_GAME_AND_SEAT,
-            {"game": game_id, "player": player.id if player is not None else None},
+    if api_key_hash is not None:
+        game = _caller_at_game(game_id, api_key_hash)
+        player_id = game.player_id
+    else:
+        player_id = player.id if player is not None else None
+        game = db.session.connection().execute(
+            _SELECT_GAME_AND_SEAT, {"game": _id_or_zero(game_id), "player": player_id}
         ).first()
-        if 0 < game_id <= MAX_ID
-        else None
-    )
-    if game is None:
+    asked_by_player = player_id is not None
+    if idempotency_key and asked_by_player:
+        stored = _stored_answer(player_id, idempotency_key, request_hash)
+        if stored is not None:
+            return stored
+    if game is None or game.game_id is None:
         raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
-    if player is not None:
+    if asked_by_player:
         own = game.own_colour
         if own is None:
             raise Forbidden(f"You have no seat in game {game_id}; only its players may move.")
@@ -481,6 +528,7 @@ def submit_moves(
         return 200, body
 
     now = utcnow()
+    connection = db.session.connection()
     # The conditional update is where two racing writers are told apart: the database lets
     # one of them change the row from `expected_seq`; the other finds no such row and leaves.
     claimed = connection.execute(
@@ -497,7 +545,7 @@ def submit_moves(
     ).rowcount
     if claimed != 1:
         db.session.rollback()
-        return _lost_race(game_id, player, idempotency_key, request_hash)
+        return _lost_race(game_id, player_id, idempotency_key, request_hash)
     # Plain INSERTs, not the unit of work: nothing here needs the objects afterwards.
     connection.execute(
         _APPEND_MOVE,
@@ -506,7 +554,7 @@ def submit_moves(
                 "game_id": game_id,
                 "seq": expected_seq + 1 + i,
                 "colour": colour,
-                "player_id": player.id if player is not None else None,
+                "player_id": player_id,
                 "move": move,
                 "source": source,
                 "created_at": now,
@@ -514,11 +562,11 @@ def submit_moves(
             for i, move in enumerate(moves)
         ],
     )
-    if idempotency_key and player is not None:
+    if idempotency_key and asked_by_player:
         connection.execute(
             _RECORD_ANSWER,
             {
-                "player_id": player.id,
+                "player_id": player_id,
                 "key": idempotency_key,
                 "request_hash": request_hash,
                 "status_code": 201,
@@ -530,18 +578,18 @@ def submit_moves(
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        return _lost_race(game_id, player, idempotency_key, request_hash)
+        return _lost_race(game_id, player_id, idempotency_key, request_hash)
     # Only now, with the batch committed, may this worker remember the new state.
     state_cache().put(game_id, game.seed, new_seq, state)
     return 201, body
 
 
 def _lost_race(
-    game_id: int, player: Player | None, idempotency_key: str | None, request_hash: str
+    game_id: int, player_id: int | None, idempotency_key: str | None, request_hash: str
 ) -> tuple[int, dict]:
     """Another writer committed first: the same request's answer if it was ours, else 409."""
-    if idempotency_key and player is not None:
-        stored = _stored_answer(player.id, idempotency_key, request_hash)
+    if idempotency_key and player_id is not None:
+        stored = _stored_answer(player_id, idempotency_key, request_hash)
         if stored is not None:
             return stored
     game = get_game(game_id)

@@ -4,7 +4,7 @@ from flask import jsonify
 from flask_smorest import Blueprint
 
 from pbem import services
-from pbem.auth import current_player
+from pbem.auth import api_key_hash, current_player
 from pbem.resources import KEY_OPTIONAL, KEY_REQUIRED
 from pbem.resources.games.schemas import GameViewSchema
 from pbem.resources.moves.schemas import (
@@ -24,8 +24,7 @@ blp = Blueprint("moves", __name__, url_prefix="/api/games/<int:game_id>", descri
 @blp.doc(security=KEY_REQUIRED)
 def legal_moves(game_id: int) -> dict:
     """Every move your seat may make now (none when it is not your turn)."""
-    player = current_player()
-    return services.legal_moves_for(services.get_game(game_id), player)
+    return services.legal_moves_by_key(game_id, api_key_hash())
 
 
 @blp.route("/moves", methods=["POST"])
@@ -37,12 +36,11 @@ def legal_moves(game_id: int) -> dict:
 @blp.doc(security=KEY_REQUIRED)
 def submit(headers: dict, data: dict, game_id: int):
     """Play a batch of moves as your seat: all of them, or none."""
-    player = current_player()
     status, body = services.submit_moves(
         game_id,
         data["moves"],
         data["expected_seq"],
-        player=player,
+        api_key_hash=api_key_hash(),
         colour=data.get("colour"),
         dry_run=data["dry_run"],
         idempotency_key=headers.get("idempotency_key"),
