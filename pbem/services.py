@@ -460,10 +460,6 @@ def submit_moves(
     answer is 409 and nothing is written. Returns (HTTP status, body), where the body is
     `{seq, events, view}` with the view for the acting seat.
     """
-    payload = {"moves": moves, "expected_seq": expected_seq, "colour": colour,
-               "dry_run": dry_run}
-    request_hash = _request_hash(game_id, payload)
-
     # One query, returning plain tuples: the game's row without its big state column, and
     # the asking player's seat in it. This is the hot path; the ORM's bookkeeping for a Game
     # entity costs more than the engine's work on a move.
@@ -476,7 +472,12 @@ def submit_moves(
             _SELECT_GAME_AND_SEAT, {"game": _id_or_zero(game_id), "player": player_id}
         ).first()
     asked_by_player = player_id is not None
+    # The request's hash is needed only to replay or record an answer under a key.
+    request_hash = ""
     if idempotency_key and asked_by_player:
+        payload = {"moves": moves, "expected_seq": expected_seq, "colour": colour,
+                   "dry_run": dry_run}
+        request_hash = _request_hash(game_id, payload)
         stored = _stored_answer(player_id, idempotency_key, request_hash)
         if stored is not None:
             return stored
