@@ -228,8 +228,8 @@ def _state_at(game_id: int, seed: int, seq: int, game: Game | None = None) -> An
 
     On a cache miss the state column is read together with the row's seq in one statement,
     so the state stored in the cache always belongs to the seq stored with it. If the row
-    has moved past `seq` in the meantime, the state at `seq` is replayed from the log (the
-    move POST checks the seq itself before it gets here and answers 409 instead).
+    has moved past `seq` in the meantime, the state at `seq` is replayed from the log (a move
+    POST built on it then loses at its conditional update and answers 409).
     """
     cache = state_cache()
     state = cache.get(game_id, seed, seq)
@@ -328,13 +328,6 @@ def _isoformat(moment: datetime) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.isoformat()
-
-
-def _require_seat(game: Game, player: Player | None) -> Seat:
-    seat = seat_of(game, player)
-    if seat is None:
-        raise Forbidden(f"You have no seat in game {game.id}; only its players may do this.")
-    return seat
 
 
 # --- the move log ------------------------------------------------------------------------

@@ -139,3 +139,18 @@ def test_the_cache_keeps_the_latest_state_and_forgets_the_oldest_game():
     cache.put(2, 22, 0, "game 2")
     cache.put(3, 33, 0, "game 3")
     assert cache.get(1, 11, 5) is None and len(cache) == 2
+
+
+def test_a_row_that_moved_on_is_not_filed_under_the_older_seq(app, api):
+    """The state column read on a miss belongs to the row's seq at that moment; asking for an
+    older seq (the row moved on since the caller read it) gets that seq's state, replayed."""
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour, moves, seq = turn(api, game_id, keys)
+    assert api.post_moves(game_id, keys[colour], [moves[0]], seq).status_code == 201
+    app.extensions["pbem_state_cache"] = StateCache()
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        state = services._state_at(game_id, game.seed, seq)
+        assert engine.to_dict(state) == engine.to_dict(services.replay(game, seq))
+        db.session.remove()
+    assert cached_seq(app, game_id) == seq
