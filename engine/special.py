@@ -395,8 +395,22 @@ def check_end_special(board: Board, player: str, move: Move) -> None:
     if board.special is None:
         raise IllegalMove("No special action is under way: to give it up, use skip_special.")
     reason = action.end_refusal(ctx)
-    if reason:
+    # A card carried out "whole" ends where the board allows no more of it: never leave the
+    # acting player with a special action they can neither go on with nor end.
+    if reason and _planning_move_left(board, player, action):
         raise IllegalMove(reason)
+
+
+def _planning_move_left(board: Board, player: str, action: SpecialAction) -> bool:
+    for move_type in action.planning_moves:
+        planning_rule = rules.RULES[move_type]
+        for move in planning_rule.candidates(board, player):
+            try:
+                planning_rule.check(board, player, move)
+            except IllegalMove:
+                continue
+            return True
+    return False
 
 
 @check_end_special.do

@@ -10,6 +10,7 @@ Events carry no secret: the returned power card is not named.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -86,7 +87,8 @@ def public_step(step: Step, viewer: str | None) -> Step:
     """A step as `viewer` may see it: the returned power card only to its player."""
     if step["do"] == "power_card_return" and step["colour"] != viewer:
         return {"do": "power_card_return", "colour": step["colour"]}
-    return dict(step)
+    # A deep copy: views go out to clients, states may be cached and shared.
+    return json.loads(json.dumps(step))
 
 
 def move_step(colour: str, source: str, target: str, count: int = 1) -> Step:

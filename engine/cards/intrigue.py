@@ -282,10 +282,23 @@ class CourtTwoOrOwnRegion(SpecialAction):
         option = ctx.data.get("option")
         return self.parts[option] if option else None
 
+    def possible(self, ctx: Context, option: str) -> bool:
+        """Whether an option could do anything: a caballero in court, or one of yours in a
+        region it may leave."""
+        if option == "court_two":
+            return ctx.board.count(ctx.actor, COURT) > 0
+        return any(True for _ in self.parts["own_region"].candidates(ctx, "special_region"))
+
     def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
         part = self.part(ctx)
         if move_type == "special_option":
-            return () if part else ({"type": "special_option", "option": o} for o in self.options)
+            if part:
+                return ()
+            return (
+                {"type": "special_option", "option": o}
+                for o in self.options
+                if self.possible(ctx, o)
+            )
         if part is None or move_type not in part.planning_moves:
             return ()
         return part.candidates(ctx, move_type)
@@ -297,6 +310,12 @@ class CourtTwoOrOwnRegion(SpecialAction):
                 raise IllegalMove(f"You already chose {ctx.data['option']}.")
             if move["option"] not in self.options:
                 raise IllegalMove(f"Choose option court_two or own_region, not {move['option']}.")
+            if not self.possible(ctx, move["option"]):
+                raise IllegalMove(
+                    "Your court is empty: choose own_region."
+                    if move["option"] == "court_two"
+                    else "You have no caballeros in a region they may leave: choose court_two."
+                )
             return
         if part is None:
             raise IllegalMove("First choose court_two or own_region (special_option).")

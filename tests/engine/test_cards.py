@@ -3,6 +3,7 @@
 import pytest
 
 import engine
+from engine.data import CARD_STACKS
 from tests.engine.helpers import (
     acting,
     empty_board,
@@ -600,3 +601,69 @@ def test_skipping_a_special_action_does_nothing(board):
 def test_a_card_move_that_belongs_to_another_card_is_refused(board):
     state = acting(board, "red", "court_two", stack=4)
     refuse(state, "red", {"type": "move_king", "to": "galicia"}, "not a move of the court_two")
+
+
+def test_the_either_card_offers_only_an_option_that_can_do_something(board):
+    # Red's only caballeros on the board stand in aragon, the king's region.
+    state = set_caballeros(board, "red", seville=0, granada=0)
+    state = acting(state, "red", "intrigue_court_two_or_own_region")
+    options = [
+        m["option"] for m in engine.legal_moves(state, "red") if m["type"] == "special_option"
+    ]
+    assert options == ["court_two"]
+    refuse(
+        state,
+        "red",
+        {"type": "special_option", "option": "own_region"},
+        "no caballeros in a region they may leave",
+    )
+
+
+def _positions():
+    """Boards from random games, plus a bare one where the actor has nothing anywhere."""
+    from engine.bots import RandomBot
+
+    out = []
+    for seed in range(8):
+        state = engine.new_game(
+            ["red", "yellow", "green", "blue", "brown"][: 2 + seed % 4], seed=seed
+        )
+        bot = RandomBot(seed)
+        for step in range(400):
+            if engine.is_over(state) or state.phase != "power_cards" and step > 40 * (1 + seed):
+                break
+            player = engine.pending(state)[0]["player"]
+            state, _ = engine.apply(state, player, bot.choose(state, player))
+        if state.phase == "power_cards":
+            out.append(state)
+    bare = empty_board(engine.new_game(THREE, seed=3))
+    for colour in THREE:
+        bare = set_caballeros(bare, colour, court=0)
+    return out + [bare]
+
+
+@pytest.mark.parametrize("card", sorted(CARD_STACKS))
+def test_no_special_action_can_leave_a_player_without_a_move(card):
+    """Every card, from varied boards, played at random to the end of the turn: whoever is
+    pending always has a legal move, and the turn always ends."""
+    from engine.bots import RandomBot
+
+    bot = RandomBot(len(card))
+    for board_ in _positions():
+        actor = board_.colours[0]
+        holders = tuple(board_.colours[1:2])
+        start = acting(board_, actor, card, stack=min(CARD_STACKS[card]), vetoes=holders)
+        # Every first move (each option, region, target...), then random moves after it.
+        for first in engine.legal_moves(start, actor):
+            state, _ = engine.apply(start, actor, first)
+            for _step in range(200):
+                if state.turn is None or state.turn["player"] != actor:
+                    break
+                waiting = engine.pending(state)
+                assert waiting
+                player = waiting[0]["player"]
+                moves = engine.legal_moves(state, player)
+                assert moves, (card, first, waiting, state.special)
+                state, _ = engine.apply(state, player, bot.choose(state, player))
+            else:
+                raise AssertionError(f"{card}: the turn never ended")
