@@ -108,10 +108,10 @@ class Board:
             taken=[dict(t) for t in self.taken],
             turn_order=list(self.turn_order),
             turn_index=self.turn_index,
-            turn=_copy_json(self.turn),
+            turn=copy_json(self.turn),
             picks=dict(self.picks),
             last_round_lowest=self.last_round_lowest,
-            special=_copy_json(self.special),
+            special=copy_json(self.special),
             vetoes=[dict(v) for v in self.vetoes],
             returned_cards={c: list(v) for c, v in self.returned_cards.items()},
             teams=[list(t) for t in self.teams],
@@ -124,22 +124,23 @@ class Board:
             value = getattr(self, f.name)
             if f.name in ("action_decks", "face_up"):
                 value = {str(k): v for k, v in value.items()}
-            out[f.name] = _copy_json(value)
+            out[f.name] = copy_json(value)
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Board:
-        values = {f.name: _copy_json(data[f.name]) for f in fields(cls) if f.name in data}
+        values = {f.name: copy_json(data[f.name]) for f in fields(cls) if f.name in data}
         for name in ("action_decks", "face_up"):
             values[name] = {int(k): v for k, v in values[name].items()}
         return cls(**values)
 
 
-def _copy_json(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars), faster than copy.deepcopy."""
     if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
+        return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy_json(v) for v in value]
+        return [copy_json(v) for v in value]
     return value
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import special
-from engine.board import Board
+from engine.board import Board, copy_json
 from engine.data import CASTILLO, COURT, PROVINCE, REGIONS
 from engine.rules import can_place, pending, team_results, winners
 from engine.scoring import scoreboard
@@ -114,7 +114,7 @@ def _veto_view(board: Board, viewer: str | None) -> dict[str, Any]:
         shown = special.view(board, viewer)
         assert shown is not None
         window = {
-            **frame["window"],
+            **copy_json(frame["window"]),
             "player": frame["player"],
             "card": frame["card"],
             "plan": shown["plan"],

@@ -688,7 +688,8 @@ def place(board: Board, player: str, move: dict[str, Any], events: Events) -> No
 
 
 def _one(move: dict[str, Any]) -> Callable[[Board, str], Iterable[dict[str, Any]]]:
-    return lambda board, player: (move,)
+    # A fresh dict each time: a caller may change the moves it is given.
+    return lambda board, player: (dict(move),)
 
 
 @rule("skip_special", _one({"type": "skip_special"}))

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import rules
-from engine.board import Board
-from engine.data import KING_CARD
+from engine.board import Board, copy_json
 from engine.moves import IllegalMove, MoveForm, register_form
 from engine.steps import Step, execute, public_step
 
@@ -127,12 +126,9 @@ class SpecialAction:
     def add_input(self, ctx: Context, player: str, move: Move, events: Events) -> None:
         raise NotImplementedError
 
-    def default_input(self, ctx: Context, player: str, moves: list[Move]) -> Move:
-        return moves[0]
-
     # -- views ---------------------------------------------------------------------------
     def public_data(self, ctx: Context, viewer: str | None) -> dict[str, Any]:
-        return dict(ctx.data)
+        return copy_json(ctx.data)
 
 
 CARDS: dict[str, SpecialAction] = {}
@@ -327,7 +323,7 @@ def view(board: Board, viewer: str | None) -> dict[str, Any] | None:
             for c, r in frame["picks"].items()
         }
     if frame["window"]:
-        out["window"] = dict(frame["window"])
+        out["window"] = copy_json(frame["window"])
     return out
 
 
@@ -526,4 +522,4 @@ def register_moves(forms: Forms) -> None:
         _input_rule(form.type)
 
 
-__all__ = ["CARDS", "Context", "SpecialAction", "KING_CARD", "register", "register_moves"]
+__all__ = ["CARDS", "Context", "SpecialAction", "register", "register_moves"]

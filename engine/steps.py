@@ -10,11 +10,10 @@ Events carry no secret: the returned power card is not named.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
-from engine.board import Board
+from engine.board import Board, copy_json
 
 Step = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -88,7 +87,7 @@ def public_step(step: Step, viewer: str | None) -> Step:
     if step["do"] == "power_card_return" and step["colour"] != viewer:
         return {"do": "power_card_return", "colour": step["colour"]}
     # A deep copy: views go out to clients, states may be cached and shared.
-    return json.loads(json.dumps(step))
+    return copy_json(step)
 
 
 def move_step(colour: str, source: str, target: str, count: int = 1) -> Step:

@@ -1,6 +1,7 @@
 """Whatever arrives as a move, `apply` answers IllegalMove or a new state, never a crash."""
 
 import contextlib
+import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -173,3 +174,37 @@ def test_new_game_refuses_junk_with_value_error_only(colours, seed, options):
         assert str(refusal)
     else:
         assert engine.pending(state)
+
+
+def _scramble(value):
+    """Empty every list and dict inside `value`, as a careless client might."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _scramble(item)
+        value.clear()
+    elif isinstance(value, list):
+        for item in value:
+            _scramble(item)
+        value.clear()
+
+
+def test_views_share_nothing_with_the_state():
+    """States may be cached and shared (the server does): a view must be a copy."""
+    for state in POSITIONS:
+        before = engine.to_dict(state)
+        # Snapshots by value: the scrambling below must not reach them.
+        views = {v: json.loads(json.dumps(engine.view(state, v))) for v in [*state.colours, None]}
+        pending = json.loads(json.dumps(engine.pending(state)))
+        moves = {
+            w["player"]: json.loads(json.dumps(engine.legal_moves(state, w["player"])))
+            for w in pending
+        }
+        for viewer in views:
+            _scramble(engine.view(state, viewer))
+        _scramble(engine.pending(state))
+        for player in moves:
+            _scramble(engine.legal_moves(state, player))
+        assert engine.to_dict(state) == before
+        assert {viewer: engine.view(state, viewer) for viewer in views} == views
+        assert engine.pending(state) == pending
+        assert {p: engine.legal_moves(state, p) for p in moves} == moves
