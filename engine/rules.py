@@ -460,8 +460,21 @@ def waiting_for(board: Board) -> str:
 # -- power cards --------------------------------------------------------------------------
 
 
+# Candidate functions look only where their move can apply (the phase, whose turn, which
+# step); the rule's check still decides. Skipping the rest keeps legal_moves cheap.
+
+
+def _turn_at(board: Board, player: str, step: str) -> dict[str, Any] | None:
+    turn = board.turn
+    if board.phase != "turn" or turn is None or turn["player"] != player or turn["step"] != step:
+        return None
+    return turn
+
+
 def _power_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
-    return ({"type": "play_power_card", "card": v} for v in board.hands.get(player, ()))
+    if board.phase != "power_cards" or power_card_player(board) != player:
+        return ()
+    return ({"type": "play_power_card", "card": v} for v in board.hands[player])
 
 
 @rule("play_power_card", _power_candidates)
@@ -505,7 +518,7 @@ def play_power_card(board: Board, player: str, move: dict[str, Any], events: Eve
 
 
 def _draw_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
-    turn = board.turn
+    turn = _turn_at(board, player, "draw")
     if not turn:
         return ()
     most = min(turn["draw_limit"], board.count(player, PROVINCE))
@@ -542,6 +555,8 @@ def take_caballeros(board: Board, player: str, move: dict[str, Any], events: Eve
 
 
 def _recall_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+    if not _turn_at(board, player, "choose_card") or board.count(player, PROVINCE):
+        return ()
     return ({"type": "take_from_region", "region": r} for r in REGIONS)
 
 
@@ -579,6 +594,8 @@ def take_from_region(board: Board, player: str, move: dict[str, Any], events: Ev
 
 
 def _card_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+    if not _turn_at(board, player, "choose_card"):
+        return ()
     return (
         {"type": "choose_card", "card": card, "stack": stack}
         for stack, card in sorted(board.face_up.items())
@@ -637,6 +654,8 @@ def choose_card(board: Board, player: str, move: dict[str, Any], events: Events)
 
 
 def _place_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+    if not _turn_at(board, player, "act") or not can_place(board):
+        return ()
     return ({"type": "place", "to": p} for p in PLACES)
 
 
@@ -687,12 +706,12 @@ def place(board: Board, player: str, move: dict[str, Any], events: Events) -> No
 # -- the special action and the end of the turn -------------------------------------------
 
 
-def _one(move: dict[str, Any]) -> Callable[[Board, str], Iterable[dict[str, Any]]]:
+def _in_act(move: dict[str, Any]) -> Callable[[Board, str], Iterable[dict[str, Any]]]:
     # A fresh dict each time: a caller may change the moves it is given.
-    return lambda board, player: (dict(move),)
+    return lambda board, player: (dict(move),) if _turn_at(board, player, "act") else ()
 
 
-@rule("skip_special", _one({"type": "skip_special"}))
+@rule("skip_special", _in_act({"type": "skip_special"}))
 def check_skip_special(board: Board, player: str, move: dict[str, Any]) -> None:
     turn = turn_for(board, player, ("act",), "skip the special action")
     if turn["special"] != "open":
@@ -708,7 +727,7 @@ def skip_special(board: Board, player: str, move: dict[str, Any], events: Events
     maybe_end_turn(board, events)
 
 
-@rule("end_turn", _one({"type": "end_turn"}))
+@rule("end_turn", _in_act({"type": "end_turn"}))
 def check_end_turn(board: Board, player: str, move: dict[str, Any]) -> None:
     turn = turn_for(board, player, ("act",), "end your turn")
     if turn["special"] == "under_way":
@@ -731,6 +750,8 @@ def do_end_turn(board: Board, player: str, move: dict[str, Any], events: Events)
 
 
 def _pick_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+    if board.phase != "castillo_pick" or player not in board.picks:
+        return ()
     return ({"type": "castillo_pick", "region": r} for r in REGIONS)
 
 

@@ -208,3 +208,59 @@ def test_views_share_nothing_with_the_state():
         assert {viewer: engine.view(state, viewer) for viewer in views} == views
         assert engine.pending(state) == pending
         assert {p: engine.legal_moves(state, p) for p in moves} == moves
+
+
+def _every_move():
+    """Every move the forms allow over a small domain of field values."""
+    import itertools
+
+    from engine.data import CARD_STACKS, COLOURS, PLACES
+
+    domains = {
+        "card": [*range(0, 15), *sorted(CARD_STACKS)],
+        "count": list(range(-1, 8)),
+        "region": [*PLACES, "lisbon"],
+        "to": [*PLACES, "court"],
+        "from": [*PLACES, "court", "province"],
+        "colour": list(COLOURS),
+        "player": list(COLOURS),
+        "stack": [1, 2, 3, 4, 5],
+        "option": ["court_two", "own_region", "both"],
+        "scoreboard": ["8/4/0", "4/0/0"],
+        "from_step": list(range(0, 8)),
+    }
+    for form in FORMS.values():
+        names = list(form.required)
+        for values in itertools.product(*(domains[n] for n in names)):
+            move = {"type": form.type, **dict(zip(names, values, strict=True))}
+            # `card` is an int for power cards, text for action cards.
+            if all(
+                isinstance(move[n], form.required[n]) and not isinstance(move[n], bool)
+                for n in names
+            ):
+                yield move
+
+
+EVERY_MOVE = list(_every_move())
+
+
+def test_legal_moves_are_exactly_the_moves_apply_accepts():
+    checked = 0
+    for state in POSITIONS[::2]:
+        for player in state.colours:
+            legal = engine.legal_moves(state, player)
+            accepted = []
+            for move in EVERY_MOVE:
+                try:
+                    engine.apply(state, player, move)
+                except engine.IllegalMove:
+                    continue
+                accepted.append(move)
+            # choose_card is listed with its stack; the same move without it is accepted too.
+            listed = [
+                {k: v for k, v in m.items() if k != "stack"} if m["type"] == "choose_card" else m
+                for m in legal
+            ]
+            assert sorted(map(str, accepted)) == sorted(map(str, listed)), (player, state.phase)
+            checked += 1
+    assert checked > 100
