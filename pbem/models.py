@@ -78,10 +78,18 @@ class Game(db.Model):
 
 
 class Seat(db.Model):
+    """A player's colour in a game.
+
+    A player usually holds one seat per game; in the two-colour variant each person holds
+    two (seats 0 and 1, or 2 and 3). Which seats one player may hold is a rule of the game's
+    options, checked by `services.create_game` and `services.give_seat`; the table only keeps
+    each colour and each position to one seat.
+    """
+
     __tablename__ = "seats"
     __table_args__ = (
         UniqueConstraint("game_id", "colour"),
-        UniqueConstraint("game_id", "player_id"),
+        UniqueConstraint("game_id", "position", name="uq_seats_game_id_position"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
