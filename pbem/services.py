@@ -69,10 +69,41 @@ def get_game(game_id: int) -> Game:
     return game
 
 
-def seat_of(game: Game, player: Player | None) -> Seat | None:
+def seats_of(game: Game, player: Player | None) -> list[Seat]:
+    """The player's seats in the game, in seat order: one, or two in the two-colour variant."""
     if player is None:
-        return None
-    return next((s for s in game.seats if s.player_id == player.id), None)
+        return []
+    return [s for s in game.seats if s.player_id == player.id]
+
+
+def _check_seat_holders(game_options: dict, holders: list[str]) -> None:
+    """Refuse a seating where one person holds seats they may not: `holders` names who holds
+    each seat (their email), in seat order.
+
+    One seat per person, except in the two-colour variant, where the engine gives colours 0
+    and 1 to one person and 2 and 3 to the other: there the pairs must match exactly.
+    """
+    if game_options.get("variant") == "two_colour":
+        if len(holders) != 4:
+            raise Invalid(
+                f"A two-colour game has exactly 4 seats (2 colours for each of its 2 players), "
+                f"not {len(holders)}."
+            )
+        first, second = holders[:2], holders[2:]
+        if len(set(first)) == 1 and len(set(second)) == 1 and first[0] != second[0]:
+            return
+        if len(set(holders)) == 4:
+            return  # four people, as in a game of four: allowed, each holds one colour
+        raise Invalid(
+            "In a two-colour game one person holds seats 1 and 2 and the other seats 3 and 4 "
+            "(the same email twice in each pair, a different email in each pair); this "
+            "seating pairs them differently."
+        )
+    if len(set(holders)) != len(holders):
+        raise Invalid(
+            "Each seat needs its own player; an email is given twice. Only a two-colour game "
+            '(options {"variant": "two_colour"}) lets one player hold two seats.'
+        )
 
 
 def create_game(
@@ -88,8 +119,7 @@ def create_game(
     colours = [s["colour"] for s in seats]
     if len(set(colours)) != len(colours):
         raise Invalid("Each seat needs its own colour; a colour is given twice.")
-    if len(set(emails)) != len(emails):
-        raise Invalid("Each seat needs its own player; an email is given twice.")
+    _check_seat_holders(options or {}, emails)
     if creator.email not in emails:
         raise Invalid(
             f"You ({creator.email}) must take one of the seats of a game you create."
@@ -98,7 +128,7 @@ def create_game(
         p.email: p
         for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
     }
-    unknown = [e for e in emails if e not in players]
+    unknown = list(dict.fromkeys(e for e in emails if e not in players))
     if unknown:
         raise Invalid(
             "These emails are not registered players: " + ", ".join(unknown)
@@ -136,26 +166,31 @@ def create_game(
 
 
 def games_of(player: Player) -> list[Game]:
+    """The games where the player holds a seat, each once (they may hold two in a game)."""
+    seated = db.select(Seat.game_id).where(Seat.player_id == player.id)
     return list(
         db.session.execute(
-            db.select(Game).join(Seat).where(Seat.player_id == player.id).order_by(Game.id)
+            db.select(Game).where(Game.id.in_(seated)).order_by(Game.id)
         ).scalars()
     )
 
 
 def game_summary(game: Game, player: Player) -> dict:
-    seat = seat_of(game, player)
+    own = [s.colour for s in seats_of(game, player)]
     to_move = sorted({p["player"] for p in game.pending or []})
     return {
         "id": game.id,
         "title": game.title,
         "status": game.status,
         "seq": game.seq,
-        "colour": seat.colour if seat else None,
+        # `colour` is kept for clients written before two-colour games: it names the one
+        # seat of a one-seat player and is null for a player holding two.
+        "colour": own[0] if len(own) == 1 else None,
+        "colours": own,
         "admin": game.creator_id == player.id,
         "seats": [{"colour": s.colour, "name": s.player.name} for s in game.seats],
         "to_move": to_move if game.status == "active" else [],
-        "your_turn": bool(seat and game.status == "active" and seat.colour in to_move),
+        "your_turn": game.status == "active" and any(c in to_move for c in own),
         "options": game.options,
     }
 
@@ -173,7 +208,11 @@ def abort_game(admin: Player, game_id: int) -> Game:
 
 
 def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
-    """Hand the seat `colour` to the registered player `email` (a replacement player)."""
+    """Hand the seat `colour` to the registered player `email` (a replacement player).
+
+    In a two-colour game where one person holds both colours of a pair, the whole pair goes
+    to the new player: a person is replaced, not half of one.
+    """
     game = get_game(game_id)
     _require_admin(game, admin)
     if game.status != "active":
@@ -185,9 +224,15 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
     player = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
     if player is None:
         raise Invalid(f"{email} is not a registered player; they must register first.")
-    if any(s.player_id == player.id for s in game.seats):
+    moving = [seat]
+    if (game.options or {}).get("variant") == "two_colour":
+        pair = game.seats[:2] if seat.position < 2 else game.seats[2:]
+        if all(s.player_id == seat.player_id for s in pair):
+            moving = pair
+    if any(s.player_id == player.id for s in game.seats if s not in moving):
         raise Conflict(f"{email} already holds a seat in game {game.id}.")
-    seat.player_id = player.id
+    for s in moving:
+        s.player_id = player.id
     game.updated_at = utcnow()
     db.session.commit()
     return game
@@ -250,40 +295,77 @@ def view_of(game: Game, state: Any, colour: str | None, seq: int) -> dict:
     return view
 
 
-def current_view(game: Game, player: Player | None) -> dict:
-    seat = seat_of(game, player)
-    return view_of(game, load_state(game), seat.colour if seat else None, game.seq)
+def _asked_colour(game_id: int, own: list[str], asked: str | None) -> None:
+    """Refuse a `colour` the caller does not hold (nobody may look or act as another seat)."""
+    if asked is None or asked in own:
+        return
+    if not own:
+        raise Forbidden(
+            f"You have no seat in game {game_id}, so you cannot see or act as {asked}; leave "
+            "out `colour` for the public view."
+        )
+    raise Forbidden(
+        f"You hold {' and '.join(own)} in game {game_id}, not {asked}; name one of your own "
+        "colours."
+    )
 
 
-def view_at(game: Game, player: Player | None, seq: int) -> dict:
+def viewer_colour(game_id: int, state: Any, own: list[str], asked: str | None) -> str | None:
+    """The colour whose view a caller holding the seats `own` gets.
+
+    `asked` (one of their own colours) if given; else their only colour; else, for a player
+    holding two, the one pending in `state`, or the first in seat order if both or neither is.
+    """
+    _asked_colour(game_id, own, asked)
+    if asked is not None:
+        return asked
+    if len(own) <= 1:
+        return own[0] if own else None
+    pending = {p["player"] for p in engine.pending(state)}
+    return next((c for c in own if c in pending), own[0])
+
+
+def current_view(game: Game, player: Player | None, colour: str | None = None) -> dict:
+    """The view for the caller: as `colour` (one of theirs) or their pending colour."""
+    own = [s.colour for s in seats_of(game, player)]
+    _asked_colour(game.id, own, colour)
+    state = load_state(game)
+    return view_of(game, state, viewer_colour(game.id, state, own, colour), game.seq)
+
+
+def view_at(game: Game, player: Player | None, seq: int, colour: str | None = None) -> dict:
+    """The caller's view as it was after `seq` moves; `colour` as for `current_view`."""
+    own = [s.colour for s in seats_of(game, player)]
+    _asked_colour(game.id, own, colour)
     if not 0 <= seq <= game.seq:
         raise NotFound(
             f"Game {game.id} has states 0 to {game.seq}; there is no state {seq}."
         )
-    seat = seat_of(game, player)
     state = load_state(game) if seq == game.seq else replay(game, seq)
-    return view_of(game, state, seat.colour if seat else None, seq)
+    return view_of(game, state, viewer_colour(game.id, state, own, colour), seq)
 
 
-def legal_moves_by_key(game_id: int, api_key_hash: str) -> dict:
-    """Every move the caller's seat may make now: caller, game and seat in one query."""
-    row = _caller_at_game(game_id, api_key_hash, read_only=True)
+def legal_moves_by_key(game_id: int, api_key_hash: str, colour: str | None = None) -> dict:
+    """Every move one of the caller's seats may make now: caller, game and seats in one query.
+
+    `colour` picks the seat of a player holding two (default: the one pending now).
+    """
+    rows = _caller_at_game(game_id, api_key_hash, read_only=True)
+    row = rows[0]
     if row.game_id is None:
         raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
-    if row.own_colour is None:
+    own = _own_colours(rows)
+    if not own:
         raise Forbidden(f"You have no seat in game {game_id}; only its players may do this.")
+    _asked_colour(game_id, own, colour)
     if row.status != "active":
-        return {"seq": row.seq, "colour": row.own_colour, "moves": []}
+        return {"seq": row.seq, "colour": colour or own[0], "moves": []}
     state = _state_at(game_id, row.seed, row.seq)
-    return {
-        "seq": row.seq,
-        "colour": row.own_colour,
-        "moves": engine.legal_moves(state, row.own_colour),
-    }
+    colour = viewer_colour(game_id, state, own, colour)
+    return {"seq": row.seq, "colour": colour, "moves": engine.legal_moves(state, colour)}
 
 
 def log_for(game: Game, player: Player | None) -> dict:
-    seat = seat_of(game, player)
     entries = [
         {
             "seq": m.seq,
@@ -294,10 +376,10 @@ def log_for(game: Game, player: Player | None) -> dict:
         }
         for m in _moves_of(game)
     ]
-    viewer = seat.colour if seat else None
+    viewers = {s.colour for s in seats_of(game, player)}
     return {
         "seq": game.seq,
-        "moves": visible_log(entries, viewer, finished=game.status == "finished"),
+        "moves": visible_log(entries, viewers, finished=game.status == "finished"),
     }
 
 
@@ -351,11 +433,13 @@ _SELECT_GAME_AND_SEAT = select(
         _seats,
         and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == bindparam("player")),
     )
-).where(_games.c.id == bindparam("game"))
+).where(_games.c.id == bindparam("game")).order_by(_seats.c.position)
 
 # The same, found from the hash of the caller's API key: one round trip answers who asks,
-# whether the game exists and which seat they hold. The game columns are null when there is
-# no such game; no row at all means no player holds the key.
+# whether the game exists and which seats they hold. The game columns are null when there is
+# no such game; no row at all means no player holds the key. Both queries give one row per
+# seat the player holds (two in the two-colour variant), in seat order, or one row with a
+# null `own_colour` when they hold none.
 _SELECT_CALLER_AT_GAME = select(
     _players.c.id.label("player_id"),
     _games.c.id.label("game_id"),
@@ -369,7 +453,7 @@ _SELECT_CALLER_AT_GAME = select(
     _players.outerjoin(_games, _games.c.id == bindparam("game")).outerjoin(
         _seats, and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == _players.c.id)
     )
-).where(_players.c.api_key_hash == bindparam("key_hash"))
+).where(_players.c.api_key_hash == bindparam("key_hash")).order_by(_seats.c.position)
 
 # The seq comes back with the state so a cached state is always filed under its own seq.
 _SELECT_STATE = select(_games.c.seq, _games.c.state).where(_games.c.id == bindparam("game"))
@@ -400,20 +484,25 @@ def _id_or_zero(game_id: int) -> int:
     return game_id if 0 < game_id <= MAX_ID else 0
 
 
-def _caller_at_game(game_id: int, key_hash: str, *, read_only: bool = False) -> Any:
-    """The caller (by key hash), the game and the caller's seat in it, in one query.
+def _own_colours(rows: list[Any]) -> list[str]:
+    return [r.own_colour for r in rows if r.own_colour is not None]
+
+
+def _caller_at_game(game_id: int, key_hash: str, *, read_only: bool = False) -> list[Any]:
+    """The caller (by key hash), the game and the caller's seats in it, in one query: one
+    row per seat (see `_SELECT_CALLER_AT_GAME`).
 
     `read_only` requests (the first use of the session's connection) run without a
     transaction: one SELECT is consistent on its own, and on PostgreSQL this saves the BEGIN
     and ROLLBACK round trips around it.
     """
     options = {"isolation_level": "AUTOCOMMIT"} if read_only else None
-    row = db.session.connection(execution_options=options).execute(
+    rows = db.session.connection(execution_options=options).execute(
         _SELECT_CALLER_AT_GAME, {"game": _id_or_zero(game_id), "key_hash": key_hash}
-    ).first()
-    if row is None:
+    ).all()
+    if not rows:
         raise unknown_key()
-    return row
+    return rows
 
 
 def _request_hash(game_id: int, payload: dict) -> str:
@@ -454,22 +543,24 @@ def submit_moves(
     Who asks is `player`, or the player holding the key whose hash is `api_key_hash` (the
     REST route: the player is then found in the same query as the game and seat; an unknown
     key is 401). With neither, it is the scheduler's timeout or bot move, which must name
-    `colour`; a player acts only for their own seat. The batch is checked against
-    `expected_seq`, the sequence number the client last saw: if another move got in first the
-    answer is 409 and nothing is written. Returns (HTTP status, body), where the body is
-    `{seq, events, view}` with the view for the acting seat.
+    `colour`; a player acts only for their own seats, and one holding two (the two-colour
+    variant) names the colour, or leaves it to be the one of theirs that is pending. The batch
+    is checked against `expected_seq`, the sequence number the client last saw: if another
+    move got in first the answer is 409 and nothing is written. Returns (HTTP status, body),
+    where the body is `{seq, events, view}` with the view for the acting seat.
     """
     # One query, returning plain tuples: the game's row without its big state column, and
     # the asking player's seat in it. This is the hot path; the ORM's bookkeeping for a Game
     # entity costs more than the engine's work on a move.
     if api_key_hash is not None:
-        game = _caller_at_game(game_id, api_key_hash)
-        player_id = game.player_id
+        rows = _caller_at_game(game_id, api_key_hash)
+        player_id = rows[0].player_id
     else:
         player_id = player.id if player is not None else None
-        game = db.session.connection().execute(
+        rows = db.session.connection().execute(
             _SELECT_GAME_AND_SEAT, {"game": _id_or_zero(game_id), "player": player_id}
-        ).first()
+        ).all()
+    game = rows[0] if rows else None
     asked_by_player = player_id is not None
     # The request's hash is needed only to replay or record an answer under a key.
     request_hash = ""
@@ -482,15 +573,18 @@ def submit_moves(
             return stored
     if game is None or game.game_id is None:
         raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+    own: list[str] = []
     if asked_by_player:
-        own = game.own_colour
-        if own is None:
+        own = _own_colours(rows)
+        if not own:
             raise Forbidden(f"You have no seat in game {game_id}; only its players may move.")
-        if colour is not None and colour != own:
+        if colour is not None and colour not in own:
             raise Forbidden(
-                f"You hold the {own} seat in game {game_id}; you cannot move for {colour}."
+                f"You hold {' and '.join(own)} in game {game_id}; you cannot move for "
+                f"{colour}."
             )
-        colour = own
+        if colour is None and len(own) == 1:
+            colour = own[0]
     elif colour not in game.colours:
         raise Invalid(f"Game {game_id} has no {colour} seat.")
     if game.status != "active":
@@ -503,6 +597,16 @@ def submit_moves(
         )
 
     state = _state_at(game_id, game.seed, game.seq)
+    if colour is None:
+        # A player holding two colours who did not say which: the one that must act now.
+        pending = [c for c in own if c in {p["player"] for p in engine.pending(state)}]
+        if len(pending) != 1:
+            which = "both" if pending else "neither"
+            raise Invalid(
+                f"You hold {' and '.join(own)} in game {game_id}, and {which} of them must "
+                'act now; say which colour these moves are for with "colour" in the body.'
+            )
+        colour = pending[0]
     events: list[dict] = []
     for index, move in enumerate(moves):
         try:

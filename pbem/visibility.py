@@ -23,12 +23,13 @@ Two kinds of move carry secrets the engine's views hide, and the log must hide t
   forever (the card is in their hand again, and hands are private). Others see the move
   without its `card`.
 
-The mover always sees their own moves whole.
+The mover always sees their own moves whole; a person holding two colours (the two-colour
+variant) is the mover of both, so sees both colours' moves whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 #: Move types whose `card` only the mover may see.
 PRIVATE_CARD_MOVES = frozenset({"power_card_return", "return_power_card"})
@@ -39,12 +40,17 @@ def is_secret_pick(move_type: str) -> bool:
 
 
 def visible_log(
-    entries: Iterable[dict], viewer: str | None, *, finished: bool
+    entries: Iterable[dict], viewers: Collection[str], *, finished: bool
 ) -> list[dict]:
-    """The log entries as `viewer` (a colour, or None for a spectator) may see them.
+    """The log entries as the person holding the colours `viewers` may see them (an empty
+    collection for a spectator or a player without a seat).
 
     `entries` are dicts with at least `seq`, `player` (the colour) and `move`, in seq order.
     """
+    if isinstance(viewers, str):
+        # A bare colour would be read as its letters ("red" holds "e"): refuse, not guess.
+        raise TypeError("visible_log takes a collection of colours, not one colour string")
+    viewers = frozenset(viewers)
     entries = list(entries)
     # Walk from the end: picks after the last non-pick move are the ones still hidden.
     revealed_from_here = finished
@@ -58,7 +64,7 @@ def visible_log(
     shown = []
     for entry, hidden_pick in zip(entries, hide, strict=True):
         move = entry["move"]
-        if entry["player"] != viewer:
+        if entry["player"] not in viewers:
             move_type = move.get("type", "")
             if hidden_pick:
                 entry = {**entry, "move": {"type": move_type}, "hidden": True}

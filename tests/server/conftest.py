@@ -92,6 +92,25 @@ class Api:
         assert response.status_code == 201, response.get_json()
         return response.get_json()["id"], keys
 
+    def new_two_colour_game(
+        self, colours: list[str], options: dict | None = None
+    ) -> tuple[int, dict]:
+        """A two-colour game of 4 colours: two fresh people, the first holding colours 0 and
+        1, the second 2 and 3. Returns its id and {colour: key} (a person's two colours map
+        to the same key)."""
+        tag = uuid.uuid4().hex[:8]
+        emails = [f"first-{tag}@example.org"] * 2 + [f"second-{tag}@example.org"] * 2
+        first, second = self.register(emails[0], "First"), self.register(emails[2], "Second")
+        body = {
+            "title": f"Two-colour game {tag}",
+            "seats": [{"email": e, "colour": c} for e, c in zip(emails, colours, strict=True)],
+            "options": {**(options or {}), "variant": "two_colour"},
+        }
+        response = self.client.post("/api/games", json=body, headers=self.auth(first))
+        assert response.status_code == 201, response.get_json()
+        keys = dict(zip(colours, [first, first, second, second], strict=True))
+        return response.get_json()["id"], keys
+
     def get(self, path: str, key: str | None = None):
         return self.client.get(path, headers=self.auth(key))
 

@@ -16,6 +16,9 @@ def play_random_game(
 ) -> int:
     """Play to the end: a random pending seat picks a random legal move through its own key.
 
+    `keys` is {colour: key}; in a two-colour game a person's two colours share a key. Such a
+    person names the colour (`?colour=` and `colour` in the body) only when both of theirs
+    are pending, so the server's choice of the one pending colour is played through too.
     `after_move(colour, move, response_body)` is called after each committed move. Returns
     the number of moves played.
     """
@@ -24,12 +27,17 @@ def play_random_game(
         view = api.get(f"/api/games/{game_id}").get_json()
         if view["status"] != "active":
             return played
-        colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
-        legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
-        assert legal["seq"] == view["seq"] and legal["colour"] == colour
+        to_move = sorted({p["player"] for p in view["pending"]})
+        colour = rng.choice(to_move)
+        key = keys[colour]
+        mine_to_move = [c for c in to_move if keys[c] == key]
+        extra = {"colour": colour} if len(mine_to_move) > 1 else {}
+        path = f"/api/games/{game_id}/legal-moves" + (f"?colour={colour}" if extra else "")
+        legal = api.get(path, key).get_json()
+        assert legal["seq"] == view["seq"] and legal["colour"] == colour, (colour, legal)
         assert legal["moves"], f"{colour} is pending but has no legal move at {view['seq']}"
         move = rng.choice(legal["moves"])
-        response = api.post_moves(game_id, keys[colour], [move], legal["seq"])
+        response = api.post_moves(game_id, key, [move], legal["seq"], **extra)
         assert response.status_code == 201, (move, response.get_json())
         body = response.get_json()
         assert body["seq"] == legal["seq"] + 1

@@ -35,6 +35,7 @@ def test_the_game_list_says_whose_move_it_is(api):
         (summary,) = api.get("/api/games", key).get_json()["games"]
         assert summary["id"] == game_id
         assert summary["colour"] == colour
+        assert summary["colours"] == [colour]
         assert summary["admin"] == (colour == "red")
         assert set(summary["to_move"]) == to_move
         assert summary["your_turn"] == (colour in to_move)

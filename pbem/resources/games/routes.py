@@ -14,6 +14,7 @@ from pbem.resources.games.schemas import (
     GameSummarySchema,
     GameViewSchema,
     SeatChangeSchema,
+    ViewerColourSchema,
 )
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
@@ -47,14 +48,15 @@ def list_mine() -> dict:
 
 
 @blp.route("/<int:game_id>", methods=["GET"])
+@blp.arguments(ViewerColourSchema(), location="query")
 @blp.response(200, GameViewSchema)
 @blp.doc(security=KEY_OPTIONAL)
-def show(game_id: int):
-    """The game as you see it (the public view without a key)."""
+def show(query: dict, game_id: int):
+    """The game as you see it (the public view without a key); `viewer` says as which colour."""
     player = current_player(required=False)
     game = services.get_game(game_id)
     # Returned as a response so the engine's view goes out whole, not cut to the schema.
-    return jsonify(services.current_view(game, player))
+    return jsonify(services.current_view(game, player, query.get("colour")))
 
 
 @blp.route("/<int:game_id>/abort", methods=["POST"])

@@ -50,13 +50,23 @@ class GameSummarySchema(ma.Schema):
     title = ma.fields.String(required=True)
     status = ma.fields.String(required=True, metadata={"description": "active, finished, aborted"})
     seq = ma.fields.Integer(required=True)
-    colour = ma.fields.String(allow_none=True, metadata={"description": "Your seat"})
+    colour = ma.fields.String(
+        allow_none=True,
+        metadata={"description": "Your seat's colour; null if you hold none or two"},
+    )
+    colours = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        metadata={"description": "Your seats' colours in seat order (two in a two-colour game)"},
+    )
     admin = ma.fields.Boolean(required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatOutSchema), required=True)
     to_move = ma.fields.List(
         ma.fields.String(), required=True, metadata={"description": "Colours that must act now"}
     )
-    your_turn = ma.fields.Boolean(required=True)
+    your_turn = ma.fields.Boolean(
+        required=True, metadata={"description": "Whether any of your colours must act now"}
+    )
     options = ma.fields.Dict(required=True)
 
 
@@ -74,11 +84,30 @@ class GameViewSchema(ma.Schema):
     title = ma.fields.String(required=True)
     seq = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
+    viewer = ma.fields.String(
+        allow_none=True,
+        metadata={"description": "The colour this view is for; null for the public view"},
+    )
     round = ma.fields.Integer()
     rounds_total = ma.fields.Integer()
     phase = ma.fields.Raw()
     players = ma.fields.Dict()
     pending = ma.fields.List(ma.fields.Dict())
+
+
+class ViewerColourSchema(ma.Schema):
+    """`?colour=`: which of your colours to see or act as, when you hold two."""
+
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    colour = ma.fields.String(
+        validate=ma.validate.OneOf(COLOURS),
+        metadata={
+            "description": "One of your own colours (two-colour games; default: your colour "
+            "that must act now, else your first)"
+        },
+    )
 
 
 class SeatChangeSchema(ma.Schema):

@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 from pbem import services
 from pbem.auth import api_key_hash, current_player
 from pbem.resources import KEY_OPTIONAL, KEY_REQUIRED
-from pbem.resources.games.schemas import GameViewSchema
+from pbem.resources.games.schemas import GameViewSchema, ViewerColourSchema
 from pbem.resources.moves.schemas import (
     IdempotencyHeaderSchema,
     LegalMovesSchema,
@@ -20,11 +20,13 @@ blp = Blueprint("moves", __name__, url_prefix="/api/games/<int:game_id>", descri
 
 
 @blp.route("/legal-moves", methods=["GET"])
+@blp.arguments(ViewerColourSchema(), location="query")
 @blp.response(200, LegalMovesSchema)
 @blp.doc(security=KEY_REQUIRED)
-def legal_moves(game_id: int) -> dict:
-    """Every move your seat may make now (none when it is not your turn)."""
-    return services.legal_moves_by_key(game_id, api_key_hash())
+def legal_moves(query: dict, game_id: int) -> dict:
+    """Every move your seat may make now (none when it is not your turn); `colour` says which
+    seat when you hold two."""
+    return services.legal_moves_by_key(game_id, api_key_hash(), query.get("colour"))
 
 
 @blp.route("/moves", methods=["POST"])
@@ -62,12 +64,14 @@ def log(game_id: int) -> dict:
 
 
 @blp.route("/states/<int:seq>", methods=["GET"])
+@blp.arguments(ViewerColourSchema(), location="query")
 @blp.response(200, GameViewSchema)
 @blp.doc(security=KEY_OPTIONAL)
-def state_at(game_id: int, seq: int):
+def state_at(query: dict, game_id: int, seq: int):
     """The game as you would have seen it after move `seq`."""
     player = current_player(required=False)
-    return jsonify(services.view_at(services.get_game(game_id), player, seq))
+    game = services.get_game(game_id)
+    return jsonify(services.view_at(game, player, seq, query.get("colour")))
 
 
 @blp.route("/record", methods=["GET"])

@@ -25,7 +25,10 @@ class MovesInSchema(ma.Schema):
     )
     colour = ma.fields.String(
         validate=ma.validate.OneOf(COLOURS),
-        metadata={"description": "Your seat's colour (optional: a key has one seat per game)"},
+        metadata={
+            "description": "Which of your colours plays (needed only in a two-colour game "
+            "when both or neither of your colours must act now)"
+        },
     )
 
 
@@ -49,7 +52,7 @@ class MoveResultSchema(ma.Schema):
 
 class LegalMovesSchema(ma.Schema):
     seq = ma.fields.Integer(required=True)
-    colour = ma.fields.String(required=True)
+    colour = ma.fields.String(required=True, metadata={"description": "The seat they are for"})
     moves = ma.fields.List(ma.fields.Dict(), required=True)
 
 
