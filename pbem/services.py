@@ -121,9 +121,7 @@ def create_game(
         raise Invalid("Each seat needs its own colour; a colour is given twice.")
     _check_seat_holders(options or {}, emails)
     if creator.email not in emails:
-        raise Invalid(
-            f"You ({creator.email}) must take one of the seats of a game you create."
-        )
+        raise Invalid(f"You ({creator.email}) must take one of the seats of a game you create.")
     players = {
         p.email: p
         for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
@@ -131,14 +129,13 @@ def create_game(
     unknown = list(dict.fromkeys(e for e in emails if e not in players))
     if unknown:
         raise Invalid(
-            "These emails are not registered players: " + ", ".join(unknown)
+            "These emails are not registered players: "
+            + ", ".join(unknown)
             + ". Each player must first register with POST /api/players."
         )
     options = dict(options or {})
     if "first_player" in options and options["first_player"] not in colours:
-        raise Invalid(
-            f"first_player {options['first_player']} is not one of the seats' colours."
-        )
+        raise Invalid(f"first_player {options['first_player']} is not one of the seats' colours.")
     seed = secrets.randbits(62)
     try:
         state = engine.new_game(colours, seed=seed, options=options or None)
@@ -169,9 +166,7 @@ def games_of(player: Player) -> list[Game]:
     """The games where the player holds a seat, each once (they may hold two in a game)."""
     seated = db.select(Seat.game_id).where(Seat.player_id == player.id)
     return list(
-        db.session.execute(
-            db.select(Game).where(Game.id.in_(seated)).order_by(Game.id)
-        ).scalars()
+        db.session.execute(db.select(Game).where(Game.id.in_(seated)).order_by(Game.id)).scalars()
     )
 
 
@@ -338,9 +333,7 @@ def view_at(game: Game, player: Player | None, seq: int, colour: str | None = No
     own = [s.colour for s in seats_of(game, player)]
     _asked_colour(game.id, own, colour)
     if not 0 <= seq <= game.seq:
-        raise NotFound(
-            f"Game {game.id} has states 0 to {game.seq}; there is no state {seq}."
-        )
+        raise NotFound(f"Game {game.id} has states 0 to {game.seq}; there is no state {seq}.")
     state = load_state(game) if seq == game.seq else replay(game, seq)
     return view_of(game, state, viewer_colour(game.id, state, own, colour), seq)
 
@@ -420,7 +413,8 @@ _games = Game.__table__
 _seats = Seat.__table__
 _players = Player.__table__
 
-_SELECT_GAME_AND_SEAT = select(
+# What the move path reads of a game and of the caller's seats in it (never the big state).
+_GAME_AND_SEAT_COLUMNS = (
     _games.c.id.label("game_id"),
     _games.c.seq,
     _games.c.status,
@@ -428,32 +422,35 @@ _SELECT_GAME_AND_SEAT = select(
     _games.c.colours,
     _games.c.seed,
     _seats.c.colour.label("own_colour"),
-).select_from(
-    _games.outerjoin(
-        _seats,
-        and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == bindparam("player")),
+)
+
+_SELECT_GAME_AND_SEAT = (
+    select(*_GAME_AND_SEAT_COLUMNS)
+    .select_from(
+        _games.outerjoin(
+            _seats,
+            and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == bindparam("player")),
+        )
     )
-).where(_games.c.id == bindparam("game")).order_by(_seats.c.position)
+    .where(_games.c.id == bindparam("game"))
+    .order_by(_seats.c.position)
+)
 
 # The same, found from the hash of the caller's API key: one round trip answers who asks,
 # whether the game exists and which seats they hold. The game columns are null when there is
 # no such game; no row at all means no player holds the key. Both queries give one row per
 # seat the player holds (two in the two-colour variant), in seat order, or one row with a
 # null `own_colour` when they hold none.
-_SELECT_CALLER_AT_GAME = select(
-    _players.c.id.label("player_id"),
-    _games.c.id.label("game_id"),
-    _games.c.seq,
-    _games.c.status,
-    _games.c.title,
-    _games.c.colours,
-    _games.c.seed,
-    _seats.c.colour.label("own_colour"),
-).select_from(
-    _players.outerjoin(_games, _games.c.id == bindparam("game")).outerjoin(
-        _seats, and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == _players.c.id)
+_SELECT_CALLER_AT_GAME = (
+    select(_players.c.id.label("player_id"), *_GAME_AND_SEAT_COLUMNS)
+    .select_from(
+        _players.outerjoin(_games, _games.c.id == bindparam("game")).outerjoin(
+            _seats, and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == _players.c.id)
+        )
     )
-).where(_players.c.api_key_hash == bindparam("key_hash")).order_by(_seats.c.position)
+    .where(_players.c.api_key_hash == bindparam("key_hash"))
+    .order_by(_seats.c.position)
+)
 
 # The seq comes back with the state so a cached state is always filed under its own seq.
 _SELECT_STATE = select(_games.c.seq, _games.c.state).where(_games.c.id == bindparam("game"))
@@ -478,7 +475,6 @@ _APPEND_MOVE = insert(Move.__table__)
 _RECORD_ANSWER = insert(IdempotencyRecord.__table__)
 
 
-
 def _id_or_zero(game_id: int) -> int:
     # An id no row has, for ids the database's integer cannot even hold.
     return game_id if 0 < game_id <= MAX_ID else 0
@@ -497,9 +493,11 @@ def _caller_at_game(game_id: int, key_hash: str, *, read_only: bool = False) -> 
     and ROLLBACK round trips around it.
     """
     options = {"isolation_level": "AUTOCOMMIT"} if read_only else None
-    rows = db.session.connection(execution_options=options).execute(
-        _SELECT_CALLER_AT_GAME, {"game": _id_or_zero(game_id), "key_hash": key_hash}
-    ).all()
+    rows = (
+        db.session.connection(execution_options=options)
+        .execute(_SELECT_CALLER_AT_GAME, {"game": _id_or_zero(game_id), "key_hash": key_hash})
+        .all()
+    )
     if not rows:
         raise unknown_key()
     return rows
@@ -557,16 +555,22 @@ def submit_moves(
         player_id = rows[0].player_id
     else:
         player_id = player.id if player is not None else None
-        rows = db.session.connection().execute(
-            _SELECT_GAME_AND_SEAT, {"game": _id_or_zero(game_id), "player": player_id}
-        ).all()
+        rows = (
+            db.session.connection()
+            .execute(_SELECT_GAME_AND_SEAT, {"game": _id_or_zero(game_id), "player": player_id})
+            .all()
+        )
     game = rows[0] if rows else None
     asked_by_player = player_id is not None
     # The request's hash is needed only to replay or record an answer under a key.
     request_hash = ""
     if idempotency_key and asked_by_player:
-        payload = {"moves": moves, "expected_seq": expected_seq, "colour": colour,
-                   "dry_run": dry_run}
+        payload = {
+            "moves": moves,
+            "expected_seq": expected_seq,
+            "colour": colour,
+            "dry_run": dry_run,
+        }
         request_hash = _request_hash(game_id, payload)
         stored = _stored_answer(player_id, idempotency_key, request_hash)
         if stored is not None:
@@ -580,8 +584,7 @@ def submit_moves(
             raise Forbidden(f"You have no seat in game {game_id}; only its players may move.")
         if colour is not None and colour not in own:
             raise Forbidden(
-                f"You hold {' and '.join(own)} in game {game_id}; you cannot move for "
-                f"{colour}."
+                f"You hold {' and '.join(own)} in game {game_id}; you cannot move for {colour}."
             )
         if colour is None and len(own) == 1:
             colour = own[0]

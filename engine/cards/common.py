@@ -99,6 +99,25 @@ class OrderedTargets(SpecialAction):
     def targets_complete(self, ctx: Context) -> bool:
         return bool(ctx.data.get("targets")) and not self.still_to_order(ctx)
 
+    # The planning hooks of a card whose only choice is that order; cards with more to
+    # choose (eviction's region, a do_special start) override them.
+    planning_moves = frozenset({"target"})
+
+    def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
+        return self.target_candidates(ctx)
+
+    def check(self, ctx: Context, move: Move) -> None:
+        self.check_target_move(ctx, move)
+
+    def add(self, ctx: Context, move: Move) -> None:
+        self.add_target(ctx, move["player"])
+
+    def complete(self, ctx: Context) -> bool:
+        return self.targets_complete(ctx)
+
+    def end_refusal(self, ctx: Context) -> str | None:
+        return "Name the order of every opponent first (target)."
+
 
 class EveryOpponent(OrderedTargets):
     """A card that hits every opponent at once, started with `do_special`; in the two-colour

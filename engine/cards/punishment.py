@@ -22,8 +22,6 @@ from .common import EveryOpponent, OrderedTargets, check_colour, check_source, s
 class DecayOfCourt(OrderedTargets):
     """Every opponent sends all (or 3) of their court to the province."""
 
-    planning_moves = frozenset({"target"})
-
     def __init__(self, card: str, number: int | None) -> None:
         self.card = card
         self.number = number  # None: the whole court
@@ -36,23 +34,8 @@ class DecayOfCourt(OrderedTargets):
         # An opponent with an empty court is not affected (Italian card text).
         return [c for c in super().affected(ctx) if self.share(ctx, c)]
 
-    def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
-        return self.target_candidates(ctx)
-
-    def check(self, ctx: Context, move: Move) -> None:
-        self.check_target_move(ctx, move)
-
-    def add(self, ctx: Context, move: Move) -> None:
-        self.add_target(ctx, move["player"])
-
     def on_target(self, ctx: Context, colour: str) -> None:
         ctx.steps.append(move_step(colour, COURT, PROVINCE, self.share(ctx, colour)))
-
-    def complete(self, ctx: Context) -> bool:
-        return self.targets_complete(ctx)
-
-    def end_refusal(self, ctx: Context) -> str | None:
-        return "Name the order of every opponent first (target)."
 
 
 class OneFromEachOpponent(SpecialAction):

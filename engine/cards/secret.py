@@ -25,8 +25,6 @@ class SecretReturn(OrderedTargets, SecretPicks):
     none does, and 2 (or 1) go back. Otherwise all of theirs in the region go back.
     """
 
-    planning_moves = frozenset({"target"})
-
     def __init__(self, card: str, two: bool) -> None:
         self.card = card
         self.two = two
@@ -36,21 +34,6 @@ class SecretReturn(OrderedTargets, SecretPicks):
         return [
             c for c in board.opponents(ctx.actor) if any(board.count(c, r) for r in sources(board))
         ]
-
-    def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
-        return self.target_candidates(ctx)
-
-    def check(self, ctx: Context, move: Move) -> None:
-        self.check_target_move(ctx, move)
-
-    def add(self, ctx: Context, move: Move) -> None:
-        self.add_target(ctx, move["player"])
-
-    def complete(self, ctx: Context) -> bool:
-        return self.targets_complete(ctx)
-
-    def end_refusal(self, ctx: Context) -> str | None:
-        return "Name the order of every opponent first (target)."
 
     def pickers(self, ctx: Context) -> list[str]:
         return list(ctx.data["targets"])

@@ -121,3 +121,12 @@ def special_events(events: list) -> list:
 def waiting(state: engine.State) -> list[tuple[str, str]]:
     """Who must act now and on what, without the details pending() adds."""
     return [(p["player"], p["kind"]) for p in engine.pending(state)]
+
+
+def step_quickly(state: engine.State) -> tuple[engine.State, list]:
+    """The first pending player makes a do-little move: choose a card or end the turn where
+    they can, else their first legal move. For tests that only need time to pass."""
+    player = engine.pending(state)[0]["player"]
+    moves = engine.legal_moves(state, player)
+    move = next((m for m in moves if m["type"] in ("end_turn", "choose_card")), moves[0])
+    return engine.apply(state, player, move)

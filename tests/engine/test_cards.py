@@ -11,6 +11,7 @@ from tests.engine.helpers import (
     refuse,
     set_caballeros,
     special_events,
+    step_quickly,
 )
 
 THREE = ["red", "blue", "green"]
@@ -234,13 +235,7 @@ def test_veto_is_kept_and_expires_at_the_end_of_the_next_round(board):
     # Played to the end of round 2 without using it, it is laid aside.
     expired = []
     while state.round < 3 and not expired:
-        player = engine.pending(state)[0]["player"]
-        moves = engine.legal_moves(state, player)
-        move = next(
-            (m for m in moves if m["type"] in ("end_turn", "choose_card", "take_caballeros")),
-            moves[0],
-        )
-        state, events = engine.apply(state, player, move)
+        state, events = step_quickly(state)
         expired = [e for e in events if e["type"] == "veto_expired"]
         if state.round == 2 and engine.view(state, None)["phase"] == "power_cards":
             assert state.vetoes  # still held at the start of the next round

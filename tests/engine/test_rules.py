@@ -5,7 +5,14 @@ import pytest
 import engine
 from engine.bots import play_random_game
 from engine.data import NEIGHBOURS
-from tests.engine.helpers import empty_board, play, play_power_cards, refuse, set_caballeros
+from tests.engine.helpers import (
+    empty_board,
+    play,
+    play_power_cards,
+    refuse,
+    set_caballeros,
+    step_quickly,
+)
 
 THREE = ["red", "blue", "green"]
 
@@ -176,10 +183,7 @@ def test_leftover_action_cards_are_discarded_and_the_king_card_returns(game):
     state = at_turn(game)
     first_round = [c["card"] for c in engine.view(state, None)["action_cards"]["face_up"]]
     while state.round == 1:
-        player = engine.pending(state)[0]["player"]
-        moves = engine.legal_moves(state, player)
-        move = next((m for m in moves if m["type"] in ("end_turn", "choose_card")), moves[0])
-        state, _ = engine.apply(state, player, move)
+        state, _ = step_quickly(state)
     assert sorted(state.action_discards) == sorted(c for c in first_round if c != "king")
     assert state.face_up[5] == "king"
 
@@ -191,10 +195,7 @@ def test_castillo_picks_are_secret_changeable_and_refuse_the_kings_region(game):
     state.round_index = 2  # chart round 3: general scoring follows
     state = at_turn(state)
     while state.phase == "turn":
-        player = engine.pending(state)[0]["player"]
-        moves = engine.legal_moves(state, player)
-        move = next((m for m in moves if m["type"] in ("end_turn", "choose_card")), moves[0])
-        state, _ = engine.apply(state, player, move)
+        state, _ = step_quickly(state)
     assert state.phase == "castillo_pick"
     assert {p["player"] for p in engine.pending(state)} == {"red", "blue"}
     refuse(state, "green", {"type": "castillo_pick", "region": "seville"}, "you have none there")
@@ -229,10 +230,7 @@ def test_general_scoring_without_castillo_caballeros_needs_no_pick(game):
     state.round_index = 2
     state = at_turn(state)
     while state.phase == "turn":
-        player = engine.pending(state)[0]["player"]
-        moves = engine.legal_moves(state, player)
-        move = next((m for m in moves if m["type"] in ("end_turn", "choose_card")), moves[0])
-        state, events = engine.apply(state, player, move)
+        state, events = step_quickly(state)
     assert state.phase == "power_cards" and state.round == 4
     homes = {e["place"] for e in events if e["type"] == "score"}
     assert homes == {"old_castile", "catalonia", "galicia"}
