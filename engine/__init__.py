@@ -31,6 +31,7 @@ __all__ = [
     "legal_moves",
     "new_game",
     "pending",
+    "reveals_hidden",
     "scores",
     "to_dict",
     "view",
@@ -96,3 +97,17 @@ def to_dict(state: State) -> dict[str, Any]:
 
 def from_dict(data: dict[str, Any]) -> State:
     return Board.from_dict(data)
+
+
+# Events after which something hidden before is known: the next round's action cards,
+# the Castillo picks, the picks of a secret-disk card.
+_REVEALING_EVENTS = frozenset({"round_started", "castillo_revealed", "secret_picks_revealed"})
+
+
+def reveals_hidden(events: list[dict[str, Any]]) -> bool:
+    """Whether these events (of one or more `apply` calls) make hidden information known.
+
+    A caller that shows the result of moves it does not commit (a dry run) must not show
+    such a result: it would let a player peek at the decks or at others' secret picks.
+    """
+    return any(event.get("type") in _REVEALING_EVENTS for event in events)

@@ -53,9 +53,7 @@ def key_needed() -> Unauthorized:
 
 
 def unknown_key() -> Unauthorized:
-    return Unauthorized(
-        "This API key is not known; check it, or register with POST /api/players."
-    )
+    return Unauthorized("This API key is not known; check it, or register with POST /api/players.")
 
 
 def current_player(required: bool = True) -> Player | None:

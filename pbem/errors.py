@@ -130,8 +130,11 @@ class ProblemApi(Api):
         elif code == 413:
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             response = problem(
-                413, f"The request body is larger than the {limit} bytes this server accepts; "
-                "send fewer moves per request.", kind="too-large")
+                413,
+                f"The request body is larger than the {limit} bytes this server accepts; "
+                "send fewer moves per request.",
+                kind="too-large",
+            )
         else:
             detail = error.description or http.HTTPStatus(code).phrase
             response = problem(code, detail)

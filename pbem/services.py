@@ -599,7 +599,7 @@ def submit_moves(
             seq=game.seq,
         )
 
-    state = _state_at(game_id, game.seed, game.seq)
+    state = before = _state_at(game_id, game.seed, game.seq)
     if colour is None:
         # A player holding two colours who did not say which: the one that must act now.
         pending = [c for c in own if c in {p["player"] for p in engine.pending(state)}]
@@ -630,8 +630,22 @@ def submit_moves(
     view.update(id=game_id, title=game.title, seq=new_seq, status=status)
     body: dict[str, Any] = {"seq": new_seq, "events": events, "view": view}
     if dry_run:
-        body["dry_run"] = True
         db.session.rollback()
+        if engine.reveals_hidden(events):
+            # Showing an uncommitted result that turns up the next action cards or others'
+            # secret picks would let a player peek and then play something else.
+            view = engine.view(before, colour)
+            view.update(id=game_id, title=game.title, seq=game.seq, status=game.status)
+            return 200, {
+                "seq": new_seq,
+                "events": [],
+                "view": view,
+                "dry_run": True,
+                "withheld": "These moves are legal. Their result would reveal hidden "
+                "information (new action cards or others' secret picks), so a dry run does "
+                "not show it; the view is the game as it is now.",
+            }
+        body["dry_run"] = True
         return 200, body
 
     now = utcnow()

@@ -64,8 +64,9 @@ class StateCache:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["pbem_state_cache"] = StateCache(app.config.get("PBEM_STATE_CACHE_SIZE",
-                                                                   DEFAULT_SIZE))
+    app.extensions["pbem_state_cache"] = StateCache(
+        app.config.get("PBEM_STATE_CACHE_SIZE", DEFAULT_SIZE)
+    )
 
 
 def state_cache() -> StateCache:

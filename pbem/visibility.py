@@ -39,9 +39,7 @@ def is_secret_pick(move_type: str) -> bool:
     return move_type.endswith("_pick")
 
 
-def visible_log(
-    entries: Iterable[dict], viewers: Collection[str], *, finished: bool
-) -> list[dict]:
+def visible_log(entries: Iterable[dict], viewers: Collection[str], *, finished: bool) -> list[dict]:
     """The log entries as the person holding the colours `viewers` may see them (an empty
     collection for a spectator or a player without a seat).
 

@@ -303,3 +303,17 @@ def test_default_moves_are_legal_and_cautious(game):
     assert engine.default_move(game, "blue") is None
     state = at_turn(game, {"red": 1, "blue": 9, "green": 5})
     assert engine.default_move(state, "blue") == {"type": "take_caballeros", "count": 2}
+
+
+def test_reveals_hidden_names_the_moves_that_uncover_secrets(game):
+    state = at_turn(game)
+    quiet = []
+    while state.round == 1:
+        state, events = step_quickly(state)
+        if state.round == 1:
+            quiet += events
+    assert not engine.reveals_hidden(quiet)
+    assert engine.reveals_hidden(events)  # the last turn of round 1 turned up round 2's cards
+    assert engine.reveals_hidden([{"type": "castillo_revealed", "picks": {}}])
+    assert engine.reveals_hidden([{"type": "secret_picks_revealed", "picks": {}}])
+    assert not engine.reveals_hidden([{"type": "secret_pick_made", "player": "red"}])

@@ -131,9 +131,7 @@ def table_snapshot(app) -> dict:
     """Every row of every table, to show a refused request changed nothing."""
     with app.app_context(), db.engine.connect() as connection:
         return {
-            table: sorted(
-                map(repr, connection.execute(sa.text(f"SELECT * FROM {table}")).all())
-            )
+            table: sorted(map(repr, connection.execute(sa.text(f"SELECT * FROM {table}")).all()))
             for table in TABLES_CHILD_FIRST
         }
 

@@ -11,7 +11,10 @@ MAX_MOVES = 5000
 
 
 def play_random_game(
-    api, game_id: int, keys: dict[str, str], rng: random.Random,
+    api,
+    game_id: int,
+    keys: dict[str, str],
+    rng: random.Random,
     after_move: Callable[[str, dict, dict], None] | None = None,
 ) -> int:
     """Play to the end: a random pending seat picks a random legal move through its own key.

@@ -12,8 +12,14 @@ def game(api):
     mover = view["pending"][0]["player"]
     legal = api.get(f"/api/games/{game_id}/legal-moves", keys[mover]).get_json()
     waiting = next(c for c in keys if c != mover)
-    return {"id": game_id, "keys": keys, "mover": mover, "waiting": waiting,
-            "legal": legal["moves"], "seq": legal["seq"]}
+    return {
+        "id": game_id,
+        "keys": keys,
+        "mover": mover,
+        "waiting": waiting,
+        "legal": legal["moves"],
+        "seq": legal["seq"],
+    }
 
 
 def moves_url(game):
@@ -22,9 +28,12 @@ def moves_url(game):
 
 def test_malformed_json(app, api, game):
     before = table_snapshot(app)
-    response = api.client.post(moves_url(game), data='{"expected_seq": 0, "moves": [',
-                               content_type="application/json",
-                               headers=api.auth(game["keys"][game["mover"]]))
+    response = api.client.post(
+        moves_url(game),
+        data='{"expected_seq": 0, "moves": [',
+        content_type="application/json",
+        headers=api.auth(game["keys"][game["mover"]]),
+    )
     assert "JSON" in assert_problem(response, 400)["detail"]
     assert table_snapshot(app) == before
 
@@ -42,8 +51,9 @@ def test_malformed_json(app, api, game):
 )
 def test_wrong_types(app, api, game, body, field):
     before = table_snapshot(app)
-    response = api.client.post(moves_url(game), json=body,
-                               headers=api.auth(game["keys"][game["mover"]]))
+    response = api.client.post(
+        moves_url(game), json=body, headers=api.auth(game["keys"][game["mover"]])
+    )
     problem = assert_problem(response, 422)
     assert field in problem["detail"] and field in problem["errors"]
     assert table_snapshot(app) == before
@@ -60,8 +70,13 @@ def test_a_move_that_is_not_a_move(app, api, game):
 def test_unknown_game(app, api, game):
     before = table_snapshot(app)
     key = game["keys"]["red"]
-    for path in ("/api/games/999999", "/api/games/999999/log", "/api/games/99999999999999999999",
-                 "/api/games/999999/legal-moves", "/api/games/999999/states/0"):
+    for path in (
+        "/api/games/999999",
+        "/api/games/999999/log",
+        "/api/games/99999999999999999999",
+        "/api/games/999999/legal-moves",
+        "/api/games/999999/states/0",
+    ):
         assert "no game" in assert_problem(api.get(path, key), 404)["detail"]
     response = api.post_moves(999999, key, game["legal"][:1], 0)
     assert_problem(response, 404)
@@ -75,8 +90,9 @@ def test_another_seats_move(app, api, game):
     response = api.post_moves(game["id"], waiting_key, game["legal"][:1], game["seq"])
     assert assert_problem(response, 422)["type"] == "/problems/illegal-move"
     # Naming the other seat's colour: a key acts only for its own seat.
-    response = api.post_moves(game["id"], waiting_key, game["legal"][:1], game["seq"],
-                              colour=game["mover"])
+    response = api.post_moves(
+        game["id"], waiting_key, game["legal"][:1], game["seq"], colour=game["mover"]
+    )
     assert "cannot move for" in assert_problem(response, 403)["detail"]
     # A player without a seat in this game.
     stranger = api.register("stranger@example.org", "Stranger")
@@ -111,8 +127,9 @@ def test_an_oversized_body(app, api, game):
 
 def test_too_many_moves_in_one_batch(app, api, game):
     before = table_snapshot(app)
-    response = api.post_moves(game["id"], game["keys"][game["mover"]],
-                              [{"type": "end_turn"}] * 201, game["seq"])
+    response = api.post_moves(
+        game["id"], game["keys"][game["mover"]], [{"type": "end_turn"}] * 201, game["seq"]
+    )
     assert "moves" in assert_problem(response, 422)["errors"]
     assert table_snapshot(app) == before
 

@@ -16,8 +16,14 @@ def test_pbem_db_upgrade_creates_every_table(tmp_path, monkeypatch, capsys):
     main(["db", "upgrade"])
     assert "up to date" in capsys.readouterr().out
     tables = set(sa.inspect(sa.create_engine(url)).get_table_names())
-    assert {"players", "games", "seats", "moves", "idempotency_records",
-            "alembic_version"} <= tables
+    assert {
+        "players",
+        "games",
+        "seats",
+        "moves",
+        "idempotency_records",
+        "alembic_version",
+    } <= tables
     main(["db", "upgrade"])  # a second run is harmless
 
 

@@ -49,8 +49,12 @@ def race(app, requests):
 
 def log_seqs(app, game_id):
     with app.app_context():
-        return [row[0] for row in db.session.execute(
-            sa.text("SELECT seq FROM moves WHERE game_id = :g ORDER BY seq"), {"g": game_id})]
+        return [
+            row[0]
+            for row in db.session.execute(
+                sa.text("SELECT seq FROM moves WHERE game_id = :g ORDER BY seq"), {"g": game_id}
+            )
+        ]
 
 
 def test_two_moves_at_the_same_seq_one_wins(app, api):
@@ -63,10 +67,13 @@ def test_two_moves_at_the_same_seq_one_wins(app, api):
         first, second = legal["moves"][0], legal["moves"][-1]
         path = f"/api/games/{game_id}/moves"
         headers = api.auth(keys[colour])
-        responses = race(app, [
-            (path, {"expected_seq": legal["seq"], "moves": [first]}, headers),
-            (path, {"expected_seq": legal["seq"], "moves": [second]}, headers),
-        ])
+        responses = race(
+            app,
+            [
+                (path, {"expected_seq": legal["seq"], "moves": [first]}, headers),
+                (path, {"expected_seq": legal["seq"], "moves": [second]}, headers),
+            ],
+        )
         codes = sorted(r.status_code for r in responses)
         if first == second:
             assert codes[0] == 201

@@ -98,8 +98,9 @@ def test_a_dry_run_shows_the_result_and_commits_nothing(app, api):
 def test_a_finished_or_aborted_game_takes_no_moves(app, api):
     game_id, keys = api.new_game(["red", "blue", "green"])
     colour, moves, seq = first_turn(api, game_id, keys)
-    assert_problem(api.client.post(f"/api/games/{game_id}/abort",
-                                   headers=api.auth(keys["blue"])), 403)
+    assert_problem(
+        api.client.post(f"/api/games/{game_id}/abort", headers=api.auth(keys["blue"])), 403
+    )
     response = api.client.post(f"/api/games/{game_id}/abort", headers=api.auth(keys["red"]))
     assert response.status_code == 200 and response.get_json()["status"] == "aborted"
     before = table_snapshot(app)
@@ -112,12 +113,19 @@ def test_a_finished_or_aborted_game_takes_no_moves(app, api):
 def test_the_admin_gives_a_seat_to_another_player(api):
     game_id, keys = api.new_game(["red", "blue", "green"])
     newcomer = api.register("newcomer@example.org", "Newcomer")
-    assert_problem(api.client.put(f"/api/games/{game_id}/seats/blue",
-                                  json={"email": "newcomer@example.org"},
-                                  headers=api.auth(keys["green"])), 403)
-    response = api.client.put(f"/api/games/{game_id}/seats/blue",
-                              json={"email": "newcomer@example.org"},
-                              headers=api.auth(keys["red"]))
+    assert_problem(
+        api.client.put(
+            f"/api/games/{game_id}/seats/blue",
+            json={"email": "newcomer@example.org"},
+            headers=api.auth(keys["green"]),
+        ),
+        403,
+    )
+    response = api.client.put(
+        f"/api/games/{game_id}/seats/blue",
+        json={"email": "newcomer@example.org"},
+        headers=api.auth(keys["red"]),
+    )
     assert response.status_code == 200
     assert {"colour": "blue", "name": "Newcomer"} in response.get_json()["seats"]
     # The old key lost the seat, the new one has it.
@@ -129,8 +137,9 @@ def test_the_admin_gives_a_seat_to_another_player(api):
 def test_registering_twice_is_a_conflict(app, api):
     api.register("someone@example.org", "Someone")
     before = table_snapshot(app)
-    response = api.client.post("/api/players",
-                               json={"email": "Someone@example.org", "name": "Again"})
+    response = api.client.post(
+        "/api/players", json={"email": "Someone@example.org", "name": "Again"}
+    )
     assert "already registered" in assert_problem(response, 409)["detail"]
     assert table_snapshot(app) == before
 
@@ -150,3 +159,31 @@ def test_creating_a_game_checks_its_seats(app, api):
         response = api.client.post("/api/games", json=body, headers=api.auth(key))
         assert words in assert_problem(response, 422)["detail"]
     assert table_snapshot(app) == before
+
+
+def test_a_dry_run_never_reveals_the_next_action_cards(app, api):
+    """The last player of a round must not peek at next round's cards with a dry run."""
+    game_id, keys = api.new_game(["red", "blue"])
+    while True:
+        view = api.get(f"/api/games/{game_id}").get_json()
+        colour = view["pending"][0]["player"]
+        turn = view["turn"]
+        if turn and turn["player"] == view["turn_order"][-1] and turn["step"] == "act":
+            break
+        legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+        move = next(
+            (m for m in legal["moves"] if m["type"] in ("choose_card", "end_turn")),
+            legal["moves"][0],
+        )
+        assert api.post_moves(game_id, keys[colour], [move], legal["seq"]).status_code == 201
+    seq = view["seq"]
+    before = table_snapshot(app)
+    dry = api.post_moves(game_id, keys[colour], [{"type": "end_turn"}], seq, dry_run=True)
+    body = dry.get_json()
+    assert dry.status_code == 200 and body["dry_run"] is True and body["seq"] == seq + 1
+    assert body["events"] == [] and "reveal hidden information" in body["withheld"]
+    assert body["view"]["action_cards"] == view["action_cards"] and body["view"]["seq"] == seq
+    assert table_snapshot(app) == before
+    real = api.post_moves(game_id, keys[colour], [{"type": "end_turn"}], seq).get_json()
+    assert any(e["type"] == "round_started" for e in real["events"])
+    assert real["view"]["action_cards"] != view["action_cards"]

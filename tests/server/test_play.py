@@ -49,13 +49,14 @@ def test_states_give_each_seat_its_view_as_it_was(api):
         view = api.get(f"/api/games/{game_id}").get_json()
         colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
         legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
-        response = api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])],
-                                  legal["seq"])
+        response = api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], legal["seq"])
         assert response.status_code == 201
         seen.append((colour, response.get_json()["view"]))
     for colour, view in seen:
-        assert api.get(f"/api/games/{game_id}/states/{view['seq']}", keys[colour]).get_json() \
-            == {**view, "status": "active"}
+        assert api.get(f"/api/games/{game_id}/states/{view['seq']}", keys[colour]).get_json() == {
+            **view,
+            "status": "active",
+        }
     public = api.get(f"/api/games/{game_id}/states/0").get_json()
     state = engine.new_game(["red", "blue", "green"], seed=0)
     assert public["seq"] == 0

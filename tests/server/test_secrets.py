@@ -60,13 +60,13 @@ class Secrets:
             # Hands: only the viewer's own players entries may hold one.
             if "hand" in node:
                 assert len(path) >= 2 and path[-2] == "players" and path[-1] in viewer, (
-                    f"{where}: {set(viewer)} sees a hand at {path}")
+                    f"{where}: {set(viewer)} sees a hand at {path}"
+                )
             # A view's picks: the region only in the viewer's own entries.
             if path and path[-1] in ("castillo_pick",) and isinstance(node, dict):
                 for colour, pick in node.items():
                     if colour not in viewer:
-                        assert "region" not in pick, (
-                            f"{where}: {set(viewer)} sees {colour}'s pick")
+                        assert "region" not in pick, f"{where}: {set(viewer)} sees {colour}'s pick"
             # Log entries and events by another seat: no open pick or returned card of theirs.
             owner = node.get("player")
             for colour, move, seq in self.open_picks + self.returns:
@@ -78,22 +78,28 @@ class Secrets:
                 elif "pick" in str(node.get("type")) or "return" in str(node.get("type")):
                     secret = {k: v for k, v in move.items() if k != "type"}
                     assert not any(node.get(k) == v for k, v in secret.items()), (
-                        f"{where}: {viewer} sees {colour}'s {move} in {node}")
+                        f"{where}: {viewer} sees {colour}'s {move} in {node}"
+                    )
 
 
 def read_everything(api, game_id, viewers, secrets: Secrets, seq: int) -> None:
     """`viewers`: (key, the colours that key holds) for every reader."""
     for key, colours in viewers:
-        paths = [f"/api/games/{game_id}", f"/api/games/{game_id}/log",
-                 f"/api/games/{game_id}/states/{seq}"]
+        paths = [
+            f"/api/games/{game_id}",
+            f"/api/games/{game_id}/log",
+            f"/api/games/{game_id}/states/{seq}",
+        ]
         if colours:
             paths.append(f"/api/games/{game_id}/legal-moves")
         if len(colours) > 1:
             # A person holding two colours reads as either of them, too.
             for colour in colours:
-                paths += [f"/api/games/{game_id}?colour={colour}",
-                          f"/api/games/{game_id}/states/{seq}?colour={colour}",
-                          f"/api/games/{game_id}/legal-moves?colour={colour}"]
+                paths += [
+                    f"/api/games/{game_id}?colour={colour}",
+                    f"/api/games/{game_id}/states/{seq}?colour={colour}",
+                    f"/api/games/{game_id}/legal-moves?colour={colour}",
+                ]
         if key:
             paths.append("/api/games")
         for path in paths:
@@ -104,11 +110,14 @@ def read_everything(api, game_id, viewers, secrets: Secrets, seq: int) -> None:
         assert record.status_code == 409
 
 
-@pytest.mark.parametrize(("colours", "seed", "two_colour"), [
-    (["red", "blue", "green"], 21, False),
-    (["red", "yellow", "green", "blue", "brown"], 22, False),
-    (["red", "yellow", "green", "blue"], 23, True),
-])
+@pytest.mark.parametrize(
+    ("colours", "seed", "two_colour"),
+    [
+        (["red", "blue", "green"], 21, False),
+        (["red", "yellow", "green", "blue", "brown"], 22, False),
+        (["red", "yellow", "green", "blue"], 23, True),
+    ],
+)
 def test_no_endpoint_shows_a_viewer_anothers_secret(app, api, colours, seed, two_colour):
     if two_colour:
         game_id, keys = api.new_two_colour_game(colours, options={"rounds": 6})
@@ -129,8 +138,9 @@ def test_no_endpoint_shows_a_viewer_anothers_secret(app, api, colours, seed, two
             saw_open_pick |= bool(secrets.open_picks)
             read_everything(api, game_id, viewers, secrets, view["seq"])
         colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
-        legal = api.get(f"/api/games/{game_id}/legal-moves?colour={colour}",
-                        keys[colour]).get_json()
+        legal = api.get(
+            f"/api/games/{game_id}/legal-moves?colour={colour}", keys[colour]
+        ).get_json()
         # Lean towards the Castillo, so that several players have a secret pick to make.
         to_castillo = [m for m in legal["moves"] if m.get("to") == "castillo"]
         move = rng.choice(to_castillo if to_castillo and rng.random() < 0.5 else legal["moves"])

@@ -77,8 +77,11 @@ def test_a_move_committed_by_another_worker_is_seen_here(app, api, other_worker)
     expected, _ = engine.apply(before, colour, moves[0])
     assert engine.to_dict(logged_state(app, game_id)) == engine.to_dict(expected)
     assert answer.get_json()["view"] == {
-        **engine.view(expected, colour), "id": game_id, "title": view["title"],
-        "seq": seq + 1, "status": "active",
+        **engine.view(expected, colour),
+        "id": game_id,
+        "title": view["title"],
+        "seq": seq + 1,
+        "status": "active",
     }
 
 
@@ -99,13 +102,13 @@ def test_a_refused_or_dry_batch_leaves_the_cache_alone(app, api):
 
     # An illegal second move: the first one was applied in memory, but nothing is kept.
     assert_problem(
-        api.post_moves(game_id, keys[colour], [moves[0], {"type": "play_power_card",
-                                                           "card": 99}], seq),
+        api.post_moves(
+            game_id, keys[colour], [moves[0], {"type": "play_power_card", "card": 99}], seq
+        ),
         422,
     )
     # A dry run shows the next state without committing it.
-    assert api.post_moves(game_id, keys[colour], [moves[0]], seq, dry_run=True).status_code \
-        == 200
+    assert api.post_moves(game_id, keys[colour], [moves[0]], seq, dry_run=True).status_code == 200
     assert cached_seq(app, game_id) == seq
     with app.app_context():
         state = services.load_state(db.session.get(Game, game_id))

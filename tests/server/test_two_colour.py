@@ -63,15 +63,16 @@ def test_a_whole_two_colour_game_ends_as_the_engine_says(api):
         ("AAB", {"variant": "two_colour"}, "exactly 4 seats"),
     ],
 )
-def test_a_player_may_hold_two_seats_only_as_a_two_colour_pair(app, api, holders, options,
-                                                                words):
+def test_a_player_may_hold_two_seats_only_as_a_two_colour_pair(app, api, holders, options, words):
     tag = uuid.uuid4().hex[:8]
     emails = {h: f"{h.lower()}-{tag}@example.org" for h in set(holders)}
     keys = {h: api.register(email) for h, email in emails.items()}
     body = {
         "title": "Refused",
-        "seats": [{"email": emails[h], "colour": c}
-                  for h, c in zip(holders, COLOURS + ["brown"], strict=False)],
+        "seats": [
+            {"email": emails[h], "colour": c}
+            for h, c in zip(holders, COLOURS + ["brown"], strict=False)
+        ],
         "options": options,
     }
     before = table_snapshot(app)
@@ -127,10 +128,18 @@ def test_no_one_may_see_or_act_as_a_colour_that_is_not_theirs(app, api):
     stranger = api.register(f"stranger-{uuid.uuid4().hex[:8]}@example.org")
     first, second = keys["red"], keys["green"]
     before = table_snapshot(app)
-    for key, colour in [(first, "green"), (first, "blue"), (second, "red"), (second, "yellow"),
-                        (stranger, "red"), (None, "red")]:
-        paths = [f"/api/games/{game_id}?colour={colour}",
-                 f"/api/games/{game_id}/states/0?colour={colour}"]
+    for key, colour in [
+        (first, "green"),
+        (first, "blue"),
+        (second, "red"),
+        (second, "yellow"),
+        (stranger, "red"),
+        (None, "red"),
+    ]:
+        paths = [
+            f"/api/games/{game_id}?colour={colour}",
+            f"/api/games/{game_id}/states/0?colour={colour}",
+        ]
         if key:
             paths.append(f"/api/games/{game_id}/legal-moves?colour={colour}")
         for path in paths:
@@ -139,8 +148,7 @@ def test_no_one_may_see_or_act_as_a_colour_that_is_not_theirs(app, api):
             # A move for the opponent's colour, legal for that colour or not, is refused.
             legal_for_them = engine.legal_moves(engine.new_game(COLOURS, seed=0), colour)
             move = legal_for_them[0] if legal_for_them else {"type": "end_turn"}
-            problem = assert_problem(
-                api.post_moves(game_id, key, [move], 0, colour=colour), 403)
+            problem = assert_problem(api.post_moves(game_id, key, [move], 0, colour=colour), 403)
             if key in (first, second):
                 assert colour in problem["detail"]
     assert table_snapshot(app) == before
@@ -159,8 +167,9 @@ def test_a_person_with_both_colours_pending_must_say_which(app, api):
         if both:
             break
         colour = rng.choice(sorted(to_move))
-        legal = api.get(f"/api/games/{game_id}/legal-moves?colour={colour}",
-                        keys[colour]).get_json()
+        legal = api.get(
+            f"/api/games/{game_id}/legal-moves?colour={colour}", keys[colour]
+        ).get_json()
         # Lean towards the Castillo, so that a secret pick comes soon.
         to_castillo = [m for m in legal["moves"] if m.get("to") == "castillo"]
         move = rng.choice(to_castillo or legal["moves"])
@@ -187,16 +196,21 @@ def test_giving_a_seat_of_a_pair_hands_over_the_person_s_both_colours(api):
     game_id, keys = api.new_two_colour_game(COLOURS)
     newcomer_email = f"newcomer-{uuid.uuid4().hex[:8]}@example.org"
     newcomer = api.register(newcomer_email)
-    response = api.client.put(f"/api/games/{game_id}/seats/green",
-                              json={"email": newcomer_email}, headers=api.auth(keys["red"]))
+    response = api.client.put(
+        f"/api/games/{game_id}/seats/green",
+        json={"email": newcomer_email},
+        headers=api.auth(keys["red"]),
+    )
     assert response.status_code == 200, response.get_json()
     (summary,) = api.get("/api/games", newcomer).get_json()["games"]
     assert summary["colours"] == SECOND
     assert api.get("/api/games", keys["green"]).get_json()["games"] == []
     # The first person cannot take the second pair too: one person holds one pair.
-    response = api.client.put(f"/api/games/{game_id}/seats/blue",
-                              json={"email": api_email(api, keys["red"])},
-                              headers=api.auth(keys["red"]))
+    response = api.client.put(
+        f"/api/games/{game_id}/seats/blue",
+        json={"email": api_email(api, keys["red"])},
+        headers=api.auth(keys["red"]),
+    )
     assert_problem(response, 409)
 
 

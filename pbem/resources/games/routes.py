@@ -77,6 +77,4 @@ def give_seat(data: dict, game_id: int, colour: str) -> dict:
     player = current_player()
     if colour not in COLOURS:
         raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
-    return services.game_summary(
-        services.give_seat(player, game_id, colour, data["email"]), player
-    )
+    return services.game_summary(services.give_seat(player, game_id, colour, data["email"]), player)

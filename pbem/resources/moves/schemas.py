@@ -48,6 +48,9 @@ class MoveResultSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Dict(), required=True)
     view = ma.fields.Dict(required=True)
     dry_run = ma.fields.Boolean()
+    withheld = ma.fields.String(
+        metadata={"description": "Why a dry run's result is not shown (it would reveal a secret)"}
+    )
 
 
 class LegalMovesSchema(ma.Schema):
