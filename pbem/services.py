@@ -611,16 +611,28 @@ def submit_moves(
             )
         colour = pending[0]
     events: list[dict] = []
+    revealed_by = None  # the batch's first move whose result uncovered something hidden
     for index, move in enumerate(moves):
         try:
             state, new_events = engine.apply(state, colour, move)
         except engine.IllegalMove as error:
             where = f"Move {index + 1} of {len(moves)}" if len(moves) > 1 else "The move"
+            if revealed_by is not None:
+                # The engine's reason could name what move `revealed_by` uncovered (the new
+                # action cards, say); nothing is committed, so nothing of it may be told.
+                raise IllegalMoveError(
+                    f"{where} is illegal in the position after move {revealed_by + 1}, which "
+                    "uncovers hidden information. Nothing was played: send the moves up to "
+                    f"move {revealed_by + 1} alone, then choose the rest.",
+                    seq=game.seq,
+                ) from None
             raise IllegalMoveError(
                 f"{where} ({json.dumps(move, sort_keys=True)}) is illegal: {error} "
                 "Nothing was played.",
                 seq=game.seq,
             ) from None
+        if revealed_by is None and engine.reveals_hidden(new_events):
+            revealed_by = index
         events.extend(new_events)
 
     new_seq = game.seq + len(moves)

@@ -161,21 +161,26 @@ def test_creating_a_game_checks_its_seats(app, api):
     assert table_snapshot(app) == before
 
 
-def test_a_dry_run_never_reveals_the_next_action_cards(app, api):
-    """The last player of a round must not peek at next round's cards with a dry run."""
-    game_id, keys = api.new_game(["red", "blue"])
+def to_last_turn_of_round(api, game_id, keys):
+    """Play quick moves until the round's last player may end their turn (and the round)."""
     while True:
         view = api.get(f"/api/games/{game_id}").get_json()
         colour = view["pending"][0]["player"]
         turn = view["turn"]
         if turn and turn["player"] == view["turn_order"][-1] and turn["step"] == "act":
-            break
+            return colour, view
         legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
         move = next(
             (m for m in legal["moves"] if m["type"] in ("choose_card", "end_turn")),
             legal["moves"][0],
         )
         assert api.post_moves(game_id, keys[colour], [move], legal["seq"]).status_code == 201
+
+
+def test_a_dry_run_never_reveals_the_next_action_cards(app, api):
+    """The last player of a round must not peek at next round's cards with a dry run."""
+    game_id, keys = api.new_game(["red", "blue"])
+    colour, view = to_last_turn_of_round(api, game_id, keys)
     seq = view["seq"]
     before = table_snapshot(app)
     dry = api.post_moves(game_id, keys[colour], [{"type": "end_turn"}], seq, dry_run=True)
@@ -187,3 +192,15 @@ def test_a_dry_run_never_reveals_the_next_action_cards(app, api):
     real = api.post_moves(game_id, keys[colour], [{"type": "end_turn"}], seq).get_json()
     assert any(e["type"] == "round_started" for e in real["events"])
     assert real["view"]["action_cards"] != view["action_cards"]
+
+
+def test_a_refused_batch_tells_nothing_a_move_in_it_uncovered(app, api):
+    """[end the round, choose a card] refused must not list the next round's cards."""
+    game_id, keys = api.new_game(["red", "blue"])
+    colour, view = to_last_turn_of_round(api, game_id, keys)
+    before = table_snapshot(app)
+    batch = [{"type": "end_turn"}, {"type": "choose_card", "card": "flying_carpet"}]
+    body = assert_problem(api.post_moves(game_id, keys[colour], batch, view["seq"]), 422)
+    assert "uncovers hidden information" in body["detail"]
+    assert "stack" not in body["detail"] and "flying_carpet" not in body["detail"]
+    assert table_snapshot(app) == before
