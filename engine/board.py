@@ -75,6 +75,20 @@ class Board:
     def total_in(self, place: str) -> int:
         return sum(self.caballeros[c][place] for c in self.colours)
 
+    # -- playing, python-chess style: the rules live in engine.rules ----------------------
+    def legal_moves(self, player: str) -> list[dict[str, Any]]:
+        """Every atomic move `player` may make now."""
+        from engine import rules  # rules builds on this module
+
+        return rules.legal_moves(self, player)
+
+    def push(self, player: str, move: dict[str, Any]) -> list[dict[str, Any]]:
+        """Play `move` on this board in place and return its events (`engine.apply` copies
+        first; a bot searching many lines may prefer `copy()` and `push`)."""
+        from engine import rules
+
+        return rules.push(self, player, move)
+
     # -- changing -------------------------------------------------------------------------
     def move_caballeros(self, colour: str, source: str, target: str, n: int = 1) -> None:
         here = self.caballeros[colour]

@@ -317,3 +317,14 @@ def test_reveals_hidden_names_the_moves_that_uncover_secrets(game):
     assert engine.reveals_hidden([{"type": "castillo_revealed", "picks": {}}])
     assert engine.reveals_hidden([{"type": "secret_picks_revealed", "picks": {}}])
     assert not engine.reveals_hidden([{"type": "secret_pick_made", "player": "red"}])
+
+
+def test_board_push_plays_in_place_like_apply(game):
+    board = game.copy()
+    move = board.legal_moves("red")[0]
+    assert board.legal_moves("red") == engine.legal_moves(game, "red")
+    applied, events = engine.apply(game, "red", move)
+    assert board.push("red", move) == events
+    assert board == applied and board != game
+    with pytest.raises(engine.IllegalMove):
+        board.push("red", move)  # now it is blue's power card
