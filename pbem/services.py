@@ -305,13 +305,13 @@ def _asked_colour(game_id: int, own: list[str], asked: str | None) -> None:
     )
 
 
-def viewer_colour(game_id: int, state: Any, own: list[str], asked: str | None) -> str | None:
+def viewer_colour(state: Any, own: list[str], asked: str | None) -> str | None:
     """The colour whose view a caller holding the seats `own` gets.
 
-    `asked` (one of their own colours) if given; else their only colour; else, for a player
-    holding two, the one pending in `state`, or the first in seat order if both or neither is.
+    `asked` (one of their own colours, already checked by `_asked_colour`) if given; else
+    their only colour; else, for a player holding two, the one pending in `state`, or the
+    first in seat order if both or neither is.
     """
-    _asked_colour(game_id, own, asked)
     if asked is not None:
         return asked
     if len(own) <= 1:
@@ -325,7 +325,7 @@ def current_view(game: Game, player: Player | None, colour: str | None = None) -
     own = [s.colour for s in seats_of(game, player)]
     _asked_colour(game.id, own, colour)
     state = load_state(game)
-    return view_of(game, state, viewer_colour(game.id, state, own, colour), game.seq)
+    return view_of(game, state, viewer_colour(state, own, colour), game.seq)
 
 
 def view_at(game: Game, player: Player | None, seq: int, colour: str | None = None) -> dict:
@@ -335,7 +335,7 @@ def view_at(game: Game, player: Player | None, seq: int, colour: str | None = No
     if not 0 <= seq <= game.seq:
         raise NotFound(f"Game {game.id} has states 0 to {game.seq}; there is no state {seq}.")
     state = load_state(game) if seq == game.seq else replay(game, seq)
-    return view_of(game, state, viewer_colour(game.id, state, own, colour), seq)
+    return view_of(game, state, viewer_colour(state, own, colour), seq)
 
 
 def legal_moves_by_key(game_id: int, api_key_hash: str, colour: str | None = None) -> dict:
@@ -354,7 +354,7 @@ def legal_moves_by_key(game_id: int, api_key_hash: str, colour: str | None = Non
     if row.status != "active":
         return {"seq": row.seq, "colour": colour or own[0], "moves": []}
     state = _state_at(game_id, row.seed, row.seq)
-    colour = viewer_colour(game_id, state, own, colour)
+    colour = viewer_colour(state, own, colour)
     return {"seq": row.seq, "colour": colour, "moves": engine.legal_moves(state, colour)}
 
 
@@ -638,26 +638,25 @@ def submit_moves(
     new_seq = game.seq + len(moves)
     finished = engine.is_over(state)
     status = "finished" if finished else "active"
-    view = engine.view(state, colour)
-    view.update(id=game_id, title=game.title, seq=new_seq, status=status)
-    body: dict[str, Any] = {"seq": new_seq, "events": events, "view": view}
+    # Showing an uncommitted result that turns up the next action cards or others' secret
+    # picks would let a player peek and then play something else: such a dry run shows the
+    # game as it is now.
+    withheld = dry_run and engine.reveals_hidden(events)
+    view = engine.view(before if withheld else state, colour)
+    if withheld:
+        view.update(id=game_id, title=game.title, seq=game.seq, status=game.status)
+    else:
+        view.update(id=game_id, title=game.title, seq=new_seq, status=status)
+    body: dict[str, Any] = {"seq": new_seq, "events": [] if withheld else events, "view": view}
     if dry_run:
         db.session.rollback()
-        if engine.reveals_hidden(events):
-            # Showing an uncommitted result that turns up the next action cards or others'
-            # secret picks would let a player peek and then play something else.
-            view = engine.view(before, colour)
-            view.update(id=game_id, title=game.title, seq=game.seq, status=game.status)
-            return 200, {
-                "seq": new_seq,
-                "events": [],
-                "view": view,
-                "dry_run": True,
-                "withheld": "These moves are legal. Their result would reveal hidden "
-                "information (new action cards or others' secret picks), so a dry run does "
-                "not show it; the view is the game as it is now.",
-            }
         body["dry_run"] = True
+        if withheld:
+            body["withheld"] = (
+                "These moves are legal. Their result would reveal hidden information (new "
+                "action cards or others' secret picks), so a dry run does not show it; the "
+                "view is the game as it is now."
+            )
         return 200, body
 
     now = utcnow()
