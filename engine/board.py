@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from engine.data import CASTILLO, COURT, LOCATIONS, PROVINCE, REGIONS
+from engine.data import LOCATIONS
 
 
 @dataclass
@@ -162,4 +162,4 @@ def empty_locations() -> dict[str, int]:
     return {location: 0 for location in LOCATIONS}
 
 
-__all__ = ["Board", "empty_locations", "CASTILLO", "COURT", "PROVINCE", "REGIONS"]
+__all__ = ["Board", "copy_json", "empty_locations"]
