@@ -13,6 +13,7 @@ from engine.board import Board, copy_json
 from engine.data import CASTILLO, COURT, PROVINCE, REGIONS
 from engine.rules import can_place, pending, team_results, winners
 from engine.scoring import scoreboard
+from engine.steps import public_picks
 
 
 def view(board: Board, viewer: str | None) -> dict[str, Any]:
@@ -74,14 +75,7 @@ def view(board: Board, viewer: str | None) -> dict[str, Any]:
         "pending": pending(board),
     }
     if board.phase == "castillo_pick":
-        out["castillo_pick"] = {
-            colour: (
-                {"picked": region is not None, "region": region}
-                if colour == viewer
-                else {"picked": region is not None}
-            )
-            for colour, region in board.picks.items()
-        }
+        out["castillo_pick"] = public_picks(board.picks, viewer)
     if board.teams:
         out["teams"] = team_results(board)
     if board.phase == "over":

@@ -25,7 +25,7 @@ from typing import Any
 from engine import rules
 from engine.board import Board, copy_json
 from engine.moves import IllegalMove, MoveForm, register_form
-from engine.steps import Step, execute, public_step
+from engine.steps import Step, execute, public_picks, public_step
 
 Move = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -316,12 +316,7 @@ def view(board: Board, viewer: str | None) -> dict[str, Any] | None:
         "choices": action.public_data(ctx, viewer),
     }
     if frame["picks"]:
-        out["picks"] = {
-            c: (
-                {"picked": r is not None, "region": r} if c == viewer else {"picked": r is not None}
-            )
-            for c, r in frame["picks"].items()
-        }
+        out["picks"] = public_picks(frame["picks"], viewer)
     if frame["window"]:
         out["window"] = copy_json(frame["window"])
     return out

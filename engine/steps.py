@@ -90,6 +90,16 @@ def public_step(step: Step, viewer: str | None) -> Step:
     return copy_json(step)
 
 
+def public_picks(picks: dict[str, str | None], viewer: str | None) -> dict[str, dict]:
+    """Secret picks as `viewer` may see them: who has picked, and only their own region."""
+    return {
+        colour: {"picked": region is not None, "region": region}
+        if colour == viewer
+        else {"picked": region is not None}
+        for colour, region in picks.items()
+    }
+
+
 def move_step(colour: str, source: str, target: str, count: int = 1) -> Step:
     return {
         "do": "move",
