@@ -15,14 +15,22 @@ from typing import Any
 
 from engine import cards as _cards  # noqa: F401  (registers every card's special action)
 from engine import rules
-from engine.board import Board
-from engine.moves import IllegalMove
+from engine.batch import Batch, Played, play_batch
+from engine.moves import IllegalMove, Secrecy
+from engine.observer import reveals_hidden, visible_events, visible_log
 from engine.observer import view as _view
-
-State = Board
+from engine.state import State
+from engine.types import Event, LogEntry, Move, Pending
 
 __all__ = [
+    "Batch",
+    "Event",
     "IllegalMove",
+    "LogEntry",
+    "Move",
+    "Pending",
+    "Played",
+    "Secrecy",
     "State",
     "apply",
     "default_move",
@@ -31,10 +39,13 @@ __all__ = [
     "legal_moves",
     "new_game",
     "pending",
+    "play_batch",
     "reveals_hidden",
     "scores",
     "to_dict",
     "view",
+    "visible_events",
+    "visible_log",
     "winners",
 ]
 
@@ -44,20 +55,21 @@ def new_game(colors: list[str], seed: int = 0, options: dict[str, Any] | None = 
 
     Raises ValueError with a sentence saying what to change on bad colours or options.
     """
-    return rules.new_board(list(colors) if isinstance(colors, tuple) else colors, seed, options)
+    board = rules.new_board(list(colors) if isinstance(colors, tuple) else colors, seed, options)
+    return State.of(board)
 
 
-def pending(state: State) -> list[dict[str, Any]]:
+def pending(state: State) -> list[Pending]:
     """Who must act now, and on what: `[{"player": "red", "kind": "power_card"}, ...]`."""
     return rules.pending(state)
 
 
-def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
+def legal_moves(state: State, player: str) -> list[Move]:
     """Every atomic move `player` may make now (empty if none)."""
     return rules.legal_moves(state, player)
 
 
-def apply(state: State, player: str, move: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+def apply(state: State, player: str, move: Move) -> tuple[State, list[Event]]:
     """Play one move; return the new state and its events. Never mutates `state`.
 
     Raises IllegalMove, whose message names the rule, for any move the rules refuse.
@@ -72,7 +84,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
     return _view(state, player)
 
 
-def default_move(state: State, player: str) -> dict[str, Any] | None:
+def default_move(state: State, player: str) -> Move | None:
     """The move a timeout makes for `player`, or None if they have nothing to do."""
     return rules.default_move(state, player)
 
@@ -96,18 +108,4 @@ def to_dict(state: State) -> dict[str, Any]:
 
 
 def from_dict(data: dict[str, Any]) -> State:
-    return Board.from_dict(data)
-
-
-# Events after which something hidden before is known: the next round's action cards,
-# the Castillo picks, the picks of a secret-disk card.
-_REVEALING_EVENTS = frozenset({"round_started", "castillo_revealed", "secret_picks_revealed"})
-
-
-def reveals_hidden(events: list[dict[str, Any]]) -> bool:
-    """Whether these events (of one or more `apply` calls) make hidden information known.
-
-    A caller that shows the result of moves it does not commit (a dry run) must not show
-    such a result: it would let a player peek at the decks or at others' secret picks.
-    """
-    return any(event.get("type") in _REVEALING_EVENTS for event in events)
+    return State.from_dict(data)

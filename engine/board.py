@@ -1,8 +1,9 @@
 """The game state: a plain record of where everything is, with an exact JSON round trip.
 
-`Board` holds no rules; `engine.rules` reads and changes it. Every field is JSON-ready data
-(strings, ints, lists, dicts with string keys) except `action_decks` and `face_up`, keyed by
-stack number, which `to_dict` writes with string keys.
+`Board` holds no rules and imports none; `engine.rules` reads and changes it, and
+`engine.state.State` adds python-chess style `legal_moves` and `push` on top. Every field is
+JSON-ready data (strings, ints, lists, dicts with string keys) except `action_decks` and
+`face_up`, keyed by stack number, which `to_dict` writes with string keys.
 """
 
 from __future__ import annotations
@@ -75,20 +76,6 @@ class Board:
     def total_in(self, place: str) -> int:
         return sum(self.caballeros[c][place] for c in self.colours)
 
-    # -- playing, python-chess style: the rules live in engine.rules ----------------------
-    def legal_moves(self, player: str) -> list[dict[str, Any]]:
-        """Every atomic move `player` may make now."""
-        from engine import rules  # rules builds on this module
-
-        return rules.legal_moves(self, player)
-
-    def push(self, player: str, move: dict[str, Any]) -> list[dict[str, Any]]:
-        """Play `move` on this board in place and return its events (`engine.apply` copies
-        first; a bot searching many lines may prefer `copy()` and `push`)."""
-        from engine import rules
-
-        return rules.push(self, player, move)
-
     # -- changing -------------------------------------------------------------------------
     def move_caballeros(self, colour: str, source: str, target: str, n: int = 1) -> None:
         here = self.caballeros[colour]
@@ -99,8 +86,9 @@ class Board:
         here[target] += n
 
     def copy(self) -> Board:
-        """A copy sharing nothing mutable with this board (cheaper than deepcopy)."""
-        return Board(
+        """A copy sharing nothing mutable with this board (cheaper than deepcopy), of the
+        same class (an `engine.State` copies to a State)."""
+        return type(self)(
             colours=list(self.colours),
             seed=self.seed,
             options=dict(self.options),

@@ -8,6 +8,7 @@ no `KeyError` or `TypeError` can escape `apply` later.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 
@@ -19,11 +20,27 @@ class IllegalMove(Exception):
         self.message = message
 
 
+class Secrecy(Enum):
+    """What players other than the mover may see of a move in the log.
+
+    Every move form declares one (there is no default), so a new card's move cannot forget
+    to; `engine.observer.visible_log` is the one place that applies them.
+    """
+
+    #: Everything, at once.
+    PUBLIC = "public"
+    #: A secret pick: only that a pick was made, until the picks are revealed together.
+    UNTIL_REVEALED = "until_revealed"
+    #: Only that the move was made, for good (which power card came back to a hand).
+    PRIVATE = "private"
+
+
 @dataclass(frozen=True)
 class MoveForm:
     type: str
     required: dict[str, type] = field(default_factory=dict)
     optional: dict[str, type] = field(default_factory=dict)
+    secrecy: Secrecy = field(kw_only=True)
 
 
 _TYPE_NAMES = {int: "a whole number", str: "a text string", bool: "true or false"}
@@ -81,14 +98,16 @@ def json_type(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
+PUBLIC, UNTIL_REVEALED, PRIVATE = Secrecy.PUBLIC, Secrecy.UNTIL_REVEALED, Secrecy.PRIVATE
+
 for _form in (
-    MoveForm("play_power_card", {"card": int}),
-    MoveForm("take_caballeros", {"count": int}),
-    MoveForm("take_from_region", {"region": str}),
-    MoveForm("choose_card", {"card": str}, {"stack": int}),
-    MoveForm("place", {"to": str}),
-    MoveForm("skip_special"),
-    MoveForm("end_turn"),
-    MoveForm("castillo_pick", {"region": str}),
+    MoveForm("play_power_card", {"card": int}, secrecy=PUBLIC),
+    MoveForm("take_caballeros", {"count": int}, secrecy=PUBLIC),
+    MoveForm("take_from_region", {"region": str}, secrecy=PUBLIC),
+    MoveForm("choose_card", {"card": str}, {"stack": int}, secrecy=PUBLIC),
+    MoveForm("place", {"to": str}, secrecy=PUBLIC),
+    MoveForm("skip_special", secrecy=PUBLIC),
+    MoveForm("end_turn", secrecy=PUBLIC),
+    MoveForm("castillo_pick", {"region": str}, secrecy=UNTIL_REVEALED),
 ):
     register_form(_form)

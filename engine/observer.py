@@ -1,19 +1,25 @@
-"""What each player may see: the observer of the game state.
+"""What each player may see: of the state, of the move log, and of events.
 
-A view is JSON-ready. It keeps secrets out: another player's power cards in hand, a secret
-pick not yet revealed, the order of the action decks.
+This module is the one owner of secrecy. A view is JSON-ready and keeps secrets out: another
+player's power cards in hand, a secret pick not yet revealed, the card `power_card_return`
+took back, the order of the action decks. The log hides what each move form declares secret
+(`engine.moves.Secrecy`); events carry no secret once committed, and `reveals_hidden` tells a
+caller which uncommitted results it must not show.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from engine import special
 from engine.board import Board, copy_json
 from engine.data import CASTILLO, COURT, PROVINCE, REGIONS
+from engine.moves import FORMS, Secrecy
 from engine.rules import can_place, pending, team_results, winners
 from engine.scoring import scoreboard
 from engine.steps import public_picks
+from engine.types import Event, LogEntry
 
 
 def view(board: Board, viewer: str | None) -> dict[str, Any]:
@@ -121,3 +127,74 @@ def _veto_view(board: Board, viewer: str | None) -> dict[str, Any]:
         ],
         "window": window,
     }
+
+
+# -- the log and events -------------------------------------------------------------------
+
+#: Events after which something hidden before is known: the next round's action cards, the
+#: Castillo picks, the picks of a secret-disk card. The game's end publishes nothing new.
+REVEALING_EVENTS = frozenset({"round_started", "castillo_revealed", "secret_picks_revealed"})
+
+#: Events after which every secret pick made before them is known to all.
+_PICKS_REVEALED = frozenset({"castillo_revealed", "secret_picks_revealed", "game_over"})
+
+
+def reveals_hidden(events: Iterable[Event]) -> bool:
+    """Whether these events (of one or more moves) make hidden information known.
+
+    A caller that shows the result of moves it does not commit (a dry run) must not show
+    such a result: it would let a player peek at the decks or at others' secret picks.
+    """
+    return any(event.get("type") in REVEALING_EVENTS for event in events)
+
+
+def visible_events(
+    events: list[Event], viewers: Collection[str], *, committed: bool
+) -> list[Event]:
+    """The events of moves as the person holding `viewers` may see them.
+
+    Committed events are public by construction (no event names a hand, an unrevealed pick
+    or a returned card: the leak tests hold the engine to that). Uncommitted ones that
+    reveal something (a dry run's) are not shown at all.
+    """
+    if not committed and reveals_hidden(events):
+        return []
+    return [dict(event) for event in events]
+
+
+def visible_log(entries: Iterable[LogEntry], viewers: Collection[str]) -> list[LogEntry]:
+    """Log entries as the person holding the colours `viewers` may see them (none for a
+    spectator). Entries carry their events, in seq order.
+
+    A move's form says what others may see (`Secrecy`): a secret pick shows only its type
+    until an event reveals the picks (its own, when it was the last pick; a later one
+    otherwise); a private move shows only its type, for good. The mover sees everything.
+    """
+    if isinstance(viewers, str):
+        # A bare colour would be read as its letters ("red" holds "e"): refuse, not guess.
+        raise TypeError("visible_log takes a collection of colours, not one colour string")
+    viewers = frozenset(viewers)
+    entries = list(entries)
+    shown: list[LogEntry] = []
+    # Walk from the end: a pick is revealed by a revealing event at or after it.
+    revealed = False
+    for entry in reversed(entries):
+        if any(e.get("type") in _PICKS_REVEALED for e in entry.get("events") or ()):
+            revealed = True
+        move = entry["move"]
+        form = FORMS.get(move.get("type", ""))
+        secrecy = form.secrecy if form is not None else Secrecy.PRIVATE
+        hide = entry["player"] not in viewers and (
+            secrecy is Secrecy.PRIVATE or (secrecy is Secrecy.UNTIL_REVEALED and not revealed)
+        )
+        out: LogEntry = {
+            **entry,
+            "move": dict(move),
+            "events": visible_events(entry.get("events") or [], viewers, committed=True),
+        }
+        if hide:
+            out["move"] = {"type": move.get("type", "")}
+            out["hidden"] = True
+        shown.append(out)
+    shown.reverse()
+    return shown

@@ -32,6 +32,7 @@ from engine.data import (
     SETUP_HOME,
     stack_cards,
 )
+from engine.memo import per_call
 from engine.moves import IllegalMove, check_form
 from engine.rng import Rng
 from engine.scoring import score_place
@@ -786,13 +787,14 @@ def legal_moves(board: Board, player: str) -> list[dict[str, Any]]:
     if board.phase == "over" or player not in board.colours:
         return []
     out: list[dict[str, Any]] = []
-    for move_rule in RULES.values():
-        for move in move_rule.candidates(board, player):
-            try:
-                move_rule.check(board, player, move)
-            except IllegalMove:
-                continue
-            out.append(move)
+    with per_call():
+        for move_rule in RULES.values():
+            for move in move_rule.candidates(board, player):
+                try:
+                    move_rule.check(board, player, move)
+                except IllegalMove:
+                    continue
+                out.append(move)
     return out
 
 
@@ -806,11 +808,10 @@ def push(board: Board, player: Any, move: Any) -> Events:
     if board.phase == "over":
         raise IllegalMove("The game is over: no more moves can be made.")
     move_rule = RULES[move["type"]]
-    move_rule.check(board, player, move)
+    with per_call():  # the check only reads; `do` changes the board, so it gets no memo
+        move_rule.check(board, player, move)
     events: Events = []
-    board.__dict__.pop("_projection", None)  # see special.projected
     move_rule.do(board, player, move, events)
-    board.__dict__.pop("_projection", None)
     return events
 
 

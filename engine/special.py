@@ -24,7 +24,8 @@ from typing import Any
 
 from engine import rules
 from engine.board import Board, copy_json
-from engine.moves import IllegalMove, MoveForm, register_form
+from engine.memo import cached
+from engine.moves import PUBLIC, IllegalMove, MoveForm, register_form
 from engine.steps import Step, execute, public_picks, public_step
 
 Move = dict[str, Any]
@@ -68,19 +69,21 @@ def new_frame(board: Board) -> dict[str, Any]:
 
 
 def projected(board: Board, frame: dict[str, Any]) -> Board:
-    # Memoised on the board object: legal_moves asks for it once per candidate move.
-    # `rules.push` drops the memo before it changes the board.
-    key = len(frame["steps"])
-    memo = board.__dict__.get("_projection")
-    if memo is not None and memo[0] == key:
-        return memo[1]
-    result = board
-    if frame["steps"]:
+    """The board as the plan's steps so far would leave it (a copy; `board` is untouched).
+
+    `legal_moves` asks for it once per candidate move, so it is remembered for the call
+    (`engine.memo`), never on the board, which may be shared.
+    """
+    if not frame["steps"]:
+        return board
+
+    def carry_out_plan() -> Board:
         result = board.copy()
         for step in frame["steps"]:
             execute(result, step, [])
-    board.__dict__["_projection"] = (key, result)
-    return result
+        return result
+
+    return cached(("projected", id(board), len(frame["steps"])), carry_out_plan)
 
 
 class SpecialAction:
@@ -493,9 +496,9 @@ rules.RULES["allow"] = rules.Rule("allow", _allow_candidates, _check_window, _an
 rules.RULES["veto"] = rules.Rule("veto", _veto_candidates, _check_window, _answer)
 
 for _form in (
-    MoveForm("end_special"),
-    MoveForm("allow"),
-    MoveForm("veto", {"from_step": int}),
+    MoveForm("end_special", secrecy=PUBLIC),
+    MoveForm("allow", secrecy=PUBLIC),
+    MoveForm("veto", {"from_step": int}, secrecy=PUBLIC),
 ):
     register_form(_form)
 

@@ -17,11 +17,10 @@ def create_app(config: dict | None = None) -> Flask:
     `pbem.config`). The factory never touches the database and never starts background
     work; `pbem serve` and `pbem db upgrade` bring the schema up to date.
     """
+    from pbem import api
     from pbem.config import configure
-    from pbem.errors import register_error_handlers
-    from pbem.extensions import api, db, migrate
-    from pbem.resources import register_blueprints
-    from pbem.state_cache import init_app as init_state_cache
+    from pbem.extensions import db, migrate
+    from pbem.game import state_cache
 
     app = Flask(__name__, instance_relative_config=True)
     configure(app, config)
@@ -31,7 +30,5 @@ def create_app(config: dict | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS_DIR)
     api.init_app(app)
-    register_blueprints(app)
-    register_error_handlers(app)
-    init_state_cache(app)
+    state_cache.init_app(app)
     return app

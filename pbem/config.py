@@ -38,7 +38,8 @@ def configure(app: Flask, config: dict | None) -> None:
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        # Served by the app itself (pbem.api.docs), so the page works offline.
+        OPENAPI_SWAGGER_UI_URL="/api/docs/assets/",
         # How long a pending decision may wait before a reminder and a timeout move; stored on
         # each game when it is created so a later change does not alter running games.
         PBEM_DEFAULT_TIMING={"deadline_hours": 72, "reminder_hours": 24},

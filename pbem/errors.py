@@ -1,40 +1,16 @@
-"""Errors as RFC 9457 `application/problem+json`, each with a sentence a person can act on.
+"""Domain errors: what the service refuses, each with a sentence a person can act on.
 
-Services raise `ServiceError` subclasses (they know nothing of Flask responses); HTTP errors
-raised by Flask, webargs or `abort` go through the same formatting, so every error a client
-sees has one shape.
+They know nothing of HTTP; each door says them its own way (the API as problem+json in
+`pbem.api.problems`, a mail door as a reply).
 """
 
 from __future__ import annotations
 
-import http
 from typing import Any
-
-import marshmallow as ma
-from flask import Flask, current_app, jsonify
-from flask_smorest import Api
-from flask_smorest.utils import prepare_response
-from werkzeug.exceptions import HTTPException
-
-PROBLEM_CONTENT_TYPE = "application/problem+json"
-
-
-class ProblemSchema(ma.Schema):
-    """The problem document (RFC 9457), plus `errors` for field-level validation messages."""
-
-    type = ma.fields.String(metadata={"description": "A URI reference naming the problem kind"})
-    title = ma.fields.String(metadata={"description": "Short summary of the problem kind"})
-    status = ma.fields.Integer(metadata={"description": "The HTTP status code"})
-    detail = ma.fields.String(metadata={"description": "What went wrong and how to fix it"})
-    errors = ma.fields.Raw(metadata={"description": "Field-level validation messages"})
-    seq = ma.fields.Integer(metadata={"description": "The game's current sequence number"})
 
 
 class ServiceError(Exception):
-    """A request the service refuses; `detail` is shown to the client as is."""
-
-    status = 400
-    kind = "bad-request"
+    """A request the service refuses; `detail` is shown to the person as is."""
 
     def __init__(self, detail: str, **extra: Any) -> None:
         super().__init__(detail)
@@ -43,128 +19,28 @@ class ServiceError(Exception):
 
 
 class NotFound(ServiceError):
-    status = 404
-    kind = "not-found"
+    """No such game, seat or state."""
 
 
 class Unauthorized(ServiceError):
-    status = 401
-    kind = "unauthorized"
+    """Who is asking is not known (no key, or a key nobody holds)."""
 
 
 class Forbidden(ServiceError):
-    status = 403
-    kind = "forbidden"
+    """Known, but not allowed: another player's seat, another creator's game."""
 
 
 class Conflict(ServiceError):
-    status = 409
-    kind = "conflict"
+    """The game is not in a state that allows this (over, aborted, taken)."""
 
 
 class StaleSequence(Conflict):
-    kind = "stale-sequence"
+    """The game has moved on since the caller looked; `extra["seq"]` is where it is now."""
 
 
 class Invalid(ServiceError):
-    status = 422
-    kind = "invalid"
+    """The request is well formed but makes no sense for this game."""
 
 
 class IllegalMoveError(Invalid):
-    kind = "illegal-move"
-
-
-def problem(status: int, detail: str, kind: str | None = None, **extra: Any):
-    """Build a problem+json response."""
-    phrase = http.HTTPStatus(status).phrase
-    body = {
-        "type": f"/problems/{kind}" if kind else "about:blank",
-        "title": phrase,
-        "status": status,
-        "detail": detail,
-    }
-    body.update(extra)
-    response = jsonify(body)
-    response.status_code = status
-    response.mimetype = PROBLEM_CONTENT_TYPE
-    return response
-
-
-def _flatten(messages: Any, prefix: str = "") -> list[str]:
-    """Marshmallow's nested message dicts as readable `field: message` lines."""
-    if isinstance(messages, dict):
-        lines = []
-        for key, value in messages.items():
-            name = f"{prefix}.{key}" if prefix else str(key)
-            lines.extend(_flatten(value, name))
-        return lines
-    if isinstance(messages, list | tuple):
-        lines = []
-        for item in messages:
-            lines.extend(_flatten(item, prefix))
-        return lines
-    return [f"{prefix}: {messages}" if prefix else str(messages)]
-
-
-class ProblemApi(Api):
-    """flask-smorest's Api, with errors rendered and documented as problem+json."""
-
-    ERROR_SCHEMA = ProblemSchema
-
-    def handle_http_exception(self, error: HTTPException):
-        data = getattr(error, "data", None) or {}
-        messages = data.get("messages") or data.get("errors")
-        code = error.code or 500
-        if messages:
-            # webargs puts messages under the location ("json", "headers", ...), which is
-            # noise for a person; the field names carry the meaning.
-            if isinstance(messages, dict) and len(messages) == 1:
-                (only,) = messages.values()
-                messages = only
-            lines = _flatten(messages)
-            detail = "The request was not accepted: " + "; ".join(lines)
-            if not detail.endswith("."):
-                detail += "."
-            response = problem(code, detail, kind="invalid-request", errors=messages)
-        elif code == 413:
-            limit = current_app.config.get("MAX_CONTENT_LENGTH")
-            response = problem(
-                413,
-                f"The request body is larger than the {limit} bytes this server accepts; "
-                "send fewer moves per request.",
-                kind="too-large",
-            )
-        else:
-            detail = error.description or http.HTTPStatus(code).phrase
-            response = problem(code, detail)
-        for name, value in (data.get("headers") or {}).items():
-            response.headers[name] = value
-        if hasattr(error, "get_headers"):
-            for name, value in error.get_headers():
-                if name.lower() != "content-type":
-                    response.headers[name] = value
-        return response
-
-    def _register_responses(self):
-        """Document every error response with the problem schema and its content type."""
-        for status in http.HTTPStatus:
-            response = {"description": status.phrase}
-            if not (100 <= status < 200) and status not in (204, 304):
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
-
-
-def register_error_handlers(app: Flask) -> None:
-    """Service errors and unexpected exceptions as problem+json."""
-
-    @app.errorhandler(ServiceError)
-    def _service_error(error: ServiceError):
-        response = problem(error.status, error.detail, kind=error.kind, **error.extra)
-        if error.status == 401:
-            response.headers["WWW-Authenticate"] = 'Bearer realm="pbem"'
-        return response
+    """The engine refused a move; the detail is its reason, as it may be told."""

@@ -8,7 +8,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
-from pbem.errors import ProblemApi
+from pbem.api.problems import ProblemApi
 
 
 class Base(DeclarativeBase):

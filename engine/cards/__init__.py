@@ -3,7 +3,7 @@
 Importing this package registers the cards and their move forms.
 """
 
-from engine.moves import MoveForm
+from engine.moves import PRIVATE, PUBLIC, UNTIL_REVEALED, MoveForm
 from engine.special import CARDS, Forms, register_moves
 
 from . import intrigue, personal, pieces, punishment, scorings, secret  # noqa: F401
@@ -11,21 +11,21 @@ from . import intrigue, personal, pieces, punishment, scorings, secret  # noqa: 
 register_moves(
     Forms(
         planning=(
-            MoveForm("do_special"),
-            MoveForm("special_option", {"option": str}),
-            MoveForm("special_region", {"region": str}),
-            MoveForm("special_place", {"to": str}),
-            MoveForm("move_caballero", {"colour": str, "from": str, "to": str}),
-            MoveForm("target", {"player": str}),
-            MoveForm("remove_caballero", {"colour": str, "region": str}),
-            MoveForm("move_scoreboard", {"scoreboard": str, "to": str}),
-            MoveForm("move_king", {"to": str}),
-            MoveForm("move_grande", {"to": str}),
-            MoveForm("return_power_card", {"card": int}),
+            MoveForm("do_special", secrecy=PUBLIC),
+            MoveForm("special_option", {"option": str}, secrecy=PUBLIC),
+            MoveForm("special_region", {"region": str}, secrecy=PUBLIC),
+            MoveForm("special_place", {"to": str}, secrecy=PUBLIC),
+            MoveForm("move_caballero", {"colour": str, "from": str, "to": str}, secrecy=PUBLIC),
+            MoveForm("target", {"player": str}, secrecy=PUBLIC),
+            MoveForm("remove_caballero", {"colour": str, "region": str}, secrecy=PUBLIC),
+            MoveForm("move_scoreboard", {"scoreboard": str, "to": str}, secrecy=PUBLIC),
+            MoveForm("move_king", {"to": str}, secrecy=PUBLIC),
+            MoveForm("move_grande", {"to": str}, secrecy=PUBLIC),
+            MoveForm("return_power_card", {"card": int}, secrecy=PRIVATE),
         ),
         inputs=(
-            MoveForm("return_caballero", {"from": str}),
-            MoveForm("secret_pick", {"region": str}),
+            MoveForm("return_caballero", {"from": str}, secrecy=PUBLIC),
+            MoveForm("secret_pick", {"region": str}, secrecy=UNTIL_REVEALED),
         ),
     )
 )

@@ -16,7 +16,7 @@ from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.extensions import db
 
-TABLES_CHILD_FIRST = ["idempotency_records", "moves", "seats", "games", "players"]
+TABLES_CHILD_FIRST = ["idempotency_records", "snapshots", "moves", "seats", "games", "players"]
 
 
 @pytest.fixture(scope="session")

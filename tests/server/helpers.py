@@ -58,3 +58,26 @@ def replay_record(record: dict):
         assert entry["seq"] == number
         state, _ = engine.apply(state, entry["player"], entry["move"])
     return state
+
+
+def replay_log(game, upto: int | None = None):
+    """The state after the first `upto` logged moves (all by default), replayed from setup
+    through the engine alone: no cache, no snapshot. Needs an app context."""
+    from pbem.extensions import db
+    from pbem.store.models import Move
+
+    query = db.select(Move).where(Move.game_id == game.id).order_by(Move.seq)
+    if upto is not None:
+        query = query.where(Move.seq <= upto)
+    state = engine.new_game(game.colours, seed=game.seed, options=game.options or None)
+    for move in db.session.execute(query).scalars():
+        state, _ = engine.apply(state, move.colour, move.move)
+    return state
+
+
+def stored_state(game):
+    """The state the server holds for a game now (cache, row or snapshot). Needs an app
+    context."""
+    from pbem.game.states import current_state
+
+    return current_state(game.id, game.seed, game.seq)

@@ -1,6 +1,7 @@
 """schemathesis against /api/openapi.json: no 5xx, and every answer matches the spec."""
 
 import os
+import zlib
 
 import pytest
 import schemathesis
@@ -35,6 +36,7 @@ schema = schemathesis.openapi.from_wsgi(
 @settings(
     max_examples=EXAMPLES,
     deadline=None,
+    derandomize=True,  # the same cases every run: a failure seen once is seen again
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_api_matches_its_spec(case, app, seeded):
@@ -48,7 +50,8 @@ def test_api_matches_its_spec(case, app, seeded):
     # then meet 401 and 404). With the real key put in by hand, schemathesis's own auth
     # checks would take it for a generated, invalid one, and a path made invalid on purpose
     # is no longer invalid; test_bad_input covers both.
-    if hash(repr(case.body)) % 2 == 0:
+    # crc32, not hash(): str hashes change with PYTHONHASHSEED, so a failure would not replay.
+    if zlib.crc32(repr(case.body).encode("utf-8", "surrogatepass")) % 2 == 0:
         if "game_id" in (case.path_parameters or {}):
             case.path_parameters["game_id"] = seeded["game_id"]
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {seeded['key']}"}

@@ -1,10 +1,10 @@
 """Submitting moves: sequence numbers, whole batches, idempotency, dry runs."""
 
 import engine
-from pbem import services
 from pbem.extensions import db
-from pbem.models import Game
+from pbem.store.models import Game
 from tests.server.conftest import assert_problem, table_snapshot
+from tests.server.helpers import stored_state
 
 
 def first_turn(api, game_id, keys):
@@ -60,7 +60,7 @@ def test_a_batch_applies_whole_in_order(api):
 def api_state(api, game_id):
     """The engine state behind a game, rebuilt from the database rows (test-only access)."""
     with api.client.application.app_context():
-        return services.load_state(db.session.get(Game, game_id))
+        return stored_state(db.session.get(Game, game_id))
 
 
 def test_a_repeated_idempotency_key_gets_the_first_answer(app, api):
@@ -201,6 +201,6 @@ def test_a_refused_batch_tells_nothing_a_move_in_it_uncovered(app, api):
     before = table_snapshot(app)
     batch = [{"type": "end_turn"}, {"type": "choose_card", "card": "flying_carpet"}]
     body = assert_problem(api.post_moves(game_id, keys[colour], batch, view["seq"]), 422)
-    assert "uncovers hidden information" in body["detail"]
+    assert "which uncovers the next round's action cards" in body["detail"]
     assert "stack" not in body["detail"] and "flying_carpet" not in body["detail"]
     assert table_snapshot(app) == before

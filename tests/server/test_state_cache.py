@@ -5,11 +5,13 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 import engine
-from pbem import create_app, services
+from pbem import create_app
 from pbem.extensions import db
-from pbem.models import Game
-from pbem.state_cache import StateCache
+from pbem.game.state_cache import StateCache
+from pbem.game.states import current_state
+from pbem.store.models import Game
 from tests.server.conftest import Api, assert_problem
+from tests.server.helpers import replay_log, stored_state
 
 
 def turn(api, game_id, keys):
@@ -34,7 +36,7 @@ def cached_seq(app, game_id) -> int | None:
 def logged_state(app, game_id):
     """The state the log replays to, bypassing every cache."""
     with app.app_context():
-        state = services.replay(db.session.get(Game, game_id))
+        state = replay_log(db.session.get(Game, game_id))
         db.session.remove()
     return state
 
@@ -111,7 +113,7 @@ def test_a_refused_or_dry_batch_leaves_the_cache_alone(app, api):
     assert api.post_moves(game_id, keys[colour], [moves[0]], seq, dry_run=True).status_code == 200
     assert cached_seq(app, game_id) == seq
     with app.app_context():
-        state = services.load_state(db.session.get(Game, game_id))
+        state = stored_state(db.session.get(Game, game_id))
         assert engine.to_dict(state) == engine.to_dict(logged_state(app, game_id))
 
 
@@ -153,7 +155,7 @@ def test_a_row_that_moved_on_is_not_filed_under_the_older_seq(app, api):
     app.extensions["pbem_state_cache"] = StateCache()
     with app.app_context():
         game = db.session.get(Game, game_id)
-        state = services._state_at(game_id, game.seed, seq)
-        assert engine.to_dict(state) == engine.to_dict(services.replay(game, seq))
+        state = current_state(game_id, game.seed, seq)
+        assert engine.to_dict(state) == engine.to_dict(replay_log(game, seq))
         db.session.remove()
     assert cached_seq(app, game_id) == seq

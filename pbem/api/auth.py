@@ -1,27 +1,12 @@
-"""API keys: made, hashed, and checked from the `Authorization: Bearer` header."""
+"""The API's door: who is asking, from the `Authorization: Bearer <key>` header."""
 
 from __future__ import annotations
-
-import hashlib
-import secrets
 
 from flask import g, request
 
 from pbem.errors import Unauthorized
-from pbem.extensions import db
-from pbem.models import Player
-
-KEY_PREFIX = "pbem_"
-
-
-def new_api_key() -> tuple[str, str]:
-    """A fresh key and its hash; the key itself is never stored."""
-    key = KEY_PREFIX + secrets.token_urlsafe(32)
-    return key, hash_api_key(key)
-
-
-def hash_api_key(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+from pbem.game.players import hash_api_key, player_by_key_hash, unknown_key
+from pbem.store.models import Player
 
 
 def api_key_hash(required: bool = True) -> str | None:
@@ -52,10 +37,6 @@ def key_needed() -> Unauthorized:
     )
 
 
-def unknown_key() -> Unauthorized:
-    return Unauthorized("This API key is not known; check it, or register with POST /api/players.")
-
-
 def current_player(required: bool = True) -> Player | None:
     """The player whose key came with the request.
 
@@ -68,9 +49,7 @@ def current_player(required: bool = True) -> Player | None:
         key_hash = api_key_hash(required=False)
         player = None
         if key_hash is not None:
-            player = db.session.execute(
-                db.select(Player).where(Player.api_key_hash == key_hash)
-            ).scalar_one_or_none()
+            player = player_by_key_hash(key_hash)
             if player is None:
                 raise unknown_key()
         g.player = player

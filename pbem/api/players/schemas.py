@@ -1,6 +1,6 @@
 import marshmallow as ma
 
-from pbem.resources.fields import Text
+from pbem.api.fields import Text
 
 
 class PlayerCreateSchema(ma.Schema):

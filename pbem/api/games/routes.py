@@ -3,11 +3,9 @@
 from flask import current_app, jsonify
 from flask_smorest import Blueprint
 
-from pbem import services
-from pbem.auth import current_player
-from pbem.errors import NotFound
-from pbem.resources import KEY_OPTIONAL, KEY_REQUIRED
-from pbem.resources.games.schemas import (
+from pbem.api import KEY_OPTIONAL, KEY_REQUIRED
+from pbem.api.auth import current_player
+from pbem.api.games.schemas import (
     COLOURS,
     GameCreateSchema,
     GameListSchema,
@@ -16,6 +14,9 @@ from pbem.resources.games.schemas import (
     SeatChangeSchema,
     ViewerColourSchema,
 )
+from pbem.errors import NotFound
+from pbem.game import games
+from pbem.game.views import current_view
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 
@@ -27,7 +28,7 @@ blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 def create(data: dict) -> dict:
     """Create a game; you must hold one of its seats, and you become its admin."""
     player = current_player()
-    game = services.create_game(
+    game = games.create_game(
         player,
         data["title"],
         data["seats"],
@@ -35,7 +36,7 @@ def create(data: dict) -> dict:
         timing=data["timing"],
         default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
     )
-    return services.game_summary(game, player)
+    return games.game_summary(game, player)
 
 
 @blp.route("", methods=["GET"])
@@ -44,7 +45,7 @@ def create(data: dict) -> dict:
 def list_mine() -> dict:
     """Your games, with who must move in each."""
     player = current_player()
-    return {"games": [services.game_summary(g, player) for g in services.games_of(player)]}
+    return {"games": [games.game_summary(game, player) for game in games.games_of(player)]}
 
 
 @blp.route("/<int:game_id>", methods=["GET"])
@@ -54,9 +55,8 @@ def list_mine() -> dict:
 def show(query: dict, game_id: int):
     """The game as you see it (the public view without a key); `viewer` says as which colour."""
     player = current_player(required=False)
-    game = services.get_game(game_id)
     # Returned as a response so the engine's view goes out whole, not cut to the schema.
-    return jsonify(services.current_view(game, player, query.get("colour")))
+    return jsonify(current_view(games.get_game(game_id), player, query.get("colour")))
 
 
 @blp.route("/<int:game_id>/abort", methods=["POST"])
@@ -65,7 +65,7 @@ def show(query: dict, game_id: int):
 def abort(game_id: int) -> dict:
     """Admin: stop the game for good."""
     player = current_player()
-    return services.game_summary(services.abort_game(player, game_id), player)
+    return games.game_summary(games.abort_game(player, game_id), player)
 
 
 @blp.route("/<int:game_id>/seats/<string:colour>", methods=["PUT"])
@@ -77,4 +77,4 @@ def give_seat(data: dict, game_id: int, colour: str) -> dict:
     player = current_player()
     if colour not in COLOURS:
         raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
-    return services.game_summary(services.give_seat(player, game_id, colour, data["email"]), player)
+    return games.game_summary(games.give_seat(player, game_id, colour, data["email"]), player)

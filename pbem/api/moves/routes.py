@@ -3,11 +3,10 @@
 from flask import jsonify
 from flask_smorest import Blueprint
 
-from pbem import services
-from pbem.auth import api_key_hash, current_player
-from pbem.resources import KEY_OPTIONAL, KEY_REQUIRED
-from pbem.resources.games.schemas import GameViewSchema, ViewerColourSchema
-from pbem.resources.moves.schemas import (
+from pbem.api import KEY_OPTIONAL, KEY_REQUIRED, idempotency
+from pbem.api.auth import api_key_hash, current_player
+from pbem.api.games.schemas import GameViewSchema, ViewerColourSchema
+from pbem.api.moves.schemas import (
     IdempotencyHeaderSchema,
     LegalMovesSchema,
     LogSchema,
@@ -15,6 +14,9 @@ from pbem.resources.moves.schemas import (
     MovesInSchema,
     RecordSchema,
 )
+from pbem.game import play, views
+from pbem.game.games import get_game
+from pbem.game.seating import Actor
 
 blp = Blueprint("moves", __name__, url_prefix="/api/games/<int:game_id>", description="Moves")
 
@@ -26,7 +28,17 @@ blp = Blueprint("moves", __name__, url_prefix="/api/games/<int:game_id>", descri
 def legal_moves(query: dict, game_id: int) -> dict:
     """Every move your seat may make now (none when it is not your turn); `colour` says which
     seat when you hold two."""
-    return services.legal_moves_by_key(game_id, api_key_hash(), query.get("colour"))
+    return views.legal_moves_for(Actor.by_key(api_key_hash()), game_id, query.get("colour"))
+
+
+def _answer(outcome: play.Outcome) -> idempotency.Answer:
+    """The HTTP status and body of a played batch."""
+    body = {"seq": outcome.seq, "events": outcome.events, "view": outcome.view}
+    if outcome.dry_run:
+        body["dry_run"] = True
+        if outcome.withheld:
+            body["withheld"] = outcome.withheld
+    return (200 if outcome.dry_run else 201), body
 
 
 @blp.route("/moves", methods=["POST"])
@@ -40,14 +52,25 @@ def legal_moves(query: dict, game_id: int) -> dict:
 @blp.doc(security=KEY_REQUIRED)
 def submit(headers: dict, data: dict, game_id: int):
     """Play a batch of moves as your seat: all of them, or none."""
-    status, body = services.submit_moves(
-        game_id,
-        data["moves"],
-        data["expected_seq"],
-        api_key_hash=api_key_hash(),
-        colour=data.get("colour"),
-        dry_run=data["dry_run"],
-        idempotency_key=headers.get("idempotency_key"),
+    key_hash = api_key_hash()
+    key = headers.get("idempotency_key")
+    # The request's hash is needed only to replay or record an answer under a key.
+    hashed = idempotency.request_hash(game_id, data) if key else ""
+    status, body = idempotency.once(
+        key_hash,
+        key,
+        hashed,
+        lambda also_write: play.submit(
+            Actor.by_key(key_hash),
+            game_id,
+            data["expected_seq"],
+            data["moves"],
+            source="api",
+            colour=data.get("colour"),
+            dry_run=data["dry_run"],
+            also_write=also_write,
+        ),
+        _answer,
     )
     response = jsonify(body)
     response.status_code = status
@@ -58,9 +81,8 @@ def submit(headers: dict, data: dict, game_id: int):
 @blp.response(200, LogSchema)
 @blp.doc(security=KEY_OPTIONAL)
 def log(game_id: int) -> dict:
-    """The move log, with other players' unrevealed secrets left out."""
-    player = current_player(required=False)
-    return services.log_for(services.get_game(game_id), player)
+    """The move log with each move's events, other players' unrevealed secrets left out."""
+    return views.log_for(get_game(game_id), current_player(required=False))
 
 
 @blp.route("/states/<int:seq>", methods=["GET"])
@@ -70,8 +92,7 @@ def log(game_id: int) -> dict:
 def state_at(query: dict, game_id: int, seq: int):
     """The game as you would have seen it after move `seq`."""
     player = current_player(required=False)
-    game = services.get_game(game_id)
-    return jsonify(services.view_at(game, player, seq, query.get("colour")))
+    return jsonify(views.view_at(get_game(game_id), player, seq, query.get("colour")))
 
 
 @blp.route("/record", methods=["GET"])
@@ -79,4 +100,4 @@ def state_at(query: dict, game_id: int, seq: int):
 @blp.doc(security=KEY_OPTIONAL)
 def record(game_id: int) -> dict:
     """Setup (with the seed) and the whole log, once the game is over."""
-    return services.record_of(services.get_game(game_id))
+    return views.record_of(get_game(game_id))

@@ -2,7 +2,7 @@
 
 from flask_smorest import Blueprint
 
-from pbem.resources.health.schemas import HealthSchema
+from pbem.api.health.schemas import HealthSchema
 
 blp = Blueprint("health", __name__, url_prefix="/api/health", description="Liveness")
 

@@ -1,7 +1,7 @@
 import marshmallow as ma
 
-from pbem.resources.fields import no_control_characters
-from pbem.resources.games.schemas import COLOURS
+from pbem.api.fields import no_control_characters
+from pbem.api.games.schemas import COLOURS
 
 #: A batch bigger than this is not a turn: the longest turn is a few dozen atomic moves.
 MAX_BATCH = 200
@@ -63,6 +63,9 @@ class LogEntrySchema(ma.Schema):
     seq = ma.fields.Integer(required=True)
     player = ma.fields.String(required=True, metadata={"description": "The seat's colour"})
     move = ma.fields.Dict(required=True)
+    events = ma.fields.List(
+        ma.fields.Dict(), required=True, metadata={"description": "What the move made happen"}
+    )
     source = ma.fields.String(required=True)
     time = ma.fields.String(required=True)
     hidden = ma.fields.Boolean(metadata={"description": "Part of the move is secret to you"})

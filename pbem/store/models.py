@@ -1,7 +1,9 @@
-"""The tables: players, games, seats, the move log, idempotency records.
+"""The tables: players, games, seats, the move log, snapshots, idempotency records.
 
 The move log is the truth of a game; `Game.state` and `Game.seq` are a cache of what the log
-replays to, rewritten in the same transaction that appends to the log.
+replays to, rewritten in the same transaction that appends to the log. Each logged move keeps
+the events it caused, and `Snapshot` keeps the state at each round's start, so history and
+past states are read from the record instead of replayed from move 0.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from pbem.extensions import db
 
-#: Where a move came from.
-MOVE_SOURCES = ("api", "email", "timeout", "bot", "admin")
+#: Where a move came from: a door (the API, a mail, the web page) or the scheduler acting
+#: for a seat (a timeout, a bot, closing a Veto window).
+MOVE_SOURCES = ("api", "email", "web", "timeout", "bot", "scheduler", "admin")
 
 #: A game's life: `active` until the engine says it is over (`finished`) or its admin stops
 #: it (`aborted`).
@@ -63,7 +66,7 @@ class Game(db.Model):
     # Colours in seat order, as given to engine.new_game.
     colours: Mapped[list] = mapped_column(JSON)
     # Cache: engine.to_dict of the state after `seq` moves, and who must act in it. Deferred:
-    # `services.load_state` reads it (with the seq, in one statement) only when the worker's
+    # `game.states` reads it (with the seq, in one statement) only when the worker's
     # in-memory cache misses, so loading a Game does not fetch and parse it every time.
     state: Mapped[dict | None] = mapped_column(JSON, deferred=True)
     pending: Mapped[list] = mapped_column(JSON, default=list)
@@ -82,7 +85,7 @@ class Seat(db.Model):
 
     A player usually holds one seat per game; in the two-colour variant each person holds
     two (seats 0 and 1, or 2 and 3). Which seats one player may hold is a rule of the game's
-    options, checked by `services.create_game` and `services.give_seat`; the table only keeps
+    options, checked by `game.games.create_game` and `give_seat`; the table only keeps
     each colour and each position to one seat.
     """
 
@@ -115,8 +118,23 @@ class Move(db.Model):
     # Who submitted it; null for timeout and bot moves.
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     move: Mapped[dict] = mapped_column(JSON)
+    # What the move made happen (engine events), public once committed.
+    events: Mapped[list | None] = mapped_column(JSON)
     source: Mapped[str] = mapped_column(String(16), default="api")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Snapshot(db.Model):
+    """The whole state (engine.to_dict) after move `seq`: at setup and at each round's start.
+
+    A past state is the latest snapshot at or before it plus the few moves after it.
+    """
+
+    __tablename__ = "snapshots"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    state: Mapped[dict] = mapped_column(JSON)
 
 
 class IdempotencyRecord(db.Model):

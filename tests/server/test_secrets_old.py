@@ -13,10 +13,10 @@ import json
 import random
 
 import pytest
-
-from pbem.extensions import db
 from pbem.models import Game
 from pbem.visibility import PRIVATE_CARD_MOVES, is_secret_pick, visible_log
+
+from pbem.extensions import db
 from tests.server.helpers import MAX_MOVES
 
 EVERY = 5

@@ -2,8 +2,8 @@
 
 from flask_smorest import Blueprint
 
-from pbem import services
-from pbem.resources.players.schemas import PlayerCreatedSchema, PlayerCreateSchema
+from pbem.api.players.schemas import PlayerCreatedSchema, PlayerCreateSchema
+from pbem.game.players import register_player
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
 
@@ -14,5 +14,5 @@ blp = Blueprint("players", __name__, url_prefix="/api/players", description="Pla
 @blp.alt_response(409, response="CONFLICT")
 def register(data: dict) -> dict:
     """Register: the answer holds your API key, shown this once only."""
-    player, key = services.register_player(data["email"], data["name"])
+    player, key = register_player(data["email"], data["name"])
     return {"id": player.id, "email": player.email, "name": player.name, "api_key": key}

@@ -1,0 +1,32 @@
+"""`State`: the board, plus the python-chess style methods that play it.
+
+`Board` (engine.board) is a plain record and holds no rules; the rules (engine.rules) read
+and change it. A bot that searches many lines wants `state.copy()`, `state.legal_moves()` and
+`state.push()` in place, so this subclass joins the two without `board` importing `rules`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from engine import rules
+from engine.board import Board
+
+
+class State(Board):
+    """What the facade hands out: a `Board` that can list and push its own moves."""
+
+    @classmethod
+    def of(cls, board: Board) -> State:
+        """`board` as a State, sharing its contents (for boards just built and let go)."""
+        return cls(**{f.name: getattr(board, f.name) for f in fields(board)})
+
+    def legal_moves(self, player: str) -> list[dict[str, Any]]:
+        """Every atomic move `player` may make now."""
+        return rules.legal_moves(self, player)
+
+    def push(self, player: str, move: dict[str, Any]) -> list[dict[str, Any]]:
+        """Play `move` on this state in place and return its events (`engine.apply` copies
+        first; a bot searching many lines may prefer `copy()` and `push`)."""
+        return rules.push(self, player, move)

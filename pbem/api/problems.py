@@ -1,0 +1,165 @@
+"""Errors as RFC 9457 `application/problem+json`, each with a sentence a person can act on.
+
+The one place where domain errors (`pbem.errors`) become HTTP: services raise them knowing
+nothing of responses; HTTP errors raised by Flask, webargs or `abort` go through the same
+formatting, so every error a client sees has one shape.
+"""
+
+from __future__ import annotations
+
+import http
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, current_app, jsonify
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+
+from pbem.errors import (
+    Conflict,
+    Forbidden,
+    IllegalMoveError,
+    Invalid,
+    NotFound,
+    ServiceError,
+    StaleSequence,
+    Unauthorized,
+)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+
+class ProblemSchema(ma.Schema):
+    """The problem document (RFC 9457), plus `errors` for field-level validation messages."""
+
+    type = ma.fields.String(metadata={"description": "A URI reference naming the problem kind"})
+    title = ma.fields.String(metadata={"description": "Short summary of the problem kind"})
+    status = ma.fields.Integer(metadata={"description": "The HTTP status code"})
+    detail = ma.fields.String(metadata={"description": "What went wrong and how to fix it"})
+    errors = ma.fields.Raw(metadata={"description": "Field-level validation messages"})
+    seq = ma.fields.Integer(metadata={"description": "The game's current sequence number"})
+
+
+#: Each domain error as an HTTP status and a problem type, most specific first.
+PROBLEMS: tuple[tuple[type[ServiceError], int, str], ...] = (
+    (StaleSequence, 409, "stale-sequence"),
+    (IllegalMoveError, 422, "illegal-move"),
+    (NotFound, 404, "not-found"),
+    (Unauthorized, 401, "unauthorized"),
+    (Forbidden, 403, "forbidden"),
+    (Conflict, 409, "conflict"),
+    (Invalid, 422, "invalid"),
+    (ServiceError, 400, "bad-request"),
+)
+
+
+def status_of(error: ServiceError) -> tuple[int, str]:
+    """The HTTP status and problem type of a domain error."""
+    return next((status, kind) for cls, status, kind in PROBLEMS if isinstance(error, cls))
+
+
+def problem(status: int, detail: str, kind: str | None = None, **extra: Any):
+    """Build a problem+json response."""
+    phrase = http.HTTPStatus(status).phrase
+    body = {
+        "type": f"/problems/{kind}" if kind else "about:blank",
+        "title": phrase,
+        "status": status,
+        "detail": detail,
+    }
+    body.update(extra)
+    response = jsonify(body)
+    response.status_code = status
+    response.mimetype = PROBLEM_CONTENT_TYPE
+    return response
+
+
+def _flatten(messages: Any, prefix: str = "") -> list[str]:
+    """Marshmallow's nested message dicts as readable `field: message` lines."""
+    if isinstance(messages, dict):
+        lines = []
+        for key, value in messages.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            lines.extend(_flatten(value, name))
+        return lines
+    if isinstance(messages, list | tuple):
+        lines = []
+        for item in messages:
+            lines.extend(_flatten(item, prefix))
+        return lines
+    return [f"{prefix}: {messages}" if prefix else str(messages)]
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api, with errors rendered and documented as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def handle_http_exception(self, error: HTTPException):
+        data = getattr(error, "data", None) or {}
+        messages = data.get("messages") or data.get("errors")
+        code = error.code or 500
+        if messages:
+            # webargs puts messages under the location ("json", "headers", ...), which is
+            # noise for a person; the field names carry the meaning.
+            if isinstance(messages, dict) and len(messages) == 1:
+                (only,) = messages.values()
+                messages = only
+            lines = _flatten(messages)
+            detail = "The request was not accepted: " + "; ".join(lines)
+            if not detail.endswith("."):
+                detail += "."
+            response = problem(code, detail, kind="invalid-request", errors=messages)
+        elif code == 413:
+            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+            response = problem(
+                413,
+                f"The request body is larger than the {limit} bytes this server accepts; "
+                "send fewer moves per request.",
+                kind="too-large",
+            )
+        else:
+            detail = error.description or http.HTTPStatus(code).phrase
+            response = problem(code, detail)
+        for name, value in (data.get("headers") or {}).items():
+            response.headers[name] = value
+        if hasattr(error, "get_headers"):
+            for name, value in error.get_headers():
+                if name.lower() != "content-type":
+                    response.headers[name] = value
+        return response
+
+    def _register_responses(self):
+        """Document every error response with the problem schema and its content type."""
+        for status in http.HTTPStatus:
+            response = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Service errors and unexpected exceptions as problem+json."""
+
+    @app.errorhandler(ServiceError)
+    def _service_error(error: ServiceError):
+        status, kind = status_of(error)
+        response = problem(status, error.detail, kind=kind, **error.extra)
+        if status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="pbem"'
+        return response
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception):
+        # A bug: logged with its traceback, answered in the same shape as every other error.
+        app.logger.exception("unexpected error")
+        return problem(
+            500,
+            "The server failed on this request; nothing was changed. Please report it.",
+            kind="internal",
+        )

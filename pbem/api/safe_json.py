@@ -1,0 +1,62 @@
+"""Reading request bodies: JSON that Python could parse but the service could not live with
+is refused as a 400 with a sentence, never let through to fail later as a 500.
+
+- a 5,000-digit number (Python refuses to turn it into text again: an error message or a
+  log line quoting it would fail);
+- arrays or objects nested a thousand deep (the parser runs out of stack: RecursionError);
+- a lone surrogate such as "\\ud800" (valid JSON, but not text: no database stores it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask.json.provider import DefaultJSONProvider
+
+#: More digits than any id, seq or card number needs, and far below Python's 4,300 limit.
+MAX_DIGITS = 30
+#: Deeper than any move or game body (which nest three or four levels).
+MAX_DEPTH = 32
+
+
+class UnacceptableJSON(ValueError):
+    """Flask turns a ValueError from `loads` into 400 Bad Request with this message."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise UnacceptableJSON(
+            f"A number in the body has {len(text)} digits; numbers here have at most {MAX_DIGITS}."
+        )
+    return int(text)
+
+
+def _check(value: Any, depth: int = 0) -> None:
+    if depth > MAX_DEPTH:
+        raise UnacceptableJSON(f"The body nests deeper than {MAX_DEPTH} levels.")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise UnacceptableJSON(
+                "The body holds a \\u escape of a lone surrogate (such as \\ud800), which is "
+                "not a character; send real text."
+            ) from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check(key, depth + 1)
+            _check(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check(item, depth + 1)
+
+
+class SafeJSONProvider(DefaultJSONProvider):
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            value = json.loads(s, parse_int=_parse_int, **kwargs)
+        except RecursionError:
+            raise UnacceptableJSON(f"The body nests deeper than {MAX_DEPTH} levels.") from None
+        _check(value)
+        return value

@@ -1,0 +1,190 @@
+"""Games: creating one, its seats, listing, aborting, and handing a seat to someone else."""
+
+from __future__ import annotations
+
+import secrets
+
+import engine
+from pbem.errors import Conflict, Forbidden, Invalid, NotFound
+from pbem.extensions import db
+from pbem.game.players import normal_email
+from pbem.store.models import Game, Player, Seat, Snapshot, utcnow
+from pbem.store.queries import MAX_ID
+
+
+def get_game(game_id: int) -> Game:
+    game = db.session.get(Game, game_id) if 0 < game_id <= MAX_ID else None
+    if game is None:
+        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+    return game
+
+
+def seats_of(game: Game, player: Player | None) -> list[Seat]:
+    """The player's seats in the game, in seat order: one, or two in the two-colour variant."""
+    if player is None:
+        return []
+    return [s for s in game.seats if s.player_id == player.id]
+
+
+def _check_seat_holders(game_options: dict, holders: list[str]) -> None:
+    """Refuse a seating where one person holds seats they may not: `holders` names who holds
+    each seat (their email), in seat order.
+
+    One seat per person, except in the two-colour variant, where the engine gives colours 0
+    and 1 to one person and 2 and 3 to the other: there the pairs must match exactly.
+    """
+    if game_options.get("variant") == "two_colour":
+        if len(holders) != 4:
+            raise Invalid(
+                f"A two-colour game has exactly 4 seats (2 colours for each of its 2 players), "
+                f"not {len(holders)}."
+            )
+        first, second = holders[:2], holders[2:]
+        if len(set(first)) == 1 and len(set(second)) == 1 and first[0] != second[0]:
+            return
+        if len(set(holders)) == 4:
+            return  # four people, as in a game of four: allowed, each holds one colour
+        raise Invalid(
+            "In a two-colour game one person holds seats 1 and 2 and the other seats 3 and 4 "
+            "(the same email twice in each pair, a different email in each pair); this "
+            "seating pairs them differently."
+        )
+    if len(set(holders)) != len(holders):
+        raise Invalid(
+            "Each seat needs its own player; an email is given twice. Only a two-colour game "
+            '(options {"variant": "two_colour"}) lets one player hold two seats.'
+        )
+
+
+def create_game(
+    creator: Player,
+    title: str,
+    seats: list[dict],
+    options: dict | None = None,
+    timing: dict | None = None,
+    default_timing: dict | None = None,
+) -> Game:
+    """A new game: `seats` are `{email, colour}` in seat order; the creator must hold one."""
+    emails = [normal_email(s["email"]) for s in seats]
+    colours = [s["colour"] for s in seats]
+    if len(set(colours)) != len(colours):
+        raise Invalid("Each seat needs its own colour; a colour is given twice.")
+    _check_seat_holders(options or {}, emails)
+    if creator.email not in emails:
+        raise Invalid(f"You ({creator.email}) must take one of the seats of a game you create.")
+    players = {
+        p.email: p
+        for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
+    }
+    unknown = list(dict.fromkeys(e for e in emails if e not in players))
+    if unknown:
+        raise Invalid(
+            "These emails are not registered players: "
+            + ", ".join(unknown)
+            + ". Each player must first register with POST /api/players."
+        )
+    options = dict(options or {})
+    if "first_player" in options and options["first_player"] not in colours:
+        raise Invalid(f"first_player {options['first_player']} is not one of the seats' colours.")
+    seed = secrets.randbits(62)
+    try:
+        state = engine.new_game(colours, seed=seed, options=options or None)
+    except (ValueError, engine.IllegalMove) as error:
+        raise Invalid(f"The engine cannot set up this game: {error}") from None
+    game = Game(
+        title=title.strip(),
+        options=options,
+        timing={**(default_timing or {}), **(timing or {})},
+        seed=seed,
+        status="active",
+        creator_id=creator.id,
+        colours=colours,
+        state=engine.to_dict(state),
+        pending=engine.pending(state),
+        seq=0,
+    )
+    game.seats = [
+        Seat(player_id=players[email].id, colour=colour, position=i)
+        for i, (email, colour) in enumerate(zip(emails, colours, strict=True))
+    ]
+    db.session.add(game)
+    db.session.flush()
+    db.session.add(Snapshot(game_id=game.id, seq=0, state=game.state))
+    db.session.commit()
+    return game
+
+
+def games_of(player: Player) -> list[Game]:
+    """The games where the player holds a seat, each once (they may hold two in a game)."""
+    seated = db.select(Seat.game_id).where(Seat.player_id == player.id)
+    return list(
+        db.session.execute(db.select(Game).where(Game.id.in_(seated)).order_by(Game.id)).scalars()
+    )
+
+
+def game_summary(game: Game, player: Player) -> dict:
+    own = [s.colour for s in seats_of(game, player)]
+    to_move = sorted({p["player"] for p in game.pending or []})
+    return {
+        "id": game.id,
+        "title": game.title,
+        "status": game.status,
+        "seq": game.seq,
+        # `colour` is kept for clients written before two-colour games: it names the one
+        # seat of a one-seat player and is null for a player holding two.
+        "colour": own[0] if len(own) == 1 else None,
+        "colours": own,
+        "admin": game.creator_id == player.id,
+        "seats": [{"colour": s.colour, "name": s.player.name} for s in game.seats],
+        "to_move": to_move if game.status == "active" else [],
+        "your_turn": game.status == "active" and any(c in to_move for c in own),
+        "options": game.options,
+    }
+
+
+def abort_game(admin: Player, game_id: int) -> Game:
+    game = get_game(game_id)
+    _require_admin(game, admin)
+    if game.status != "active":
+        raise Conflict(f"Game {game.id} is already {game.status}.")
+    game.status = "aborted"
+    game.pending = []
+    game.updated_at = utcnow()
+    db.session.commit()
+    return game
+
+
+def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
+    """Hand the seat `colour` to the registered player `email` (a replacement player).
+
+    In a two-colour game where one person holds both colours of a pair, the whole pair goes
+    to the new player: a person is replaced, not half of one.
+    """
+    game = get_game(game_id)
+    _require_admin(game, admin)
+    if game.status != "active":
+        raise Conflict(f"Game {game.id} is {game.status}; its seats can no longer change.")
+    seat = next((s for s in game.seats if s.colour == colour), None)
+    if seat is None:
+        raise NotFound(f"Game {game.id} has no {colour} seat.")
+    email = normal_email(email)
+    player = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
+    if player is None:
+        raise Invalid(f"{email} is not a registered player; they must register first.")
+    moving = [seat]
+    if (game.options or {}).get("variant") == "two_colour":
+        pair = game.seats[:2] if seat.position < 2 else game.seats[2:]
+        if all(s.player_id == seat.player_id for s in pair):
+            moving = pair
+    if any(s.player_id == player.id for s in game.seats if s not in moving):
+        raise Conflict(f"{email} already holds a seat in game {game.id}.")
+    for s in moving:
+        s.player_id = player.id
+    game.updated_at = utcnow()
+    db.session.commit()
+    return game
+
+
+def _require_admin(game: Game, player: Player) -> None:
+    if game.creator_id != player.id:
+        raise Forbidden(f"Only the creator of game {game.id} may administer it.")

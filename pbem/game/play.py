@@ -1,0 +1,184 @@
+"""The one play function: every door into a game (the API, a mail, the scheduler) plays
+moves through `submit`, which checks and commits them the same way for all.
+
+It knows nothing of HTTP: it takes an `Actor` and returns an `Outcome`, or raises a domain
+error (`pbem.errors`). The engine plays the batch (`engine.play_batch`, pure) and decides
+what may be said of it; `_commit` holds the SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+import engine
+from pbem.errors import Conflict, IllegalMoveError, Invalid, StaleSequence
+from pbem.extensions import db
+from pbem.game.seating import Actor, Seating, resolve_colour, seating
+from pbem.game.state_cache import state_cache
+from pbem.game.states import current_state, snapshots_of
+from pbem.store import queries
+from pbem.store.models import MOVE_SOURCES, utcnow
+
+WITHHELD = (
+    "These moves are legal. Their result would reveal hidden information (new action cards "
+    "or others' secret picks), so a dry run does not show it; the view is the game as it is now."
+)
+
+
+@dataclass
+class Outcome:
+    """What a played (or dry-run) batch did, as the acting seat may see it."""
+
+    game_id: int
+    player_id: int | None  # who played it (None: the scheduler)
+    colour: str
+    seq: int  # the game's seq after the batch (as it would be, for a dry run)
+    events: list[engine.Event]
+    view: dict[str, Any]
+    dry_run: bool = False
+    withheld: str | None = None  # why a dry run shows the game as it is now
+    moves: list[engine.Move] = field(default_factory=list)
+
+
+#: Called inside the batch's transaction, just before it commits, to write more rows with it.
+AlsoWrite = Callable[[Connection, Outcome], None]
+
+
+def submit(
+    actor: Actor,
+    game_id: int,
+    expected_seq: int,
+    moves: list[engine.Move],
+    *,
+    source: str,
+    colour: str | None = None,
+    dry_run: bool = False,
+    also_write: AlsoWrite | None = None,
+) -> Outcome:
+    """Play `moves` as one seat of the actor's, all or none, from `expected_seq`.
+
+    `colour` names the seat for a person holding two (else the one of theirs that must act).
+    A stale `expected_seq` raises StaleSequence and changes nothing; so does losing a race to
+    another writer. A dry run plays the batch and commits nothing.
+    """
+    if source not in MOVE_SOURCES:
+        raise ValueError(f"unknown move source {source!r}")
+    if not moves:
+        raise Invalid("There are no moves to play: send at least one.")
+    seats = seating(actor, game_id)
+    game = seats.game
+    if game.status != "active":
+        raise Conflict(f"Game {game_id} is {game.status}; no more moves can be played.")
+    if expected_seq != game.seq:
+        raise StaleSequence(
+            f"The game has moved on: it is at seq {game.seq}, not {expected_seq}. Fetch the "
+            "game again and choose your moves from its current state.",
+            seq=game.seq,
+        )
+    before = current_state(game_id, game.seed, game.seq)
+    pending = {p["player"] for p in engine.pending(before)}
+    colour = resolve_colour(game_id, seats.own, colour or actor.colour, pending, acting=True)
+    try:
+        batch = engine.play_batch(before, colour, moves)
+    except engine.IllegalMove as error:
+        raise IllegalMoveError(error.message, seq=game.seq) from None
+
+    outcome = _outcome(seats, colour, before, batch, dry_run)
+    if dry_run:
+        db.session.rollback()
+        return outcome
+    if not _commit(seats, batch, colour, source, outcome, also_write):
+        _lost_race(game_id)
+    # Only now, with the batch committed, may this worker remember the new state.
+    state_cache().put(game_id, game.seed, outcome.seq, batch.state)
+    return outcome
+
+
+def _outcome(
+    seats: Seating, colour: str, before: engine.State, batch: engine.Batch, dry_run: bool
+) -> Outcome:
+    """The batch as the acting seat sees it: a dry run that would uncover something shows
+    the game as it is now (else a player could peek, then play something else)."""
+    game = seats.game
+    new_seq = game.seq + len(batch.played)
+    withheld = dry_run and batch.reveals_hidden
+    shown, seq = (before, game.seq) if withheld else (batch.state, new_seq)
+    status = "finished" if engine.is_over(shown) else "active"
+    view = engine.view(shown, colour)
+    view.update(id=game.game_id, title=game.title, seq=seq, status=status)
+    return Outcome(
+        game_id=game.game_id,
+        player_id=seats.player_id,
+        colour=colour,
+        seq=new_seq,
+        events=engine.visible_events(batch.events, [colour], committed=not dry_run),
+        view=view,
+        dry_run=dry_run,
+        withheld=WITHHELD if withheld else None,
+        moves=[played.move for played in batch.played],
+    )
+
+
+def _commit(
+    seats: Seating,
+    batch: engine.Batch,
+    colour: str,
+    source: str,
+    outcome: Outcome,
+    also_write: AlsoWrite | None,
+) -> bool:
+    """Append the batch, its events and snapshots, and move the game's row on, in one
+    transaction. False (nothing written) if another writer got there first."""
+    game, now = seats.game, utcnow()
+    finished = engine.is_over(batch.state)
+    connection = db.session.connection()
+    moved = queries.append_batch(
+        connection,
+        game.game_id,
+        game.seq,
+        state=engine.to_dict(batch.state),
+        pending=[] if finished else engine.pending(batch.state),
+        status="finished" if finished else "active",
+        moves=[
+            {
+                "seq": game.seq + 1 + index,
+                "colour": colour,
+                "player_id": seats.player_id,
+                "move": played.move,
+                "events": played.events,
+                "source": source,
+                "created_at": now,
+            }
+            for index, played in enumerate(batch.played)
+        ],
+        snapshots=snapshots_of(batch, game.seq + 1),
+        now=now,
+    )
+    if not moved:
+        db.session.rollback()
+        return False
+    if also_write is not None:
+        also_write(connection, outcome)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    return True
+
+
+def _lost_race(game_id: int) -> None:
+    seq = db.session.connection().execute(queries.SELECT_SEQ, {"game": game_id}).scalar()
+    raise StaleSequence(
+        f"Another move was committed first; the game is now at seq {seq}. Fetch the game "
+        "again and choose your moves from its current state.",
+        seq=seq,
+    )
+
+
+__all__ = ["Actor", "AlsoWrite", "Outcome", "submit"]

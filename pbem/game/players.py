@@ -1,0 +1,60 @@
+"""Players: people with an email address and a secret API key (stored only as a hash)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy.exc import IntegrityError
+
+from pbem.errors import Conflict, Unauthorized
+from pbem.extensions import db
+from pbem.store.models import Player
+
+KEY_PREFIX = "pbem_"
+
+
+def new_api_key() -> tuple[str, str]:
+    """A fresh key and its hash; the key itself is never stored."""
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    return key, hash_api_key(key)
+
+
+def hash_api_key(key: str) -> str:
+    # The key is 256 random bits, so a fast hash is enough and lets a player be found by an
+    # indexed lookup. surrogatepass: a header can carry anything; it must hash, not crash.
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def normal_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def register_player(email: str, name: str) -> tuple[Player, str]:
+    """A new player and their API key (returned once, stored only as a hash)."""
+    email = normal_email(email)
+    if db.session.execute(db.select(Player.id).where(Player.email == email)).first():
+        raise Conflict(
+            f"A player with the email {email} is already registered; use the API key you "
+            "were given for it."
+        )
+    key, key_hash = new_api_key()
+    player = Player(email=email, name=name.strip(), api_key_hash=key_hash, preferences={})
+    db.session.add(player)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # Two registrations raced; the other one won.
+        db.session.rollback()
+        raise Conflict(f"A player with the email {email} is already registered.") from None
+    return player, key
+
+
+def player_by_key_hash(key_hash: str) -> Player | None:
+    return db.session.execute(
+        db.select(Player).where(Player.api_key_hash == key_hash)
+    ).scalar_one_or_none()
+
+
+def unknown_key() -> Unauthorized:
+    return Unauthorized("This API key is not known; check it, or register with POST /api/players.")

@@ -1,0 +1,69 @@
+"""Engine states of stored games: from this worker's cache, the game's row, or a snapshot
+and the few moves after it. Never a replay from move 0 once a game has snapshots.
+
+States handed out here may be shared between threads (the cache keeps them): callers treat
+them as read-only, which the engine promises (`apply` copies; views and legal moves read).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from pbem.extensions import db
+from pbem.game.state_cache import state_cache
+from pbem.store import queries
+from pbem.store.models import Game
+
+
+def new_state(game: Any) -> engine.State:
+    """The state at setup, from the game's colours, seed and options."""
+    return engine.new_game(game.colours, seed=game.seed, options=game.options or None)
+
+
+def current_state(game_id: int, seed: int, seq: int) -> engine.State:
+    """The state of the game after `seq` moves, where `seq` is what the caller has just read
+    from the game's row.
+
+    On a cache miss the state column is read together with the row's seq in one statement,
+    so the state stored in the cache always belongs to the seq stored with it. If the row
+    has moved past `seq` in the meantime, the state at `seq` is rebuilt from the record (a
+    move built on it then loses at its conditional update).
+    """
+    cache = state_cache()
+    state = cache.get(game_id, seed, seq)
+    if state is not None:
+        return state
+    row = db.session.connection().execute(queries.SELECT_STATE, {"game": game_id}).first()
+    if row is not None and row.seq == seq and row.state is not None:
+        state = engine.from_dict(row.state)
+    else:
+        state = state_at(db.session.get(Game, game_id), seq)
+    cache.put(game_id, seed, seq, state)
+    return state
+
+
+def state_at(game: Any, seq: int) -> engine.State:
+    """The state after move `seq`: the latest snapshot at or before it, then the moves after.
+
+    A game without snapshots (made before they existed) is replayed from its setup.
+    """
+    connection = db.session.connection()
+    snapshot = queries.snapshot_at_or_before(connection, game.id, seq)
+    if snapshot is not None:
+        state, after = engine.from_dict(snapshot.state), snapshot.seq
+    else:
+        state, after = new_state(game), 0
+    for row in queries.moves_between(connection, game.id, after, seq):
+        state, _ = engine.apply(state, row.colour, row.move)
+    return state
+
+
+def snapshots_of(batch: engine.Batch, first_seq: int) -> list[dict]:
+    """Snapshot rows for a batch whose first move is `first_seq`: one after each move that
+    started a round."""
+    return [
+        {"seq": first_seq + index, "state": engine.to_dict(played.state)}
+        for index, played in enumerate(batch.played)
+        if any(event["type"] == "round_started" for event in played.events)
+    ]

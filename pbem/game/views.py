@@ -1,0 +1,112 @@
+"""What a caller may see of a game: the engine's views, legal moves, the log and the record.
+
+Every answer is the engine's for the caller's colour (`engine.view`, `engine.visible_log`):
+nothing here decides what is secret.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import engine
+from pbem.errors import Conflict, Forbidden, NotFound
+from pbem.extensions import db
+from pbem.game.games import seats_of
+from pbem.game.seating import Actor, resolve_colour, seating
+from pbem.game.states import current_state, state_at
+from pbem.store.models import Game, Move, Player
+
+
+def _pending_colours(state: engine.State) -> set[str]:
+    return {p["player"] for p in engine.pending(state)}
+
+
+def _view(game: Game, state: engine.State, colour: str | None, seq: int) -> dict[str, Any]:
+    view = engine.view(state, colour)
+    view.update(id=game.id, title=game.title, seq=seq, status=game.status)
+    return view
+
+
+def current_view(game: Game, player: Player | None, colour: str | None = None) -> dict:
+    """The view for the caller now: as `colour` (one of theirs) or their pending colour."""
+    own = [s.colour for s in seats_of(game, player)]
+    state = current_state(game.id, game.seed, game.seq)
+    viewer = resolve_colour(game.id, own, colour, _pending_colours(state), acting=False)
+    return _view(game, state, viewer, game.seq)
+
+
+def view_at(game: Game, player: Player | None, seq: int, colour: str | None = None) -> dict:
+    """The caller's view as it was after move `seq`; `colour` as for `current_view`."""
+    own = [s.colour for s in seats_of(game, player)]
+    if not 0 <= seq <= game.seq:
+        raise NotFound(f"Game {game.id} has states 0 to {game.seq}; there is no state {seq}.")
+    state = current_state(game.id, game.seed, game.seq) if seq == game.seq else state_at(game, seq)
+    viewer = resolve_colour(game.id, own, colour, _pending_colours(state), acting=False)
+    return _view(game, state, viewer, seq)
+
+
+def legal_moves_for(actor: Actor, game_id: int, colour: str | None = None) -> dict:
+    """Every move one of the actor's seats may make now (`colour` picks the seat of a
+    person holding two; default: the one pending now). One query finds the actor, the game
+    and the seats."""
+    seats = seating(actor, game_id, read_only=True)
+    game = seats.game
+    if not seats.own:
+        raise Forbidden(f"You have no seat in game {game_id}; only its players have moves.")
+    if game.status != "active":
+        mine = resolve_colour(game_id, seats.own, colour, (), acting=False)
+        return {"seq": game.seq, "colour": mine, "moves": []}
+    state = current_state(game_id, game.seed, game.seq)
+    mine = resolve_colour(game_id, seats.own, colour, _pending_colours(state), acting=False)
+    return {"seq": game.seq, "colour": mine, "moves": engine.legal_moves(state, mine)}
+
+
+def _moves_of(game: Game) -> list[Move]:
+    query = db.select(Move).where(Move.game_id == game.id).order_by(Move.seq)
+    return list(db.session.execute(query).scalars())
+
+
+def log_for(game: Game, player: Player | None) -> dict:
+    """The log as the caller may see it, each move with its events."""
+    logged = _moves_of(game)
+    entries: list[engine.LogEntry] = [
+        {"seq": m.seq, "player": m.colour, "move": m.move, "events": m.events or []} for m in logged
+    ]
+    shown = engine.visible_log(entries, {s.colour for s in seats_of(game, player)})
+    return {
+        "seq": game.seq,
+        "moves": [
+            {**entry, "source": m.source, "time": _isoformat(m.created_at)}
+            for entry, m in zip(shown, logged, strict=True)
+        ],
+    }
+
+
+def record_of(game: Game) -> dict:
+    """Setup and log in full, once the game is over: enough to replay it anywhere."""
+    if game.status != "finished":
+        raise Conflict(
+            f"Game {game.id} is {game.status}; its full record (with the seed and every "
+            "secret) is published only once it is over."
+        )
+    return {
+        "id": game.id,
+        "title": game.title,
+        "colours": game.colours,
+        "seed": game.seed,
+        "options": game.options,
+        "seats": [{"colour": s.colour, "name": s.player.name} for s in game.seats],
+        "moves": [
+            {"seq": m.seq, "player": m.colour, "move": m.move, "source": m.source}
+            for m in _moves_of(game)
+        ],
+        "scores": engine.scores(current_state(game.id, game.seed, game.seq)),
+    }
+
+
+def _isoformat(moment: datetime) -> str:
+    # SQLite hands back naive datetimes; every time we store is UTC.
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat()

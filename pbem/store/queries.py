@@ -1,0 +1,177 @@
+"""The move path's statements, built once: Core on the tables, so rows come back as tuples
+and the ORM's identity map and unit of work stay out of the way. The move path reads a
+game's row, the asking player's seats and a state far more often than anything else, and
+the ORM's bookkeeping for a Game entity costs more than the engine's work on a move.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, bindparam, insert, select, update
+from sqlalchemy.engine import Connection, Row
+
+from pbem.store.models import Game, IdempotencyRecord, Move, Player, Seat, Snapshot
+
+#: Ids and sequence numbers in URLs are checked against this before they reach the database:
+#: a 20-digit id is "not found", not an integer overflow in the driver.
+MAX_ID = 2**31 - 1
+
+_games = Game.__table__
+_seats = Seat.__table__
+_players = Player.__table__
+_moves = Move.__table__
+_snapshots = Snapshot.__table__
+
+# What the move path reads of a game and of the caller's seats in it (never the big state).
+_GAME_AND_SEAT_COLUMNS = (
+    _games.c.id.label("game_id"),
+    _games.c.seq,
+    _games.c.status,
+    _games.c.title,
+    _games.c.colours,
+    _games.c.seed,
+    _seats.c.colour.label("own_colour"),
+)
+
+# A game and the seats player `player` holds in it: one row per seat, in seat order, or one
+# row with a null `own_colour` when they hold none (or when no player is asking).
+SELECT_GAME_AND_SEATS = (
+    select(*_GAME_AND_SEAT_COLUMNS)
+    .select_from(
+        _games.outerjoin(
+            _seats,
+            and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == bindparam("player")),
+        )
+    )
+    .where(_games.c.id == bindparam("game"))
+    .order_by(_seats.c.position)
+)
+
+# The same, found from the hash of the caller's API key: one round trip answers who asks,
+# whether the game exists and which seats they hold. The game columns are null when there is
+# no such game; no row at all means no player holds the key.
+SELECT_CALLER_AT_GAME = (
+    select(_players.c.id.label("player_id"), *_GAME_AND_SEAT_COLUMNS)
+    .select_from(
+        _players.outerjoin(_games, _games.c.id == bindparam("game")).outerjoin(
+            _seats, and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == _players.c.id)
+        )
+    )
+    .where(_players.c.api_key_hash == bindparam("key_hash"))
+    .order_by(_seats.c.position)
+)
+
+# The seq comes back with the state so a cached state is always filed under its own seq.
+SELECT_STATE = select(_games.c.seq, _games.c.state).where(_games.c.id == bindparam("game"))
+SELECT_SEQ = select(_games.c.seq).where(_games.c.id == bindparam("game"))
+
+SELECT_SNAPSHOT_AT_OR_BEFORE = (
+    select(_snapshots.c.seq, _snapshots.c.state)
+    .where(_snapshots.c.game_id == bindparam("game"), _snapshots.c.seq <= bindparam("seq"))
+    .order_by(_snapshots.c.seq.desc())
+    .limit(1)
+)
+
+SELECT_MOVES_BETWEEN = (
+    select(_moves.c.seq, _moves.c.colour, _moves.c.move)
+    .where(
+        _moves.c.game_id == bindparam("game"),
+        _moves.c.seq > bindparam("after"),
+        _moves.c.seq <= bindparam("upto"),
+    )
+    .order_by(_moves.c.seq)
+)
+
+# The conditional update is where two racing writers are told apart: the database lets one
+# of them change the row from `expected_seq`; the other finds no such row and leaves.
+CLAIM_SEQ = (
+    update(_games)
+    .where(
+        _games.c.id == bindparam("game"),
+        _games.c.seq == bindparam("expected_seq"),
+        _games.c.status == "active",
+    )
+    .values(
+        seq=bindparam("new_seq"),
+        state=bindparam("state"),
+        pending=bindparam("pending"),
+        status=bindparam("status"),
+        updated_at=bindparam("updated_at"),
+    )
+)
+
+APPEND_MOVES = insert(_moves)
+INSERT_SNAPSHOTS = insert(_snapshots)
+INSERT_ANSWER = insert(IdempotencyRecord.__table__)
+
+
+def id_or_zero(game_id: int) -> int:
+    """An id no row has, for ids the database's integer cannot even hold."""
+    return game_id if 0 < game_id <= MAX_ID else 0
+
+
+def game_and_seats(
+    connection: Connection,
+    game_id: int,
+    *,
+    player_id: int | None = None,
+    key_hash: str | None = None,
+) -> list[Row[Any]]:
+    """The game's row and the seats of the player (by id, or by the hash of their API key)
+    in it, one row per seat; see SELECT_GAME_AND_SEATS and SELECT_CALLER_AT_GAME."""
+    if key_hash is not None:
+        return connection.execute(
+            SELECT_CALLER_AT_GAME, {"game": id_or_zero(game_id), "key_hash": key_hash}
+        ).all()
+    return connection.execute(
+        SELECT_GAME_AND_SEATS, {"game": id_or_zero(game_id), "player": player_id}
+    ).all()
+
+
+def snapshot_at_or_before(connection: Connection, game_id: int, seq: int) -> Row[Any] | None:
+    return connection.execute(SELECT_SNAPSHOT_AT_OR_BEFORE, {"game": game_id, "seq": seq}).first()
+
+
+def moves_between(connection: Connection, game_id: int, after: int, upto: int) -> list[Row[Any]]:
+    """The logged moves with `after < seq <= upto`, in order."""
+    return connection.execute(
+        SELECT_MOVES_BETWEEN, {"game": game_id, "after": after, "upto": upto}
+    ).all()
+
+
+def append_batch(
+    connection: Connection,
+    game_id: int,
+    expected_seq: int,
+    *,
+    state: dict,
+    pending: list,
+    status: str,
+    moves: list[dict],
+    snapshots: list[dict],
+    now: datetime,
+) -> bool:
+    """Move the game from `expected_seq` on by `moves` (rows without `game_id`), with the
+    new state and any snapshots. False, having written nothing, if another writer moved it
+    first."""
+    new_seq = expected_seq + len(moves)
+    claimed = connection.execute(
+        CLAIM_SEQ,
+        {
+            "game": game_id,
+            "expected_seq": expected_seq,
+            "new_seq": new_seq,
+            "state": state,
+            "pending": pending,
+            "status": status,
+            "updated_at": now,
+        },
+    ).rowcount
+    if claimed != 1:
+        return False
+    connection.execute(APPEND_MOVES, [{"game_id": game_id, **m} for m in moves])
+    if snapshots:
+        connection.execute(INSERT_SNAPSHOTS, [{"game_id": game_id, **s} for s in snapshots])
+    return True
