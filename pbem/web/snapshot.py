@@ -73,6 +73,8 @@ def finished(seed: int = FINISHED_SEED) -> engine.State:
 def screenshot(driver: Any, page: Path, out: Path) -> None:
     """Open `page` and save a PNG of the whole document, however tall the window is."""
     driver.get(page.resolve().as_uri())
+    # No scrollbar: it would narrow the layout the capture is measured on.
+    driver.execute_script("document.documentElement.style.overflow = 'hidden'")
     size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
     shot = driver.execute_cdp_cmd(
         "Page.captureScreenshot",
