@@ -1,0 +1,42 @@
+"""Fixtures for every test: `browser`, a headless Chromium under Selenium.
+
+The browser is shared by the whole session (starting Chromium costs a second or two). Where
+Chromium is missing the tests that use it are skipped, except on CI (the CI env var set),
+where they fail: CI installs chromium and chromium-driver, so a missing one is a broken build.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pbem.web.snapshot import CHROMEDRIVER, CHROMIUM, start_chromium
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    """A Selenium WebDriver for headless Chromium (fixed window size, throwaway profile).
+
+    Tests open pages with `browser.get(url)` (a `file://` page or a live server's URL) and read
+    the DOM with `browser.find_elements(By.CSS_SELECTOR, ...)`.
+    """
+    missing = [
+        path for path in (CHROMIUM, CHROMEDRIVER) if not (Path(path).exists() or shutil.which(path))
+    ]
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        missing.append("selenium (pip install -e '.[dev]')")
+    if missing:
+        message = "no browser for browser tests: missing " + ", ".join(missing)
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield driver
+    finally:
+        driver.quit()
