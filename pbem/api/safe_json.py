@@ -12,7 +12,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import flask
+import flask_smorest
 from flask.json.provider import DefaultJSONProvider
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
+from webargs.flaskparser import abort as flask_abort
 
 #: More digits than any id, seq or card number needs, and far below Python's 4,300 limit.
 MAX_DIGITS = 30
@@ -54,9 +59,31 @@ def _check(value: Any, depth: int = 0) -> None:
 
 class SafeJSONProvider(DefaultJSONProvider):
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        if isinstance(s, bytes):
+            s = s.decode("utf-8")
         try:
             value = json.loads(s, parse_int=_parse_int, **kwargs)
         except RecursionError:
             raise UnacceptableJSON(f"The body nests deeper than {MAX_DEPTH} levels.") from None
         _check(value)
         return value
+
+
+class SafeParser(FlaskParser):
+    """webargs' parser reads bodies with `json.loads` itself: read them safely instead."""
+
+    def _raw_load_json(self, req: flask.Request) -> Any:
+        if not is_json_request(req):
+            return core.missing
+        try:
+            return flask.current_app.json.loads(req.get_data(cache=True))
+        except UnacceptableJSON as error:
+            flask_abort(400, exc=error, messages={"json": [str(error)]})
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            self._handle_invalid_json_error(error, req)
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """The API's blueprints: flask-smorest's, reading arguments with `SafeParser`."""
+
+    ARGUMENTS_PARSER = SafeParser()

@@ -148,3 +148,68 @@ def test_control_characters_are_refused_before_the_database(app, api, game):
     response = api.post_moves(game["id"], game["keys"][game["mover"]], [move], game["seq"])
     assert response.status_code == 422 and response.mimetype == "application/problem+json"
     assert table_snapshot(app) == before
+
+
+# --- inputs Python can parse but the service cannot live with (each once gave a 500) ------
+
+HUGE = "9" * 5000
+
+
+def raw_post(api, path, text, key=None):
+    return api.client.post(path, data=text, content_type="application/json", headers=api.auth(key))
+
+
+def test_a_5000_digit_card_number(app, api, game):
+    before = table_snapshot(app)
+    text = (
+        f'{{"expected_seq": {game["seq"]}, "moves": [{{"type": "play_power_card", '
+        f'"card": {HUGE}}}]}}'
+    )
+    problem = assert_problem(raw_post(api, moves_url(game), text, game["keys"][game["mover"]]), 400)
+    assert "5000 digits" in problem["detail"]
+    assert table_snapshot(app) == before
+
+
+def test_a_4400_digit_name(app, api):
+    before = table_snapshot(app)
+    text = '{"email": "a@example.com", "name": %s}' % ("4" * 4400)
+    problem = assert_problem(raw_post(api, "/api/players", text), 400)
+    assert "4400 digits" in problem["detail"]
+    assert table_snapshot(app) == before
+
+
+@pytest.mark.parametrize("path", ["/api/players", "/api/games", "/api/games/1/moves"])
+def test_a_body_nested_a_thousand_deep(app, api, game, path):
+    before = table_snapshot(app)
+    problem = assert_problem(
+        raw_post(api, path, "[" * 1000 + "]" * 1000, game["keys"][game["mover"]]), 400
+    )
+    assert "nests deeper" in problem["detail"]
+    assert table_snapshot(app) == before
+
+
+def test_a_lone_surrogate_in_a_player_name(app, api):
+    before = table_snapshot(app)
+    text = '{"email": "a@example.com", "name": "\\ud800"}'
+    problem = assert_problem(raw_post(api, "/api/players", text), 400)
+    assert "surrogate" in problem["detail"]
+    assert table_snapshot(app) == before
+
+
+def test_a_lone_surrogate_in_a_game_title(app, api, game):
+    before = table_snapshot(app)
+    text = (
+        '{"title": "\\udfff", "seats": [{"email": "red@example.org", "colour": "red"},'
+        ' {"email": "blue@example.org", "colour": "blue"}]}'
+    )
+    problem = assert_problem(raw_post(api, "/api/games", text, game["keys"]["red"]), 400)
+    assert "surrogate" in problem["detail"]
+    assert table_snapshot(app) == before
+
+
+def test_a_lone_surrogate_in_a_move_field(app, api, game):
+    before = table_snapshot(app)
+    text = f'{{"expected_seq": {game["seq"]}, "moves": [{{"type": "place", "to": "\\ud800"}}]}}'
+    problem = assert_problem(raw_post(api, moves_url(game), text, game["keys"][game["mover"]]), 400)
+    assert "surrogate" in problem["detail"]
+    assert table_snapshot(app) == before

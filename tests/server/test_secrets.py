@@ -153,9 +153,7 @@ def server_state(app, game_id):
     return state
 
 
-def play_reading_everything(
-    app, api, game_id, keys, colours, rng, prefer, *, until=None, lean=0.5
-):
+def play_reading_everything(app, api, game_id, keys, colours, rng, prefer, *, until=None, lean=0.5):
     """Play with every viewer reading every endpoint after each secret-bearing step.
 
     `prefer(moves)` narrows the legal moves the random choice leans to (`lean` of the time).
@@ -224,9 +222,7 @@ def test_no_endpoint_shows_a_viewer_anothers_secret(app, api, colours, seed, two
 
 
 def seed_with_face_up(card: str, colours: list[str]) -> int:
-    return next(
-        s for s in range(1000) if card in engine.new_game(colours, seed=s).face_up.values()
-    )
+    return next(s for s in range(1000) if card in engine.new_game(colours, seed=s).face_up.values())
 
 
 def test_no_endpoint_shows_which_power_card_came_back(app, api, monkeypatch):
@@ -252,7 +248,13 @@ def test_no_endpoint_shows_which_power_card_came_back(app, api, monkeypatch):
         return len(steps_after_return) > 8
 
     secrets, view = play_reading_everything(
-        app, api, game_id, keys, colours, random.Random(3), take_a_card_back,
+        app,
+        api,
+        game_id,
+        keys,
+        colours,
+        random.Random(3),
+        take_a_card_back,
         until=some_moves_after_a_return,
         lean=0.95,
     )

@@ -1,7 +1,6 @@
 """Games: create, list, view, and the admin's abort and seat changes."""
 
 from flask import current_app, jsonify
-from flask_smorest import Blueprint
 
 from pbem.api import KEY_OPTIONAL, KEY_REQUIRED
 from pbem.api.auth import current_player
@@ -14,6 +13,7 @@ from pbem.api.games.schemas import (
     SeatChangeSchema,
     ViewerColourSchema,
 )
+from pbem.api.safe_json import Blueprint
 from pbem.errors import NotFound
 from pbem.game import games
 from pbem.game.views import current_view

@@ -1,8 +1,7 @@
 """GET /api/health: is the web process up."""
 
-from flask_smorest import Blueprint
-
 from pbem.api.health.schemas import HealthSchema
+from pbem.api.safe_json import Blueprint
 
 blp = Blueprint("health", __name__, url_prefix="/api/health", description="Liveness")
 

@@ -1,7 +1,6 @@
 """A game's moves: legal moves, submitting a batch, the log, past states, the record."""
 
 from flask import jsonify
-from flask_smorest import Blueprint
 
 from pbem.api import KEY_OPTIONAL, KEY_REQUIRED, idempotency
 from pbem.api.auth import api_key_hash, current_player
@@ -14,6 +13,7 @@ from pbem.api.moves.schemas import (
     MovesInSchema,
     RecordSchema,
 )
+from pbem.api.safe_json import Blueprint
 from pbem.game import play, views
 from pbem.game.games import get_game
 from pbem.game.seating import Actor

@@ -1,8 +1,7 @@
 """Players: register and receive an API key."""
 
-from flask_smorest import Blueprint
-
 from pbem.api.players.schemas import PlayerCreatedSchema, PlayerCreateSchema
+from pbem.api.safe_json import Blueprint
 from pbem.game.players import register_player
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
