@@ -4,7 +4,15 @@ import pytest
 
 import engine
 from engine.rules import team_results
-from tests.engine.helpers import acting, empty_board, play, refuse, set_caballeros, waiting
+from tests.engine.helpers import (
+    acting,
+    empty_board,
+    play,
+    refuse,
+    set_caballeros,
+    step_quickly,
+    waiting,
+)
 
 COLOURS = ["blue", "green", "yellow", "brown"]  # blue+green one player, yellow+brown the other
 
@@ -21,23 +29,99 @@ def test_setup_decks_rounds_and_alternating_order(game):
     assert game.hands["blue"] == [1, 3, 5, 7, 9, 11, 13]
     assert game.hands["green"] == [1, 2, 4, 6, 8, 10, 12]
     assert game.chart == [2, 3, 5, 6, 8, 9]
+    values = {"yellow": 9, "green": 12, "brown": 2, "blue": 13}
     order = []
     state = game
-    for value in (9, 13, 2, 12):
+    while state.phase == "power_cards":
         player = engine.pending(state)[0]["player"]
         order.append(player)
-        state, _ = engine.apply(state, player, {"type": "play_power_card", "card": value})
-    # The starting player's first colour, the other's first, then the second colours.
-    assert order == ["yellow", "blue", "brown", "green"]
+        state, _ = engine.apply(state, player, {"type": "play_power_card", "card": values[player]})
+    # Yellow is n°2 of the cycle blue, yellow, green, brown: "2-3-4-1".
+    assert order == ["yellow", "green", "brown", "blue"]
     # Turns by value: blue 13, green 12, yellow 9, brown 2; one person may act twice in a row.
     assert state.turn_order == ["blue", "green", "yellow", "brown"]
 
 
+# The issue's seating: blue and yellow are one person's, green and brown the other's, so
+# the numbered cycle is n°1 blue, n°2 green, n°3 yellow, n°4 brown.
+PAIRED = ["blue", "yellow", "green", "brown"]
+
+
+def power_card_round(state, values=None):
+    """Play one round of power cards; return the colours in the order asked, and the state.
+
+    Without `values`, each colour plays its highest card no one has played this round.
+    """
+    order = []
+    while state.phase == "power_cards":
+        player = engine.pending(state)[0]["player"]
+        order.append(player)
+        taken = set(state.power_played.values())
+        card = values[player] if values else max(v for v in state.hands[player] if v not in taken)
+        state, _ = engine.apply(state, player, {"type": "play_power_card", "card": card})
+    return order, state
+
+
+@pytest.mark.parametrize(
+    ("first", "expected"),
+    [
+        ("blue", ["blue", "green", "yellow", "brown"]),  # n°1: 1-2-3-4
+        ("green", ["green", "yellow", "brown", "blue"]),  # n°2: 2-3-4-1
+        ("yellow", ["yellow", "brown", "blue", "green"]),  # n°3: 3-4-1-2
+        ("brown", ["brown", "blue", "green", "yellow"]),  # n°4: 4-1-2-3
+    ],
+)
+def test_power_cards_go_round_the_numbered_colours_from_the_one_that_begins(first, expected):
+    """French rules, "Marqueurs pour indiquer l'ordre d'un tour de jeu": "Les marqueurs
+    sont distribués une fois pour toute en début de partie. [...] Si, en cours de partie,
+    c'est la couleur « n°2 » qui doit commencer, l'ordre de jeu des cartes de pouvoir est
+    alors 2-3-4-1. Si [...] c'est la couleur « n°3 » [...] alors 3-4-1-2." The numbers
+    alternate between the two people: "1ère couleur du joueur 1, 1ère couleur du joueur 2,
+    2ème couleur du joueur 1, 2ème couleur joueur 2"."""
+    state = engine.new_game(
+        PAIRED, seed=5, options={"variant": "two_colour", "first_player": first}
+    )
+    order, _ = power_card_round(state)
+    assert order == expected
+
+
+def test_the_starting_colour_plays_first_not_its_persons_first_colour():
+    """The old order began with the first colour of the person owning the starting colour,
+    then alternated: with n°3 (yellow) to begin it asked blue first, and with n°2 (green)
+    it gave green, blue, brown, yellow."""
+    state = engine.new_game(
+        PAIRED, seed=5, options={"variant": "two_colour", "first_player": "yellow"}
+    )
+    assert waiting(state) == [("yellow", "power_card")]
+    refuse(state, "blue", {"type": "play_power_card", "card": 13}, "not your turn")
+    state = engine.new_game(
+        PAIRED, seed=5, options={"variant": "two_colour", "first_player": "green"}
+    )
+    order, _ = power_card_round(state)
+    assert order != ["green", "blue", "brown", "yellow"]
+
+
+def test_in_later_rounds_the_lowest_card_begins_and_the_cycle_holds():
+    """French rules: "Si, en cours de partie, c'est la couleur « n°3 » qui doit commencer,
+    l'ordre de jeu des cartes de pouvoir est alors 3-4-1-2": later rounds are begun by the
+    colour that played the lowest card, and go round the same cycle from it."""
+    state = engine.new_game(
+        PAIRED, seed=5, options={"variant": "two_colour", "first_player": "blue"}
+    )
+    # yellow (n°3) plays the lowest card of round one.
+    _, state = power_card_round(state, {"blue": 13, "green": 11, "yellow": 1, "brown": 10})
+    while state.phase != "power_cards":
+        state, _ = step_quickly(state)
+    assert state.round_start == "yellow"
+    order, _ = power_card_round(state)
+    assert order == ["yellow", "brown", "blue", "green"]
+
+
 def test_a_repeated_value_only_when_the_hand_has_nothing_else(game):
     state = game.copy()
-    state.power_played = {"yellow": 4, "blue": 1, "brown": 2}
+    state.round_start = "brown"  # n°4: brown, blue, yellow, green ("4-1-2-3")
+    state.power_played = {"brown": 2, "blue": 1, "yellow": 4}
     state.hands["green"] = [1, 2, 6]
-    state.round_start = "yellow"
     refuse(state, "green", {"type": "play_power_card", "card": 1}, "no value may be played twice")
     state.hands["green"] = [1, 2]
     state, _ = play(state, ("green", {"type": "play_power_card", "card": 1}))
