@@ -173,13 +173,44 @@ def test_own_means_the_colour_whose_turn_it_is(game):
     )
 
 
-def test_a_partner_colour_cannot_veto(game):
+def test_a_partner_colour_cannot_veto_but_the_acting_colour_can(game):
+    """French rules: "lorsqu'une action touche la couleur du joueur, seule la couleur en
+    cours est concernée". Italian rules, 4 b: a veto by "un avversario, o il giocatore
+    stesso". Blue acting is the player itself; green, blue's partner colour, is neither."""
     state = empty_board(game)
     state = set_caballeros(state, "blue", court=3)
-    state = acting(state, "blue", "court_two", stack=4, vetoes=("green", "yellow"))
+    state = acting(state, "blue", "court_two", stack=4, vetoes=("blue", "green", "yellow"))
     state, _ = play(state, ("blue", {"type": "do_special"}))
+    assert waiting(state) == [("blue", "veto_window"), ("yellow", "veto_window")]
+    refuse(state, "green", {"type": "veto", "from_step": 1}, "partner colour may not veto")
+    assert engine.legal_moves(state, "green") == []
+    state, events = play(
+        state, ("yellow", {"type": "allow"}), ("blue", {"type": "veto", "from_step": 1})
+    )
+    # Blue vetoed its own action: yellow may veto that veto, green (the same person) not.
     assert waiting(state) == [("yellow", "veto_window")]
-    refuse(state, "green", {"type": "veto", "from_step": 1}, "your own special action")
+    refuse(state, "green", {"type": "veto", "from_step": 1}, "your own veto")
+    state, _ = play(state, ("yellow", {"type": "allow"}))
+    assert state.caballeros["blue"]["court"] == 3
+    assert [v["player"] for v in state.vetoes] == ["green", "yellow"]
+
+
+def test_a_partner_colour_may_veto_an_opponents_veto(game):
+    """A veto of blue's action is yellow's, and green is yellow's opponent: Italian rules,
+    9, the Veto may be used "per impedire l'utilizzo di un altro Veto"."""
+    state = empty_board(game)
+    state = set_caballeros(state, "blue", court=3)
+    state = acting(state, "blue", "court_two", stack=4, vetoes=("green", "yellow", "brown"))
+    state, _ = play(state, ("blue", {"type": "do_special"}))
+    assert waiting(state) == [("yellow", "veto_window"), ("brown", "veto_window")]
+    state, _ = play(
+        state, ("yellow", {"type": "veto", "from_step": 1}), ("brown", {"type": "allow"})
+    )
+    # Brown is yellow's partner colour: only green may veto yellow's veto.
+    assert waiting(state) == [("green", "veto_window")]
+    refuse(state, "brown", {"type": "veto", "from_step": 1}, "your own veto")
+    state, _ = play(state, ("green", {"type": "veto", "from_step": 1}))
+    assert state.caballeros["blue"]["court"] == 5
 
 
 def test_bad_variant_setups_are_refused():
