@@ -176,7 +176,7 @@ def open_window(board: Board, ctx: Context, events: Events) -> None:
     # The acting colour is offered its own window too (Italian rules, 4 b); an empty plan
     # has nothing to veto.
     holders = (
-        veto_holders(board, exclude=partner_colours(board, frame["player"]))
+        veto_holders(board, exclude=board.partners(frame["player"]))
         if frame["steps"]
         else []
     )
@@ -194,16 +194,6 @@ def open_window(board: Board, ctx: Context, events: Events) -> None:
             "steps": len(frame["steps"]),
         }
     )
-
-
-def partner_colours(board: Board, colour: str) -> list[str]:
-    """The other colours of `colour`'s person (two-colour variant; none otherwise).
-
-    Only the colour whose turn it is is concerned by its action ("seule la couleur en
-    cours est concernée"): the partner colour is neither the acting player nor an
-    opponent, so it may not veto that action.
-    """
-    return [c for c in board.team_of(colour) if c != colour]
 
 
 def veto_holders(board: Board, exclude: list[str]) -> list[str]:
@@ -484,7 +474,7 @@ def _check_window(board: Board, player: str, move: Move) -> None:
         raise IllegalMove(f"No veto window is open: {rules.waiting_for(board)}.")
     window = frame["window"]
     if player not in window["holders"]:
-        if window["kind"] == "action" and player in partner_colours(board, frame["player"]):
+        if window["kind"] == "action" and player in board.partners(frame["player"]):
             raise IllegalMove(
                 "Only the colour whose turn it is is concerned by its action: its partner "
                 "colour may not veto it."

@@ -3,6 +3,8 @@
 import pytest
 
 import engine
+from engine.bots import RandomBot
+from engine.data import CARD_STACKS
 from engine.rules import team_results
 from tests.engine.helpers import (
     acting,
@@ -169,8 +171,78 @@ def test_own_means_the_colour_whose_turn_it_is(game):
         state3,
         "blue",
         {"type": "move_caballero", "colour": "green", "from": "seville", "to": "granada"},
-        "does not move your own",
+        "colour whose turn it is",
     )
+
+
+@pytest.fixture
+def spread(game):
+    """King in aragon; each colour has 2 caballeros in seville and 3 in court; green, blue's
+    partner, is alone in granada."""
+    state = empty_board(game)
+    state.king = "aragon"
+    for colour in COLOURS:
+        state = set_caballeros(state, colour, seville=2, court=3)
+    return set_caballeros(state, "green", granada=2)
+
+
+@pytest.mark.parametrize(
+    "card", ["intrigue_three_any", "intrigue_four_any", "intrigue_three_foreign"]
+)
+def test_any_colours_cards_never_move_the_partner_colour(spread, card):
+    """French rules: "lorsqu'une action touche la couleur du joueur, seule la couleur en
+    cours est concernée". Blue acting, green is not blue's colour for this action, nor an
+    opponent's: "Sposta fino a 4 Caballeros, tuoi e/o avversari" (Italian card text) moves
+    neither."""
+    state = acting(spread, "blue", card)
+    moved = {m["colour"] for m in engine.legal_moves(state, "blue") if "colour" in m}
+    assert "green" not in moved and "yellow" in moved
+    green = {"type": "move_caballero", "colour": "green", "from": "seville", "to": "granada"}
+    refuse(state, "blue", green, "other colour: only the colour whose turn it is")
+    # Before, intrigue_three_any and intrigue_four_any took this move (room under "any").
+    state, _ = play(
+        state, ("blue", {**green, "colour": "yellow"}), ("blue", {"type": "end_special"})
+    )
+    assert state.caballeros["green"] == spread.caballeros["green"]
+
+
+def test_five_from_one_region_leaves_the_partner_colour_behind(spread):
+    """Italian card text: "Prendi da una regione fino a 5 Caballeros, tuoi e/o avversari";
+    French rules: "seule la couleur en cours est concernée"."""
+    state = acting(spread, "blue", "intrigue_five_from_region")
+    moves = engine.legal_moves(state, "blue")
+    regions = [m["region"] for m in moves if m["type"] == "special_region"]
+    # Granada holds only green's caballeros: nothing there this card may move.
+    assert "seville" in regions and "granada" not in regions
+    refuse(state, "blue", {"type": "special_region", "region": "granada"}, "may move")
+    state, _ = play(state, ("blue", {"type": "special_region", "region": "seville"}))
+    assert {m["colour"] for m in engine.legal_moves(state, "blue") if "colour" in m} == {
+        "blue",
+        "yellow",
+        "brown",
+    }
+    refuse(
+        state,
+        "blue",
+        {"type": "move_caballero", "colour": "green", "from": "seville", "to": "valencia"},
+        "other colour",
+    )
+
+
+@pytest.mark.parametrize("card", sorted(CARD_STACKS))
+def test_no_special_action_moves_or_removes_the_partners_caballeros(spread, card):
+    """French rules: "seule la couleur en cours est concernée", and "lorsqu'une action
+    concerne tous les adversaires, le joueur choisit une seule des 2 couleurs de son
+    adversaire": every card, from every first move, played at random to the end of blue's
+    turn, leaves green's caballeros where they were."""
+    bot = RandomBot(len(card))
+    start = acting(spread, "blue", card, stack=min(CARD_STACKS[card]), vetoes=("yellow",))
+    for first in engine.legal_moves(start, "blue"):
+        state, _ = engine.apply(start, "blue", first)
+        while state.turn is not None and state.turn["player"] == "blue":
+            player = engine.pending(state)[0]["player"]
+            state, _ = engine.apply(state, player, bot.choose(state, player))
+        assert state.caballeros["green"] == spread.caballeros["green"], (card, first)
 
 
 def test_a_partner_colour_cannot_veto_but_the_acting_colour_can(game):
