@@ -6,6 +6,7 @@ import engine
 from engine.bots import RandomBot
 from engine.data import CARD_STACKS
 from engine.rules import team_results
+from engine.scoring import score_place
 from tests.engine.helpers import (
     acting,
     empty_board,
@@ -292,3 +293,16 @@ def test_bad_variant_setups_are_refused():
         engine.new_game(COLOURS, seed=1, options={"variant": "two_colour", "rounds": 9})
     with pytest.raises(ValueError, match="standard"):
         engine.new_game(COLOURS, seed=1, options={"variant": "three_colour"})
+
+
+def test_places_score_with_all_three_values(game):
+    """English rules: "When playing with 2 players, only the first number of the scoreboard
+    is scored. [...] With 3 players, the first two numbers are used." The two-colour
+    variant has two people but four colours on the board, so it scores as four players."""
+    state = empty_board(game)
+    state.king = "galicia"
+    state.grandes = {c: "valencia" for c in COLOURS}
+    for colour, n in zip(COLOURS, (4, 3, 2, 1), strict=True):
+        state = set_caballeros(state, colour, old_castile=n)
+    score_place(state, "old_castile")  # 6/4/2
+    assert state.scores == {"blue": 6, "green": 4, "yellow": 2, "brown": 0}
