@@ -58,6 +58,14 @@ class Board:
                 return team
         return [colour]
 
+    def partners(self, colour: str) -> list[str]:
+        """The other colour of `colour`'s person (two-colour variant; none otherwise).
+
+        For an action of `colour` it is neither the acting player nor an opponent: "seule
+        la couleur en cours est concernée" (French rules, two-colour variant).
+        """
+        return [c for c in self.team_of(colour) if c != colour]
+
     def opponents(self, colour: str) -> list[str]:
         """Colours of the other players, in seat order from `colour`'s left."""
         seats = self.colours

@@ -158,17 +158,18 @@ def start_round(board: Board, events: Events) -> None:
 
 
 def power_card_order(board: Board) -> list[str]:
-    """This round's order of play for power cards.
+    """This round's order of play for power cards: seat order from the starting colour.
 
-    Seat order from the starting player; in the two-colour variant the two people
-    alternate: the starter's first colour, the other's first, the starter's second, the
-    other's second.
+    Two-colour variant (French rules, "Marqueurs pour indiquer l'ordre d'un tour de jeu"):
+    the colours are numbered once for the game, alternating between the two people (n°1
+    the first person's first colour, n°2 the other's first, n°3 and n°4 the second
+    colours), and play goes round that cycle from the colour that must begin: "2-3-4-1"
+    when n°2 begins.
     """
-    if board.teams:
-        first = board.team_of(board.round_start)
-        second = next(t for t in board.teams if t is not first)
-        return [first[0], second[0], first[1], second[1]]
     seats = board.colours
+    if board.teams:
+        first, second = board.teams
+        seats = [first[0], second[0], first[1], second[1]]
     start = seats.index(board.round_start)
     return seats[start:] + seats[:start]
 

@@ -1,14 +1,15 @@
 """Special actions: how a card's action is planned, fed by others, offered to a Veto, done.
 
-The life of a special action (Rulings, `elgrande.md`):
+The life of a special action (README, "Rulings"):
 
 1. **planning**: the acting player makes the card's moves (`move_caballero`, `move_king`,
    ...). Each adds numbered steps to a plan; nothing on the board changes yet, but each
    move is checked against the board as the earlier steps would leave it (`projected`).
 2. **inputs**: where the card needs choices of others (King rages returns, secret picks),
    they are collected now.
-3. **window**: every other holder of an unexpired Veto answers `allow` or `veto` from
-   step k; the earliest veto may itself be vetoed in a counter window.
+3. **window**: every holder of an unexpired Veto answers `allow` or `veto` from step k,
+   the acting player too ("un avversario, o il giocatore stesso", Italian rules, 4 b);
+   the earliest veto may itself be vetoed in a counter window.
 4. **execution**: steps before k take effect (all of them without a veto), each turned into
    events after one `special_action` event naming the card and `vetoed_from`.
 
@@ -175,7 +176,13 @@ def finish_planning(board: Board, ctx: Context, events: Events) -> None:
 
 def open_window(board: Board, ctx: Context, events: Events) -> None:
     frame = ctx.frame
-    holders = veto_holders(board, exclude=board.team_of(frame["player"])) if frame["steps"] else []
+    # The acting colour is offered its own window too (Italian rules, 4 b); an empty plan
+    # has nothing to veto.
+    holders = (
+        veto_holders(board, exclude=board.partners(frame["player"]))
+        if frame["steps"]
+        else []
+    )
     if not holders:
         carry_out(board, frame, None, events)
         return
@@ -219,6 +226,8 @@ def close_window(board: Board, frame: dict[str, Any], events: Events) -> None:
         events.append(
             {"type": "veto_played", "player": vetoer, "card": frame["card"], "from_step": from_step}
         )
+        # Any other holder may veto this veto, the acting player included when someone
+        # else vetoed; never the vetoer's own side.
         counter = veto_holders(board, exclude=board.team_of(vetoer))
         spend_veto(board, vetoer)
         if not counter:
@@ -468,8 +477,13 @@ def _check_window(board: Board, player: str, move: Move) -> None:
         raise IllegalMove(f"No veto window is open: {rules.waiting_for(board)}.")
     window = frame["window"]
     if player not in window["holders"]:
-        if player in board.team_of(frame["player"]):
-            raise IllegalMove("You cannot veto your own special action.")
+        if window["kind"] == "action" and player in board.partners(frame["player"]):
+            raise IllegalMove(
+                "Only the colour whose turn it is is concerned by its action: its partner "
+                "colour may not veto it."
+            )
+        if window["kind"] == "counter" and player in board.team_of(window["vetoer"]):
+            raise IllegalMove("This window answers your own veto: you cannot veto it.")
         raise IllegalMove("Only a holder of an unexpired Veto card may answer this window.")
     if player in window["answers"]:
         raise IllegalMove("You have already answered this veto window.")

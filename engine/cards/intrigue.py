@@ -4,7 +4,9 @@ Rulings (Italian rules, "Le carte azione" 4): "up to" cards may stop at any time
 (`end_special`); the others, once begun, are carried out whole as far as the board
 allows. A caballero may be moved again, back where it came from included; the card that
 empties one of your regions may put some straight back ("some may go back"). Nothing is
-ever taken out of the castillo or moved into or out of the king's region.
+ever taken out of the castillo or moved into or out of the king's region. In the
+two-colour variant no card moves the partner colour's caballeros, "any colours" cards
+included ("seule la couleur en cours est concernée").
 """
 
 from __future__ import annotations
@@ -27,14 +29,15 @@ from .common import (
 
 
 def _kind(ctx: Context, colour: str) -> str:
-    return "own" if colour in ctx.board.team_of(ctx.actor) else "foreign"
+    return "own" if colour == ctx.actor else "foreign"
 
 
 class MoveCaballeros(SpecialAction):
     """Move caballeros from region to region (or into the castillo), within quotas.
 
     `quotas` maps "own", "foreign" or "any" to how many may be moved. In the two-colour
-    variant "own" is the acting colour only, and "foreign" the other player's colours.
+    variant "own" is the acting colour only, "foreign" the other person's colours, and
+    "any" either of those: the partner colour is never moved.
     """
 
     planning_moves = frozenset({"move_caballero"})
@@ -53,12 +56,12 @@ class MoveCaballeros(SpecialAction):
         return used
 
     def room_for(self, ctx: Context, colour: str) -> bool:
+        if colour in ctx.board.partners(ctx.actor):
+            return False
         used = self.used(ctx)
         if "any" in self.quotas:
             return used["any"] < self.quotas["any"]
         kind = _kind(ctx, colour)
-        if kind == "own" and colour != ctx.actor:
-            return False  # two-colour: only the acting colour counts as "your own"
         return used[kind] < self.quotas.get(kind, 0)
 
     def colours(self, ctx: Context) -> list[str]:
@@ -95,6 +98,8 @@ class MoveCaballeros(SpecialAction):
             raise IllegalMove(f"There is no {colour} caballero in {source} to move.")
 
     def quota_message(self, ctx: Context, colour: str) -> str:
+        if colour in ctx.board.partners(ctx.actor):
+            return partner_message(ctx, colour)
         if "any" in self.quotas:
             return f"{self.card} moves at most {self.quotas['any']} caballeros."
         kind = _kind(ctx, colour)
@@ -102,8 +107,6 @@ class MoveCaballeros(SpecialAction):
         if limit == 0:
             whose = "your own" if kind == "own" else "your opponents'"
             return f"{self.card} does not move {whose} caballeros."
-        if kind == "own" and colour != ctx.actor:
-            return "Only the colour whose turn it is counts as your own."
         whose = "of your own" if kind == "own" else "of your opponents'"
         return f"{self.card} moves {limit} caballeros {whose}, no more."
 
@@ -131,6 +134,11 @@ class FiveFromRegion(MoveCaballeros):
         region = ctx.data.get("region")
         return [region] if region else []
 
+    def movable_in(self, ctx: Context, region: str) -> int:
+        """Caballeros this card may move out of `region`: the partner colour's are not."""
+        partners = ctx.board.partners(ctx.actor)
+        return sum(n for c, n in ctx.board.in_place(region).items() if c not in partners)
+
     def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
         if move_type == "special_region":
             if "region" not in ctx.data:
@@ -138,7 +146,7 @@ class FiveFromRegion(MoveCaballeros):
                 yield from (
                     {"type": "special_region", "region": r}
                     for r in sources(board)
-                    if board.total_in(r)
+                    if self.movable_in(ctx, r)
                 )
             return
         yield from super().candidates(ctx, move_type)
@@ -147,7 +155,10 @@ class FiveFromRegion(MoveCaballeros):
         region = ctx.data.get("region")
         if move["type"] == "special_region":
             check_region_choice(
-                ctx, move, ctx.board.total_in, "There are no caballeros in {region}."
+                ctx,
+                move,
+                lambda region: self.movable_in(ctx, region),
+                "There are no caballeros in {region} that this card may move.",
             )
             return
         if not region:
@@ -338,6 +349,13 @@ class CourtTwoOrOwnRegion(SpecialAction):
     def end_refusal(self, ctx: Context) -> str | None:
         part = self.part(ctx)
         return part.end_refusal(ctx) if part else None
+
+
+def partner_message(ctx: Context, colour: str) -> str:
+    return (
+        f"{colour} is your other colour: only the colour whose turn it is ({ctx.actor}) "
+        "is concerned by its special action, so no card moves the partner's caballeros."
+    )
 
 
 for action in (

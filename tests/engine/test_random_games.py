@@ -74,6 +74,7 @@ def test_random_games_keep_every_invariant():
     finished = 0
     specials: Counter = Counter()
     vetoed = 0
+    self_vetoed = 0  # the acting player's own Veto (Italian rules, 4 b)
     for colours, seed, options in game_setups():
         bot = RandomBot(seed)
         first = engine.new_game(colours, seed=seed, options=options)
@@ -91,6 +92,8 @@ def test_random_games_keep_every_invariant():
                 if event["type"] == "special_action":
                     specials[event["card"]] += 1
                     vetoed += event["vetoed_from"] is not None
+                if event["type"] == "veto_played" and before.special["window"]["kind"] == "action":
+                    self_vetoed += event["player"] == before.special["player"]
             log.append((player, move))
             snapshot = check_invariants(before, state)
         assert engine.pending(state) == []
@@ -120,6 +123,7 @@ def test_random_games_keep_every_invariant():
     assert set(specials) == set(CARD_STACKS), set(CARD_STACKS) - set(specials)
     assert min(specials.values()) >= 5, specials.most_common()[-3:]
     assert vetoed >= 5
+    assert 1 <= self_vetoed < vetoed, (self_vetoed, vetoed)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -46,7 +46,7 @@ def test_9_1_a_partial_veto_after_two_of_four_moves(five):
     assert [s["step"] for s in window["plan"]] == [1, 2, 3, 4] and window["holders"] == ["blue"]
     assert state.caballeros["yellow"]["galicia"] == 0  # nothing moved before the window closes
     refuse(state, "green", {"type": "veto", "from_step": 1}, "Only a holder")
-    refuse(state, "red", {"type": "veto", "from_step": 1}, "your own special action")
+    refuse(state, "red", {"type": "veto", "from_step": 1}, "Only a holder")
     refuse(state, "blue", {"type": "veto", "from_step": 5}, "1 .*to 4")
     state, events = answer_window(state, {"blue": 3})
     assert special_events(events) == [
@@ -176,12 +176,89 @@ def test_an_unanswered_counter_window_lets_the_first_veto_stand(five):
     assert state.vetoes == [{"player": "blue", "expires": 1}]
 
 
-def test_the_acting_player_cannot_veto_their_own_action(five):
+def test_9_3_the_acting_player_takes_first_place_then_vetoes_the_rest():
+    """Italian rules, 4: once begun, a special action is carried out whole unless "b) Un
+    avversario, o il giocatore stesso, non pongano un veto mentre l'azione della carta è in
+    fieri". 9.3: "È scelta una regione con valori "6-4-2", il rosso ha 4 Caballeros, il blu
+    3 e il verde 2. Il rosso prende i 6 punti della prima posizione, quindi gioca una carta
+    Veto, per cui né il blu né il verde guadagnano punti." Here red is the acting player."""
+    state = empty_board(engine.new_game(THREE + ["yellow"], seed=4))
+    state.king = "galicia"
+    state.grandes = {c: "valencia" for c in state.colours}
+    state = set_caballeros(state, "red", old_castile=4)
+    state = set_caballeros(state, "blue", old_castile=3)
+    state = set_caballeros(state, "green", old_castile=2)
+    state = acting(state, "red", "score_chosen_region", stack=2, vetoes=("red",))
+    state, events = play(state, ("red", {"type": "special_region", "region": "old_castile"}))
+    # Before, no window opened for the acting player: the plan was scored whole at once.
+    assert not special_events(events)
+    assert waiting(state) == [("red", "veto_window")]
+    assert [m.get("from_step") for m in engine.legal_moves(state, "red")] == [None, 1, 2, 3]
+    state, events = answer_window(state, {"red": 2})
+    assert engine.scores(state) == {"red": 6, "blue": 0, "green": 0, "yellow": 0}
+    assert special_events(events)[0]["vetoed_from"] == 2
+    assert [e["player"] for e in events if e["type"] == "veto_played"] == ["red"]
+    assert state.vetoes == [] and "veto" in state.action_discards
+
+
+def test_the_acting_player_who_allows_keeps_their_veto(five):
+    """Italian rules, 9: the Veto is discarded "Una volta giocato, o se non è usato prima
+    della fine del round successivo": allowing one's own action does not use it."""
     state = acting(five, "red", "court_two", stack=4, vetoes=("red",))
-    state, events = play(state, ("red", {"type": "do_special"}))
-    # No one else holds a Veto: no window, the action is done at once.
+    state, _ = play(state, ("red", {"type": "do_special"}))
+    assert waiting(state) == [("red", "veto_window")]
+    assert engine.default_move(state, "red") == {"type": "allow"}  # silence allows
+    state, events = answer_window(state, {"red": None})
     assert special_events(events)[0]["vetoed_from"] is None
-    assert state.caballeros["red"]["court"] == 6 and state.vetoes
+    assert state.caballeros["red"]["court"] == 6
+    assert state.vetoes == [{"player": "red", "expires": 1}]
+
+
+def test_a_veto_of_ones_own_action_stops_a_card_carried_out_whole(five):
+    """Italian rules, 4: "una volta iniziata, deve essere eseguita interamente, a meno che
+    [...] b) Un avversario, o il giocatore stesso, non pongano un veto": the acting player's
+    own Veto stops a card that end_special may not end."""
+    state = acting(five, "red", "intrigue_two_own_two_foreign", vetoes=("red",))
+    mine = {"type": "move_caballero", "colour": "red", "from": "seville", "to": "galicia"}
+    theirs = {"type": "move_caballero", "colour": "blue", "from": "valencia", "to": "galicia"}
+    state, _ = play(state, ("red", mine), ("red", mine))
+    refuse(state, "red", {"type": "end_special"}, "carried out whole")
+    state, _ = play(state, ("red", theirs), ("red", theirs))
+    state, _ = answer_window(state, {"red": 3})
+    assert state.caballeros["red"]["galicia"] == 2 and state.caballeros["blue"]["galicia"] == 0
+
+
+def test_the_other_holder_may_veto_a_veto_of_ones_own_action(five):
+    """Italian rules, 9: the Veto may be used "per impedire l'utilizzo di un altro Veto"; the
+    card: "Impedisci l'attuazione totale o parziale di una qualunque altra azione speciale
+    (anche dell'altro Veto)". A self-veto is one like any other."""
+    state = empty_board(five)
+    state.grandes = {c: "valencia" for c in FIVE}
+    state = set_caballeros(state, "red", old_castile=4)
+    state = set_caballeros(state, "blue", old_castile=3)
+    state = acting(state, "red", "score_chosen_region", stack=2, vetoes=("red", "blue"))
+    state, _ = play(state, ("red", {"type": "special_region", "region": "old_castile"}))
+    assert waiting(state) == [("red", "veto_window"), ("blue", "veto_window")]
+    state, _ = answer_window(state, {"blue": None, "red": 2})
+    # Red vetoed the rest of its own scoring: blue, who would lose 4 points, may stop that.
+    assert waiting(state) == [("blue", "veto_window")]
+    refuse(state, "red", {"type": "veto", "from_step": 1}, "your own veto")
+    state, events = answer_window(state, {"blue": 1})
+    assert special_events(events)[0]["vetoed_from"] is None
+    assert engine.scores(state)["red"] == 6 and engine.scores(state)["blue"] == 4
+    assert state.vetoes == [] and state.action_discards.count("veto") == 2
+
+
+def test_the_acting_player_may_veto_a_veto_of_their_action(five):
+    """The other way round: blue vetoes red's action, and red, the acting player holding
+    the other Veto, may veto blue's veto; the action then goes ahead whole."""
+    state = acting(five, "red", "court_two", stack=4, vetoes=("red", "blue"))
+    state, _ = play(state, ("red", {"type": "do_special"}))
+    state, _ = answer_window(state, {"red": None, "blue": 1})
+    assert waiting(state) == [("red", "veto_window")]
+    state, events = answer_window(state, {"red": 1})
+    assert special_events(events)[0]["vetoed_from"] is None
+    assert state.caballeros["red"]["court"] == 6 and state.vetoes == []
 
 
 def test_taking_the_veto_card_can_itself_be_vetoed(five):
