@@ -359,6 +359,9 @@ def parse_move(text: str, state: Board, player: str) -> Move:
         raise NotationError("An empty line is not a move.")
     legal = rules.legal_moves(state, player)
     readings, misses = _readings(words, state)
+    # A verb written in full beats a longer one it starts: `do` is do_special, not done.
+    if any(r.exact_verb for r in readings):
+        readings = [r for r in readings if r.exact_verb]
 
     # A legal move the line names, if just one.
     found: dict[tuple, Move] = {}

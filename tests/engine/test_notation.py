@@ -314,3 +314,28 @@ def test_an_error_after_a_revealing_move_does_not_quote_what_it_revealed():
     # Without the revealing move first, the same kind of error names the candidates.
     with pytest.raises(engine.NotationError, match="not a move|could be|did you mean"):
         engine.parse_moves("card sc", state, player)
+
+
+def test_other_spellings_of_the_verbs(turn):
+    assert engine.parse_move("end turn", turn, "red") == {"type": "end_turn"}
+    assert engine.parse_move("do", turn, "red") == {"type": "do_special"}
+    assert engine.parse_move("end special", turn, "red") == {"type": "end_special"}
+    assert engine.parse_move("return 9", turn, "red") == {"type": "return_power_card", "card": 9}
+    state = engine.new_game(COLOURS_BY_COUNT[3], seed=7)
+    player = engine.pending(state)[0]["player"]
+    assert engine.parse_move("play 9", state, player) == {"type": "play_power_card", "card": 9}
+
+
+def test_pick_is_a_castillo_pick_when_that_is_what_is_legal():
+    bot = RandomBot(3)
+    state = engine.new_game(COLOURS_BY_COUNT[3], seed=3)
+    while state.phase != "castillo_pick":
+        player = engine.pending(state)[0]["player"]
+        state, _ = engine.apply(state, player, bot.choose(state, player))
+    player = engine.pending(state)[0]["player"]
+    region = next(m["region"] for m in engine.legal_moves(state, player))
+    expected = {"type": "castillo_pick", "region": region}
+    assert engine.parse_move(f"pick {region}", state, player) == expected
+    # Elsewhere `pick` is the secret-disk pick.
+    other = engine.new_game(COLOURS_BY_COUNT[3], seed=3)
+    assert engine.parse_move("pick valencia", other, "red")["type"] == "secret_pick"
