@@ -7,6 +7,7 @@ The facade below is all the server, the bots, the benchmarks and outside tools u
     legal_moves(state, "red")            # every atomic move red may make now
     state2, events = apply(state, "red", {"type": "play_power_card", "card": 9})
     view(state2, "red")                  # what red may see
+    parse_move("power 9", state, "red")  # the same move, as a person writes it
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from engine import cards as _cards  # noqa: F401  (registers every card's specia
 from engine import rules
 from engine.batch import Batch, Played, play_batch
 from engine.moves import IllegalMove, Secrecy
+from engine.notation import NotationError, format_move, parse_move, parse_moves
 from engine.observer import reveals_hidden, visible_events, visible_log
 from engine.observer import view as _view
 from engine.state import State
@@ -28,16 +30,20 @@ __all__ = [
     "IllegalMove",
     "LogEntry",
     "Move",
+    "NotationError",
     "Pending",
     "Played",
     "Secrecy",
     "State",
     "apply",
     "default_move",
+    "format_move",
     "from_dict",
     "is_over",
     "legal_moves",
     "new_game",
+    "parse_move",
+    "parse_moves",
     "pending",
     "play_batch",
     "reveals_hidden",

@@ -1,0 +1,494 @@
+"""Move notation: one short line a person can read in a mail and type back.
+
+Beside the rules, not inside them (python-chess keeps SAN apart the same way): the rules
+only ever see move dicts; this module turns a dict into a line (`format_move`) and a line
+back into a dict (`parse_move`, `parse_moves`).
+
+A line is a verb and its fields, in the order of `NOTATION`: `place aragon`,
+`move red seville>castillo`. Reading a line:
+
+- case, accents, `-`/`_` and extra spaces are ignored; a name may be spelt with spaces
+  (`old castile`) or in Spanish and other languages (`sevilla`, `castilla la vieja`);
+- a verb, a card or a name may be cut short while it stays unambiguous;
+- the verb and the card are settled against the player's legal moves: `p 9` is `power 9`
+  in the power card phase, `card score` is the one scoring card face up;
+- names on the board (regions, places, colours, scoreboards, options) must each name one
+  thing whatever is legal now: `g` is refused (galicia or granada?) even when only
+  granada is legal, since a player who meant galicia must hear why it is illegal rather
+  than see granada played;
+- a well-formed line that is not legal is still read, so `apply` names the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import itertools
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from engine import rules
+from engine.board import Board
+from engine.data import CARD_STACKS, LOCATIONS, MOBILE_SCOREBOARDS, PLACES, REGIONS
+from engine.moves import IllegalMove, check_form
+
+Move = dict[str, Any]
+
+
+class NotationError(IllegalMove):
+    """A line that cannot be read as one move. The message says what to write instead."""
+
+
+# -- the grammar ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slot:
+    field: str
+    kind: str  # a key of _KINDS, or "number"
+    optional: bool = False  # may be left out (the move then has no such field)
+    default: int | None = None  # left out means this value
+
+
+@dataclass(frozen=True)
+class Notation:
+    verbs: tuple[str, ...]  # the first is written; the others are read too
+    slots: tuple[Slot, ...] = ()
+
+    @property
+    def verb(self) -> str:
+        return self.verbs[0]
+
+
+def _n(verbs: str | tuple[str, ...], *slots: Slot) -> Notation:
+    return Notation((verbs,) if isinstance(verbs, str) else verbs, slots)
+
+
+# Every move type's line. A test checks that every form in engine.moves.FORMS has one.
+NOTATION: dict[str, Notation] = {
+    "play_power_card": _n(("power", "play"), Slot("card", "number")),
+    "take_caballeros": _n("take", Slot("count", "number")),
+    "take_from_region": _n("take from", Slot("region", "region")),
+    "choose_card": _n(("card", "choose"), Slot("card", "card"), Slot("stack", "number", True)),
+    "place": _n("place", Slot("to", "place")),
+    "skip_special": _n("skip"),
+    "end_turn": _n(("done", "end turn")),
+    "castillo_pick": _n(("castillo", "pick"), Slot("region", "region")),
+    "do_special": _n(("special", "do")),
+    "special_option": _n("option", Slot("option", "option")),
+    "special_region": _n("region", Slot("region", "place")),
+    "special_place": _n("send", Slot("to", "place")),
+    "move_caballero": _n(
+        "move", Slot("colour", "colour"), Slot("from", "place"), Slot("to", "place")
+    ),
+    "target": _n("target", Slot("player", "colour")),
+    "remove_caballero": _n("remove", Slot("colour", "colour"), Slot("region", "region")),
+    "move_scoreboard": _n("scoreboard", Slot("scoreboard", "scoreboard"), Slot("to", "place")),
+    "move_king": _n("king", Slot("to", "region")),
+    "move_grande": _n("grande", Slot("to", "region")),
+    "return_power_card": _n(("return power", "return"), Slot("card", "number")),
+    "return_caballero": _n("return", Slot("from", "location")),
+    "end_special": _n(("stop", "end special")),
+    "secret_pick": _n("pick", Slot("region", "region")),
+    "allow": _n("allow"),
+    "veto": _n("veto", Slot("from_step", "number", default=1)),
+}
+
+# Other spellings of the board's names, as data. Keys are written as a person would type
+# them; reading drops accents and case and treats spaces, `-` and `_` alike.
+ALIASES: dict[str, str] = {
+    "galiza": "galicia",
+    "basque": "basque_country",
+    "pais vasco": "basque_country",
+    "euskadi": "basque_country",
+    "pays basque": "basque_country",
+    "paesi baschi": "basque_country",
+    "baskenland": "basque_country",
+    "aragona": "aragon",
+    "aragonien": "aragon",
+    "cataluña": "catalonia",
+    "catalunya": "catalonia",
+    "catalogne": "catalonia",
+    "catalogna": "catalonia",
+    "katalonien": "catalonia",
+    "castilla la vieja": "old_castile",
+    "castilla vieja": "old_castile",
+    "vieille castille": "old_castile",
+    "castiglia vecchia": "old_castile",
+    "altkastilien": "old_castile",
+    "castilla la nueva": "new_castile",
+    "castilla nueva": "new_castile",
+    "nouvelle castille": "new_castile",
+    "castiglia nuova": "new_castile",
+    "neukastilien": "new_castile",
+    "sevilla": "seville",
+    "séville": "seville",
+    "siviglia": "seville",
+    "grenade": "granada",
+    "valence": "valencia",
+    "valenza": "valencia",
+    "castle": "castillo",
+    "castello": "castillo",
+    "840": "8/4/0",
+    "8 4 0": "8/4/0",
+    "400": "4/0/0",
+    "4 0 0": "4/0/0",
+}
+
+# Kinds of names whose abbreviations must be unambiguous among all such names (see above);
+# a card may be settled by what is face up.
+_BOARD_KINDS = frozenset({"region", "place", "location", "colour", "scoreboard", "option"})
+_KIND_WORDS = {
+    "region": "a region",
+    "place": "a region or the castillo",
+    "location": "a place (court or a region)",
+    "colour": "a colour in this game",
+    "scoreboard": "a mobile scoreboard (8/4/0 or 4/0/0)",
+    "option": "an option (court_two or own_region)",
+    "card": "an action card",
+}
+
+
+def _canonical_names(kind: str, board: Board) -> tuple[str, ...]:
+    if kind == "region":
+        return REGIONS
+    if kind == "place":
+        return PLACES
+    if kind == "location":
+        return LOCATIONS
+    if kind == "colour":
+        return tuple(board.colours)
+    if kind == "scoreboard":
+        return tuple(MOBILE_SCOREBOARDS)
+    if kind == "option":
+        return ("court_two", "own_region")
+    if kind == "card":
+        return tuple(CARD_STACKS)
+    raise ValueError(kind)
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def format_move(move: Move) -> str:
+    """The line for `move`, e.g. `place aragon` or `move red seville>castillo`.
+
+    Raises IllegalMove if `move` is not a well-formed move.
+    """
+    check_form(move)
+    notation = NOTATION.get(move["type"])
+    if notation is None:
+        raise NotationError(f'The move type "{move["type"]}" has no notation yet.')
+    if move["type"] == "move_caballero":  # the arrow reads as the move it is
+        return f"{notation.verb} {move['colour']} {move['from']}>{move['to']}"
+    words = [notation.verb]
+    for slot in notation.slots:
+        if slot.field not in move:
+            continue
+        # The stack is written only for a card found in two stacks (score_chosen_region):
+        # that alone tells two face-up cards apart.
+        if slot.field == "stack" and len(CARD_STACKS.get(move["card"], ())) < 2:
+            continue
+        words.append(str(move[slot.field]))
+    return " ".join(words)
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def _fold(text: str) -> str:
+    """Lower case, no accents, `-`/`_`/spaces as one separator, arrows as spaces."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    for arrow in ("→", "->", ">", ","):
+        text = text.replace(arrow, " ")
+    return text.replace("-", " ").replace("_", " ")
+
+
+def _words(text: str) -> list[str]:
+    return _fold(text).split()
+
+
+def _vocabulary(kind: str, board: Board) -> dict[tuple[str, ...], str]:
+    """Spelling (as words) -> canonical name, for the names of one kind."""
+    return _spellings(kind, _canonical_names(kind, board))
+
+
+@functools.lru_cache(maxsize=64)  # a handful of kinds and seatings: built once each
+def _spellings(kind: str, names: tuple[str, ...]) -> dict[tuple[str, ...], str]:
+    table = {tuple(_words(name)): name for name in names}
+    for alias, name in ALIASES.items():
+        if name in names:
+            table[tuple(_words(alias))] = name
+    return table
+
+
+def _resolve_name(words: list[str], kind: str, board: Board) -> set[str]:
+    """The names `words` may mean: an exact spelling, else each word a prefix of its own."""
+    table = _vocabulary(kind, board)
+    exact = table.get(tuple(words))
+    if exact is not None:
+        return {exact}
+    return {
+        name
+        for spelling, name in table.items()
+        if len(words) <= len(spelling)
+        and all(s.startswith(w) for w, s in zip(words, spelling[: len(words)], strict=True))
+    }
+
+
+@dataclass
+class _Reading:
+    """One way to read a line: a move type, and the moves its fields may mean."""
+
+    type: str
+    exact_verb: bool  # every verb word written in full
+    main_verb: bool  # the verb written by format_move, not another spelling
+    moves: list[Move]
+
+
+@dataclass
+class _Miss:
+    """Why one way to read a line failed; the most telling one is reported."""
+
+    type: str
+    exact_verb: bool
+    ambiguous: bool
+    message: str
+
+
+def _splits(words: list[str], slots: tuple[Slot, ...]) -> Iterator[list[list[str]]]:
+    """Every way to share `words` out to the first n slots (names may take several words;
+    a number takes one), n running over the counts the slots allow."""
+    required = sum(1 for s in slots if not s.optional and s.default is None)
+    for n in range(required, len(slots) + 1):
+        if n == 0:
+            if not words:
+                yield []
+            continue
+        if len(words) < n:
+            continue
+        for cuts in itertools.combinations(range(1, len(words)), n - 1):
+            bounds = (0, *cuts, len(words))
+            groups = [words[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+            if all(len(g) == 1 for g, s in zip(groups, slots, strict=False) if s.kind == "number"):
+                yield groups
+
+
+def _read_slots(
+    type_: str, words: list[str], board: Board
+) -> tuple[list[Move], list[tuple[bool, str]]]:
+    """The moves `words` (the line after its verb) may mean as a move of `type_`, and the
+    reasons (ambiguous?, sentence) for the ways that failed."""
+    notation = NOTATION[type_]
+    moves: list[Move] = []
+    misses: list[tuple[bool, str]] = []
+    for groups in _splits(words, notation.slots):
+        choices: list[list[tuple[str, Any]]] = []
+        for slot, group in zip(notation.slots, groups, strict=False):
+            text = " ".join(group)
+            if slot.kind == "number":
+                if not group[0].isdigit():
+                    misses.append((False, f'"{text}" is not a number.'))
+                    break
+                choices.append([(slot.field, int(group[0]))])
+                continue
+            names = _resolve_name(group, slot.kind, board)
+            if not names:
+                misses.append((False, f'"{text}" is not {_KIND_WORDS[slot.kind]}.'))
+                break
+            if len(names) > 1 and slot.kind in _BOARD_KINDS:
+                misses.append(
+                    (True, f'"{text}" could be {_or(sorted(names))}: write more of the name.')
+                )
+                break
+            choices.append([(slot.field, name) for name in sorted(names)])
+        else:
+            for slot in notation.slots[len(groups) :]:
+                if slot.default is not None:
+                    choices.append([(slot.field, slot.default)])
+            for fields in itertools.product(*choices):
+                moves.append({"type": type_, **dict(fields)})
+    if not moves and not misses:
+        misses.append((False, f'A "{notation.verb}" line is written like "{_example(type_)}".'))
+    return moves, misses
+
+
+def _readings(words: list[str], board: Board) -> tuple[list[_Reading], list[_Miss]]:
+    readings: list[_Reading] = []
+    misses: list[_Miss] = []
+    for type_, notation in NOTATION.items():
+        for rank, verb in enumerate(notation.verbs):
+            verb_words = verb.split()
+            head = words[: len(verb_words)]
+            if len(head) < len(verb_words) or not all(
+                v.startswith(w) for w, v in zip(head, verb_words, strict=True)
+            ):
+                continue
+            exact = head == verb_words
+            moves, slot_misses = _read_slots(type_, words[len(verb_words) :], board)
+            if moves:
+                readings.append(_Reading(type_, exact, rank == 0, moves))
+            misses.extend(_Miss(type_, exact, amb, text) for amb, text in slot_misses)
+    return readings, misses
+
+
+def _key(move: Move) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(move.items()))
+
+
+def _matches(move: Move, legal: Move) -> bool:
+    """Whether `legal` is `move` with, at most, fields left out of `move` filled in."""
+    return all(legal.get(name) == value for name, value in move.items())
+
+
+def parse_move(text: str, state: Board, player: str) -> Move:
+    """Read one move of `player`'s, such as `place arag`, against the game `state`.
+
+    Returns the legal move the line names, or, for a well-formed line that names no legal
+    move, the move it spells (so `engine.apply` says which rule it breaks). Raises
+    NotationError, with the candidates or a "did you mean", for a line that names no move
+    or more than one.
+    """
+    if any(sep in text for sep in (";", "\n")):
+        raise NotationError(f'"{text.strip()}" holds several moves: send them one at a time.')
+    words = _words(text)
+    if not words:
+        raise NotationError("An empty line is not a move.")
+    legal = rules.legal_moves(state, player)
+    readings, misses = _readings(words, state)
+    # A verb written in full beats a longer one it starts: `do` is do_special, not done.
+    if any(r.exact_verb for r in readings):
+        readings = [r for r in readings if r.exact_verb]
+
+    # A legal move the line names, if just one.
+    found: dict[tuple, Move] = {}
+    for reading in readings:
+        for move in reading.moves:
+            for candidate in legal:
+                if candidate["type"] == move["type"] and _matches(move, candidate):
+                    found[_key(candidate)] = candidate
+    if len(found) == 1:
+        return next(iter(found.values()))
+    if len(found) > 1:
+        lines = sorted(format_move(m) for m in found.values())
+        raise NotationError(f'"{text.strip()}" could be {_or(lines, quote=True)}.')
+
+    # Else what the line spells, preferring a move type the player may make now, then a
+    # verb written in full, then the verb format_move writes.
+    legal_types = {m["type"] for m in legal}
+    if readings:
+
+        def rank(r: _Reading) -> tuple[bool, bool, bool]:
+            return (r.type in legal_types, r.exact_verb, r.main_verb)
+
+        best = max(rank(r) for r in readings)
+        spelt = {_key(m): m for r in readings if rank(r) == best for m in r.moves}
+        if len(spelt) == 1:
+            return next(iter(spelt.values()))
+        lines = sorted(format_move(m) for m in spelt.values())
+        shown = lines if len(lines) <= 8 else [*lines[:8], "..."]
+        raise NotationError(
+            f'"{text.strip()}" could be {_or(shown, quote=True)}: write more of it.'
+        )
+    raise NotationError(_not_understood(text.strip(), words, misses, legal, legal_types))
+
+
+def _not_understood(
+    text: str, words: list[str], misses: list[_Miss], legal: list[Move], legal_types: set[str]
+) -> str:
+    if misses:
+        miss = max(misses, key=lambda m: (m.ambiguous, m.type in legal_types, m.exact_verb))
+        sentence = f'In "{text}", {miss.message[0].lower()}{miss.message[1:]}'
+    else:
+        verbs = sorted({v.split()[0] for n in NOTATION.values() for v in n.verbs})
+        close = difflib.get_close_matches(words[0], verbs, n=3, cutoff=0.6)
+        hint = f"did you mean {_or(close, quote=True)}?" if close else "a move starts with "
+        hint += "" if close else ", ".join(verbs)
+        sentence = f'In "{text}", "{words[0]}" is not a move ({hint}).'
+    shown = {_fold(format_move(m)): format_move(m) for m in legal}
+    close = difflib.get_close_matches(" ".join(words), list(shown), n=3, cutoff=0.6)
+    if close:
+        sentence += f" Did you mean {_or([shown[c] for c in close], quote=True)}?"
+    elif legal and len(legal) <= 12:
+        sentence += f" You may: {', '.join(format_move(m) for m in legal)}."
+    return sentence
+
+
+def parse_moves(text: str, state: Board, player: str) -> list[Move]:
+    """Read several moves of `player`'s: one per line and/or separated by `;`.
+
+    Each move is read against the game as the moves before it leave it (played on a copy;
+    `state` is not changed). Blank lines, lines starting with `#` (a comment) or `>` (a
+    quoted line of a mail) and anything after a `#` are skipped. Raises NotationError for a
+    line it cannot read, IllegalMove for a move the rules refuse; both name the line.
+    After a move that uncovers hidden information (new action cards, secret picks), an
+    error says only that, so a refused batch cannot be used to peek.
+    """
+    from engine import apply, reveals_hidden  # the facade imports this module
+
+    moves: list[Move] = []
+    board = state
+    revealed = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith(("#", ">")):
+            continue
+        for part in line.split("#", 1)[0].split(";"):
+            if not part.strip():
+                continue
+            where = f'Line {number} ("{part.strip()}")'
+            try:
+                move = parse_move(part, board, player)
+                board, events = apply(board, player, move)
+            except IllegalMove as error:
+                kind = NotationError if isinstance(error, NotationError) else IllegalMove
+                if revealed:
+                    raise kind(
+                        f"{where} could not be played: it comes after a move that reveals "
+                        "new information, so send it once that move has been played."
+                    ) from None
+                raise kind(f"{where}: {error.message}") from None
+            revealed = revealed or reveals_hidden(events)
+            moves.append(move)
+    return moves
+
+
+# -- sentences -----------------------------------------------------------------------------
+
+
+def _or(items: list[str], quote: bool = False) -> str:
+    items = [f'"{i}"' if quote and i != "..." else i for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+_EXAMPLES: dict[str, Move] = {
+    "play_power_card": {"card": 9},
+    "take_caballeros": {"count": 3},
+    "take_from_region": {"region": "aragon"},
+    "choose_card": {"card": "king"},
+    "place": {"to": "aragon"},
+    "castillo_pick": {"region": "valencia"},
+    "special_option": {"option": "court_two"},
+    "special_region": {"region": "aragon"},
+    "special_place": {"to": "castillo"},
+    "move_caballero": {"colour": "red", "from": "seville", "to": "castillo"},
+    "target": {"player": "blue"},
+    "remove_caballero": {"colour": "blue", "region": "aragon"},
+    "move_scoreboard": {"scoreboard": "8/4/0", "to": "aragon"},
+    "move_king": {"to": "aragon"},
+    "move_grande": {"to": "aragon"},
+    "return_power_card": {"card": 9},
+    "return_caballero": {"from": "court"},
+    "secret_pick": {"region": "valencia"},
+    "veto": {"from_step": 2},
+}
+
+
+def _example(type_: str) -> str:
+    return format_move({"type": type_, **_EXAMPLES.get(type_, {})})
+
+
+__all__ = ["ALIASES", "NOTATION", "NotationError", "format_move", "parse_move", "parse_moves"]
