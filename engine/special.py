@@ -178,11 +178,7 @@ def open_window(board: Board, ctx: Context, events: Events) -> None:
     frame = ctx.frame
     # The acting colour is offered its own window too (Italian rules, 4 b); an empty plan
     # has nothing to veto.
-    holders = (
-        veto_holders(board, exclude=board.partners(frame["player"]))
-        if frame["steps"]
-        else []
-    )
+    holders = veto_holders(board, exclude=board.partners(frame["player"])) if frame["steps"] else []
     if not holders:
         carry_out(board, frame, None, events)
         return
