@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import os
+import secrets
+import time
 
 from flask import Flask
+
+#: The secret of a development checkout: never good enough to sign mail addresses with.
+DEVELOPMENT_SECRET = "dev-only-not-secret"
 
 #: The largest request body accepted; a batch of moves is a few KiB at most.
 DEFAULT_MAX_CONTENT_LENGTH = 64 * 1024
@@ -28,7 +33,7 @@ def database_url_from_env() -> str | None:
 def configure(app: Flask, config: dict | None) -> None:
     """Fill `app.config`: defaults first, then the environment, then `config`."""
     app.config.update(
-        SECRET_KEY="dev-only-not-secret",
+        SECRET_KEY=None,
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "pbem.sqlite"),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=DEFAULT_MAX_CONTENT_LENGTH,
@@ -49,7 +54,34 @@ def configure(app: Flask, config: dict | None) -> None:
         app.config["SQLALCHEMY_DATABASE_URI"] = url
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    for name in ("MAIL_FROM", "PBEM_BASE_URL", "SMTP_URL"):
+        if os.environ.get(name):
+            app.config[name] = os.environ[name]
     # Anything else as FLASK_<NAME>, e.g. FLASK_MAX_CONTENT_LENGTH=131072.
     app.config.from_prefixed_env()
     if config:
         app.config.update(config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = instance_secret(app)
+
+
+def instance_secret(app: Flask) -> str:
+    """A random secret kept in the instance folder, made on first use: the embedded default
+    signs mail addresses and sessions with a key nobody else has."""
+    path = os.path.join(app.instance_path, "secret_key")
+    os.makedirs(app.instance_path, exist_ok=True)
+    try:
+        # O_EXCL: of several workers starting at once, one writes the secret; all read it.
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):
+            with open(path, encoding="utf-8") as kept:
+                secret = kept.read().strip()
+            if secret:
+                return secret
+            time.sleep(0.01)  # another worker is writing it now
+        raise RuntimeError(f"{path} is empty: delete it to have a new secret made") from None
+    secret = secrets.token_urlsafe(48)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as kept:
+        kept.write(secret)
+    return secret

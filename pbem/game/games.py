@@ -8,6 +8,7 @@ import engine
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
 from pbem.game.players import normal_email
+from pbem.notify import outbox
 from pbem.store.models import Game, Player, Seat, Snapshot, utcnow
 from pbem.store.queries import MAX_ID
 
@@ -110,6 +111,7 @@ def create_game(
     db.session.add(game)
     db.session.flush()
     db.session.add(Snapshot(game_id=game.id, seq=0, state=game.state))
+    outbox.game_started(db.session.connection(), game_id=game.id, title=game.title, state=state)
     db.session.commit()
     return game
 

@@ -21,6 +21,7 @@ from pbem.extensions import db
 from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
+from pbem.notify import outbox
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
 
@@ -162,6 +163,14 @@ def _commit(
     if not moved:
         db.session.rollback()
         return False
+    outbox.after_batch(
+        connection,
+        game_id=game.game_id,
+        title=game.title,
+        before=batch.before,
+        batch=batch,
+        seq=outcome.seq,
+    )
     if also_write is not None:
         also_write(connection, outcome)
     try:

@@ -8,13 +8,14 @@ past states are read from the record instead of replayed from move 0.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -34,7 +35,10 @@ GAME_STATUSES = ("active", "finished", "aborted")
 
 
 def utcnow() -> datetime:
-    return datetime.now(UTC)
+    """Now, from the service's one clock (tests set it; never the database's)."""
+    from pbem.clock import now
+
+    return now()
 
 
 class Player(db.Model):
@@ -152,3 +156,30 @@ class IdempotencyRecord(db.Model):
     status_code: Mapped[int] = mapped_column(Integer)
     response: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Notification(db.Model):
+    """The outbox: a message to send, written in the transaction of the change that caused
+    it, so a rolled-back move sends nothing and a committed one always sends.
+
+    A mail is stored whole (RFC 822 text, headers and all); a webhook as its JSON body. The
+    sender delivers due rows, marks each sent, and retries failures with backoff; a row still
+    failing a day after it was written is marked failed and shown to the game's admin.
+    """
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_due", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    channel: Mapped[str] = mapped_column(String(16))  # "mail" | "webhook"
+    kind: Mapped[str] = mapped_column(String(32))  # "decision", "scoring", "game_over", ...
+    recipient: Mapped[str] = mapped_column(String(2000))  # an address, or a webhook URL
+    message: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="queued")  # queued, sent, failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(Text)

@@ -16,7 +16,15 @@ from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.extensions import db
 
-TABLES_CHILD_FIRST = ["idempotency_records", "snapshots", "moves", "seats", "games", "players"]
+TABLES_CHILD_FIRST = [
+    "idempotency_records",
+    "outbox",
+    "snapshots",
+    "moves",
+    "seats",
+    "games",
+    "players",
+]
 
 
 @pytest.fixture(scope="session")

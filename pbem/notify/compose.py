@@ -1,0 +1,215 @@
+"""Composing mails: what each one says, from Jinja templates under `templates/mail/` (a text
+and an HTML part each), as RFC 822 messages with the game's threading headers.
+
+Everything a mail shows of a game comes from the engine for its recipient's colour: the
+view (`engine.view`), the legal moves, the log as `engine.visible_log` lets them see it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from flask import current_app
+
+import engine
+from pbem.clock import now
+from pbem.notify import addresses
+from pbem.notify.board_text import board_table, place_name
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+#: The line every mail's text starts its quotable part with: mail in reads above it.
+REPLY_ABOVE = "## Reply above this line to play. ##"
+
+#: What a pending decision asks, in words.
+ASKS = {
+    "power_card": "Play a power card for this round.",
+    "turn": "It is your turn.",
+    "castillo_pick": "General scoring: pick, in secret, the region your Castillo caballeros go to.",
+    "secret_pick": "Pick a region in secret for the special action under way.",
+    "king_rages": "King rages: return caballeros of yours to the province.",
+    "veto_window": "A Veto window is open to you: allow the special action, or veto it.",
+}
+
+
+@dataclass(frozen=True)
+class Recipient:
+    player_id: int
+    email: str
+    name: str
+    colour: str | None  # the seat a mail is for; None for a game-wide mail
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        autoescape=jinja2.select_autoescape(["html"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render(name: str, **context: Any) -> tuple[str, str]:
+    """The text and HTML parts of `templates/mail/<name>.txt|.html`."""
+    env = _environment()
+    context = {"place_name": place_name, "reply_above": REPLY_ABOVE, **context}
+    text = env.get_template(f"mail/{name}.txt").render(**context)
+    html = env.get_template(f"mail/{name}.html").render(**context)
+    return text, html
+
+
+def base_url() -> str:
+    return current_app.config["PBEM_BASE_URL"].rstrip("/")
+
+
+def game_link(game_id: int) -> str:
+    return f"{base_url()}/games/{game_id}"
+
+
+def message(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    subject: str,
+    parts: tuple[str, str],
+    seq: int | None = None,
+    first: bool = False,
+) -> EmailMessage:
+    """A mail of game `game_id` to `recipient`, threaded with their others of that game."""
+    mail = EmailMessage()
+    mail["From"] = current_app.config["MAIL_FROM"]
+    mail["To"] = formataddr((recipient.name, recipient.email))
+    mail["Subject"] = f"[El Grande #{game_id}] {title}: {subject}"
+    mail["Date"] = format_datetime(now())
+    colour = recipient.colour or "all"
+    root = addresses.thread_root(game_id, colour)
+    if first:
+        mail["Message-ID"] = root
+    else:
+        mail["Message-ID"] = addresses.message_id(game_id, colour, seq)
+        mail["In-Reply-To"] = root
+        mail["References"] = root
+    if recipient.colour:
+        mail["Reply-To"] = addresses.seat_address(game_id, recipient.colour)
+    mail["List-Id"] = addresses.list_id(game_id)
+    token = addresses.unsubscribe_token(recipient.player_id, game_id)
+    mail["List-Unsubscribe"] = f"<{base_url()}/mail/unsubscribe/{token}>"
+    mail["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    mail["Auto-Submitted"] = "auto-generated"
+    text, html = parts
+    mail.set_content(text)
+    mail.add_alternative(html, subtype="html")
+    return mail
+
+
+def describe_log_entry(entry: dict[str, Any]) -> str:
+    """A log entry as its reader may see it, in the notation (a hidden one by its type)."""
+    if entry.get("hidden"):
+        return f"{entry['move']['type'].replace('_', ' ')} (secret)"
+    return engine.format_move(entry["move"])
+
+
+def decision_mail(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    state: engine.State,
+    decision: dict[str, Any],
+    seq: int,
+    deadline: str | None = None,
+) -> EmailMessage:
+    """Tell a seat a decision is theirs: what, the board, their hand, their legal moves."""
+    colour = recipient.colour
+    assert colour is not None
+    view = engine.view(state, colour)
+    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
+    asks = ASKS.get(decision["kind"], "A decision is yours.")
+    context = {
+        "recipient": recipient,
+        "game_id": game_id,
+        "title": title,
+        "asks": asks,
+        "decision": decision,
+        "view": view,
+        "board": board_table(view),
+        "hand": view["players"][colour].get("hand", []),
+        "moves": moves,
+        "deadline": deadline,
+        "link": game_link(game_id),
+        "seq": seq,
+    }
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=asks.rstrip("."),
+        parts=render("decision", **context),
+        seq=seq,
+    )
+
+
+def scoring_mail(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    state: engine.State,
+    events: list[dict[str, Any]],
+    seq: int,
+) -> EmailMessage:
+    """After a general scoring or at the end: the points awarded and why, and standings."""
+    view = engine.view(state, recipient.colour)
+    awards = [e for e in events if e["type"] == "score"]
+    standings = sorted(view["players"].items(), key=lambda item: -item[1]["score"])
+    over = view["phase"] == "over"
+    context = {
+        "recipient": recipient,
+        "title": title,
+        "game_id": game_id,
+        "awards": awards,
+        "standings": standings,
+        "over": over,
+        "winners": view.get("winners", []),
+        "teams": view.get("teams"),
+        "link": game_link(game_id),
+    }
+    subject = "the game is over" if over else "general scoring"
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=subject,
+        parts=render("scoring", **context),
+        seq=seq,
+    )
+
+
+def welcome_mail(
+    recipient: Recipient, *, game_id: int, title: str, seats: list[dict]
+) -> EmailMessage:
+    """The first mail of a seat's thread: the game has started, how to play."""
+    context = {
+        "recipient": recipient,
+        "title": title,
+        "game_id": game_id,
+        "seats": seats,
+        "link": game_link(game_id),
+    }
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject="a game of El Grande for you",
+        parts=render("welcome", **context),
+        first=True,
+    )

@@ -1,0 +1,242 @@
+"""Delivering the outbox: due rows are claimed one at a time, sent, and marked sent.
+
+A failed send is retried with backoff (30 s, doubling, at most an hour apart); a row still
+failing a day after it was queued is marked failed, and the game's admin sees it in the
+game's JSON. A row is claimed by a conditional update (queued -> sending), so two senders
+(`pbem serve`'s and a `pbem mail send`) never send one row twice; a row left `sending` by a
+sender that died is queued again after ten minutes.
+"""
+
+from __future__ import annotations
+
+import json
+import smtplib
+import ssl
+import urllib.request
+from dataclasses import dataclass, field
+from datetime import timedelta
+from email import message_from_string, policy
+from email.utils import parseaddr
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import parse_qs, unquote, urlparse
+
+from flask import Flask, current_app
+from sqlalchemy import and_, or_, select, update
+
+from pbem.clock import now
+from pbem.extensions import db
+from pbem.store.models import Notification
+
+GIVE_UP_AFTER = timedelta(days=1)
+STUCK_AFTER = timedelta(minutes=10)
+FIRST_RETRY = timedelta(seconds=30)
+LONGEST_WAIT = timedelta(hours=1)
+
+_outbox = Notification.__table__
+
+
+class Transport(Protocol):
+    def send(self, recipient: str, message: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class FileTransport:
+    """The embedded default: each mail an `.eml` file in a folder (`instance/mail`)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def send(self, recipient: str, message: str) -> None:
+        parsed = message_from_string(message, policy=policy.default)
+        stem = (parsed["Message-ID"] or "message").strip("<>").replace("/", "_")
+        (self.folder / f"{stem}.eml").write_text(message, encoding="utf-8")
+
+    def close(self) -> None:
+        pass
+
+
+class SmtpTransport:
+    """SMTP_URL: smtp://user:pass@host:587?starttls=1, or smtps://host:465. One connection
+    for a whole delivery pass, opened on the first mail."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlparse(url)
+        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        self.ssl = parts.scheme == "smtps"
+        self.starttls = query.get("starttls", "0") in ("1", "true", "yes")
+        self.host = parts.hostname or "localhost"
+        self.port = parts.port or (465 if self.ssl else 25)
+        self.user = unquote(parts.username) if parts.username else None
+        self.password = unquote(parts.password) if parts.password else None
+        self.timeout = float(query.get("timeout", "20"))
+        self._smtp: smtplib.SMTP | None = None
+
+    def _connect(self) -> smtplib.SMTP:
+        if self._smtp is None:
+            if self.ssl:
+                smtp: smtplib.SMTP = smtplib.SMTP_SSL(
+                    self.host,
+                    self.port,
+                    timeout=self.timeout,
+                    context=ssl.create_default_context(),
+                )
+            else:
+                smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+                if self.starttls:
+                    smtp.starttls(context=ssl.create_default_context())
+            if self.user:
+                smtp.login(self.user, self.password or "")
+            self._smtp = smtp
+        return self._smtp
+
+    def send(self, recipient: str, message: str) -> None:
+        sender = parseaddr(current_app.config["MAIL_FROM"])[1]
+        self._connect().sendmail(sender, [recipient], message.encode("utf-8"))
+
+    def close(self) -> None:
+        if self._smtp is not None:
+            try:
+                self._smtp.quit()
+            except smtplib.SMTPException:
+                pass
+            except OSError:
+                pass
+            self._smtp = None
+
+
+def post_webhook(url: str, body: str) -> None:
+    request = urllib.request.Request(
+        url, data=body.encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 (the URL is the player's own)
+        if response.status >= 300:
+            raise OSError(f"the webhook answered {response.status}")
+
+
+def transport(app: Flask) -> Transport:
+    url = app.config.get("SMTP_URL")
+    if url:
+        return SmtpTransport(url)
+    return FileTransport(Path(app.instance_path) / "mail")
+
+
+@dataclass
+class Delivery:
+    sent: int = 0
+    retried: int = 0
+    failed: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return f"sent {self.sent}, to retry {self.retried}, failed {self.failed}"
+
+
+def backoff(attempts: int) -> timedelta:
+    return min(FIRST_RETRY * 2 ** max(attempts - 1, 0), LONGEST_WAIT)
+
+
+def _claim(row_id: int) -> bool:
+    claimed = db.session.execute(
+        update(_outbox)
+        .where(_outbox.c.id == row_id, _outbox.c.status == "queued")
+        .values(status="sending", attempts=_outbox.c.attempts + 1, next_attempt_at=now())
+    ).rowcount
+    db.session.commit()
+    return claimed == 1
+
+
+def deliver_due(limit: int = 500) -> Delivery:
+    """Send what is due now (at most `limit` rows, oldest first) and say what happened."""
+    moment = now()
+    # A sender that died mid-send leaves its row `sending`: queue it again.
+    db.session.execute(
+        update(_outbox)
+        .where(_outbox.c.status == "sending", _outbox.c.next_attempt_at <= moment - STUCK_AFTER)
+        .values(status="queued")
+    )
+    db.session.commit()
+    due = db.session.execute(
+        select(
+            _outbox.c.id,
+            _outbox.c.channel,
+            _outbox.c.recipient,
+            _outbox.c.message,
+            _outbox.c.attempts,
+            _outbox.c.created_at,
+        )
+        .where(and_(_outbox.c.status == "queued", _outbox.c.next_attempt_at <= moment))
+        .order_by(_outbox.c.id)
+        .limit(limit)
+    ).all()
+    db.session.commit()
+    result = Delivery()
+    mail = transport(current_app._get_current_object())  # type: ignore[attr-defined]
+    try:
+        for row in due:
+            if not _claim(row.id):
+                continue  # another sender has it
+            try:
+                if row.channel == "webhook":
+                    post_webhook(row.recipient, row.message)
+                else:
+                    mail.send(row.recipient, row.message)
+            except (OSError, smtplib.SMTPException) as error:
+                mail.close()  # a broken connection is opened afresh for the next one
+                _failed(row, error, result)
+                continue
+            db.session.execute(
+                update(_outbox)
+                .where(_outbox.c.id == row.id)
+                .values(status="sent", sent_at=now(), last_error=None)
+            )
+            db.session.commit()
+            result.sent += 1
+    finally:
+        mail.close()
+    return result
+
+
+def _failed(row: Any, error: Exception, result: Delivery) -> None:
+    moment = now()
+    created = (
+        row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=moment.tzinfo)
+    )
+    give_up = moment - created >= GIVE_UP_AFTER
+    db.session.execute(
+        update(_outbox)
+        .where(_outbox.c.id == row.id)
+        .values(
+            status="failed" if give_up else "queued",
+            next_attempt_at=moment + backoff(row.attempts + 1),
+            last_error=f"{type(error).__name__}: {error}"[:2000],
+        )
+    )
+    db.session.commit()
+    if give_up:
+        result.failed += 1
+    else:
+        result.retried += 1
+    result.errors.append(str(error))
+
+
+def backlog() -> dict[str, Any]:
+    """Rows waiting to be sent, and the age of the oldest, for health checks."""
+    oldest = db.session.execute(
+        select(_outbox.c.created_at)
+        .where(or_(_outbox.c.status == "queued", _outbox.c.status == "sending"))
+        .order_by(_outbox.c.id)
+        .limit(1)
+    ).scalar()
+    count = (
+        db.session.query(Notification)
+        .filter(Notification.status.in_(("queued", "sending")))
+        .count()
+    )
+    return {"unsent": count, "oldest": oldest}
+
+
+def json_body(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
