@@ -15,7 +15,7 @@ from pbem.extensions import db
 from pbem.game.games import seats_of
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, state_at
-from pbem.store.models import Game, Move, Player
+from pbem.store.models import Game, Move, Notification, Player
 
 
 def _pending_colours(state: engine.State) -> set[str]:
@@ -33,7 +33,29 @@ def current_view(game: Game, player: Player | None, colour: str | None = None) -
     own = [s.colour for s in seats_of(game, player)]
     state = current_state(game.id, game.seed, game.seq)
     viewer = resolve_colour(game.id, own, colour, _pending_colours(state), acting=False)
-    return _view(game, state, viewer, game.seq)
+    view = _view(game, state, viewer, game.seq)
+    if player is not None and game.creator_id == player.id:
+        view["undelivered"] = undelivered(game.id)
+    return view
+
+
+def undelivered(game_id: int) -> list[dict[str, Any]]:
+    """The game's messages the sender gave up on, for its admin to act on."""
+    failed = db.session.execute(
+        db.select(Notification)
+        .where(Notification.game_id == game_id, Notification.status == "failed")
+        .order_by(Notification.id)
+    ).scalars()
+    return [
+        {
+            "recipient": n.recipient,
+            "kind": n.kind,
+            "queued": _isoformat(n.created_at),
+            "attempts": n.attempts,
+            "error": n.last_error,
+        }
+        for n in failed
+    ]
 
 
 def view_at(game: Game, player: Player | None, seq: int, colour: str | None = None) -> dict:

@@ -106,8 +106,9 @@ def message(
     mail["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     mail["Auto-Submitted"] = "auto-generated"
     text, html = parts
-    mail.set_content(text)
-    mail.add_alternative(html, subtype="html")
+    # Quoted-printable keeps every line short (SMTP's limit is 998) and the message ASCII.
+    mail.set_content(text, cte="quoted-printable")
+    mail.add_alternative(html, subtype="html", cte="quoted-printable")
     return mail
 
 

@@ -76,6 +76,24 @@ def queue(connection: Connection, rows: list[dict[str, Any]]) -> None:
         connection.execute(_OUTBOX, rows)
 
 
+def general_scoring_events(
+    events: list[dict[str, Any]], state: engine.State
+) -> list[dict[str, Any]] | None:
+    """The events of a general scoring this batch completed, else None.
+
+    A general scoring begins (`general_scoring`) at a round's end and, where caballeros are
+    in the Castillo, waits for the Castillo picks; it is complete once that phase is over
+    (`castillo_revealed`, or at once without picks).
+    """
+    types = [e["type"] for e in events]
+    if state.phase == "castillo_pick" or not {"general_scoring", "castillo_revealed"} & set(types):
+        return None
+    if "general_scoring" in types:
+        start = len(types) - 1 - types[::-1].index("general_scoring")
+        return events[start:]
+    return events
+
+
 def decision_key(entry: dict[str, Any]) -> tuple:
     """What makes a pending decision a new one: its player and kind (a turn's steps are one
     decision), and for a Veto window, whose veto it answers."""
@@ -98,8 +116,8 @@ def after_batch(
     for entry in engine.pending(state):
         if decision_key(entry) not in seen_before:
             fresh.setdefault(entry["player"], entry)
-    events = batch.events
-    scored = any(e["type"] in ("general_scoring", "game_over") for e in events)
+    events = general_scoring_events(batch.events, state)
+    scored = events is not None
     if not fresh and not scored:
         return
     mails = []

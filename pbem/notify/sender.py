@@ -94,7 +94,8 @@ class SmtpTransport:
 
     def send(self, recipient: str, message: str) -> None:
         sender = parseaddr(current_app.config["MAIL_FROM"])[1]
-        self._connect().sendmail(sender, [recipient], message.encode("utf-8"))
+        # A str (ASCII, as composed) gets its line ends made CRLF by smtplib.
+        self._connect().sendmail(sender, [recipient], message)
 
     def close(self) -> None:
         if self._smtp is not None:
