@@ -38,6 +38,7 @@ class Played:
 
 @dataclass(frozen=True)
 class Batch:
+    player: str
     before: Board
     played: list[Played]
 
@@ -69,7 +70,7 @@ def play_batch(state: Board, player: str, moves: list[Move]) -> Batch:
             raise IllegalMove(_refusal(played, player, index, moves, error)) from None
         played.append(Played(move, events, board))
         current = board
-    return Batch(state, played)
+    return Batch(player, state, played)
 
 
 def _refusal(

@@ -58,3 +58,50 @@ def player_by_key_hash(key_hash: str) -> Player | None:
 
 def unknown_key() -> Unauthorized:
     return Unauthorized("This API key is not known; check it, or register with POST /api/players.")
+
+
+#: What a player's preferences are when they never set any (see notify.outbox.wants).
+DEFAULT_PREFERENCES = {
+    "mail": {"decision": True, "every_move": False, "scoring": True, "game_over": True},
+    "digest_hours": 0,
+    "webhooks": [],
+    "muted_games": [],
+}
+
+#: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
+KEY_MAILS_PER_HOUR = 3
+
+
+def preferences_of(player: Player) -> dict:
+    stored = player.preferences or {}
+    merged = {**DEFAULT_PREFERENCES, **stored}
+    merged["mail"] = {**DEFAULT_PREFERENCES["mail"], **(stored.get("mail") or {})}
+    return merged
+
+
+def set_preferences(player: Player, changes: dict) -> dict:
+    """Merge `changes` (already validated) into the player's preferences."""
+    preferences = preferences_of(player)
+    if "mail" in changes:
+        preferences["mail"] = {**preferences["mail"], **changes["mail"]}
+    for name in ("digest_hours", "webhooks", "muted_games"):
+        if name in changes:
+            preferences[name] = changes[name]
+    player.preferences = preferences
+    db.session.commit()
+    return preferences
+
+
+def reset_key_by_mail(email: str) -> None:
+    """A new key for the player registered as `email`, sent through the outbox; nothing for
+    an unknown email, and nothing past the hourly limit (the caller's answer is the same)."""
+    from pbem.notify import outbox
+
+    player = db.session.execute(
+        db.select(Player).where(Player.email == normal_email(email))
+    ).scalar_one_or_none()
+    if player is None or outbox.key_mails_last_hour(player.id) >= KEY_MAILS_PER_HOUR:
+        return
+    key, player.api_key_hash = new_api_key()
+    outbox.queue_key_mail(db.session.connection(), player, key)
+    db.session.commit()

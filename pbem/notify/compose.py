@@ -214,3 +214,81 @@ def welcome_mail(
         parts=render("welcome", **context),
         first=True,
     )
+
+
+def text_of(mail: EmailMessage) -> str:
+    """The text part, as a digest quotes it."""
+    return mail.get_body(preferencelist=("plain",)).get_content()
+
+
+def moves_mail(
+    recipient: Recipient, *, game_id: int, title: str, entries: list[dict[str, Any]], seq: int
+) -> EmailMessage:
+    """Every move preference: what another seat just played, as the recipient may see it."""
+    lines = [f"{e['player']}: {describe_log_entry(e)}" for e in entries]
+    context = {"title": title, "game_id": game_id, "lines": lines, "link": game_link(game_id)}
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=f"{entries[0]['player']} played",
+        parts=render("moves", **context),
+        seq=seq,
+    )
+
+
+def public_summary(
+    *,
+    game_id: int,
+    title: str,
+    state: engine.State,
+    entries: list[dict[str, Any]],
+    scored: list[dict[str, Any]] | None,
+) -> str:
+    """One line per move, who must act next, and scoring results, as a spectator sees them
+    (for webhooks, which post where anyone in a channel may read)."""
+    view = engine.view(state, None)
+    lines = [f"[El Grande #{game_id}] {title}"]
+    lines += [f"{e['player']}: {describe_log_entry(e)}" for e in entries]
+    if scored:
+        awards = [e for e in scored if e["type"] == "score"]
+        lines += [f"{a['player']} +{a['points']} in {place_name(a['place'])}" for a in awards]
+        lines.append(
+            "Scores: " + ", ".join(f"{c} {p['score']}" for c, p in view["players"].items())
+        )
+    waiting = sorted({p["player"] for p in view["pending"]})
+    if waiting:
+        lines.append("Now: " + ", ".join(waiting))
+    elif view["phase"] == "over":
+        lines.append("Game over. Won by " + " and ".join(view.get("winners", [])) + ".")
+    return "\n".join(lines)
+
+
+def key_mail(recipient: Recipient, key: str) -> EmailMessage:
+    """A new API key, asked for by mail (POST /api/players/key-reset)."""
+    mail = EmailMessage()
+    mail["From"] = current_app.config["MAIL_FROM"]
+    mail["To"] = formataddr((recipient.name, recipient.email))
+    mail["Subject"] = "[El Grande] your new API key"
+    mail["Date"] = format_datetime(now())
+    mail["Message-ID"] = addresses.message_id(None, None, None)
+    mail["Auto-Submitted"] = "auto-generated"
+    text, html = render("key", recipient=recipient, key=key, link=base_url())
+    mail.set_content(text, cte="quoted-printable")
+    mail.add_alternative(html, subtype="html", cte="quoted-printable")
+    return mail
+
+
+def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
+    """Gathered mails (every move, scorings) in one, for a player who asked for a digest."""
+    mail = EmailMessage()
+    mail["From"] = current_app.config["MAIL_FROM"]
+    mail["To"] = formataddr((recipient.name, recipient.email))
+    mail["Subject"] = f"[El Grande] what happened in your games ({len(parts)})"
+    mail["Date"] = format_datetime(now())
+    mail["Message-ID"] = addresses.message_id(None, None, None)
+    mail["Auto-Submitted"] = "auto-generated"
+    text, html = render("digest", recipient=recipient, parts=parts)
+    mail.set_content(text, cte="quoted-printable")
+    mail.add_alternative(html, subtype="html", cte="quoted-printable")
+    return mail

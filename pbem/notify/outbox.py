@@ -8,11 +8,13 @@ to everyone.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
 import engine
@@ -50,24 +52,58 @@ def wants(preferences: dict[str, Any], game_id: int, kind: str) -> bool:
     return bool((preferences.get("mail") or {}).get(kind, defaults.get(kind, False)))
 
 
+#: Mails a digest may gather; a player's own decisions always go at once.
+DIGESTIBLE = frozenset({"every_move", "scoring", "game_over"})
+
+
 def rows_for(
-    mails: Iterable[tuple[Recipient, str, EmailMessage]], game_id: int
+    mails: Iterable[tuple[Recipient, str, EmailMessage]],
+    game_id: int | None,
+    preferences: dict[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
+    """Outbox rows for mails; those a player's digest gathers wait as `digest` rows (their
+    text part kept, for the digest mail to quote)."""
+    moment = now()
+    rows = []
+    for recipient, kind, mail in mails:
+        digest = kind in DIGESTIBLE and (preferences or {}).get(recipient.player_id, {}).get(
+            "digest_hours"
+        )
+        rows.append(
+            {
+                "game_id": game_id,
+                "player_id": recipient.player_id,
+                "channel": "mail",
+                "kind": kind,
+                "recipient": recipient.email,
+                "message": compose.text_of(mail) if digest else mail.as_string(),
+                "status": "digest" if digest else "queued",
+                "attempts": 0,
+                "next_attempt_at": moment,
+                "created_at": moment,
+            }
+        )
+    return rows
+
+
+def webhook_rows(hooks: list[dict[str, Any]], game_id: int, text: str) -> list[dict[str, Any]]:
     moment = now()
     return [
         {
             "game_id": game_id,
-            "player_id": recipient.player_id,
-            "channel": "mail",
-            "kind": kind,
-            "recipient": recipient.email,
-            "message": mail.as_string(),
+            "player_id": hook["player_id"],
+            "channel": "webhook",
+            "kind": "event",
+            "recipient": hook["url"],
+            "message": json.dumps(
+                {"text": text} if hook.get("format") == "slack" else {"content": text[:2000]}
+            ),
             "status": "queued",
             "attempts": 0,
             "next_attempt_at": moment,
             "created_at": moment,
         }
-        for recipient, kind, mail in mails
+        for hook in hooks
     ]
 
 
@@ -118,10 +154,26 @@ def after_batch(
             fresh.setdefault(entry["player"], entry)
     events = general_scoring_events(batch.events, state)
     scored = events is not None
-    if not fresh and not scored:
-        return
+    seated = recipients(connection, game_id)
+    mover = {r.player_id for r, _ in seated if r.colour == batch.player}
+    entries = log_entries(batch, seq)
     mails = []
-    for recipient, preferences in recipients(connection, game_id):
+    hooks = []
+    for recipient, preferences in seated:
+        for hook in preferences.get("webhooks") or []:
+            if hook.get("game_id") == game_id:
+                hooks.append({**hook, "player_id": recipient.player_id})
+        if (
+            recipient.player_id not in mover
+            and wants(preferences, game_id, "every_move")
+            and recipient.colour == first_colour(seated, recipient.player_id)
+        ):
+            mine = {r.colour for r, _ in seated if r.player_id == recipient.player_id}
+            shown = engine.visible_log(entries, mine)
+            mail = compose.moves_mail(
+                recipient, game_id=game_id, title=title, entries=shown, seq=seq
+            )
+            mails.append((recipient, "every_move", mail))
         decision = fresh.get(recipient.colour)
         if decision is not None and wants(preferences, game_id, "decision"):
             mail = compose.decision_mail(
@@ -139,7 +191,52 @@ def after_batch(
                 recipient, game_id=game_id, title=title, state=state, events=events, seq=seq
             )
             mails.append((recipient, kind, mail))
-    queue(connection, rows_for(mails, game_id))
+    rows = rows_for(mails, game_id, {r.player_id: p for r, p in seated})
+    if hooks:
+        # A webhook posts where others may read it (a channel): only the public record.
+        text = compose.public_summary(
+            game_id=game_id,
+            title=title,
+            state=state,
+            entries=engine.visible_log(entries, ()),
+            scored=events,
+        )
+        rows += webhook_rows(hooks, game_id, text)
+    queue(connection, rows)
+
+
+def first_colour(seated: list[tuple[Recipient, dict]], player_id: int) -> str | None:
+    """A person holding two colours gets one copy of a game-wide mail: their first seat's."""
+    return next((r.colour for r, _ in seated if r.player_id == player_id), None)
+
+
+def log_entries(batch: engine.Batch, seq: int) -> list[engine.LogEntry]:
+    """The batch as log entries (seq is the game's seq after it)."""
+    first = seq - len(batch.played) + 1
+    return [
+        {"seq": first + i, "player": batch.player, "move": p.move, "events": p.events}
+        for i, p in enumerate(batch.played)
+    ]
+
+
+def key_mails_last_hour(player_id: int) -> int:
+    from pbem.extensions import db
+
+    since = now() - timedelta(hours=1)
+    return db.session.execute(
+        select(func.count())
+        .select_from(Notification.__table__)
+        .where(
+            Notification.player_id == player_id,
+            Notification.kind == "key",
+            Notification.created_at >= since,
+        )
+    ).scalar_one()
+
+
+def queue_key_mail(connection: Connection, player: Player, key: str) -> None:
+    recipient = Recipient(player.id, player.email, player.name, None)
+    queue(connection, rows_for([(recipient, "key", compose.key_mail(recipient, key))], None))
 
 
 def game_started(connection: Connection, *, game_id: int, title: str, state: engine.State) -> None:
@@ -164,3 +261,39 @@ def game_started(connection: Connection, *, game_id: int, title: str, state: eng
             )
             mails.append((recipient, "decision", mail))
     queue(connection, rows_for(mails, game_id))
+
+
+def collect_digests() -> int:
+    """Gather each player's waiting `digest` rows into one mail once the oldest has waited
+    their digest_hours; returns how many digests were queued."""
+    from pbem.extensions import db
+
+    outbox = Notification.__table__
+    waiting = db.session.execute(
+        select(outbox.c.id, outbox.c.player_id, outbox.c.message, outbox.c.created_at)
+        .where(outbox.c.status == "digest")
+        .order_by(outbox.c.id)
+    ).all()
+    by_player: dict[int, list[Any]] = {}
+    for row in waiting:
+        by_player.setdefault(row.player_id, []).append(row)
+    moment, queued = now(), 0
+    for player_id, rows in by_player.items():
+        player = db.session.get(Player, player_id)
+        hours = (player.preferences or {}).get("digest_hours") or 0
+        oldest = rows[0].created_at
+        if oldest.tzinfo is None:  # SQLite: naive, stored as UTC
+            oldest = oldest.replace(tzinfo=moment.tzinfo)
+        if moment - oldest < timedelta(hours=hours):
+            continue
+        recipient = Recipient(player.id, player.email, player.name, None)
+        mail = compose.digest_mail(recipient, [r.message for r in rows])
+        queue(db.session.connection(), rows_for([(recipient, "digest", mail)], None))
+        db.session.execute(
+            outbox.update()
+            .where(outbox.c.id.in_([r.id for r in rows]))
+            .values(status="digested", sent_at=moment)
+        )
+        queued += 1
+    db.session.commit()
+    return queued

@@ -151,6 +151,9 @@ def _claim(row_id: int) -> bool:
 
 def deliver_due(limit: int = 500) -> Delivery:
     """Send what is due now (at most `limit` rows, oldest first) and say what happened."""
+    from pbem.notify.outbox import collect_digests
+
+    collect_digests()
     moment = now()
     # A sender that died mid-send leaves its row `sending`: queue it again.
     db.session.execute(

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.extensions import db
+from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
     "idempotency_records",
@@ -152,3 +153,43 @@ def assert_problem(response, status: int) -> dict:
     assert body["status"] == status
     assert isinstance(body["detail"], str) and len(body["detail"]) > 20, body
     return body
+
+
+# --- mail: a real SMTP server, and an app that delivers to it ----------------------------
+
+
+@pytest.fixture
+def smtp():
+    server = SmtpServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def mail_app(database_url, smtp):
+    import sqlalchemy as sa
+
+    from tests.server.conftest import TABLES_CHILD_FIRST
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "SMTP_URL": smtp.url,
+            "MAIL_FROM": "El Grande <play@pbem.example>",
+            "PBEM_BASE_URL": "https://pbem.example",
+        }
+    )
+    yield app
+    with app.app_context():
+        db.session.remove()
+        with db.engine.begin() as connection:
+            for table in TABLES_CHILD_FIRST:
+                connection.execute(sa.text(f"DELETE FROM {table}"))
+        db.engine.dispose()
+
+
+@pytest.fixture
+def mail_api(mail_app):
+    return Api(mail_app.test_client())

@@ -6,54 +6,14 @@ import random
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
-from pbem import create_app
 from pbem.clock import set_now
 from pbem.extensions import db
 from pbem.notify import addresses
 from pbem.notify.sender import deliver_due
 from pbem.store.models import Notification
-from tests.server.conftest import Api, table_snapshot
+from tests.server.conftest import table_snapshot
 from tests.server.helpers import play_random_game
-from tests.server.mail_helpers import SmtpServer, body_text, header
-
-
-@pytest.fixture
-def smtp():
-    server = SmtpServer()
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def mail_app(database_url, smtp):
-    import sqlalchemy as sa
-
-    from tests.server.conftest import TABLES_CHILD_FIRST
-
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": database_url,
-            "SMTP_URL": smtp.url,
-            "MAIL_FROM": "El Grande <play@pbem.example>",
-            "PBEM_BASE_URL": "https://pbem.example",
-        }
-    )
-    yield app
-    with app.app_context():
-        db.session.remove()
-        with db.engine.begin() as connection:
-            for table in TABLES_CHILD_FIRST:
-                connection.execute(sa.text(f"DELETE FROM {table}"))
-        db.engine.dispose()
-
-
-@pytest.fixture
-def mail_api(mail_app):
-    return Api(mail_app.test_client())
+from tests.server.mail_helpers import body_text, header
 
 
 def deliver(app):

@@ -16,3 +16,50 @@ class PlayerCreatedSchema(ma.Schema):
         required=True,
         metadata={"description": "Send as `Authorization: Bearer <api_key>`. Shown only once."},
     )
+
+
+class MailChoicesSchema(ma.Schema):
+    decision = ma.fields.Boolean(metadata={"description": "A decision is yours (default on)"})
+    every_move = ma.fields.Boolean(metadata={"description": "Every batch others play (off)"})
+    scoring = ma.fields.Boolean(metadata={"description": "After each general scoring (on)"})
+    game_over = ma.fields.Boolean(metadata={"description": "The final scores (on)"})
+
+
+class WebhookSchema(ma.Schema):
+    game_id = ma.fields.Integer(required=True, strict=True, validate=ma.validate.Range(min=1))
+    url = ma.fields.URL(
+        required=True,
+        schemes={"http", "https"},
+        require_tld=False,
+        validate=ma.validate.Length(max=2000),
+        metadata={"description": "Discord's or Slack's incoming-webhook URL"},
+    )
+    format = ma.fields.String(
+        load_default="discord",
+        validate=ma.validate.OneOf(("discord", "slack")),
+        metadata={"description": 'discord posts {"content": ...}, slack {"text": ...}'},
+    )
+
+
+class PreferencesSchema(ma.Schema):
+    mail = ma.fields.Nested(MailChoicesSchema)
+    digest_hours = ma.fields.Integer(
+        strict=True,
+        validate=ma.validate.Range(min=0, max=168),
+        metadata={
+            "description": "0: every mail at once; N: all but your own decisions gathered "
+            "into one mail at most every N hours"
+        },
+    )
+    webhooks = ma.fields.List(ma.fields.Nested(WebhookSchema), validate=ma.validate.Length(max=50))
+    muted_games = ma.fields.List(
+        ma.fields.Integer(strict=True), metadata={"description": "Games that send you no mail"}
+    )
+
+
+class KeyResetSchema(ma.Schema):
+    email = ma.fields.Email(required=True, validate=ma.validate.Length(max=254))
+
+
+class AcceptedSchema(ma.Schema):
+    detail = ma.fields.String(required=True)
