@@ -7,7 +7,7 @@ import secrets
 import engine
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
-from pbem.game.players import normal_email
+from pbem.game.players import invite, normal_email
 from pbem.notify import outbox
 from pbem.store.models import Game, Player, Seat, Snapshot, utcnow
 from pbem.store.queries import MAX_ID
@@ -77,13 +77,6 @@ def create_game(
         p.email: p
         for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
     }
-    unknown = list(dict.fromkeys(e for e in emails if e not in players))
-    if unknown:
-        raise Invalid(
-            "These emails are not registered players: "
-            + ", ".join(unknown)
-            + ". Each player must first register with POST /api/players."
-        )
     options = dict(options or {})
     if "first_player" in options and options["first_player"] not in colours:
         raise Invalid(f"first_player {options['first_player']} is not one of the seats' colours.")
@@ -92,6 +85,9 @@ def create_game(
         state = engine.new_game(colours, seed=seed, options=options or None)
     except (ValueError, engine.IllegalMove) as error:
         raise Invalid(f"The engine cannot set up this game: {error}") from None
+    # An email with no account yet is invited: its seat's first mail lets it claim a key.
+    for email in dict.fromkeys(e for e in emails if e not in players):
+        players[email] = invite(email)
     game = Game(
         title=title.strip(),
         options=options,
@@ -137,7 +133,17 @@ def game_summary(game: Game, player: Player) -> dict:
         "colour": own[0] if len(own) == 1 else None,
         "colours": own,
         "admin": game.creator_id == player.id,
-        "seats": [{"colour": s.colour, "name": s.player.name} for s in game.seats],
+        "seats": [
+            {
+                "colour": s.colour,
+                "name": s.player.name,
+                # Invited: has not claimed an API key yet. Declined: the admin should give
+                # the seat to someone else (PUT .../seats/{colour}).
+                "invited": s.player.api_key_hash is None,
+                "declined": s.declined_at is not None,
+            }
+            for s in game.seats
+        ],
         "to_move": to_move if game.status == "active" else [],
         "your_turn": game.status == "active" and any(c in to_move for c in own),
         "options": game.options,
@@ -172,7 +178,7 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
     email = normal_email(email)
     player = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
     if player is None:
-        raise Invalid(f"{email} is not a registered player; they must register first.")
+        player = invite(email)
     moving = [seat]
     if (game.options or {}).get("variant") == "two_colour":
         pair = game.seats[:2] if seat.position < 2 else game.seats[2:]
@@ -182,7 +188,10 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
         raise Conflict(f"{email} already holds a seat in game {game.id}.")
     for s in moving:
         s.player_id = player.id
+        s.declined_at = None
     game.updated_at = utcnow()
+    db.session.flush()
+    outbox.seat_given(db.session.connection(), game=game, seats=moving)
     db.session.commit()
     return game
 
@@ -190,3 +199,19 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
 def _require_admin(game: Game, player: Player) -> None:
     if game.creator_id != player.id:
         raise Forbidden(f"Only the creator of game {game.id} may administer it.")
+
+
+def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
+    """The holder of a seat gives it up: the seat stays theirs until the admin gives it to
+    someone else, and the admin is told by mail."""
+    game = get_game(game_id)
+    seat = next((s for s in game.seats if s.colour == colour), None)
+    if seat is None or seat.player_id != player_id:
+        raise NotFound("This seat is no longer yours to decline.")
+    if game.status != "active":
+        raise Conflict(f"Game {game.id} is {game.status}; there is no seat to decline.")
+    if seat.declined_at is None:
+        seat.declined_at = utcnow()
+        outbox.seat_declined(db.session.connection(), game=game, seat=seat)
+    db.session.commit()
+    return seat

@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from flask import current_app
+from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.exc import IntegrityError
 
-from pbem.errors import Conflict, Unauthorized
+from pbem.errors import Conflict, NotFound, Unauthorized
 from pbem.extensions import db
 from pbem.store.models import Player
 
@@ -33,6 +35,18 @@ def normal_email(email: str) -> str:
 def register_player(email: str, name: str) -> tuple[Player, str]:
     """A new player and their API key (returned once, stored only as a hash)."""
     email = normal_email(email)
+    invited = db.session.execute(
+        db.select(Player).where(Player.email == email, Player.api_key_hash.is_(None))
+    ).scalar_one_or_none()
+    if invited is not None:
+        # Invited to a game before registering: registering is claiming the account too.
+        key, invited.api_key_hash = new_api_key()
+        invited.name = name.strip()
+        invited.preferences = {
+            k: v for k, v in (invited.preferences or {}).items() if k != "claim_nonce"
+        }
+        db.session.commit()
+        return invited, key
     if db.session.execute(db.select(Player.id).where(Player.email == email)).first():
         raise Conflict(
             f"A player with the email {email} is already registered; use the API key you "
@@ -105,3 +119,45 @@ def reset_key_by_mail(email: str) -> None:
     key, player.api_key_hash = new_api_key()
     outbox.queue_key_mail(db.session.connection(), player, key)
     db.session.commit()
+
+
+def invite(email: str) -> Player:
+    """A player for an email that has no account yet: no key until they claim one with the
+    link in their first mail (a one-time nonce, kept until then)."""
+    local = email.partition("@")[0] or email
+    player = Player(
+        email=email,
+        name=local[:100],
+        api_key_hash=None,
+        preferences={"claim_nonce": secrets.token_urlsafe(16)},
+    )
+    db.session.add(player)
+    db.session.flush()
+    return player
+
+
+def _claims() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="pbem-claim")
+
+
+def claim_token(player: Player) -> str | None:
+    nonce = (player.preferences or {}).get("claim_nonce")
+    return _claims().dumps([player.id, nonce]) if nonce else None
+
+
+def claim_key(token: str) -> tuple[Player, str]:
+    """Spend a claim link: the player gets a key, shown once; the link then stops working."""
+    try:
+        player_id, nonce = _claims().loads(token)
+    except (BadSignature, ValueError, TypeError):
+        raise NotFound("This link is not valid.") from None
+    player = db.session.get(Player, player_id)
+    if player is None or not nonce or (player.preferences or {}).get("claim_nonce") != nonce:
+        raise Conflict(
+            "This link was used already: each works once. Ask for a new key with POST "
+            "/api/players/key-reset."
+        )
+    key, player.api_key_hash = new_api_key()
+    player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
+    db.session.commit()
+    return player, key

@@ -96,3 +96,19 @@ def read_unsubscribe_token(token: str) -> tuple[int, int] | None:
     except (BadSignature, ValueError, TypeError):
         return None
     return int(player_id), int(game_id)
+
+
+def _declines() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="pbem-decline")
+
+
+def decline_token(game_id: int, colour: str, player_id: int) -> str:
+    return _declines().dumps([game_id, colour, player_id])
+
+
+def read_decline_token(token: str) -> tuple[int, str, int] | None:
+    try:
+        game_id, colour, player_id = _declines().loads(token)
+    except (BadSignature, ValueError, TypeError):
+        return None
+    return int(game_id), str(colour), int(player_id)

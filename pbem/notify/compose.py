@@ -57,12 +57,12 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def render(name: str, **context: Any) -> tuple[str, str]:
-    """The text and HTML parts of `templates/mail/<name>.txt|.html`."""
+def render(template: str, **context: Any) -> tuple[str, str]:
+    """The text and HTML parts of `templates/mail/<template>.txt|.html`."""
     env = _environment()
     context = {"place_name": place_name, "reply_above": REPLY_ABOVE, **context}
-    text = env.get_template(f"mail/{name}.txt").render(**context)
-    html = env.get_template(f"mail/{name}.html").render(**context)
+    text = env.get_template(f"mail/{template}.txt").render(**context)
+    html = env.get_template(f"mail/{template}.html").render(**context)
     return text, html
 
 
@@ -196,15 +196,25 @@ def scoring_mail(
 
 
 def welcome_mail(
-    recipient: Recipient, *, game_id: int, title: str, seats: list[dict]
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    seats: list[dict],
+    claim_token: str | None = None,
 ) -> EmailMessage:
-    """The first mail of a seat's thread: the game has started, how to play."""
+    """The first mail of a seat's thread: the game has started, how to play, how to decline
+    the seat, and (for an email with no account yet) a one-time link to claim an API key."""
+    assert recipient.colour is not None
     context = {
         "recipient": recipient,
         "title": title,
         "game_id": game_id,
         "seats": seats,
         "link": game_link(game_id),
+        "claim": f"{base_url()}/mail/claim/{claim_token}" if claim_token else None,
+        "decline": f"{base_url()}/mail/decline/"
+        + addresses.decline_token(game_id, recipient.colour, recipient.player_id),
     }
     return message(
         recipient,
@@ -292,3 +302,24 @@ def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
     mail.set_content(text, cte="quoted-printable")
     mail.add_alternative(html, subtype="html", cte="quoted-printable")
     return mail
+
+
+def declined_mail(
+    recipient: Recipient, *, game_id: int, title: str, colour: str, name: str
+) -> EmailMessage:
+    """To the admin: a seat was declined; give it to someone else."""
+    context = {
+        "recipient": recipient,
+        "title": title,
+        "game_id": game_id,
+        "colour": colour,
+        "name": name,
+        "link": game_link(game_id),
+    }
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=f"{name} declined the {colour} seat",
+        parts=render("declined", **context),
+    )

@@ -239,15 +239,33 @@ def queue_key_mail(connection: Connection, player: Player, key: str) -> None:
     queue(connection, rows_for([(recipient, "key", compose.key_mail(recipient, key))], None))
 
 
-def game_started(connection: Connection, *, game_id: int, title: str, state: engine.State) -> None:
-    """Each seat's first mail (the root of its thread), then the first decision's."""
+def game_started(
+    connection: Connection,
+    *,
+    game_id: int,
+    title: str,
+    state: engine.State,
+    only: set[str] | None = None,
+) -> None:
+    """Each seat's first mail (the root of its thread: how to play, a link to decline the
+    seat, and for an invited email a link to claim an API key), then its pending decision's.
+    `only`: just these colours' (a seat given to someone new)."""
+    from pbem.extensions import db
+    from pbem.game.players import claim_token
+
     seated = recipients(connection, game_id)
     seats = [{"colour": r.colour, "name": r.name} for r, _ in seated]
-    mails = [
-        (r, "welcome", compose.welcome_mail(r, game_id=game_id, title=title, seats=seats))
-        for r, preferences in seated
-        if wants(preferences, game_id, "decision")
-    ]
+    if only is not None:
+        seated = [(r, p) for r, p in seated if r.colour in only]
+    mails = []
+    for recipient, preferences in seated:
+        if not wants(preferences, game_id, "decision"):
+            continue
+        claim = claim_token(db.session.get(Player, recipient.player_id))
+        mail = compose.welcome_mail(
+            recipient, game_id=game_id, title=title, seats=seats, claim_token=claim
+        )
+        mails.append((recipient, "welcome", mail))
     pending = {entry["player"]: entry for entry in engine.pending(state)}
     for recipient, preferences in seated:
         if recipient.colour in pending and wants(preferences, game_id, "decision"):
@@ -297,3 +315,28 @@ def collect_digests() -> int:
         queued += 1
     db.session.commit()
     return queued
+
+
+def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
+    """Tell the game's admin that a seat was declined, and how to give it on."""
+    admin = game.creator
+    colour = next((s.colour for s in game.seats if s.player_id == admin.id), None)
+    recipient = Recipient(admin.id, admin.email, admin.name, colour)
+    mail = compose.declined_mail(
+        recipient, game_id=game.id, title=game.title, colour=seat.colour, name=seat.player.name
+    )
+    queue(connection, rows_for([(recipient, "declined", mail)], game.id))
+
+
+def seat_given(connection: Connection, *, game: Any, seats: list[Any]) -> None:
+    """A seat's new holder gets the first mail of the seat, and its decision if pending."""
+    from pbem.game.states import current_state
+
+    state = current_state(game.id, game.seed, game.seq)
+    game_started(
+        connection,
+        game_id=game.id,
+        title=game.title,
+        state=state,
+        only={s.colour for s in seats},
+    )

@@ -1,4 +1,5 @@
-"""One-click unsubscribe (RFC 8058): the link in every mail's List-Unsubscribe header."""
+"""The links mails carry: one-click unsubscribe (RFC 8058), claiming an API key, declining
+a seat. Each GET only asks (mail scanners and link previews follow links); a POST acts."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ blp = Blueprint("mail", __name__, url_prefix="/mail")
 _PAGE = """<!doctype html><title>El Grande: mail</title>
 <body style="font-family: Georgia, serif; max-width: 36em; margin: 3em auto;">
 <p>{{ message }}</p>
+{% if key %}<pre style="background:#f6f3ea; padding: 8px;">{{ key }}</pre>{% endif %}
 {% if confirm %}<form method="post">
-<button>Stop the mails of game {{ game_id }}</button></form>{% endif %}
+<button>{{ button }}</button></form>{% endif %}
 </body>"""
 
 
@@ -46,4 +48,61 @@ def unsubscribe(token: str):
     db.session.commit()
     return render_template_string(
         _PAGE, message=f"You will get no more mails from game {game_id}.", confirm=False
+    )
+
+
+@blp.route("/claim/<token>", methods=["GET", "POST"])
+def claim(token: str):
+    """An invited email claims its API key: shown once, on this page."""
+    from flask import request
+
+    from pbem.errors import ServiceError
+    from pbem.game.players import claim_key
+
+    if request.method == "GET":
+        return render_template_string(
+            _PAGE,
+            message="Claim your API key for this El Grande server? It is shown once.",
+            confirm=True,
+            button="Show my key",
+        )
+    try:
+        player, key = claim_key(token)
+    except ServiceError as error:
+        return render_template_string(_PAGE, message=error.detail, confirm=False), 410
+    return render_template_string(
+        _PAGE,
+        message=f"{player.name}, your API key (send it as Authorization: Bearer ...):",
+        key=key,
+        confirm=False,
+    )
+
+
+@blp.route("/decline/<token>", methods=["GET", "POST"])
+def decline(token: str):
+    from flask import request
+
+    from pbem.errors import ServiceError
+    from pbem.game.games import decline_seat
+    from pbem.notify.addresses import read_decline_token
+
+    read = read_decline_token(token)
+    if read is None:
+        return render_template_string(_PAGE, message="This link is not valid.", confirm=False), 404
+    game_id, colour, player_id = read
+    if request.method == "GET":
+        return render_template_string(
+            _PAGE,
+            message=f"Decline the {colour} seat of game {game_id}?",
+            confirm=True,
+            button="Decline the seat",
+        )
+    try:
+        decline_seat(game_id, colour, player_id)
+    except ServiceError as error:
+        return render_template_string(_PAGE, message=error.detail, confirm=False), 409
+    return render_template_string(
+        _PAGE,
+        message=f"You declined the {colour} seat; the game's admin has been told.",
+        confirm=False,
     )

@@ -104,6 +104,8 @@ class Seat(db.Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     colour: Mapped[str] = mapped_column(String(16))
     position: Mapped[int] = mapped_column(Integer)
+    # When its holder declined it (from their first mail); cleared when the seat is given.
+    declined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")

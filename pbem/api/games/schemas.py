@@ -34,7 +34,10 @@ class GameCreateSchema(ma.Schema):
         ma.fields.Nested(SeatInSchema),
         required=True,
         validate=ma.validate.Length(min=2, max=5),
-        metadata={"description": "In seat order; the caller must be one of them"},
+        metadata={
+            "description": "In seat order; the caller must be one of them. An email with no "
+            "account is invited: its first mail lets it claim an API key, or decline."
+        },
     )
     options = ma.fields.Nested(GameOptionsSchema, load_default=dict)
     timing = ma.fields.Nested(TimingSchema, load_default=dict)
@@ -43,6 +46,12 @@ class GameCreateSchema(ma.Schema):
 class SeatOutSchema(ma.Schema):
     colour = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    invited = ma.fields.Boolean(
+        metadata={"description": "Its holder was invited by email and has no API key yet"}
+    )
+    declined = ma.fields.Boolean(
+        metadata={"description": "Its holder declined it: the admin should give it on"}
+    )
 
 
 class GameSummarySchema(ma.Schema):
@@ -114,5 +123,5 @@ class SeatChangeSchema(ma.Schema):
     email = ma.fields.Email(
         required=True,
         validate=ma.validate.Length(max=254),
-        metadata={"description": "The registered player who takes the seat over"},
+        metadata={"description": "Who takes the seat over (invited by mail if not registered)"},
     )

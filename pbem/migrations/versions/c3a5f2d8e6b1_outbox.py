@@ -1,4 +1,4 @@
-"""outbox: messages written with the change that causes them
+"""outbox: messages written with the change that causes them; a seat may be declined
 
 Revision ID: c3a5f2d8e6b1
 Revises: b7d1e0c4a912
@@ -38,9 +38,13 @@ def upgrade():
     )
     op.create_index('ix_outbox_game_id', 'outbox', ['game_id'])
     op.create_index('ix_outbox_status_due', 'outbox', ['status', 'next_attempt_at'])
+    with op.batch_alter_table('seats') as batch_op:
+        batch_op.add_column(sa.Column('declined_at', sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade():
+    with op.batch_alter_table('seats') as batch_op:
+        batch_op.drop_column('declined_at')
     op.drop_index('ix_outbox_status_due', table_name='outbox')
     op.drop_index('ix_outbox_game_id', table_name='outbox')
     op.drop_table('outbox')
