@@ -9,6 +9,7 @@ from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
 from pbem.game.players import invite, normal_email
 from pbem.notify import outbox
+from pbem.schedule import deadlines
 from pbem.store.models import Game, Player, Seat, Snapshot, utcnow
 from pbem.store.queries import MAX_ID
 
@@ -99,6 +100,7 @@ def create_game(
         state=engine.to_dict(state),
         pending=engine.pending(state),
         seq=0,
+        last_human_at=utcnow(),
     )
     game.seats = [
         Seat(player_id=players[email].id, colour=colour, position=i)
@@ -107,7 +109,9 @@ def create_game(
     db.session.add(game)
     db.session.flush()
     db.session.add(Snapshot(game_id=game.id, seq=0, state=game.state))
-    outbox.game_started(db.session.connection(), game_id=game.id, title=game.title, state=state)
+    connection = db.session.connection()
+    due = deadlines.sync(connection, game.id, game.timing, state, utcnow())
+    outbox.game_started(connection, game_id=game.id, title=game.title, state=state, due=due)
     db.session.commit()
     return game
 

@@ -22,8 +22,12 @@ from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
 from pbem.notify import outbox
+from pbem.schedule import deadlines
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
+
+#: Sources that are a person playing (their seat's timeouts in a row start again at 0).
+HUMAN_SOURCES = frozenset({"api", "email", "web", "admin"})
 
 WITHHELD = (
     "These moves are legal. Their result would reveal hidden information (new action cards "
@@ -159,10 +163,14 @@ def _commit(
         ],
         snapshots=snapshots_of(batch, game.seq + 1),
         now=now,
+        human=source in HUMAN_SOURCES,
     )
     if not moved:
         db.session.rollback()
         return False
+    if source in HUMAN_SOURCES and seats.timeouts.get(colour):
+        connection.execute(queries.RESET_TIMEOUTS, {"game": game.game_id, "colour": colour})
+    due = deadlines.sync(connection, game.game_id, game.timing, batch.state, now)
     outbox.after_batch(
         connection,
         game_id=game.game_id,
@@ -170,6 +178,7 @@ def _commit(
         before=batch.before,
         batch=batch,
         seq=outcome.seq,
+        due=due,
     )
     if also_write is not None:
         also_write(connection, outcome)

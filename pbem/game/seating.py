@@ -51,9 +51,10 @@ class Actor:
 class Seating:
     """A game's row (without its state) and the colours the actor may act for in it."""
 
-    game: Any  # a Row: game_id, seq, status, title, colours, seed
+    game: Any  # a Row: game_id, seq, status, title, colours, seed, timing
     player_id: int | None
     own: list[str]
+    timeouts: dict[str, int]  # the own seats' timeouts in a row
 
 
 def seating(actor: Actor, game_id: int, *, read_only: bool = False) -> Seating:
@@ -79,7 +80,8 @@ def seating(actor: Actor, game_id: int, *, read_only: bool = False) -> Seating:
         own = [actor.colour]
     else:
         own = [r.own_colour for r in rows if r.own_colour is not None]
-    return Seating(game=game, player_id=player_id, own=own)
+    timeouts = {r.own_colour: r.own_timeouts or 0 for r in rows if r.own_colour is not None}
+    return Seating(game=game, player_id=player_id, own=own, timeouts=timeouts)
 
 
 def resolve_colour(

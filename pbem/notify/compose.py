@@ -112,6 +112,11 @@ def message(
     return mail
 
 
+def when(moment: Any) -> str | None:
+    """A deadline as mails write it: UTC, to the minute."""
+    return moment.strftime("%a %d %b %Y, %H:%M UTC") if moment is not None else None
+
+
 def describe_log_entry(entry: dict[str, Any]) -> str:
     """A log entry as its reader may see it, in the notation (a hidden one by its type)."""
     if entry.get("hidden"):

@@ -144,8 +144,10 @@ def after_batch(
     before: engine.State,
     batch: engine.Batch,
     seq: int,
+    due: dict[str, Any] | None = None,
 ) -> None:
-    """Queue the mails a committed batch causes (see the module's docstring)."""
+    """Queue the mails a committed batch causes (see the module's docstring); `due` gives
+    each pending colour's deadline."""
     state = batch.state
     seen_before = {decision_key(p) for p in engine.pending(before)}
     fresh: dict[str, dict[str, Any]] = {}
@@ -183,6 +185,7 @@ def after_batch(
                 state=state,
                 decision=decision,
                 seq=seq,
+                deadline=compose.when((due or {}).get(recipient.colour)),
             )
             mails.append((recipient, "decision", mail))
         kind = "game_over" if engine.is_over(state) else "scoring"
@@ -246,6 +249,7 @@ def game_started(
     title: str,
     state: engine.State,
     only: set[str] | None = None,
+    due: dict[str, Any] | None = None,
 ) -> None:
     """Each seat's first mail (the root of its thread: how to play, a link to decline the
     seat, and for an invited email a link to claim an API key), then its pending decision's.
@@ -276,6 +280,7 @@ def game_started(
                 state=state,
                 decision=pending[recipient.colour],
                 seq=0,
+                deadline=compose.when((due or {}).get(recipient.colour)),
             )
             mails.append((recipient, "decision", mail))
     queue(connection, rows_for(mails, game_id))
@@ -331,12 +336,20 @@ def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
 def seat_given(connection: Connection, *, game: Any, seats: list[Any]) -> None:
     """A seat's new holder gets the first mail of the seat, and its decision if pending."""
     from pbem.game.states import current_state
+    from pbem.store.models import Deadline
 
     state = current_state(game.id, game.seed, game.seq)
+    due = {
+        d.colour: d.due_at
+        for d in connection.execute(
+            select(Deadline.colour, Deadline.due_at).where(Deadline.game_id == game.id)
+        )
+    }
     game_started(
         connection,
         game_id=game.id,
         title=game.title,
         state=state,
         only={s.colour for s in seats},
+        due=due,
     )

@@ -13,6 +13,7 @@ from datetime import datetime
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -29,9 +30,9 @@ from pbem.extensions import db
 #: for a seat (a timeout, a bot, closing a Veto window).
 MOVE_SOURCES = ("api", "email", "web", "timeout", "bot", "scheduler", "admin")
 
-#: A game's life: `active` until the engine says it is over (`finished`) or its admin stops
-#: it (`aborted`).
-GAME_STATUSES = ("active", "finished", "aborted")
+#: A game's life: `active` until the engine says it is over (`finished`), its admin stops
+#: it (`aborted`), or nobody but the server has moved in it for too long (`abandoned`).
+GAME_STATUSES = ("active", "finished", "aborted", "abandoned")
 
 
 def utcnow() -> datetime:
@@ -77,6 +78,8 @@ class Game(db.Model):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The last move a person made (not a timeout or a bot): idle games are abandoned from it.
+    last_human_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     creator: Mapped[Player] = relationship()
     seats: Mapped[list[Seat]] = relationship(
@@ -106,6 +109,9 @@ class Seat(db.Model):
     position: Mapped[int] = mapped_column(Integer)
     # When its holder declined it (from their first mail); cleared when the seat is given.
     declined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Timeouts in a row (a move of the holder's own resets it), and whether a bot plays it.
+    timeouts: Mapped[int] = mapped_column(Integer, default=0)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")
@@ -185,3 +191,32 @@ class Notification(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class Deadline(db.Model):
+    """A pending decision's deadline: written in the transaction that made it pending,
+    deleted in the one that answered it. `next_at` is when the sweep must next look at it
+    (the next reminder, else the deadline), indexed, so a sweep reads only what is due."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (UniqueConstraint("game_id", "colour", "decision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    colour: Mapped[str] = mapped_column(String(16))
+    decision: Mapped[str] = mapped_column(String(64))  # e.g. "turn", "veto_window:blue"
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    next_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    reminders_sent: Mapped[list] = mapped_column(JSON, default=list)  # hours before due
+
+
+class Absence(db.Model):
+    """A player away (vacation): deadlines falling inside move to after it."""
+
+    __tablename__ = "absences"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

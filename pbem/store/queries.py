@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, insert, select, update
+from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from pbem.store.models import Game, IdempotencyRecord, Move, Player, Seat, Snapshot
@@ -32,7 +32,9 @@ _GAME_AND_SEAT_COLUMNS = (
     _games.c.title,
     _games.c.colours,
     _games.c.seed,
+    _games.c.timing,
     _seats.c.colour.label("own_colour"),
+    _seats.c.timeouts.label("own_timeouts"),
 )
 
 # A game and the seats player `player` holds in it: one row per seat, in seat order, or one
@@ -99,7 +101,15 @@ CLAIM_SEQ = (
         pending=bindparam("pending"),
         status=bindparam("status"),
         updated_at=bindparam("updated_at"),
+        # A person's move (not the server's) keeps the game from being abandoned.
+        last_human_at=func.coalesce(bindparam("last_human_at"), _games.c.last_human_at),
     )
+)
+
+RESET_TIMEOUTS = (
+    update(_seats)
+    .where(_seats.c.game_id == bindparam("game"), _seats.c.colour == bindparam("colour"))
+    .values(timeouts=0)
 )
 
 APPEND_MOVES = insert(_moves)
@@ -152,6 +162,7 @@ def append_batch(
     moves: list[dict],
     snapshots: list[dict],
     now: datetime,
+    human: bool,
 ) -> bool:
     """Move the game from `expected_seq` on by `moves` (rows without `game_id`), with the
     new state and any snapshots. False, having written nothing, if another writer moved it
@@ -167,6 +178,7 @@ def append_batch(
             "pending": pending,
             "status": status,
             "updated_at": now,
+            "last_human_at": now if human else None,
         },
     ).rowcount
     if claimed != 1:

@@ -19,6 +19,8 @@ from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
     "idempotency_records",
+    "deadlines",
+    "absences",
     "outbox",
     "snapshots",
     "moves",

@@ -1,0 +1,120 @@
+"""Deadline rows kept in step with a game's pending decisions, in the transaction of the
+change that made them pending (or answered them)."""
+
+from __future__ import annotations
+
+from datetime import UTC as _UTC
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.engine import Connection
+
+import engine
+from pbem.schedule import policy
+from pbem.store.models import Absence, Deadline, Seat
+
+_deadlines = Deadline.__table__
+_seats = Seat.__table__
+_absences = Absence.__table__
+
+
+def _as_utc(moment: datetime, like: datetime) -> datetime:
+    # SQLite hands back naive datetimes; every time we store is UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=like.tzinfo)
+
+
+def sync(
+    connection: Connection,
+    game_id: int,
+    timing: dict[str, Any],
+    state: engine.State,
+    moment: datetime,
+) -> dict[str, datetime]:
+    """Make the game's deadline rows its pending decisions: new ones get a deadline from the
+    policy (a bot's seat is due at once), answered ones are deleted. Returns each pending
+    colour's deadline."""
+    timing = policy.timing_of(timing)
+    pending = {}
+    if not engine.is_over(state):
+        for entry in engine.pending(state):
+            pending.setdefault((entry["player"], policy.decision_key(entry)), entry)
+    rows = connection.execute(
+        select(
+            _deadlines.c.id, _deadlines.c.colour, _deadlines.c.decision, _deadlines.c.due_at
+        ).where(_deadlines.c.game_id == game_id)
+    ).all()
+    existing = {(r.colour, r.decision): r for r in rows}
+    gone = [r.id for key, r in existing.items() if key not in pending]
+    if gone:
+        connection.execute(delete(_deadlines).where(_deadlines.c.id.in_(gone)))
+    due = {c: _as_utc(r.due_at, moment) for (c, _), r in existing.items() if (c, _) in pending}
+    fresh = [key for key in pending if key not in existing]
+    if fresh:
+        seats = seats_of(connection, game_id)
+        away = absences_of(connection, [s.player_id for s in seats.values()])
+        new_rows = []
+        for colour, decision in fresh:
+            seat = seats[colour]
+            due_at = policy.due(
+                timing, pending[colour, decision]["kind"], moment, away.get(seat.player_id, [])
+            )
+            due[colour] = due_at
+            new_rows.append(
+                {
+                    "game_id": game_id,
+                    "colour": colour,
+                    "decision": decision,
+                    "opened_at": moment,
+                    "due_at": due_at,
+                    "next_at": moment if seat.bot else policy.next_look(timing, due_at, []),
+                    "reminders_sent": [],
+                }
+            )
+        connection.execute(insert(_deadlines), new_rows)
+    return due
+
+
+def seats_of(connection: Connection, game_id: int) -> dict[str, Any]:
+    rows = connection.execute(
+        select(_seats.c.colour, _seats.c.player_id, _seats.c.bot, _seats.c.timeouts).where(
+            _seats.c.game_id == game_id
+        )
+    ).all()
+    return {r.colour: r for r in rows}
+
+
+def absences_of(
+    connection: Connection, player_ids: list[int]
+) -> dict[int, list[tuple[datetime, datetime]]]:
+    rows = connection.execute(
+        select(_absences.c.player_id, _absences.c.starts_at, _absences.c.ends_at).where(
+            _absences.c.player_id.in_(player_ids)
+        )
+    ).all()
+    out: dict[int, list[tuple[datetime, datetime]]] = {}
+    for row in rows:
+        start = row.starts_at if row.starts_at.tzinfo else row.starts_at.replace(tzinfo=_UTC)
+        end = row.ends_at if row.ends_at.tzinfo else row.ends_at.replace(tzinfo=_UTC)
+        out.setdefault(row.player_id, []).append((start, end))
+    return out
+
+
+def recompute(connection: Connection, game_id: int, timing: dict[str, Any]) -> None:
+    """Push the game's open deadlines through the policy again (a new absence, a bot taking
+    or leaving a seat): each is re-derived from when it opened."""
+    timing = policy.timing_of(timing)
+    seats = seats_of(connection, game_id)
+    away = absences_of(connection, [s.player_id for s in seats.values()])
+    rows = connection.execute(select(_deadlines).where(_deadlines.c.game_id == game_id)).all()
+    for row in rows:
+        seat = seats[row.colour]
+        opened = _as_utc(row.opened_at, datetime.now(_UTC))
+        kind = row.decision.partition(":")[0]
+        due_at = policy.due(timing, kind, opened, away.get(seat.player_id, []))
+        next_at = opened if seat.bot else policy.next_look(timing, due_at, row.reminders_sent)
+        connection.execute(
+            _deadlines.update()
+            .where(_deadlines.c.id == row.id)
+            .values(due_at=due_at, next_at=next_at)
+        )

@@ -1,0 +1,91 @@
+"""A game's timing policy: how long each kind of decision may wait, reminders, quiet days,
+what a timeout does, and vacation. Stored on the game (`Game.timing`); these defaults fill
+what a game leaves out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+#: The documented defaults (README, "Deadlines").
+DEFAULT_TIMING: dict[str, Any] = {
+    "power_card_hours": 48,
+    "turn_hours": 72,
+    "pick_hours": 48,
+    "veto_hours": 24,
+    "reminders": [24, 4],
+    "quiet_days": [],
+    "on_timeout": "default_move",
+    "bot_after_timeouts": 3,
+    "abandon_after_days": 30,
+    "vacation_days": 14,
+}
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+#: Which hours setting each pending decision's kind uses.
+HOURS_FOR = {
+    "power_card": "power_card_hours",
+    "turn": "turn_hours",
+    "castillo_pick": "pick_hours",
+    "secret_pick": "pick_hours",
+    "king_rages": "pick_hours",
+    "veto_window": "veto_hours",
+}
+
+
+def timing_of(stored: dict[str, Any] | None) -> dict[str, Any]:
+    """A game's policy with the defaults filled in. Games made before the policy had one
+    setting, `deadline_hours`, for every decision."""
+    stored = dict(stored or {})
+    legacy = stored.pop("deadline_hours", None)
+    stored.pop("reminder_hours", None)
+    timing = dict(DEFAULT_TIMING)
+    if legacy:
+        timing.update({name: legacy for name in set(HOURS_FOR.values())})
+    timing.update(stored)
+    return timing
+
+
+def decision_key(entry: dict[str, Any]) -> str:
+    """A pending decision's identity: its kind, and for a Veto window whose veto it answers
+    (a counter window is a new decision)."""
+    return entry["kind"] + (f":{entry['vetoer']}" if entry.get("vetoer") else "")
+
+
+def due(
+    timing: dict[str, Any],
+    kind: str,
+    opened: datetime,
+    absences: Iterable[tuple[datetime, datetime]] = (),
+) -> datetime:
+    """When a decision of `kind` opened at `opened` is due: its hours on, moved past the
+    holder's absences (within the game's vacation allowance) and off quiet days."""
+    moment = opened + timedelta(hours=timing[HOURS_FOR.get(kind, "turn_hours")])
+    allowance = timedelta(days=timing["vacation_days"])
+    for start, end in sorted(absences):
+        if allowance <= timedelta(0):
+            break
+        if end <= opened or start >= moment:
+            continue
+        # The time the absence takes out of the decision's window, within what is left of
+        # the allowance, is added back after it.
+        lost = min(end, moment + (end - start)) - max(start, opened)
+        lost = min(lost, allowance)
+        allowance -= lost
+        moment += lost
+    quiet = {WEEKDAYS.index(d) for d in timing.get("quiet_days") or []}
+    for _ in range(7):
+        if moment.weekday() not in quiet:
+            break
+        moment += timedelta(days=1)
+    return moment
+
+
+def next_look(timing: dict[str, Any], due_at: datetime, sent: Iterable[int]) -> datetime:
+    """When the sweep must next look at a deadline: its next unsent reminder, else the
+    deadline itself."""
+    sent = set(sent)
+    reminders = [due_at - timedelta(hours=h) for h in timing["reminders"] if h not in sent]
+    return min([*reminders, due_at])
