@@ -1,14 +1,16 @@
-"""Benchmark mail out against a local SMTP server (aiosmtpd, in this process).
+"""Benchmark mail out against a local SMTP server (aiosmtpd).
 
 (a) **Sender throughput**: a fresh database, 1,000 real decision mails queued in the
     outbox, then `deliver_due` (as `pbem mail send` and `pbem serve` run it) called until
-    every row is sent. Prints messages/s and the total. Goal: 1,000 within 30 s.
+    every row is sent, to aiosmtpd's Sink handler in a process of its own. Prints
+    messages/s and the total. Goal: 1,000 within 30 s.
 (b) **Commit to delivery** under `pbem serve`: the server runs as a subprocess (waitress,
     its in-process sender delivering every 2 s) on a fresh database with SMTP_URL pointing
-    here; one client plays random games move by move over HTTP, a short random pause
-    between moves. Each decision mail's Message-ID names its game, seat and seq
-    (`pbem.notify.addresses.read_message_id`), so its delay is its arrival at the SMTP
-    handler minus the time the POST that committed that seq was answered. Prints p50/p99.
+    here (aiosmtpd in this process, noting arrival times); one client plays random games
+    move by move over HTTP, a short random pause between moves. Each decision mail's
+    Message-ID names its game, seat and seq (`pbem.notify.addresses.read_message_id`), so
+    its delay is its arrival at the SMTP handler minus the time the POST that committed
+    that seq was answered. Prints p50/p99.
     Goal: p99 within 5 s.
 
     python bench/mail.py                       # both, SQLite
@@ -88,6 +90,37 @@ def smtp_server() -> Iterator[tuple[str, Inbox]]:
 
 
 @contextmanager
+def sink_server() -> Iterator[str]:
+    """aiosmtpd in a process of its own, accepting and dropping every message: in this
+    process its thread would compete with the sender for the GIL and halve the figure."""
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "aiosmtpd",
+            "-n",
+            "-l",
+            f"127.0.0.1:{port}",
+            "-c",
+            "aiosmtpd.handlers.Sink",
+        ],
+        start_new_session=True,
+    )
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"smtp://127.0.0.1:{port}?timeout=10"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+@contextmanager
 def database(kind: str, pg_url: str) -> Iterator[str]:
     """A fresh database URL: SQLite in a temporary folder, or a PostgreSQL schema."""
     if kind == "sqlite":
@@ -160,7 +193,7 @@ def bench_throughput(label: str, database_url: str, count: int) -> None:
     from pbem.cli import upgrade_database
     from pbem.notify.sender import deliver_due
 
-    with smtp_server() as (smtp_url, inbox):
+    with sink_server() as smtp_url:
         app = create_app(
             {"SQLALCHEMY_DATABASE_URI": database_url, "SMTP_URL": smtp_url, **MAIL_CONFIG}
         )
@@ -180,11 +213,10 @@ def bench_throughput(label: str, database_url: str, count: int) -> None:
             from pbem.extensions import db
 
             db.engine.dispose()
-        received = len(inbox.arrivals)
     print(
         f"{label}: (a) sender: {sent} of {count} queued mails sent in {elapsed:.2f} s "
-        f"({sent / elapsed:.0f} msgs/s, {passes} deliver_due passes); the SMTP server "
-        f"received {received}  (goal: {count} within 30 s)"
+        f"({sent / elapsed:.0f} msgs/s, {passes} deliver_due passes)  "
+        f"(goal: {count} within 30 s)"
     )
 
 
