@@ -45,9 +45,10 @@ def configure(app: Flask, config: dict | None) -> None:
         OPENAPI_SWAGGER_UI_PATH="/docs",
         # Served by the app itself (pbem.api.docs), so the page works offline.
         OPENAPI_SWAGGER_UI_URL="/api/docs/assets/",
-        # How long a pending decision may wait before a reminder and a timeout move; stored on
-        # each game when it is created so a later change does not alter running games.
-        PBEM_DEFAULT_TIMING={"deadline_hours": 72, "reminder_hours": 24},
+        # This server's changes to the timing policy's defaults (pbem.schedule.policy); the
+        # whole policy is stored on each game when it is created, so a later change here
+        # does not alter running games.
+        PBEM_DEFAULT_TIMING={},
     )
     url = database_url_from_env()
     if url:

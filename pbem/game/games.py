@@ -9,7 +9,7 @@ from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
 from pbem.game.players import invite, normal_email
 from pbem.notify import outbox
-from pbem.schedule import deadlines
+from pbem.schedule import deadlines, policy
 from pbem.store.models import Game, Player, Seat, Snapshot, utcnow
 from pbem.store.queries import MAX_ID
 
@@ -81,6 +81,7 @@ def create_game(
     options = dict(options or {})
     if "first_player" in options and options["first_player"] not in colours:
         raise Invalid(f"first_player {options['first_player']} is not one of the seats' colours.")
+    timing = policy.timing_of({**(default_timing or {}), **(timing or {})})
     seed = secrets.randbits(62)
     try:
         state = engine.new_game(colours, seed=seed, options=options or None)
@@ -92,7 +93,7 @@ def create_game(
     game = Game(
         title=title.strip(),
         options=options,
-        timing={**(default_timing or {}), **(timing or {})},
+        timing=timing,
         seed=seed,
         status="active",
         creator_id=creator.id,
@@ -100,7 +101,7 @@ def create_game(
         state=engine.to_dict(state),
         pending=engine.pending(state),
         seq=0,
-        last_human_at=utcnow(),
+        abandon_at=policy.abandon_at(timing, utcnow()),
     )
     game.seats = [
         Seat(player_id=players[email].id, colour=colour, position=i)

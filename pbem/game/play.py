@@ -22,7 +22,7 @@ from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
 from pbem.notify import outbox
-from pbem.schedule import deadlines
+from pbem.schedule import deadlines, policy
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
 
@@ -163,7 +163,7 @@ def _commit(
         ],
         snapshots=snapshots_of(batch, game.seq + 1),
         now=now,
-        human=source in HUMAN_SOURCES,
+        abandon_at=policy.abandon_at(game.timing, now) if source in HUMAN_SOURCES else None,
     )
     if not moved:
         db.session.rollback()

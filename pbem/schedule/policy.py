@@ -89,3 +89,8 @@ def next_look(timing: dict[str, Any], due_at: datetime, sent: Iterable[int]) -> 
     sent = set(sent)
     reminders = [due_at - timedelta(hours=h) for h in timing["reminders"] if h not in sent]
     return min([*reminders, due_at])
+
+
+def abandon_at(stored: dict[str, Any] | None, moment: datetime) -> datetime:
+    """When a game is abandoned if no person moves again after `moment`."""
+    return moment + timedelta(days=timing_of(stored)["abandon_after_days"])

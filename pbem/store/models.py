@@ -78,8 +78,9 @@ class Game(db.Model):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # The last move a person made (not a timeout or a bot): idle games are abandoned from it.
-    last_human_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # When the game is abandoned unless a person (not a timeout or a bot) moves before:
+    # pushed on by each person's move, per the game's timing policy. Indexed for the sweep.
+    abandon_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
     creator: Mapped[Player] = relationship()
     seats: Mapped[list[Seat]] = relationship(

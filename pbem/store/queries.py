@@ -101,8 +101,8 @@ CLAIM_SEQ = (
         pending=bindparam("pending"),
         status=bindparam("status"),
         updated_at=bindparam("updated_at"),
-        # A person's move (not the server's) keeps the game from being abandoned.
-        last_human_at=func.coalesce(bindparam("last_human_at"), _games.c.last_human_at),
+        # A person's move (not the server's) puts off abandoning the game.
+        abandon_at=func.coalesce(bindparam("abandon_at"), _games.c.abandon_at),
     )
 )
 
@@ -162,7 +162,7 @@ def append_batch(
     moves: list[dict],
     snapshots: list[dict],
     now: datetime,
-    human: bool,
+    abandon_at: datetime | None,
 ) -> bool:
     """Move the game from `expected_seq` on by `moves` (rows without `game_id`), with the
     new state and any snapshots. False, having written nothing, if another writer moved it
@@ -178,7 +178,7 @@ def append_batch(
             "pending": pending,
             "status": status,
             "updated_at": now,
-            "last_human_at": now if human else None,
+            "abandon_at": abandon_at,
         },
     ).rowcount
     if claimed != 1:

@@ -351,7 +351,13 @@ def check_row(app, row, moved, secrets: Secrets, seats, title, game_id, rng) -> 
             mine = [p for p in engine.pending(state) if p["player"] == colour]
             decision = next((p for p in mine if outbox.decision_key(p) not in old), mine[0])
             return compose.decision_mail(
-                recipient, game_id=game_id, title=title, state=other, decision=decision, seq=seq
+                recipient,
+                game_id=game_id,
+                title=title,
+                state=other,
+                decision=decision,
+                seq=seq,
+                deadline=compose.when(deadline_of(game_id, colour)),
             )
         return compose.scoring_mail(
             recipient, game_id=game_id, title=title, state=other, events=events, seq=seq
@@ -360,6 +366,18 @@ def check_row(app, row, moved, secrets: Secrets, seats, title, game_id, rng) -> 
     again = with_app(app, compose_again)
     assert readable(again) == readable(mail), (kind, colour, seq)
     return colour
+
+
+def deadline_of(game_id: int, colour: str):
+    """The seat's current deadline as stored (UTC; SQLite hands it back naive)."""
+    from datetime import UTC
+
+    from pbem.store.models import Deadline
+
+    due = db.session.execute(
+        sa.select(Deadline.due_at).where(Deadline.game_id == game_id, Deadline.colour == colour)
+    ).scalar()
+    return due.replace(tzinfo=UTC) if due is not None and due.tzinfo is None else due
 
 
 def addresses_seat(app, mail) -> tuple[int, str] | None:

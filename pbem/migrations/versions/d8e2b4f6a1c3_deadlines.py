@@ -47,12 +47,14 @@ def upgrade():
         batch_op.add_column(sa.Column('timeouts', sa.Integer(), nullable=False, server_default='0'))
         batch_op.add_column(sa.Column('bot', sa.Boolean(), nullable=False, server_default=sa.false()))
     with op.batch_alter_table('games') as batch_op:
-        batch_op.add_column(sa.Column('last_human_at', sa.DateTime(timezone=True), nullable=True))
+        batch_op.add_column(sa.Column('abandon_at', sa.DateTime(timezone=True), nullable=True))
+        batch_op.create_index('ix_games_abandon_at', ['abandon_at'])
 
 
 def downgrade():
     with op.batch_alter_table('games') as batch_op:
-        batch_op.drop_column('last_human_at')
+        batch_op.drop_index('ix_games_abandon_at')
+        batch_op.drop_column('abandon_at')
     with op.batch_alter_table('seats') as batch_op:
         batch_op.drop_column('bot')
         batch_op.drop_column('timeouts')
