@@ -131,8 +131,8 @@ def board_and_panel(game: Game, view: Mapping[str, Any], names: dict[str, str]) 
 
 def choices(moves: list[dict[str, Any]]) -> dict[str, Any]:
     """The seat's legal moves as the page offers them: power cards, action cards, moves
-    aimed at a place (clickable on the board), and the rest."""
-    power, cards, other = [], [], []
+    aimed at one place (clickable on the board), moves between places, and the rest."""
+    power, cards, shifts, other = [], [], [], []
     by_place: dict[str, list] = {}
     for move in moves:
         choice = {"json": json.dumps(move, separators=(",", ":")), "text": move_text(move)}
@@ -141,6 +141,10 @@ def choices(moves: list[dict[str, Any]]) -> dict[str, Any]:
             power.append({**choice, "card": move["card"]})
         elif move["type"] == "choose_card":
             cards.append(choice)
+        elif "from" in move and "to" in move:
+            # From one place to another: a click on one place cannot say which, so these
+            # are listed rather than put on the map.
+            shifts.append(choice)
         elif isinstance(target, str) and target in PLACES:
             by_place.setdefault(target, []).append(choice)
         else:
@@ -148,7 +152,7 @@ def choices(moves: list[dict[str, Any]]) -> dict[str, Any]:
     places = [
         {"place": p, "name": place_name(p), "moves": by_place[p]} for p in PLACES if p in by_place
     ]
-    return {"power": power, "cards": cards, "places": places, "other": other}
+    return {"power": power, "cards": cards, "places": places, "shifts": shifts, "other": other}
 
 
 def log_rows(entries: list[dict[str, Any]], names: dict[str, str], shown: int) -> list[dict]:
