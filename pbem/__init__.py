@@ -17,7 +17,7 @@ def create_app(config: dict | None = None) -> Flask:
     `pbem.config`). The factory never touches the database and never starts background
     work; `pbem serve` and `pbem db upgrade` bring the schema up to date.
     """
-    from pbem import api, notify
+    from pbem import api, notify, web
     from pbem.config import configure
     from pbem.extensions import db, migrate
     from pbem.game import state_cache
@@ -30,6 +30,7 @@ def create_app(config: dict | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS_DIR)
     api.init_app(app)
+    web.init_app(app)
     state_cache.init_app(app)
     notify.init_app(app)
     return app

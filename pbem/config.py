@@ -49,6 +49,16 @@ def configure(app: Flask, config: dict | None) -> None:
         # whole policy is stored on each game when it is created, so a later change here
         # does not alter running games.
         PBEM_DEFAULT_TIMING={},
+        # The web pages' session cookie: out of reach of scripts, and not sent on requests
+        # other sites start (forms also carry a CSRF token; see pbem.web.csrf).
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        # Where players reach the pages, for links in mails (e.g. https://elgrande.example);
+        # None: the URL of the request being served.
+        PBEM_BASE_URL=None,
+        # How long a seat's sign-in link (pbem.web.signin) stays good: a game lasts weeks,
+        # and each mail carries a fresh link.
+        PBEM_SEAT_LINK_MAX_AGE=30 * 24 * 3600,
     )
     url = database_url_from_env()
     if url:

@@ -13,7 +13,6 @@ from pbem.config import DEVELOPMENT_SECRET
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("MAIL_FROM", "El Grande <elgrande@localhost>")
-    app.config.setdefault("PBEM_BASE_URL", "http://127.0.0.1:5000")
     app.config.setdefault("SMTP_URL", None)
     if app.config["SECRET_KEY"] == DEVELOPMENT_SECRET and not (app.debug or app.testing):
         raise RuntimeError(

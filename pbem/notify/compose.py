@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from flask import current_app
+from flask import current_app, has_request_context, request
 
 import engine
 from pbem.clock import now
@@ -67,7 +67,14 @@ def render(template: str, **context: Any) -> tuple[str, str]:
 
 
 def base_url() -> str:
-    return current_app.config["PBEM_BASE_URL"].rstrip("/")
+    """PBEM_BASE_URL, else the address of the request being served, else this machine's
+    `pbem serve` default (a sweep outside any request)."""
+    configured = current_app.config.get("PBEM_BASE_URL")
+    if configured:
+        return configured.rstrip("/")
+    if has_request_context():
+        return request.host_url.rstrip("/")
+    return "http://127.0.0.1:5000"
 
 
 def game_link(game_id: int) -> str:

@@ -75,7 +75,8 @@ def card_title(card: str) -> str:
     return card.replace("_", " ").capitalize()
 
 
-def _colour(colour: str) -> dict[str, str]:
+def colour_chip(colour: str) -> dict[str, str]:
+    """A colour with its letter, fill and ink, as chips and pieces are drawn."""
     return {
         "colour": colour,
         "letter": COLOUR_LETTERS.get(colour, colour[:1].upper()),
@@ -94,7 +95,13 @@ def _stacks(place: str, caballeros: Mapping[str, int], colours: list[str]) -> li
             continue
         x, y = cells[seat]
         stacks.append(
-            {**_colour(colour), "count": count, "x": x, "y": y, "drawn": min(count, STACK_DRAWN)}
+            {
+                **colour_chip(colour),
+                "count": count,
+                "x": x,
+                "y": y,
+                "drawn": min(count, STACK_DRAWN),
+            }
         )
     return stacks
 
@@ -120,7 +127,7 @@ def board_context(view: Mapping[str, Any]) -> dict[str, Any]:
             here = [c for c in colours if c in seen.get("grandes", [])]
             for i, colour in enumerate(here):
                 x, y = tokens[start + i]
-                grandes.append({**_colour(colour), "x": x, "y": y})
+                grandes.append({**colour_chip(colour), "x": x, "y": y})
         scoreboard = list(seen["scoreboard"])
         places.append(
             {
@@ -153,7 +160,7 @@ def board_context(view: Mapping[str, Any]) -> dict[str, Any]:
             {"text": text, "x": xy[0], "y": xy[1]} for text, xy in geometry.LAND_LABELS.values()
         ],
         "places": places,
-        "legend": [_colour(c) for c in colours],
+        "legend": [colour_chip(c) for c in colours],
         "cube": geometry.CUBE,
         "token": geometry.TOKEN,
         "viewer": view.get("viewer"),
@@ -192,7 +199,7 @@ def panel_context(
                     "stack": stack,
                     "card": card["card"],
                     "title": card_title(card["card"]),
-                    "by": _colour(card["player"]),
+                    "by": colour_chip(card["player"]),
                 }
             )
         else:
@@ -215,7 +222,7 @@ def panel_context(
         seen = players[colour]
         rows.append(
             {
-                **_colour(colour),
+                **colour_chip(colour),
                 "name": names.get(colour, colour),
                 "score": seen["score"],
                 "court": seen["court"],
@@ -231,7 +238,7 @@ def panel_context(
     hand = players[viewer].get("hand") if viewer in players else None
     pending = [
         {
-            **_colour(colour),
+            **colour_chip(colour),
             "name": names.get(colour, colour),
             "what": ", ".join(kinds),
             "deadline": (deadlines or {}).get(colour),
@@ -249,15 +256,15 @@ def panel_context(
         "king_region": place_name(view["king"]) if view.get("king") else "",
         "action_cards": action_cards,
         "players": rows,
-        "viewer": _colour(viewer) if viewer else None,
+        "viewer": colour_chip(viewer) if viewer else None,
         "viewer_name": names.get(viewer, viewer) if viewer else None,
         "hand": hand,
         "pending": pending,
         "veto_holders": [
-            {**_colour(v["player"]), "name": names.get(v["player"], v["player"]), **v}
+            {**colour_chip(v["player"]), "name": names.get(v["player"], v["player"]), **v}
             for v in view.get("veto", {}).get("holders", [])
         ],
-        "winners": [{**_colour(c), "name": names.get(c, c)} for c in view.get("winners", [])],
+        "winners": [{**colour_chip(c), "name": names.get(c, c)} for c in view.get("winners", [])],
     }
 
 

@@ -1,4 +1,5 @@
-"""Screenshots of the board for the README: `python -m pbem.web.snapshot [out_dir]`.
+"""Screenshots of the board for the README: `python -m pbem.web.snapshot [out_dir]`; of the
+pages served by a real server: `python -m pbem.web.snapshot pages [out_dir]`.
 
 Renders a mid-game board and a finished game (random play from fixed seeds) as standalone
 pages, opens them in headless Chromium and saves `board-midgame.png` and `board-finished.png`
@@ -70,9 +71,11 @@ def finished(seed: int = FINISHED_SEED) -> engine.State:
     return state
 
 
-def screenshot(driver: Any, page: Path, out: Path) -> None:
-    """Open `page` and save a PNG of the whole document, however tall the window is."""
-    driver.get(page.resolve().as_uri())
+def screenshot(driver: Any, page: Path | None, out: Path) -> None:
+    """Open `page` (None: keep the page open now) and save a PNG of the whole document,
+    however tall the window is."""
+    if page is not None:
+        driver.get(page.resolve().as_uri())
     # No scrollbar: it would narrow the layout the capture is measured on.
     driver.execute_script("document.documentElement.style.overflow = 'hidden'")
     size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
@@ -87,8 +90,85 @@ def screenshot(driver: Any, page: Path, out: Path) -> None:
     out.write_bytes(base64.b64decode(shot["data"]))
 
 
+def _play_over_api(client: Any, game_id: int, keys: dict[str, str], seed: int, moves: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(moves):
+        view = client.get(f"/api/games/{game_id}").get_json()
+        if view["status"] != "active":
+            return
+        colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
+        auth = {"Authorization": f"Bearer {keys[colour]}"}
+        legal = client.get(f"/api/games/{game_id}/legal-moves", headers=auth).get_json()
+        body = {"expected_seq": legal["seq"], "moves": [rng.choice(legal["moves"])]}
+        client.post(f"/api/games/{game_id}/moves", json=body, headers=auth)
+
+
+def pages(out_dir: Path) -> None:
+    """`web-board.png` (a seat's board page mid-game) and `web-finished.png` (a finished
+    game's page), from a real server on a throwaway SQLite database."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from pbem import create_app
+    from pbem.cli import upgrade_database
+    from pbem.web.signin import seat_link
+
+    names = {"red": "Rosa", "yellow": "Yago", "green": "Greta", "blue": "Bruno", "brown": "Nuno"}
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite"})
+        upgrade_database(app)
+        client = app.test_client()
+        keys = {
+            c: client.post(
+                "/api/players", json={"email": f"{c}@example.org", "name": n}
+            ).get_json()["api_key"]
+            for c, n in names.items()
+        }
+        games = {}
+        for title, seed, moves in (("Sunday league", 3, 152), ("Winter cup", 5, 5000)):
+            body = {
+                "title": title,
+                "seats": [{"email": f"{c}@example.org", "colour": c} for c in names],
+            }
+            auth = {"Authorization": f"Bearer {keys['red']}"}
+            game_id = client.post("/api/games", json=body, headers=auth).get_json()["id"]
+            _play_over_api(client, game_id, keys, seed, moves)
+            games[title] = game_id
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        base = f"http://127.0.0.1:{server.server_port}"
+        app.config["PBEM_BASE_URL"] = base
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        driver = start_chromium(Path(tmp) / "profile")
+        try:
+            mid = games["Sunday league"]
+            pending = client.get(f"/api/games/{mid}").get_json()["pending"][0]["player"]
+            with app.app_context():
+                from pbem.game.players import hash_api_key, player_by_key_hash
+
+                player = player_by_key_hash(hash_api_key(keys[pending]))
+                link = seat_link(mid, pending, player.id)
+            for name, url in (
+                ("web-board.png", link),
+                ("web-finished.png", f"{base}/games/{games['Winter cup']}"),
+            ):
+                driver.get(url)
+                screenshot(driver, None, out_dir / name)
+                print(out_dir / name)
+        finally:
+            driver.quit()
+            server.shutdown()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "pages":
+        out = Path(args[1]) if len(args) > 1 else Path("docs")
+        out.mkdir(parents=True, exist_ok=True)
+        pages(out)
+        return 0
     out_dir = Path(args[0]) if args else Path("docs")
     out_dir.mkdir(parents=True, exist_ok=True)
     shots = {

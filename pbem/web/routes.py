@@ -1,0 +1,158 @@
+"""The pages: the list of games, a game's board (now or at any seq), playing a move from it,
+and signing in and out. Thin: `pages` builds what is shown, `pbem.game` does the rest."""
+
+from __future__ import annotations
+
+import json
+
+from flask import (
+    Blueprint,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import HTTPException
+
+from pbem.errors import Forbidden, Invalid, NotFound, ServiceError
+from pbem.extensions import db
+from pbem.game.play import submit
+from pbem.game.players import hash_api_key, player_by_key_hash
+from pbem.game.seating import Actor
+from pbem.store.models import Player
+from pbem.store.queries import MAX_ID
+from pbem.web import pages, signin
+from pbem.web.board import TEMPLATES_DIR
+from pbem.web.csrf import check_csrf, csrf_token
+from pbem.web.notation import move_text
+from pbem.web.status import status_of
+
+bp = Blueprint(
+    "web",
+    __name__,
+    template_folder=str(TEMPLATES_DIR),
+    static_folder="static",
+    static_url_path="/web/static",
+)
+bp.before_request(check_csrf)
+
+
+@bp.app_context_processor
+def _page_globals() -> dict:
+    return {"csrf_token": csrf_token, "signed_in": current_player}
+
+
+def current_player() -> Player | None:
+    """The signed-in player (looked up once per request)."""
+    if "web_player" not in g:
+        player_id = signin.signed_in_player_id()
+        g.web_player = db.session.get(Player, player_id) if player_id is not None else None
+    return g.web_player
+
+
+def _seq_arg() -> int | None:
+    raw = request.args.get("seq")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or int(raw) > MAX_ID:
+        raise NotFound(f"There is no state {raw!r}; seq is a move number.")
+    return int(raw)
+
+
+def _colour_arg() -> str | None:
+    return request.args.get("colour") or request.form.get("colour") or None
+
+
+def _board(game_id: int, status: int = 200, error: str | None = None):
+    player = current_player()
+    context = pages.game_context(game_id, player, _seq_arg(), _colour_arg())
+    return render_template("web/game.html", error=error, **context), status
+
+
+@bp.get("/")
+def index():
+    return render_template("web/index.html", **pages.index_context(current_player()))
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int):
+    return _board(game_id)
+
+
+@bp.post("/games/<int:game_id>/moves")
+def play(game_id: int):
+    """One move from the page's choices, through the same `submit` as every other door."""
+    player = current_player()
+    if player is None:
+        raise Forbidden("Sign in (with your seat's link or your API key) to play.")
+    try:
+        expected_seq = int(request.form.get("expected_seq", ""))
+        move = json.loads(request.form.get("move", ""))
+    except ValueError:
+        raise Invalid("This form is missing its move or the game's seq; reload the page.") from None
+    if not isinstance(move, dict):
+        raise Invalid("A move is a JSON object; reload the page and choose again.")
+    colour = _colour_arg()
+    try:
+        outcome = submit(
+            Actor.by_player(player.id), game_id, expected_seq, [move], source="web", colour=colour
+        )
+    except ServiceError as error:
+        if isinstance(error, NotFound):
+            raise
+        # The board as it is now, with the reason: the same sentence the API would give.
+        return _board(game_id, status_of(error), error.detail)
+    flash(f"Played: {move_text(outcome.moves[0])}.")
+    return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
+
+
+@bp.get("/games/<int:game_id>/sign-in/<token>")
+def seat_sign_in(game_id: int, token: str):
+    """A seat's link from a mail: signs its player in and shows the board."""
+    link = signin.read_seat_link_token(token, game_id)
+    signin.sign_in(link.player_id)
+    return redirect(url_for("web.game", game_id=game_id, colour=link.colour), code=303)
+
+
+@bp.route("/sign-in", methods=["GET", "POST"])
+def sign_in():
+    """Sign in by pasting an API key."""
+    next_page = _local(request.values.get("next"))
+    if request.method == "GET":
+        return render_template("web/sign_in.html", next=next_page, error=None)
+    key = request.form.get("api_key", "").strip()
+    player = player_by_key_hash(hash_api_key(key)) if key else None
+    if player is None:
+        error = (
+            "This API key is not known; check it (it starts with pbem_), or use the sign-in "
+            "link from a mail."
+        )
+        return render_template("web/sign_in.html", next=next_page, error=error), 403
+    signin.sign_in(player.id)
+    flash(f"Signed in as {player.name}.")
+    return redirect(next_page or url_for("web.index"), code=303)
+
+
+@bp.post("/sign-out")
+def sign_out():
+    signin.sign_out()
+    return redirect(url_for("web.index"), code=303)
+
+
+def _local(target: str | None) -> str | None:
+    """`target` if it is a path on this site (never another site: no open redirect)."""
+    if target and target.startswith("/") and not target.startswith(("//", "/\\")):
+        return target
+    return None
+
+
+@bp.errorhandler(ServiceError)
+def _service_error(error: ServiceError):
+    return render_template("web/error.html", message=error.detail), status_of(error)
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(error: HTTPException):
+    return render_template("web/error.html", message=error.description), error.code or 500

@@ -1,0 +1,104 @@
+"""Signing in to the pages: a signed link per seat (sent in mails), or an API key pasted
+into a form. Either way the session cookie then carries the player's id.
+
+A seat link is `/games/<id>/sign-in/<token>`, the token an `itsdangerous` signature of
+(game, colour, player) under the app's SECRET_KEY. It stays good for PBEM_SEAT_LINK_MAX_AGE
+seconds, and only while that player still holds that seat: a seat given to someone else
+(`PUT /api/games/{id}/seats/{colour}`) voids the old holder's links.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from flask import current_app, session
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from pbem.errors import Forbidden
+from pbem.game.seating import Actor, seating
+
+#: Keeps seat-link signatures apart from anything else signed with the same SECRET_KEY.
+SALT = "pbem.web.seat-link"
+ENDPOINT = "web.seat_sign_in"
+
+
+@dataclass(frozen=True)
+class SeatLink:
+    game_id: int
+    colour: str
+    player_id: int
+
+
+def _serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+
+
+def seat_link_token(game_id: int, colour: str, player_id: int) -> str:
+    """The signed token of a seat's sign-in link."""
+    return _serializer().dumps([game_id, colour, player_id])
+
+
+def read_seat_link_token(token: str, game_id: int) -> SeatLink:
+    """The seat a token signs in to, checked: signed by us, not too old, for this game, and
+    the player still holds the seat. Raises Forbidden with what to do otherwise."""
+    max_age = current_app.config["PBEM_SEAT_LINK_MAX_AGE"]
+    try:
+        data = _serializer().loads(token, max_age=max_age)
+    except SignatureExpired:
+        raise Forbidden(
+            "This sign-in link has expired; use the link in a newer mail, or sign in with "
+            "your API key."
+        ) from None
+    except BadSignature:
+        raise Forbidden(
+            "This sign-in link is not valid (perhaps cut short when it was copied); use the "
+            "link from the mail again, or sign in with your API key."
+        ) from None
+    try:
+        link_game, colour, player_id = data
+    except (TypeError, ValueError):
+        raise Forbidden("This sign-in link is not valid.") from None
+    if link_game != game_id:
+        raise Forbidden(f"This sign-in link is for game {link_game}, not game {game_id}.")
+    if colour not in seating(Actor.by_player(player_id), game_id, read_only=True).own:
+        raise Forbidden(
+            f"This sign-in link was for the {colour} seat of game {game_id}, which you no "
+            "longer hold."
+        )
+    return SeatLink(game_id=game_id, colour=colour, player_id=player_id)
+
+
+def seat_link(game_id: int, colour: str, player_id: int) -> str:
+    """The absolute URL that signs `player_id` in to their `colour` seat of a game: for mails.
+
+    Built on PBEM_BASE_URL when set (works outside a request, e.g. in the scheduler);
+    otherwise on the URL of the request being served.
+    """
+    values = {"game_id": game_id, "token": seat_link_token(game_id, colour, player_id)}
+    base = current_app.config.get("PBEM_BASE_URL")
+    if base:
+        parts = urlsplit(base)
+        adapter = current_app.url_map.bind(
+            parts.netloc, script_name=parts.path or "/", url_scheme=parts.scheme or "https"
+        )
+        return adapter.build(ENDPOINT, values, force_external=True)
+    from flask import url_for
+
+    return url_for(ENDPOINT, _external=True, **values)
+
+
+def sign_in(player_id: int) -> None:
+    """Start a fresh session for the player (nothing of an earlier session carries over)."""
+    session.clear()
+    session.permanent = True
+    session["player_id"] = player_id
+
+
+def sign_out() -> None:
+    session.clear()
+
+
+def signed_in_player_id() -> int | None:
+    player_id = session.get("player_id")
+    return player_id if isinstance(player_id, int) else None

@@ -1,0 +1,51 @@
+"""Helpers for the page tests: signing a client in to a seat through its mail link, reading
+pages and their move form."""
+
+from __future__ import annotations
+
+from pbem.extensions import db
+from pbem.store.models import Seat
+from tests.web.html import Node, parse
+
+
+def seat_player(app, game_id: int, colour: str) -> int:
+    with app.app_context():
+        query = db.select(Seat.player_id).where(Seat.game_id == game_id, Seat.colour == colour)
+        player_id = db.session.execute(query).scalar_one()
+        db.session.remove()
+    return player_id
+
+
+def seat_link_for(app, game_id: int, colour: str) -> str:
+    """The seat's sign-in link, as a mail would carry it."""
+    from pbem.web.signin import seat_link
+
+    player_id = seat_player(app, game_id, colour)
+    with app.test_request_context():
+        return seat_link(game_id, colour, player_id)
+
+
+def sign_in_seat(app, client, game_id: int, colour: str):
+    """Sign the test client in through the seat's link; returns the redirect response."""
+    response = client.get(seat_link_for(app, game_id, colour))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response
+
+
+def page(client, path: str, status: int = 200) -> Node:
+    response = client.get(path)
+    assert response.status_code == status, (path, response.get_data(as_text=True)[:2000])
+    return parse(response.get_data(as_text=True))
+
+
+def move_form(doc: Node) -> dict[str, str]:
+    """The hidden fields of the page's move form."""
+    form = doc.find("form", cls="moves")
+    assert form is not None, "the page offers no moves"
+    return {i.get("name"): i.get("value") for i in form.find_all("input", type="hidden")}
+
+
+def offered_moves(doc: Node) -> list[str]:
+    """The JSON of every move the page offers, as its buttons carry it."""
+    form = doc.find("form", cls="moves")
+    return [b.get("value") for b in form.find_all("button", name="move")] if form else []

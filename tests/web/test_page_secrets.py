@@ -1,0 +1,157 @@
+"""No page shows a viewer another's secret: the leak test of the API (tests/server/
+test_secrets.py), extended to the HTML pages.
+
+The same random games are played with the same record of what is secret (`Secrets`, derived
+from the rules' state); at every step with an open secret (and every few steps otherwise)
+the board now, the board at this seq and the one before, and the list are read by every
+viewer: each seat holder signed in through their seat's link, a stranger signed in with a
+key, and nobody.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem.web.notation import notation
+from tests.server.test_secrets import (
+    EVERY,
+    Secrets,
+    play_reading_everything,
+    seed_with_face_up,
+    to_castillo,
+)
+from tests.web.helpers import page, sign_in_seat
+from tests.web.html import Node, parse
+
+
+def page_viewers(app, api, game_id, keys, colours):
+    """(test client, the colours it holds) for each person, a stranger and nobody."""
+    viewers = []
+    for key in dict.fromkeys(keys.values()):
+        held = frozenset(c for c in colours if keys[c] == key)
+        client = app.test_client()
+        sign_in_seat(app, client, game_id, sorted(held)[0])
+        viewers.append((client, held))
+    stranger_key = api.register(f"page-stranger-{game_id}@example.org", "Page stranger")
+    stranger = app.test_client()
+    token = page(stranger, "/sign-in").find("input", name="csrf_token").get("value")
+    signed = stranger.post("/sign-in", data={"csrf_token": token, "api_key": stranger_key})
+    assert signed.status_code == 303
+    viewers += [(stranger, frozenset()), (app.test_client(), frozenset())]
+    return viewers
+
+
+SECRET_KINDS = ("castillo_pick", "secret_pick", "return_power_card")
+
+
+def check_page(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str) -> int:
+    """Check one page; returns how many log entries of others' secrets it held."""
+    # A hand is shown only to its holder, and no power card number appears outside it.
+    hands = doc.find_all("section", cls="hand")
+    assert all(h.get("data-colour") in viewer for h in hands), (where, viewer)
+    assert len(hands) <= 1
+    chips = doc.find_all("span", cls="power-card-chip")
+    assert len(chips) == sum(len(h.find_all("span", cls="power-card-chip")) for h in hands), where
+    # Moves are offered to seat holders only.
+    if not viewer:
+        assert doc.find("form", cls="moves") is None, where
+    # Log entries: another's open pick or taken-back card reads as its kind alone.
+    log = doc.find("aside", cls="log")
+    secret = {(c, s): r for _, c, s, r in secrets.open_picks if c not in viewer}
+    secret.update({(c, s): k for c, s, k in secrets.returns if c not in viewer})
+    held = 0
+    for entry in log.find_all("li", data_seq=True):
+        key = (entry.get("data-colour"), int(entry.get("data-seq")))
+        if key in secret:
+            held += 1
+            text = entry.find("span", cls="text").text
+            assert "hidden" in entry.classes, (where, viewer, key, text)
+            assert text in [notation({"type": kind}) for kind in SECRET_KINDS], (where, text)
+    return held
+
+
+def read_pages(viewers, game_id: int, seq: int, secrets: Secrets) -> int:
+    held = 0
+    for client, colours in viewers:
+        paths = [f"/games/{game_id}", f"/games/{game_id}?seq={seq}"]
+        if seq > 0:
+            paths.append(f"/games/{game_id}?seq={seq - 1}")
+        if len(colours) > 1:
+            paths += [f"/games/{game_id}?colour={c}" for c in sorted(colours)]
+        for path in paths:
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            html = response.get_data(as_text=True)
+            if secrets.seed > 10**9:
+                assert str(secrets.seed) not in html, f"{path}: the seed leaked"
+            held += check_page(parse(html), colours, secrets, f"GET {path}")
+        assert client.get("/").status_code == 200
+    return held
+
+
+def play_reading_pages(app, api, game_id, keys, colours, rng, prefer, until=None, lean=0.5):
+    viewers = page_viewers(app, api, game_id, keys, colours)
+    steps = {"n": 0, "held": 0}
+
+    def read_then_go_on(secrets: Secrets) -> bool:
+        steps["n"] += 1
+        if secrets.open_picks or secrets.returns or steps["n"] % EVERY == 0:
+            seq = api.get(f"/api/games/{game_id}").get_json()["seq"]
+            steps["held"] += read_pages(viewers, game_id, seq, secrets)
+        return bool(until and until(secrets))
+
+    secrets, view = play_reading_everything(
+        app, api, game_id, keys, colours, rng, prefer, until=read_then_go_on, lean=lean
+    )
+    read_pages(viewers, game_id, view["seq"], secrets)
+    return secrets, view, steps["held"]
+
+
+@pytest.mark.parametrize(
+    ("colours", "seed", "two_colour"),
+    [
+        (["red", "blue", "green"], 21, False),
+        (["red", "yellow", "green", "blue"], 23, True),
+    ],
+)
+def test_no_page_shows_a_viewer_anothers_secret(app, api, colours, seed, two_colour):
+    if two_colour:
+        game_id, keys = api.new_two_colour_game(colours, options={"rounds": 6})
+    else:
+        game_id, keys = api.new_game(colours, options={"rounds": 6})
+    _, view, held = play_reading_pages(
+        app, api, game_id, keys, colours, random.Random(seed), to_castillo
+    )
+    assert view["status"] == "finished"
+    assert held, "no page ever showed a log entry of another's open secret pick"
+
+
+def test_no_page_shows_which_power_card_came_back(app, api, monkeypatch):
+    colours = ["red", "blue", "green"]
+    seed = seed_with_face_up("power_card_return", colours)
+    monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits: seed)
+    game_id, keys = api.new_game(colours)
+
+    def take_a_card_back(moves):
+        return [
+            m
+            for m in moves
+            if m.get("card") == "power_card_return"
+            or m["type"] in ("return_power_card", "do_special", "take_caballeros")
+        ]
+
+    after_return = []
+
+    def some_moves_after_a_return(secrets: Secrets) -> bool:
+        if secrets.returns:
+            after_return.append(1)
+        return len(after_return) > 8
+
+    secrets, view, held = play_reading_pages(
+        app, api, game_id, keys, colours, random.Random(3), take_a_card_back,
+        until=some_moves_after_a_return, lean=0.95,
+    )
+    assert secrets.returns and view["status"] == "active"
+    assert held, "no page ever showed the log entry of another's taken-back card"

@@ -1,0 +1,443 @@
+"""The pages through Flask's test client: the list, the board, playing from it, the replay
+controls, signing in and out, and the safety rules (CSRF, escaping, cookie flags)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+import engine
+from engine.data import CASTILLO, REGIONS
+from pbem.extensions import db
+from pbem.game import history
+from tests.server.conftest import table_snapshot
+from tests.server.helpers import play_random_game
+from tests.web.helpers import (
+    move_form,
+    offered_moves,
+    page,
+    seat_link_for,
+    sign_in_seat,
+)
+from tests.web.html import parse
+
+
+def pending_colour(api, game_id: int) -> str:
+    return api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
+
+
+def post_move(client, game_id: int, fields: dict, move: dict | str):
+    body = {**fields, "move": move if isinstance(move, str) else json.dumps(move)}
+    return client.post(f"/games/{game_id}/moves", data=body)
+
+
+def step_randomly(api, game_id: int, keys: dict, rng: random.Random, count: int) -> None:
+    for _ in range(count):
+        view = api.get(f"/api/games/{game_id}").get_json()
+        assert view["status"] == "active", "the game ended; step fewer moves"
+        colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
+        legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+        response = api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], view["seq"])
+        assert response.status_code == 201
+
+
+# --- the list and the board ------------------------------------------------------------------
+
+
+def test_the_list_shows_games_and_yours_once_signed_in(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    other_id, _ = api.new_game(["red", "blue"])
+    doc = page(client, "/")
+    in_play = doc.find("table", data_list="in-play")
+    rows = {int(r.get("data-game")): r for r in in_play.find_all("tr", data_game=True)}
+    assert set(rows) == {game_id, other_id}
+    assert "Red" in rows[game_id].find("td", cls="players").text
+    assert rows[game_id].find("td", cls="round").text == "1 of 9"
+    first = pending_colour(api, game_id)
+    assert first.title() in rows[game_id].find("td", cls="to-move").text
+    assert doc.find("table", data_list="yours") is None
+
+    sign_in_seat(app, client, game_id, first)
+    doc = page(client, "/")
+    yours = doc.find("table", data_list="yours")
+    assert [int(r.get("data-game")) for r in yours.find_all("tr", data_game=True)] == [game_id]
+    assert "your turn" in yours.text
+
+
+def test_the_board_shows_the_viewers_view(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    step_randomly(api, game_id, keys, random.Random(1), 25)
+    sign_in_seat(app, client, game_id, "blue")
+    doc = page(client, f"/games/{game_id}")
+    view = api.get(f"/api/games/{game_id}", keys["blue"]).get_json()
+    svg = doc.find("svg", cls="board")
+    assert sorted(g.get("data-region") for g in svg.find_all("g", data_region=True)) == sorted(
+        REGIONS
+    )
+    for place in (*REGIONS, CASTILLO):
+        seen = view["castillo"] if place == CASTILLO else view["regions"][place]
+        shown = {
+            s.get("data-colour"): int(s.get("data-count"))
+            for s in svg.find("g", data_place=place).find_all("g", data_count=True)
+        }
+        assert shown == {c: n for c, n in seen["caballeros"].items() if n}, place
+    hand = doc.find("section", cls="hand")
+    assert hand.get("data-colour") == "blue"
+    assert [int(c.text) for c in hand.find_all("span", cls="power-card-chip")] == view["players"][
+        "blue"
+    ]["hand"]
+    assert "Game " + str(game_id) in doc.find("p", cls="status").text
+
+
+def test_a_game_that_does_not_exist_is_404(client):
+    doc = page(client, "/games/999999", status=404)
+    assert "There is no game 999999" in doc.find("p", cls="error").text
+    page(client, "/games/1?seq=abc", status=404)
+
+
+# --- playing -----------------------------------------------------------------------------------
+
+
+def test_a_seat_plays_from_the_page(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour = pending_colour(api, game_id)
+    sign_in_seat(app, client, game_id, colour)
+    doc = page(client, f"/games/{game_id}")
+    legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()["moves"]
+    def canonical(moves):
+        return sorted(json.dumps(m, sort_keys=True) for m in moves)
+
+    assert canonical(map(json.loads, offered_moves(doc))) == canonical(legal)
+    cards = doc.find_all("button", cls="power-card")
+    assert sorted(int(b.get("data-card")) for b in cards) == sorted(m["card"] for m in legal)
+
+    fields = move_form(doc)
+    assert fields["expected_seq"] == "0"
+    response = post_move(client, game_id, fields, cards[-1].get("value"))
+    assert response.status_code == 303
+    played = json.loads(cards[-1].get("value"))
+    log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
+    assert [(e["player"], e["move"], e["source"]) for e in log] == [(colour, played, "web")]
+    doc = page(client, response.headers["Location"])
+    assert f"Played: power card {played['card']}." in doc.find("p", cls="flash").text
+    # The log is in the notation players write in mails.
+    assert doc.find("aside", cls="log").find("li", data_seq="1").find("span", cls="text").text == (
+        f"power {played['card']}"
+    )
+
+
+def test_a_stale_page_gets_the_apis_sentence_and_409(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour = pending_colour(api, game_id)
+    sign_in_seat(app, client, game_id, colour)
+    doc = page(client, f"/games/{game_id}")
+    fields, moves = move_form(doc), offered_moves(doc)
+    # The same seat plays through the API meanwhile: the page is now stale.
+    assert api.post_moves(game_id, keys[colour], [json.loads(moves[0])], 0).status_code == 201
+    api_answer = api.post_moves(game_id, keys[colour], [json.loads(moves[0])], 0).get_json()
+    response = post_move(client, game_id, fields, moves[0])
+    assert response.status_code == 409
+    shown = parse(response.get_data(as_text=True)).find("p", cls="error").text
+    assert shown == api_answer["detail"]
+    assert api.get(f"/api/games/{game_id}").get_json()["seq"] == 1
+
+
+def test_refusals_have_their_status(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour = pending_colour(api, game_id)
+    other = next(c for c in ("red", "blue", "green") if c != colour)
+    # Not signed in: 403, nothing played.
+    page(client, f"/games/{game_id}")  # a session, for the CSRF token
+    with client.session_transaction() as session:
+        token = session.get("csrf") or "x"
+    fields = {"csrf_token": token, "expected_seq": "0"}
+    response = post_move(client, game_id, fields, {"type": "play_power_card", "card": 1})
+    assert response.status_code in (400, 403)
+
+    sign_in_seat(app, client, game_id, other)
+    fields = move_form(page(client, f"/games/{game_id}"))
+    # Not this seat's turn: the engine's reason, 422.
+    response = post_move(client, game_id, fields, {"type": "play_power_card", "card": 1})
+    assert response.status_code == 422
+    assert parse(response.get_data(as_text=True)).find("p", cls="error").text
+    # Not JSON at all: 422.
+    assert post_move(client, game_id, fields, "{not json").status_code == 422
+    # Another seat's colour: 403.
+    response = post_move(client, game_id, {**fields, "colour": colour}, {"type": "end_turn"})
+    assert response.status_code == 403
+    # No such game: 404.
+    assert post_move(client, 999999, fields, {"type": "end_turn"}).status_code == 404
+    assert api.get(f"/api/games/{game_id}").get_json()["seq"] == 0
+
+
+def test_a_two_colour_person_chooses_the_colour_with_colour(app, api, client):
+    colours = ["red", "yellow", "green", "blue"]
+    game_id, keys = api.new_two_colour_game(colours)
+    first = pending_colour(api, game_id)
+    holder_colours = [c for c in colours if keys[c] == keys[first]]
+    sign_in_seat(app, client, game_id, first)
+    other = next(c for c in holder_colours if c != first)
+    doc = page(client, f"/games/{game_id}?colour={other}")
+    assert doc.find("section", cls="hand").get("data-colour") == other
+    assert move_form(doc)["colour"] == other
+    assert offered_moves(doc) == []  # the other colour has nothing to do yet
+    doc = page(client, f"/games/{game_id}")
+    assert move_form(doc)["colour"] == first
+    response = post_move(client, game_id, move_form(doc), offered_moves(doc)[0])
+    assert response.status_code == 303 and f"colour={first}" in response.headers["Location"]
+    # A colour of the other person's: 403, as in the API.
+    stranger = next(c for c in colours if keys[c] != keys[first])
+    page(client, f"/games/{game_id}?colour={stranger}", status=403)
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+
+def test_round_starts_are_the_round_started_events(app, api):
+    game_id, keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
+    play_random_game(api, game_id, keys, random.Random(4))
+    log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
+    from_events = [
+        e["seq"] for e in log if any(ev["type"] == "round_started" for ev in e["events"])
+    ]
+    with app.app_context():
+        assert history.round_starts(game_id) == [0, *from_events]
+        db.session.remove()
+    assert len(from_events) == 5
+
+
+def test_the_replay_controls_step_by_move_and_round(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
+    step_randomly(api, game_id, keys, random.Random(2), 70)
+    last = api.get(f"/api/games/{game_id}").get_json()["seq"]
+    log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
+    starts = [0] + [
+        e["seq"] for e in log if any(ev["type"] == "round_started" for ev in e["events"])
+    ]
+    assert len(starts) >= 3
+    sign_in_seat(app, client, game_id, "red")
+
+    def controls(seq):
+        doc = page(client, f"/games/{game_id}?seq={seq}")
+        steps = doc.find("nav", cls="replay").find_all(data_step=True)
+        return doc, {s.get("data-step"): s.get("data-seq") for s in steps}
+
+    middle = starts[1] + 2
+    doc, steps = controls(middle)
+    assert steps == {
+        "start": "0",
+        "previous-round": str(starts[1]),
+        "previous-move": str(middle - 1),
+        "next-move": str(middle + 1),
+        "next-round": str(starts[2]),
+        "now": str(last),
+    }
+    # The page at seq N is the API's state N, for the same viewer.
+    for seq in (0, starts[1], middle, starts[2], last - 1):
+        doc = page(client, f"/games/{game_id}?seq={seq}")
+        state = api.get(f"/api/games/{game_id}/states/{seq}", keys["red"]).get_json()
+        for region in REGIONS:
+            shown = {
+                s.get("data-colour"): int(s.get("data-count"))
+                for s in doc.find("g", data_region=region).find_all("g", data_count=True)
+            }
+            assert shown == {c: n for c, n in state["regions"][region]["caballeros"].items() if n}
+        hand = [int(c.text) for c in doc.find("section", cls="hand").find_all("span")]
+        assert hand == state["players"]["red"]["hand"]
+        # The log shows the round being looked at, with the move shown marked.
+        entries = [int(li.get("data-seq")) for li in doc.find("aside", cls="log").find_all("li")]
+        if seq:
+            assert seq in entries
+            assert doc.find("aside", cls="log").find("li", cls="shown").get("data-seq") == str(seq)
+        # No moves to offer in the past.
+        assert doc.find("form", cls="moves") is None
+    _, steps = controls(0)
+    assert steps["start"] is None and steps["previous-move"] is None
+    _, steps = controls(last)
+    assert steps["now"] is None and steps["next-move"] is None
+    page(client, f"/games/{game_id}?seq={last + 1}", status=404)
+
+
+def test_a_finished_game_shows_the_final_scoring_and_whole_log(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
+    played = play_random_game(api, game_id, keys, random.Random(5))
+    view = api.get(f"/api/games/{game_id}").get_json()
+    doc = page(client, f"/games/{game_id}")
+    final = doc.find("section", cls="final-scoring")
+    rows = final.find_all("tr", data_colour=True)
+    assert {r.get("data-colour"): int(r.find("td", cls="score").text) for r in rows} == {
+        c: view["players"][c]["score"] for c in view["colours"]
+    }
+    assert sorted(r.get("data-colour") for r in rows if "winner" in r.classes) == sorted(
+        view["winners"]
+    )
+    entries = doc.find("aside", cls="log").find_all("li", data_seq=True)
+    assert [int(e.get("data-seq")) for e in entries] == list(range(1, played + 1))
+    assert doc.find("form", cls="moves") is None
+
+
+def test_a_finished_two_colour_game_shows_each_persons_score(app, api, client):
+    colours = ["red", "yellow", "green", "blue"]
+    game_id, keys = api.new_two_colour_game(colours, options={"rounds": 6})
+    play_random_game(api, game_id, keys, random.Random(6))
+    view = api.get(f"/api/games/{game_id}").get_json()
+    teams = page(client, f"/games/{game_id}").find("table", cls="teams")
+    scores = [int(td.text) for td in teams.find_all("td", cls="score")]
+    assert scores == [t["score"] for t in view["teams"]]
+
+
+# --- signing in --------------------------------------------------------------------------------
+
+
+def test_sign_in_with_an_api_key_and_out(app, api, client):
+    game_id, keys = api.new_game(["red", "blue"])
+    doc = page(client, "/sign-in")
+    token = doc.find("input", name="csrf_token").get("value")
+    response = client.post("/sign-in", data={"csrf_token": token, "api_key": "pbem_wrong"})
+    assert response.status_code == 403
+    assert "not known" in parse(response.get_data(as_text=True)).find("p", cls="error").text
+    response = client.post(
+        "/sign-in",
+        data={"csrf_token": token, "api_key": keys["blue"], "next": f"/games/{game_id}"},
+    )
+    assert response.status_code == 303 and response.headers["Location"] == f"/games/{game_id}"
+    doc = page(client, f"/games/{game_id}")
+    assert doc.find("strong", cls="me").text == "Blue"
+    assert doc.find("section", cls="hand").get("data-colour") == "blue"
+    # Signing in starts a new session, with a new token; never a redirect to another site.
+    token = page(client, "/sign-in").find("input", name="csrf_token").get("value")
+    response = client.post(
+        "/sign-in", data={"csrf_token": token, "api_key": keys["red"], "next": "//evil.example/"}
+    )
+    assert response.headers["Location"] == "/"
+
+    doc = page(client, f"/games/{game_id}")
+    token = doc.find("form", cls="inline").find("input", name="csrf_token").get("value")
+    assert client.post("/sign-out", data={"csrf_token": token}).status_code == 303
+    doc = page(client, f"/games/{game_id}")
+    assert doc.find("section", cls="hand") is None and doc.find("strong", cls="me") is None
+
+
+def test_seat_links_are_signed_and_checked(app, api, client):
+    game_id, keys = api.new_game(["red", "blue"])
+    other_id, _ = api.new_game(["red", "blue"])
+    link = seat_link_for(app, game_id, "blue")
+    assert re.fullmatch(rf"http://localhost/games/{game_id}/sign-in/[\w.-]+", link)
+    token = link.rsplit("/", 1)[1]
+    # A token changed by one letter, or carried to another game: refused.
+    # (The payload's first letter: a signature's last letter may carry only padding bits.)
+    forged = ("X" if token[0] != "X" else "Y") + token[1:]
+    assert client.get(f"/games/{game_id}/sign-in/{forged}").status_code == 403
+    assert client.get(f"/games/{other_id}/sign-in/{token}").status_code == 403
+    # The seat given to someone else: the old holder's link no longer signs in.
+    new_key = api.register("newcomer@example.org", "Newcomer")
+    assert new_key
+    response = client.put(
+        f"/api/games/{game_id}/seats/blue",
+        json={"email": "newcomer@example.org"},
+        headers=api.auth(keys["red"]),
+    )
+    assert response.status_code == 200
+    response = client.get(link)
+    assert response.status_code == 403 and "no longer hold" in response.get_data(as_text=True)
+    # An expired link is refused with its own sentence.
+    app.config["PBEM_SEAT_LINK_MAX_AGE"] = -1
+    red_link = seat_link_for(app, game_id, "red")
+    assert "expired" in client.get(red_link).get_data(as_text=True)
+
+
+def test_seat_link_uses_the_configured_base_url(app, api):
+    game_id, _ = api.new_game(["red", "blue"])
+    app.config["PBEM_BASE_URL"] = "https://elgrande.example/play"
+    from pbem.web.signin import seat_link
+
+    with app.app_context():  # no request: as the scheduler builds a mail
+        link = seat_link(game_id, "red", 1)
+    assert link.startswith(f"https://elgrande.example/play/games/{game_id}/sign-in/")
+
+
+# --- safety ------------------------------------------------------------------------------------
+
+
+def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour = pending_colour(api, game_id)
+    sign_in_seat(app, client, game_id, colour)
+    fields = move_form(page(client, f"/games/{game_id}"))
+    move = offered_moves(page(client, f"/games/{game_id}"))[0]
+    before = table_snapshot(app)
+    for token in (None, "", "wrong"):
+        sent = {k: v for k, v in fields.items() if k != "csrf_token"}
+        if token is not None:
+            sent["csrf_token"] = token
+        response = post_move(client, game_id, sent, move)
+        assert response.status_code in (400, 403)
+        assert "security token" in response.get_data(as_text=True)
+    assert client.post("/sign-out").status_code in (400, 403)
+    assert table_snapshot(app) == before
+    # Still signed in: the refused sign-out did nothing.
+    assert page(client, f"/games/{game_id}").find("strong", cls="me") is not None
+    # The API takes no cookies and needs no token.
+    response = api.post_moves(game_id, keys[colour], [json.loads(move)], 0)
+    assert response.status_code == 201
+
+
+def test_titles_and_names_are_escaped(app, api, client):
+    attack = "<script>alert(1)</script>"
+    key = api.register("mallory@example.org", attack)
+    api.register("bob@example.org", "Bob")
+    body = {
+        "title": attack,
+        "seats": [
+            {"email": "mallory@example.org", "colour": "red"},
+            {"email": "bob@example.org", "colour": "blue"},
+        ],
+    }
+    game_id = client.post("/api/games", json=body, headers=api.auth(key)).get_json()["id"]
+    for path in ("/", f"/games/{game_id}"):
+        html = client.get(path).get_data(as_text=True)
+        assert attack not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_the_session_cookie_is_httponly_and_samesite_lax(app, api, client):
+    game_id, _ = api.new_game(["red", "blue"])
+    response = client.get(seat_link_for(app, game_id, "red"))
+    cookie = next(c for c in response.headers.getlist("Set-Cookie") if c.startswith("session="))
+    flags = {part.strip().split("=")[0].lower(): part for part in cookie.split(";")}
+    assert "httponly" in flags
+    assert flags["samesite"].strip() == "SameSite=Lax"
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "play_power_card", "card": 13},
+        {"type": "castillo_pick", "region": "aragon"},
+        {"type": "castillo_pick"},
+        {"type": "move_caballero", "colour": "red", "from": "seville", "to": "castillo"},
+        {"type": "new_kind_of_move", "x": 1},
+    ],
+)
+def test_every_move_reads_as_words(move):
+    from pbem.web.notation import move_text
+
+    text = move_text(move)
+    assert text and "{" not in text and "_" not in text.replace("new_kind_of_move", "")
+
+
+def test_every_legal_move_of_a_game_reads_as_words():
+    from engine.bots import RandomBot
+    from pbem.web.notation import move_text
+
+    state, bot = engine.new_game(["red", "blue", "green"], seed=9), RandomBot(9)
+    while not engine.is_over(state):
+        for p in {x["player"] for x in engine.pending(state)}:
+            for move in engine.legal_moves(state, p):
+                # Each kind has its own words, not the fallback "kind (fields)".
+                assert not move_text(move).startswith(move["type"].replace("_", " ") + " ("), move
+        player = engine.pending(state)[0]["player"]
+        state, _ = engine.apply(state, player, bot.choose(state, player))

@@ -1,0 +1,143 @@
+"""The pages in Chromium against a real server (werkzeug in a thread, the test database):
+the board matches the API's view, a turn is played by clicking, the replay steps back and
+forth and shows what the API's states show."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from engine.data import CASTILLO, REGIONS
+from tests.web.helpers import seat_link_for
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def live(app):
+    """The app served on a free port of 127.0.0.1; yields its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    base = f"http://127.0.0.1:{server.server_port}"
+    app.config["PBEM_BASE_URL"] = base
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield base
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+def by_css(browser, selector):
+    from selenium.webdriver.common.by import By
+
+    return browser.find_elements(By.CSS_SELECTOR, selector)
+
+
+def counts_on_page(browser, place: str) -> dict[str, int]:
+    stacks = by_css(browser, f'svg [data-place="{place}"] [data-count]')
+    return {s.get_attribute("data-colour"): int(s.get_attribute("data-count")) for s in stacks}
+
+
+def assert_board_is(browser, view) -> None:
+    regions = by_css(browser, "svg.board [data-region]")
+    assert sorted(r.get_attribute("data-region") for r in regions) == sorted(REGIONS)
+    assert len(by_css(browser, f'svg.board [data-place="{CASTILLO}"]')) == 1
+    for place in (*REGIONS, CASTILLO):
+        seen = view["castillo"] if place == CASTILLO else view["regions"][place]
+        assert counts_on_page(browser, place) == {
+            c: n for c, n in seen["caballeros"].items() if n
+        }, place
+
+
+def click_and_wait(browser, element) -> None:
+    """Click something that loads a new page, and wait for it."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = by_css(browser, "html")[0]
+    element.click()
+    WebDriverWait(browser, 10).until(lambda b: not _attached(old))
+
+
+def _attached(element) -> bool:
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    try:
+        element.tag_name  # noqa: B018  (touching it tells whether the page was replaced)
+        return True
+    except StaleElementReferenceException:
+        return False
+
+
+def shown_seq(browser) -> int:
+    return int(by_css(browser, "nav.replay")[0].get_attribute("data-shown"))
+
+
+def test_play_a_turn_by_clicking_and_step_through_it(browser, live, app, api):
+    colours = ["red", "blue", "green"]
+    game_id, keys = api.new_game(colours)
+    url = f"{live}/games/{game_id}"
+
+    # Everyone plays a power card with its button, each signed in by their seat's link.
+    for _ in colours:
+        view = api.get(f"/api/games/{game_id}").get_json()
+        colour = view["pending"][0]["player"]
+        browser.get(seat_link_for(app, game_id, colour))
+        assert browser.current_url == f"{url}?colour={colour}"
+        assert_board_is(browser, api.get(f"/api/games/{game_id}", keys[colour]).get_json())
+        button = by_css(browser, "form.moves button.power-card")[0]
+        card = int(button.get_attribute("data-card"))
+        click_and_wait(browser, button)
+        assert "Played: power card" in by_css(browser, "p.flash")[0].text
+        after = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
+        assert after["seq"] == view["seq"] + 1 and after["players"][colour]["power_card"] == card
+
+    # The first turn: take caballeros, choose an action card, place one by clicking the map.
+    view = api.get(f"/api/games/{game_id}").get_json()
+    colour = view["pending"][0]["player"]
+    browser.get(seat_link_for(app, game_id, colour))
+    take = [b for b in by_css(browser, "form.moves button") if "to court" in b.text]
+    click_and_wait(browser, take[-1])
+    click_and_wait(browser, by_css(browser, "form.moves .action-cards button")[0])
+    single = [
+        g.get_attribute("data-place-moves")
+        for g in by_css(browser, "[data-place-moves]")
+        if len(g.find_elements("css selector", "button")) == 1
+        and "place in" in g.text
+    ]
+    assert single, "no place to click with a single placing move"
+    place = single[0]
+    before = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
+    seen = before["castillo"] if place == CASTILLO else before["regions"][place]
+    shape = by_css(browser, f'svg.board [data-place="{place}"]')[0]
+    assert "playable" in shape.get_attribute("class")
+    click_and_wait(browser, by_css(browser, f'svg.board [data-place="{place}"] .place-name')[0])
+    after = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
+    now = after["castillo"] if place == CASTILLO else after["regions"][place]
+    assert now["caballeros"][colour] == seen["caballeros"].get(colour, 0) + 1
+    assert after["seq"] == before["seq"] + 1
+    assert_board_is(browser, after)
+
+    # Step back and forth; each page is the API's state at its seq, for this viewer.
+    last = after["seq"]
+
+    def step(name: str) -> int:
+        click_and_wait(browser, by_css(browser, f'nav.replay a[data-step="{name}"]')[0])
+        seq = shown_seq(browser)
+        state = api.get(f"/api/games/{game_id}/states/{seq}", keys[colour]).get_json()
+        assert_board_is(browser, state)
+        hand = [int(c.text) for c in by_css(browser, ".panel .hand .power-card-chip")]
+        assert hand == state["players"][colour]["hand"]
+        return seq
+
+    assert step("previous-move") == last - 1
+    assert step("previous-move") == last - 2
+    assert step("next-move") == last - 1
+    assert step("start") == 0
+    assert not by_css(browser, 'nav.replay a[data-step="start"]')
+    assert step("next-round") == last  # still the first round: next round is "now"
+    assert step("previous-round") == 0
+    assert step("now") == last
+    assert by_css(browser, "form.moves")  # back at the present, the moves are offered again
