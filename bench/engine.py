@@ -1,6 +1,9 @@
-"""Engine speed: full random 5-player 9-round games per second, moves applied per second.
+"""Engine speed: full random 5-player 9-round games per second, moves per second, `apply`
+per second, the replay of a finished game's log, and the greedy bot's decisions per second.
 
 Run: python bench/engine.py [--games N]. One process, one core. Prints figures; asserts nothing.
+The loop is what a server or a bot does at every step: `pending`, `legal_moves` (inside the
+random bot) and `apply`.
 """
 
 from __future__ import annotations
@@ -13,35 +16,81 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+import engine.bots  # noqa: E402
 from engine.bots import RandomBot  # noqa: E402
 
 FIVE = ["red", "yellow", "green", "blue", "brown"]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=200)
-    args = parser.parse_args()
-
+def random_games(games: int) -> list[tuple[str, dict]]:
+    """Play `games` random games; print the figures; return the last game's log."""
     moves = 0
     apply_seconds = 0.0
+    log: list[tuple[str, dict]] = []
     start = time.perf_counter()
-    for seed in range(args.games):
+    for seed in range(games):
         bot = RandomBot(seed)
         state = engine.new_game(FIVE, seed=seed)
+        log = []
         while not engine.is_over(state):
             player = engine.pending(state)[0]["player"]
             move = bot.choose(state, player)
             t = time.perf_counter()
             state, _ = engine.apply(state, player, move)
             apply_seconds += time.perf_counter() - t
+            log.append((player, move))
             moves += 1
     elapsed = time.perf_counter() - start
-    print(f"games: {args.games} five-player nine-round random games in {elapsed:.2f} s")
-    print(f"games/s: {args.games / elapsed:.1f} (goal: at least 20)")
-    print(f"moves/game: {moves / args.games:.0f}")
+    print(f"games: {games} five-player nine-round random games in {elapsed:.2f} s")
+    print(f"games/s: {games / elapsed:.1f} (goal: at least 20)")
+    print(f"moves/game: {moves / games:.0f}")
     print(f"moves/s, whole loop (pending + legal_moves + apply): {moves / elapsed:.0f}")
-    print(f"moves/s, apply alone: {moves / apply_seconds:.0f}")
+    print(f"apply/s (apply alone): {moves / apply_seconds:.0f}")
+    return log
+
+
+def replay(log: list[tuple[str, dict]], seed: int, times: int = 20) -> None:
+    """Replay a finished game's moves through `apply` from `new_game`, as a server does to
+    check a stored game; the best of `times` runs."""
+    best = float("inf")
+    for _ in range(times):
+        start = time.perf_counter()
+        state = engine.new_game(FIVE, seed=seed)
+        for player, move in log:
+            state, _ = engine.apply(state, player, move)
+        best = min(best, time.perf_counter() - start)
+    assert engine.is_over(state)
+    print(f"replay of a finished game ({len(log)} moves): {best * 1000:.1f} ms")
+
+
+def greedy(games: int) -> None:
+    """Decisions per second of `engine.bots.GreedyBot`, when there is one."""
+    if not hasattr(engine.bots, "GreedyBot"):
+        print("greedy bot: not available")
+        return
+    decisions = 0
+    thinking = 0.0
+    for seed in range(games):
+        bot = engine.bots.GreedyBot(seed)
+        state = engine.new_game(FIVE, seed=seed)
+        while not engine.is_over(state):
+            player = engine.pending(state)[0]["player"]
+            t = time.perf_counter()
+            move = bot.choose(state, player)
+            thinking += time.perf_counter() - t
+            decisions += 1
+            state, _ = engine.apply(state, player, move)
+    print(f"greedy bot: {decisions / thinking:.0f} decisions/s ({games} games)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--greedy-games", type=int, default=5)
+    args = parser.parse_args()
+    log = random_games(args.games)
+    replay(log, seed=args.games - 1)
+    greedy(args.greedy_games)
 
 
 if __name__ == "__main__":
