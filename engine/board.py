@@ -94,37 +94,43 @@ class Board:
         here[target] += n
 
     def copy(self) -> Board:
-        """A copy sharing nothing mutable with this board (cheaper than deepcopy), of the
-        same class (an `engine.State` copies to a State)."""
+        """A copy whose changes never reach this board (cheaper than deepcopy), of the same
+        class (an `engine.State` copies to a State).
+
+        What setup fixes for the whole game (colours, seed, options, chart, teams) is
+        shared: no rule changes it after `new_board`. A turn holds only scalars, and the
+        kept Vetoes and chosen action cards are replaced, never changed, so one level of
+        copying is enough for them. `apply` copies on every move, so this is on the hot path.
+        """
         return type(self)(
-            colours=list(self.colours),
+            colours=self.colours,
             seed=self.seed,
-            options=dict(self.options),
-            chart=list(self.chart),
+            options=self.options,
+            chart=self.chart,
             round_index=self.round_index,
             phase=self.phase,
             king=self.king,
-            grandes=dict(self.grandes),
-            caballeros={c: dict(v) for c, v in self.caballeros.items()},
-            scores=dict(self.scores),
-            hands={c: list(v) for c, v in self.hands.items()},
-            discards={c: list(v) for c, v in self.discards.items()},
+            grandes=self.grandes.copy(),
+            caballeros={c: v.copy() for c, v in self.caballeros.items()},
+            scores=self.scores.copy(),
+            hands={c: v.copy() for c, v in self.hands.items()},
+            discards={c: v.copy() for c, v in self.discards.items()},
             round_start=self.round_start,
-            power_played=dict(self.power_played),
-            action_decks={s: list(v) for s, v in self.action_decks.items()},
-            face_up=dict(self.face_up),
-            action_discards=list(self.action_discards),
-            mobile_scoreboards=dict(self.mobile_scoreboards),
-            taken=[dict(t) for t in self.taken],
-            turn_order=list(self.turn_order),
+            power_played=self.power_played.copy(),
+            action_decks={s: v.copy() for s, v in self.action_decks.items()},
+            face_up=self.face_up.copy(),
+            action_discards=self.action_discards.copy(),
+            mobile_scoreboards=self.mobile_scoreboards.copy(),
+            taken=self.taken.copy(),
+            turn_order=self.turn_order.copy(),
             turn_index=self.turn_index,
-            turn=copy_json(self.turn),
-            picks=dict(self.picks),
+            turn=None if self.turn is None else self.turn.copy(),
+            picks=self.picks.copy(),
             last_round_lowest=self.last_round_lowest,
-            special=copy_json(self.special),
-            vetoes=[dict(v) for v in self.vetoes],
-            returned_cards={c: list(v) for c, v in self.returned_cards.items()},
-            teams=[list(t) for t in self.teams],
+            special=None if self.special is None else copy_json(self.special),
+            vetoes=self.vetoes.copy(),
+            returned_cards={c: v.copy() for c, v in self.returned_cards.items()},
+            teams=self.teams,
         )
 
     # -- serialising ----------------------------------------------------------------------
@@ -147,9 +153,10 @@ class Board:
 
 def copy_json(value: Any) -> Any:
     """A deep copy of JSON-like data (dicts, lists, scalars), faster than copy.deepcopy."""
-    if isinstance(value, dict):
+    kind = type(value)
+    if kind is dict:
         return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if kind is list:
         return [copy_json(v) for v in value]
     return value
 
