@@ -19,9 +19,9 @@ special action through its stages.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import rules
 from engine.board import Board, copy_json
@@ -31,6 +31,7 @@ from engine.steps import Step, execute, public_picks, public_step
 
 Move = dict[str, Any]
 Events = list[dict[str, Any]]
+T = TypeVar("T")
 
 
 class Context:
@@ -41,6 +42,19 @@ class Context:
         self.board = board
         self.actor: str = board.turn["player"]
         self.frame: dict[str, Any] = board.special or new_frame(board)
+        self._memo: dict[tuple[str, int], Any] = {}
+
+    def remember(self, name: str, compute: Callable[[], T]) -> T:
+        """`compute()`, kept on this context while the plan has as many steps as now.
+
+        A context lives for one call and is never shared, unlike the board: `legal_moves`
+        checks every candidate against one context, and this spares recomputing per move
+        what depends only on the plan so far.
+        """
+        key = (name, len(self.frame["steps"]))
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @property
     def steps(self) -> list[Step]:
@@ -53,7 +67,7 @@ class Context:
     @property
     def projected(self) -> Board:
         """The board as the plan's steps so far would leave it."""
-        return projected(self.board, self.frame)
+        return self.remember("projected", lambda: projected(self.board, self.frame))
 
 
 def new_frame(board: Board) -> dict[str, Any]:
@@ -362,7 +376,10 @@ def _planning_rule(move_type: str) -> None:
         action = action_for(board)
         if action is None or move_type not in action.planning_moves:
             return ()
-        return action.candidates(Context(board), move_type)
+        # The situation above is the one `_acting` requires; what is left of `check` is the
+        # card's, done here against one context for all the moves instead of one each.
+        ctx = Context(board)
+        return [move for move in action.candidates(ctx, move_type) if _accepts(action, ctx, move)]
 
     def check(board: Board, player: str, move: Move) -> None:
         ctx, action = _acting(board, player, "make a special-action move")
@@ -382,7 +399,15 @@ def _planning_rule(move_type: str) -> None:
         if action.complete(ctx):
             finish_planning(board, ctx, events)
 
-    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do)
+    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, checked=True)
+
+
+def _accepts(action: SpecialAction, ctx: Context, move: Move) -> bool:
+    try:
+        action.check(ctx, move)
+    except IllegalMove:
+        return False
+    return True
 
 
 def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
@@ -406,12 +431,7 @@ def check_end_special(board: Board, player: str, move: Move) -> None:
 
 def _planning_move_left(board: Board, player: str, action: SpecialAction) -> bool:
     for move_type in action.planning_moves:
-        planning_rule = rules.RULES[move_type]
-        for move in planning_rule.candidates(board, player):
-            try:
-                planning_rule.check(board, player, move)
-            except IllegalMove:
-                continue
+        if rules.RULES[move_type].candidates(board, player):  # checked candidates
             return True
     return False
 

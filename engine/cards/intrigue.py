@@ -56,13 +56,22 @@ class MoveCaballeros(SpecialAction):
         return used
 
     def room_for(self, ctx: Context, colour: str) -> bool:
-        if colour in ctx.board.partners(ctx.actor):
-            return False
+        return colour in ctx.remember("room", lambda: self._with_room(ctx))
+
+    def _with_room(self, ctx: Context) -> frozenset[str]:
+        """The colours the quotas leave room for, the plan being as it is."""
         used = self.used(ctx)
-        if "any" in self.quotas:
-            return used["any"] < self.quotas["any"]
-        kind = _kind(ctx, colour)
-        return used[kind] < self.quotas.get(kind, 0)
+        partners = ctx.board.partners(ctx.actor)
+
+        def room(colour: str) -> bool:
+            if colour in partners:
+                return False
+            if "any" in self.quotas:
+                return used["any"] < self.quotas["any"]
+            kind = _kind(ctx, colour)
+            return used[kind] < self.quotas.get(kind, 0)
+
+        return frozenset(c for c in ctx.board.colours if room(c))
 
     def colours(self, ctx: Context) -> list[str]:
         return [c for c in ctx.board.colours if self.room_for(ctx, c)]
