@@ -389,9 +389,10 @@ class Rule:
     candidates: Callable[[Board, str], Iterable[dict[str, Any]]]
     check: Callable[[Board, str, dict[str, Any]], None]
     do: Callable[[Board, str, dict[str, Any], Events], None]
-    # True when `candidates` yields only moves `check` accepts, having checked them itself
-    # more cheaply than one call of `check` each (see special._planning_rule).
-    checked: bool = False
+    # The candidates `check` accepts, found more cheaply than by one `check` each (see
+    # special._planning_rule); None: legal_moves checks every candidate. The engine's tests
+    # hold it to that definition (tests/engine/test_legal_moves.py).
+    legal: Callable[[Board, str], Iterable[dict[str, Any]]] | None = None
 
 
 RULES: dict[str, Rule] = {}
@@ -793,8 +794,8 @@ def legal_moves(board: Board, player: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     with per_call():
         for move_rule in RULES.values():
-            if move_rule.checked:
-                out.extend(move_rule.candidates(board, player))
+            if move_rule.legal is not None:
+                out.extend(move_rule.legal(board, player))
                 continue
             for move in move_rule.candidates(board, player):
                 try:

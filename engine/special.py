@@ -117,6 +117,18 @@ class SpecialAction:
     def check(self, ctx: Context, move: Move) -> None:
         raise IllegalMove(f"{self.card} has no move {move['type']}.")
 
+    def legal(self, ctx: Context, move_type: str) -> list[Move]:
+        """The candidates `check` accepts. A card whose candidates meet its checks by
+        construction may say so (return them all): legal_moves is on every step of a game."""
+        out = []
+        for move in self.candidates(ctx, move_type):
+            try:
+                self.check(ctx, move)
+            except IllegalMove:
+                continue
+            out.append(move)
+        return out
+
     def add(self, ctx: Context, move: Move) -> None:
         raise NotImplementedError
 
@@ -365,21 +377,29 @@ def _acting(board: Board, player: str, doing: str) -> tuple[Context, SpecialActi
 
 
 def _planning_rule(move_type: str) -> None:
-    def candidates(board: Board, player: str) -> Iterable[Move]:
+    def planning(board: Board, player: str) -> SpecialAction | None:
+        """The card, if `player` may make its `move_type` moves now."""
         turn = board.turn
         if board.phase != "turn" or turn is None or turn["player"] != player:
-            return ()
+            return None
         if turn["step"] != "act" or turn["special"] == "done":
-            return ()
+            return None
         if board.special is not None and board.special["stage"] != "planning":
-            return ()
+            return None
         action = action_for(board)
         if action is None or move_type not in action.planning_moves:
-            return ()
-        # The situation above is the one `_acting` requires; what is left of `check` is the
-        # card's, done here against one context for all the moves instead of one each.
-        ctx = Context(board)
-        return [move for move in action.candidates(ctx, move_type) if _accepts(action, ctx, move)]
+            return None
+        return action
+
+    def candidates(board: Board, player: str) -> Iterable[Move]:
+        action = planning(board, player)
+        return action.candidates(Context(board), move_type) if action else ()
+
+    def legal(board: Board, player: str) -> Iterable[Move]:
+        # `planning` is the situation `_acting` requires; the rest of `check` is the card's,
+        # asked here against one context for every move instead of one context each.
+        action = planning(board, player)
+        return action.legal(Context(board), move_type) if action else ()
 
     def check(board: Board, player: str, move: Move) -> None:
         ctx, action = _acting(board, player, "make a special-action move")
@@ -399,15 +419,7 @@ def _planning_rule(move_type: str) -> None:
         if action.complete(ctx):
             finish_planning(board, ctx, events)
 
-    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, checked=True)
-
-
-def _accepts(action: SpecialAction, ctx: Context, move: Move) -> bool:
-    try:
-        action.check(ctx, move)
-    except IllegalMove:
-        return False
-    return True
+    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, legal)
 
 
 def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
@@ -431,7 +443,9 @@ def check_end_special(board: Board, player: str, move: Move) -> None:
 
 def _planning_move_left(board: Board, player: str, action: SpecialAction) -> bool:
     for move_type in action.planning_moves:
-        if rules.RULES[move_type].candidates(board, player):  # checked candidates
+        legal = rules.RULES[move_type].legal
+        assert legal is not None
+        if any(True for _ in legal(board, player)):
             return True
     return False
 

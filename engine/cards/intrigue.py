@@ -90,6 +90,12 @@ class MoveCaballeros(SpecialAction):
                                 "to": target,
                             }
 
+    def legal(self, ctx: Context, move_type: str) -> list[Move]:
+        # The candidates are built from the conditions `check` asks, one by one: a colour
+        # the quotas leave room for, a source that may be left and holds one, another place
+        # that may be entered. Up to 5 x 7 x 8 moves, so not checked again one at a time.
+        return list(self.candidates(ctx, move_type))
+
     def source_regions(self, ctx: Context) -> list[str]:
         return sources(ctx.board)
 
