@@ -662,7 +662,14 @@ def choose_card(board: Board, player: str, move: dict[str, Any], events: Events)
 def _place_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
     if not _turn_at(board, player, "act") or not can_place(board):
         return ()
-    return ({"type": "place", "to": p} for p in PLACES)
+    return ({"type": "place", "to": p} for p in PLACES_FROM_COURT[board.king])
+
+
+# Where caballeros from court may go, by the king's region: its neighbours and the castillo,
+# in PLACES order. The other places would only be refused by the check, one exception each.
+PLACES_FROM_COURT = {
+    king: tuple(p for p in PLACES if p == CASTILLO or p in NEIGHBOURS[king]) for king in REGIONS
+}
 
 
 @rule("place", _place_candidates)
@@ -717,7 +724,12 @@ def _in_act(move: dict[str, Any]) -> Callable[[Board, str], Iterable[dict[str, A
     return lambda board, player: (dict(move),) if _turn_at(board, player, "act") else ()
 
 
-@rule("skip_special", _in_act({"type": "skip_special"}))
+def _skip_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+    turn = _turn_at(board, player, "act")
+    return ({"type": "skip_special"},) if turn and turn["special"] == "open" else ()
+
+
+@rule("skip_special", _skip_candidates)
 def check_skip_special(board: Board, player: str, move: dict[str, Any]) -> None:
     turn = turn_for(board, player, ("act",), "skip the special action")
     if turn["special"] != "open":
