@@ -102,36 +102,26 @@ class Board:
         kept Vetoes and chosen action cards are replaced, never changed, so one level of
         copying is enough for them. `apply` copies on every move, so this is on the hot path.
         """
-        return type(self)(
-            colours=self.colours,
-            seed=self.seed,
-            options=self.options,
-            chart=self.chart,
-            round_index=self.round_index,
-            phase=self.phase,
-            king=self.king,
-            grandes=self.grandes.copy(),
-            caballeros={c: v.copy() for c, v in self.caballeros.items()},
-            scores=self.scores.copy(),
-            hands={c: v.copy() for c, v in self.hands.items()},
-            discards={c: v.copy() for c, v in self.discards.items()},
-            round_start=self.round_start,
-            power_played=self.power_played.copy(),
-            action_decks={s: v.copy() for s, v in self.action_decks.items()},
-            face_up=self.face_up.copy(),
-            action_discards=self.action_discards.copy(),
-            mobile_scoreboards=self.mobile_scoreboards.copy(),
-            taken=self.taken.copy(),
-            turn_order=self.turn_order.copy(),
-            turn_index=self.turn_index,
-            turn=None if self.turn is None else self.turn.copy(),
-            picks=self.picks.copy(),
-            last_round_lowest=self.last_round_lowest,
-            special=None if self.special is None else copy_json(self.special),
-            vetoes=self.vetoes.copy(),
-            returned_cards={c: v.copy() for c, v in self.returned_cards.items()},
-            teams=self.teams,
-        )
+        new = object.__new__(type(self))  # not __init__: every field is set below
+        new.__dict__.update(self.__dict__)  # the scalars, and what setup fixes
+        new.grandes = self.grandes.copy()
+        new.caballeros = {c: v.copy() for c, v in self.caballeros.items()}
+        new.scores = self.scores.copy()
+        new.hands = {c: v.copy() for c, v in self.hands.items()}
+        new.discards = {c: v.copy() for c, v in self.discards.items()}
+        new.power_played = self.power_played.copy()
+        new.action_decks = {s: v.copy() for s, v in self.action_decks.items()}
+        new.face_up = self.face_up.copy()
+        new.action_discards = self.action_discards.copy()
+        new.mobile_scoreboards = self.mobile_scoreboards.copy()
+        new.taken = self.taken.copy()
+        new.turn_order = self.turn_order.copy()
+        new.turn = None if self.turn is None else self.turn.copy()
+        new.picks = self.picks.copy()
+        new.special = None if self.special is None else copy_json(self.special)
+        new.vetoes = self.vetoes.copy()
+        new.returned_cards = {c: v.copy() for c, v in self.returned_cards.items()}
+        return new
 
     # -- serialising ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
