@@ -419,7 +419,7 @@ def _planning_rule(move_type: str) -> None:
         if action.complete(ctx):
             finish_planning(board, ctx, events)
 
-    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, legal)
+    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, "planning", legal)
 
 
 def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
@@ -429,7 +429,7 @@ def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
     return ({"type": "end_special"},)
 
 
-@rules.rule("end_special", _end_special_candidates)
+@rules.rule("end_special", _end_special_candidates, "planning")
 def check_end_special(board: Board, player: str, move: Move) -> None:
     ctx, action = _acting(board, player, "end a special action")
     if board.special is None:
@@ -483,7 +483,7 @@ def _input_rule(move_type: str) -> None:
         if ctx.frame["stage"] == "inputs" and not action.input_pending(ctx):
             open_window(board, ctx, events)
 
-    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do)
+    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, "inputs")
 
 
 def _window_steps(board: Board, player: str) -> int:
@@ -540,8 +540,8 @@ def _answer(board: Board, player: str, move: Move, events: Events) -> None:
         close_window(board, frame, events)
 
 
-rules.RULES["allow"] = rules.Rule("allow", _allow_candidates, _check_window, _answer)
-rules.RULES["veto"] = rules.Rule("veto", _veto_candidates, _check_window, _answer)
+rules.RULES["allow"] = rules.Rule("allow", _allow_candidates, _check_window, _answer, "window")
+rules.RULES["veto"] = rules.Rule("veto", _veto_candidates, _check_window, _answer, "window")
 
 for _form in (
     MoveForm("end_special", secrecy=PUBLIC),
