@@ -86,7 +86,9 @@ class Board:
 
     # -- changing -------------------------------------------------------------------------
     def move_caballeros(self, colour: str, source: str, target: str, n: int = 1) -> None:
-        here = self.caballeros[colour]
+        # Copy on write: a board from `copy_for_push` shares each colour's counts with the
+        # board it came from until they change, here.
+        here = self.caballeros[colour] = self.caballeros[colour].copy()
         if here[source] < n:
             # A rules check should have refused this move; never let a count go negative.
             raise AssertionError(f"{colour} has {here[source]} in {source}, cannot move {n}")
@@ -102,10 +104,14 @@ class Board:
         kept Vetoes and chosen action cards are replaced, never changed, so one level of
         copying is enough for them. `apply` copies on every move, so this is on the hot path.
         """
-        new = object.__new__(type(self))  # not __init__: every field is set below
-        new.__dict__.update(self.__dict__)  # the scalars, and what setup fixes
-        new.grandes = self.grandes.copy()
+        new = self._copy_but_caballeros()
         new.caballeros = {c: v.copy() for c, v in self.caballeros.items()}
+        return new
+
+    def _copy_but_caballeros(self) -> Board:
+        new = object.__new__(type(self))  # not __init__: every field is set below
+        new.__dict__.update(self.__dict__)  # the scalars, what setup fixes, the caballeros
+        new.grandes = self.grandes.copy()
         new.scores = self.scores.copy()
         new.hands = {c: v.copy() for c, v in self.hands.items()}
         new.discards = {c: v.copy() for c, v in self.discards.items()}
@@ -121,6 +127,15 @@ class Board:
         new.special = None if self.special is None else copy_json(self.special)
         new.vetoes = self.vetoes.copy()
         new.returned_cards = {c: v.copy() for c, v in self.returned_cards.items()}
+        return new
+
+    def copy_for_push(self) -> Board:
+        """A copy to play moves on with `push` (`engine.apply` does): as `copy`, but each
+        colour's caballero counts are shared until `move_caballeros`, the one place the
+        rules change them, copies them. Moves that move no caballero copy none.
+        """
+        new = self._copy_but_caballeros()
+        new.caballeros = self.caballeros.copy()
         return new
 
     # -- serialising ----------------------------------------------------------------------

@@ -93,7 +93,7 @@ def projected(board: Board, frame: dict[str, Any]) -> Board:
         return board
 
     def carry_out_plan() -> Board:
-        result = board.copy()
+        result = board.copy_for_push()
         for step in frame["steps"]:
             execute(result, step, [])
         return result
