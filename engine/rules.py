@@ -810,8 +810,14 @@ def moment(board: Board) -> tuple[str, ...]:
         return (board.phase,)
     special = board.special
     if special is None or special["stage"] == "planning":
-        # While the card's moves are open, so are placing and ending the turn.
-        return ("act", "planning") if turn["step"] == "act" else (turn["step"],)
+        if turn["step"] != "act":
+            return (turn["step"],)
+        from engine.special import action_for  # special builds on this module
+
+        # While the card's moves are open, so are placing and ending the turn. A planning
+        # move's moment is its own type, open only while its card is played.
+        action = action_for(board)
+        return ("act", "planning", *(action.planning_moves if action else ()))
     return (special["stage"],)  # "inputs" or "window"
 
 

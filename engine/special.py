@@ -419,7 +419,7 @@ def _planning_rule(move_type: str) -> None:
         if action.complete(ctx):
             finish_planning(board, ctx, events)
 
-    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, "planning", legal)
+    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, move_type, legal)
 
 
 def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
