@@ -80,7 +80,7 @@ def apply(state: State, player: str, move: Move) -> tuple[State, list[Event]]:
 
     Raises IllegalMove, whose message names the rule, for any move the rules refuse.
     """
-    board = state.copy()
+    board = state.copy_for_push()
     events = rules.push(board, player, move)
     return board, events
 

@@ -63,7 +63,7 @@ def play_batch(state: Board, player: str, moves: list[Move]) -> Batch:
     played: list[Played] = []
     current = state
     for index, move in enumerate(moves):
-        board = current.copy()
+        board = current.copy_for_push()
         try:
             events = rules.push(board, player, move)
         except IllegalMove as error:

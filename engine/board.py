@@ -86,7 +86,9 @@ class Board:
 
     # -- changing -------------------------------------------------------------------------
     def move_caballeros(self, colour: str, source: str, target: str, n: int = 1) -> None:
-        here = self.caballeros[colour]
+        # Copy on write: a board from `copy_for_push` shares each colour's counts with the
+        # board it came from until they change, here.
+        here = self.caballeros[colour] = self.caballeros[colour].copy()
         if here[source] < n:
             # A rules check should have refused this move; never let a count go negative.
             raise AssertionError(f"{colour} has {here[source]} in {source}, cannot move {n}")
@@ -94,38 +96,47 @@ class Board:
         here[target] += n
 
     def copy(self) -> Board:
-        """A copy sharing nothing mutable with this board (cheaper than deepcopy), of the
-        same class (an `engine.State` copies to a State)."""
-        return type(self)(
-            colours=list(self.colours),
-            seed=self.seed,
-            options=dict(self.options),
-            chart=list(self.chart),
-            round_index=self.round_index,
-            phase=self.phase,
-            king=self.king,
-            grandes=dict(self.grandes),
-            caballeros={c: dict(v) for c, v in self.caballeros.items()},
-            scores=dict(self.scores),
-            hands={c: list(v) for c, v in self.hands.items()},
-            discards={c: list(v) for c, v in self.discards.items()},
-            round_start=self.round_start,
-            power_played=dict(self.power_played),
-            action_decks={s: list(v) for s, v in self.action_decks.items()},
-            face_up=dict(self.face_up),
-            action_discards=list(self.action_discards),
-            mobile_scoreboards=dict(self.mobile_scoreboards),
-            taken=[dict(t) for t in self.taken],
-            turn_order=list(self.turn_order),
-            turn_index=self.turn_index,
-            turn=copy_json(self.turn),
-            picks=dict(self.picks),
-            last_round_lowest=self.last_round_lowest,
-            special=copy_json(self.special),
-            vetoes=[dict(v) for v in self.vetoes],
-            returned_cards={c: list(v) for c, v in self.returned_cards.items()},
-            teams=[list(t) for t in self.teams],
-        )
+        """A copy whose changes never reach this board (cheaper than deepcopy), of the same
+        class (an `engine.State` copies to a State).
+
+        What setup fixes for the whole game (colours, seed, options, chart, teams) is
+        shared: no rule changes it after `new_board`. A turn holds only scalars, and the
+        kept Vetoes and chosen action cards are replaced, never changed, so one level of
+        copying is enough for them. `apply` copies on every move, so this is on the hot path.
+        """
+        new = self._copy_but_caballeros()
+        new.caballeros = {c: v.copy() for c, v in self.caballeros.items()}
+        return new
+
+    def _copy_but_caballeros(self) -> Board:
+        new = object.__new__(type(self))  # not __init__: every field is set below
+        new.__dict__.update(self.__dict__)  # the scalars, what setup fixes, the caballeros
+        new.grandes = self.grandes.copy()
+        new.scores = self.scores.copy()
+        new.hands = {c: v.copy() for c, v in self.hands.items()}
+        new.discards = {c: v.copy() for c, v in self.discards.items()}
+        new.power_played = self.power_played.copy()
+        new.action_decks = {s: v.copy() for s, v in self.action_decks.items()}
+        new.face_up = self.face_up.copy()
+        new.action_discards = self.action_discards.copy()
+        new.mobile_scoreboards = self.mobile_scoreboards.copy()
+        new.taken = self.taken.copy()
+        new.turn_order = self.turn_order.copy()
+        new.turn = None if self.turn is None else self.turn.copy()
+        new.picks = self.picks.copy()
+        new.special = None if self.special is None else copy_json(self.special)
+        new.vetoes = self.vetoes.copy()
+        new.returned_cards = {c: v.copy() for c, v in self.returned_cards.items()}
+        return new
+
+    def copy_for_push(self) -> Board:
+        """A copy to play moves on with `push` (`engine.apply` does): as `copy`, but each
+        colour's caballero counts are shared until `move_caballeros`, the one place the
+        rules change them, copies them. Moves that move no caballero copy none.
+        """
+        new = self._copy_but_caballeros()
+        new.caballeros = self.caballeros.copy()
+        return new
 
     # -- serialising ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -147,9 +158,10 @@ class Board:
 
 def copy_json(value: Any) -> Any:
     """A deep copy of JSON-like data (dicts, lists, scalars), faster than copy.deepcopy."""
-    if isinstance(value, dict):
+    kind = type(value)
+    if kind is dict:
         return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if kind is list:
         return [copy_json(v) for v in value]
     return value
 

@@ -389,17 +389,24 @@ class Rule:
     candidates: Callable[[Board, str], Iterable[dict[str, Any]]]
     check: Callable[[Board, str, dict[str, Any]], None]
     do: Callable[[Board, str, dict[str, Any], Events], None]
+    # The moment of the game the rule's moves belong to (see `moment`): legal_moves asks
+    # only the rules of the moment, the candidates still look for themselves.
+    when: str
+    # The candidates `check` accepts, found more cheaply than by one `check` each (see
+    # special._planning_rule); None: legal_moves checks every candidate. The engine's tests
+    # hold it to that definition (tests/engine/test_legal_moves.py).
+    legal: Callable[[Board, str], Iterable[dict[str, Any]]] | None = None
 
 
 RULES: dict[str, Rule] = {}
 
 
-def rule(type_: str, candidates: Callable[[Board, str], Iterable[dict[str, Any]]]):
+def rule(type_: str, candidates: Callable[[Board, str], Iterable[dict[str, Any]]], when: str):
     """Register a move rule from its check function; the `do` function follows as `.do`."""
 
     def decorate(check: Callable[[Board, str, dict[str, Any]], None]):
         def with_do(do: Callable[[Board, str, dict[str, Any], Events], None]):
-            RULES[type_] = Rule(type_, candidates, check, do)
+            RULES[type_] = Rule(type_, candidates, check, do, when)
             return do
 
         check.do = with_do  # type: ignore[attr-defined]
@@ -479,7 +486,7 @@ def _power_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
     return ({"type": "play_power_card", "card": v} for v in board.hands[player])
 
 
-@rule("play_power_card", _power_candidates)
+@rule("play_power_card", _power_candidates, "power_cards")
 def check_power_card(board: Board, player: str, move: dict[str, Any]) -> None:
     if board.phase != "power_cards":
         raise IllegalMove(f"Power cards are played at the start of a round: {waiting_for(board)}.")
@@ -527,7 +534,7 @@ def _draw_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
     return ({"type": "take_caballeros", "count": n} for n in range(most, -1, -1))
 
 
-@rule("take_caballeros", _draw_candidates)
+@rule("take_caballeros", _draw_candidates, "draw")
 def check_take(board: Board, player: str, move: dict[str, Any]) -> None:
     turn = turn_for(board, player, ("draw",), "take caballeros to your court")
     n, limit = move["count"], turn["draw_limit"]
@@ -562,7 +569,7 @@ def _recall_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
     return ({"type": "take_from_region", "region": r} for r in REGIONS)
 
 
-@rule("take_from_region", _recall_candidates)
+@rule("take_from_region", _recall_candidates, "choose_card")
 def check_take_from_region(board: Board, player: str, move: dict[str, Any]) -> None:
     turn = turn_for(board, player, ("choose_card",), "take caballeros from a region")
     region = move["region"]
@@ -605,7 +612,7 @@ def _card_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
     )
 
 
-@rule("choose_card", _card_candidates)
+@rule("choose_card", _card_candidates, "choose_card")
 def check_choose_card(board: Board, player: str, move: dict[str, Any]) -> None:
     turn_for(board, player, ("choose_card",), "choose an action card")
     _face_up_stack(board, move)
@@ -658,10 +665,17 @@ def choose_card(board: Board, player: str, move: dict[str, Any], events: Events)
 def _place_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
     if not _turn_at(board, player, "act") or not can_place(board):
         return ()
-    return ({"type": "place", "to": p} for p in PLACES)
+    return ({"type": "place", "to": p} for p in PLACES_FROM_COURT[board.king])
 
 
-@rule("place", _place_candidates)
+# Where caballeros from court may go, by the king's region: its neighbours and the castillo,
+# in PLACES order. The other places would only be refused by the check, one exception each.
+PLACES_FROM_COURT = {
+    king: tuple(p for p in PLACES if p == CASTILLO or p in NEIGHBOURS[king]) for king in REGIONS
+}
+
+
+@rule("place", _place_candidates, "act")
 def check_place(board: Board, player: str, move: dict[str, Any]) -> None:
     turn = turn_for(board, player, ("act",), "place caballeros")
     target = move["to"]
@@ -713,7 +727,12 @@ def _in_act(move: dict[str, Any]) -> Callable[[Board, str], Iterable[dict[str, A
     return lambda board, player: (dict(move),) if _turn_at(board, player, "act") else ()
 
 
-@rule("skip_special", _in_act({"type": "skip_special"}))
+def _skip_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+    turn = _turn_at(board, player, "act")
+    return ({"type": "skip_special"},) if turn and turn["special"] == "open" else ()
+
+
+@rule("skip_special", _skip_candidates, "act")
 def check_skip_special(board: Board, player: str, move: dict[str, Any]) -> None:
     turn = turn_for(board, player, ("act",), "skip the special action")
     if turn["special"] != "open":
@@ -729,7 +748,7 @@ def skip_special(board: Board, player: str, move: dict[str, Any], events: Events
     maybe_end_turn(board, events)
 
 
-@rule("end_turn", _in_act({"type": "end_turn"}))
+@rule("end_turn", _in_act({"type": "end_turn"}), "act")
 def check_end_turn(board: Board, player: str, move: dict[str, Any]) -> None:
     turn = turn_for(board, player, ("act",), "end your turn")
     if turn["special"] == "under_way":
@@ -757,7 +776,7 @@ def _pick_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
     return ({"type": "castillo_pick", "region": r} for r in REGIONS)
 
 
-@rule("castillo_pick", _pick_candidates)
+@rule("castillo_pick", _pick_candidates, "castillo_pick")
 def check_castillo_pick(board: Board, player: str, move: dict[str, Any]) -> None:
     if board.phase != "castillo_pick":
         raise IllegalMove(f"There is no Castillo pick under way: {waiting_for(board)}.")
@@ -784,12 +803,36 @@ def castillo_pick(board: Board, player: str, move: dict[str, Any], events: Event
 # The facade's moving parts
 
 
+def moment(board: Board) -> tuple[str, ...]:
+    """The moments of the game whose rules may have moves now (the `when` of a Rule)."""
+    turn = board.turn
+    if board.phase != "turn" or turn is None:
+        return (board.phase,)
+    special = board.special
+    if special is None or special["stage"] == "planning":
+        if turn["step"] != "act":
+            return (turn["step"],)
+        from engine.special import action_for  # special builds on this module
+
+        # While the card's moves are open, so are placing and ending the turn. A planning
+        # move's moment is its own type, open only while its card is played.
+        action = action_for(board)
+        return ("act", "planning", *(action.planning_moves if action else ()))
+    return (special["stage"],)  # "inputs" or "window"
+
+
 def legal_moves(board: Board, player: str) -> list[dict[str, Any]]:
     if board.phase == "over" or player not in board.colours:
         return []
     out: list[dict[str, Any]] = []
+    now = moment(board)
     with per_call():
         for move_rule in RULES.values():
+            if move_rule.when not in now:
+                continue
+            if move_rule.legal is not None:
+                out.extend(move_rule.legal(board, player))
+                continue
             for move in move_rule.candidates(board, player):
                 try:
                     move_rule.check(board, player, move)

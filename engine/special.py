@@ -19,9 +19,9 @@ special action through its stages.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import rules
 from engine.board import Board, copy_json
@@ -31,6 +31,7 @@ from engine.steps import Step, execute, public_picks, public_step
 
 Move = dict[str, Any]
 Events = list[dict[str, Any]]
+T = TypeVar("T")
 
 
 class Context:
@@ -41,6 +42,19 @@ class Context:
         self.board = board
         self.actor: str = board.turn["player"]
         self.frame: dict[str, Any] = board.special or new_frame(board)
+        self._memo: dict[tuple[str, int], Any] = {}
+
+    def remember(self, name: str, compute: Callable[[], T]) -> T:
+        """`compute()`, kept on this context while the plan has as many steps as now.
+
+        A context lives for one call and is never shared, unlike the board: `legal_moves`
+        checks every candidate against one context, and this spares recomputing per move
+        what depends only on the plan so far.
+        """
+        key = (name, len(self.frame["steps"]))
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @property
     def steps(self) -> list[Step]:
@@ -53,7 +67,7 @@ class Context:
     @property
     def projected(self) -> Board:
         """The board as the plan's steps so far would leave it."""
-        return projected(self.board, self.frame)
+        return self.remember("projected", lambda: projected(self.board, self.frame))
 
 
 def new_frame(board: Board) -> dict[str, Any]:
@@ -79,7 +93,7 @@ def projected(board: Board, frame: dict[str, Any]) -> Board:
         return board
 
     def carry_out_plan() -> Board:
-        result = board.copy()
+        result = board.copy_for_push()
         for step in frame["steps"]:
             execute(result, step, [])
         return result
@@ -102,6 +116,18 @@ class SpecialAction:
 
     def check(self, ctx: Context, move: Move) -> None:
         raise IllegalMove(f"{self.card} has no move {move['type']}.")
+
+    def legal(self, ctx: Context, move_type: str) -> list[Move]:
+        """The candidates `check` accepts. A card whose candidates meet its checks by
+        construction may say so (return them all): legal_moves is on every step of a game."""
+        out = []
+        for move in self.candidates(ctx, move_type):
+            try:
+                self.check(ctx, move)
+            except IllegalMove:
+                continue
+            out.append(move)
+        return out
 
     def add(self, ctx: Context, move: Move) -> None:
         raise NotImplementedError
@@ -347,18 +373,29 @@ def _acting(board: Board, player: str, doing: str) -> tuple[Context, SpecialActi
 
 
 def _planning_rule(move_type: str) -> None:
-    def candidates(board: Board, player: str) -> Iterable[Move]:
+    def planning(board: Board, player: str) -> SpecialAction | None:
+        """The card, if `player` may make its `move_type` moves now."""
         turn = board.turn
         if board.phase != "turn" or turn is None or turn["player"] != player:
-            return ()
+            return None
         if turn["step"] != "act" or turn["special"] == "done":
-            return ()
+            return None
         if board.special is not None and board.special["stage"] != "planning":
-            return ()
+            return None
         action = action_for(board)
         if action is None or move_type not in action.planning_moves:
-            return ()
-        return action.candidates(Context(board), move_type)
+            return None
+        return action
+
+    def candidates(board: Board, player: str) -> Iterable[Move]:
+        action = planning(board, player)
+        return action.candidates(Context(board), move_type) if action else ()
+
+    def legal(board: Board, player: str) -> Iterable[Move]:
+        # `planning` is the situation `_acting` requires; the rest of `check` is the card's,
+        # asked here against one context for every move instead of one context each.
+        action = planning(board, player)
+        return action.legal(Context(board), move_type) if action else ()
 
     def check(board: Board, player: str, move: Move) -> None:
         ctx, action = _acting(board, player, "make a special-action move")
@@ -378,7 +415,7 @@ def _planning_rule(move_type: str) -> None:
         if action.complete(ctx):
             finish_planning(board, ctx, events)
 
-    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do)
+    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, move_type, legal)
 
 
 def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
@@ -388,7 +425,7 @@ def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
     return ({"type": "end_special"},)
 
 
-@rules.rule("end_special", _end_special_candidates)
+@rules.rule("end_special", _end_special_candidates, "planning")
 def check_end_special(board: Board, player: str, move: Move) -> None:
     ctx, action = _acting(board, player, "end a special action")
     if board.special is None:
@@ -402,12 +439,9 @@ def check_end_special(board: Board, player: str, move: Move) -> None:
 
 def _planning_move_left(board: Board, player: str, action: SpecialAction) -> bool:
     for move_type in action.planning_moves:
-        planning_rule = rules.RULES[move_type]
-        for move in planning_rule.candidates(board, player):
-            try:
-                planning_rule.check(board, player, move)
-            except IllegalMove:
-                continue
+        legal = rules.RULES[move_type].legal
+        assert legal is not None
+        if any(True for _ in legal(board, player)):
             return True
     return False
 
@@ -445,7 +479,7 @@ def _input_rule(move_type: str) -> None:
         if ctx.frame["stage"] == "inputs" and not action.input_pending(ctx):
             open_window(board, ctx, events)
 
-    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do)
+    rules.RULES[move_type] = rules.Rule(move_type, candidates, check, do, "inputs")
 
 
 def _window_steps(board: Board, player: str) -> int:
@@ -502,8 +536,8 @@ def _answer(board: Board, player: str, move: Move, events: Events) -> None:
         close_window(board, frame, events)
 
 
-rules.RULES["allow"] = rules.Rule("allow", _allow_candidates, _check_window, _answer)
-rules.RULES["veto"] = rules.Rule("veto", _veto_candidates, _check_window, _answer)
+rules.RULES["allow"] = rules.Rule("allow", _allow_candidates, _check_window, _answer, "window")
+rules.RULES["veto"] = rules.Rule("veto", _veto_candidates, _check_window, _answer, "window")
 
 for _form in (
     MoveForm("end_special", secrecy=PUBLIC),

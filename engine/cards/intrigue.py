@@ -56,13 +56,22 @@ class MoveCaballeros(SpecialAction):
         return used
 
     def room_for(self, ctx: Context, colour: str) -> bool:
-        if colour in ctx.board.partners(ctx.actor):
-            return False
+        return colour in ctx.remember("room", lambda: self._with_room(ctx))
+
+    def _with_room(self, ctx: Context) -> frozenset[str]:
+        """The colours the quotas leave room for, the plan being as it is."""
         used = self.used(ctx)
-        if "any" in self.quotas:
-            return used["any"] < self.quotas["any"]
-        kind = _kind(ctx, colour)
-        return used[kind] < self.quotas.get(kind, 0)
+        partners = ctx.board.partners(ctx.actor)
+
+        def room(colour: str) -> bool:
+            if colour in partners:
+                return False
+            if "any" in self.quotas:
+                return used["any"] < self.quotas["any"]
+            kind = _kind(ctx, colour)
+            return used[kind] < self.quotas.get(kind, 0)
+
+        return frozenset(c for c in ctx.board.colours if room(c))
 
     def colours(self, ctx: Context) -> list[str]:
         return [c for c in ctx.board.colours if self.room_for(ctx, c)]
@@ -80,6 +89,12 @@ class MoveCaballeros(SpecialAction):
                                 "from": source,
                                 "to": target,
                             }
+
+    def legal(self, ctx: Context, move_type: str) -> list[Move]:
+        # The candidates are built from the conditions `check` asks, one by one: a colour
+        # the quotas leave room for, a source that may be left and holds one, another place
+        # that may be entered. Up to 5 x 7 x 8 moves, so not checked again one at a time.
+        return list(self.candidates(ctx, move_type))
 
     def source_regions(self, ctx: Context) -> list[str]:
         return sources(ctx.board)
