@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import threading
-import time
 
 from pbem import create_app
 
@@ -17,23 +15,21 @@ def upgrade_database(app) -> None:
         upgrade()
 
 
-def start_sender(app, every: float = 2.0) -> threading.Thread:
-    """The single-machine sender: deliver the outbox every few seconds, in a thread, so mail
-    leaves within seconds of the commit."""
-    from pbem.notify.sender import deliver_due
+def run_one_sweep(app, when: str | None) -> None:
+    """`pbem sweep`: one pass, one printed line per action."""
+    from datetime import UTC, datetime
 
-    def loop() -> None:
-        while True:
-            try:
-                with app.app_context():
-                    deliver_due()
-            except Exception:  # a bad pass must not stop the next one
-                app.logger.exception("mail delivery pass failed")
-            time.sleep(every)
+    from pbem.clock import set_now
+    from pbem.schedule.sweep import sweep
 
-    thread = threading.Thread(target=loop, name="pbem-mail-sender", daemon=True)
-    thread.start()
-    return thread
+    if when:
+        moment = datetime.fromisoformat(when)
+        set_now(app, moment if moment.tzinfo else moment.replace(tzinfo=UTC))
+    with app.app_context():
+        lines = sweep()
+    for line in lines:
+        print(line)
+    print(f"Sweep: {len(lines)} action{'s' if len(lines) != 1 else ''}.")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -45,6 +41,15 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--threads", type=int, default=8, help="requests served at once")
+    sub.add_parser(
+        "scheduler", help="run the sweep and the mail sender every few seconds, until SIGTERM"
+    )
+    sweep = sub.add_parser("sweep", help="run one sweep and print what it did")
+    sweep.add_argument(
+        "--now",
+        help="act as if it were this time (ISO 8601, e.g. 2026-12-24T18:00:00+00:00): for "
+        "drills and tests only, it plays real moves in real games",
+    )
     mail = sub.add_parser("mail", help="mail: deliver the outbox")
     mail_sub = mail.add_subparsers(dest="mail_command", required=True)
     mail_sub.add_parser("send", help="deliver the mails and webhooks that are due, once")
@@ -65,8 +70,17 @@ def main(argv: list[str] | None = None) -> None:
             f"(database {app.config['SQLALCHEMY_DATABASE_URI']})",
             flush=True,
         )
-        start_sender(app)
+        from pbem.schedule.runner import start_background
+
+        # The single-machine default: the scheduler (sweep and mail) runs in-process.
+        start_background(app)
         waitress_serve(app, host=args.host, port=args.port, threads=args.threads)
+    elif args.command == "scheduler":
+        from pbem.schedule.runner import run_blocking
+
+        run_blocking(app)
+    elif args.command == "sweep":
+        run_one_sweep(app, args.now)
     elif args.command == "mail" and args.mail_command == "send":
         from pbem.notify.sender import deliver_due
 

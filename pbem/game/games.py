@@ -146,6 +146,7 @@ def game_summary(game: Game, player: Player) -> dict:
                 # the seat to someone else (PUT .../seats/{colour}).
                 "invited": s.player.api_key_hash is None,
                 "declined": s.declined_at is not None,
+                "bot": s.bot,
             }
             for s in game.seats
         ],
@@ -220,3 +221,29 @@ def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
         outbox.seat_declined(db.session.connection(), game=game, seat=seat)
     db.session.commit()
     return seat
+
+
+def set_bot(player: Player, game_id: int, colour: str, bot: bool) -> Game:
+    """A seat's holder hands it to the bot, or takes it back; the others are told."""
+    game = get_game(game_id)
+    seat = next((s for s in game.seats if s.colour == colour), None)
+    if seat is None:
+        raise NotFound(f"Game {game.id} has no {colour} seat.")
+    if seat.player_id != player.id:
+        raise Forbidden(f"The {colour} seat of game {game.id} is not yours.")
+    if game.status != "active":
+        raise Conflict(f"Game {game.id} is {game.status}; its seats no longer play.")
+    if seat.bot != bot:
+        seat.bot, seat.timeouts = bot, 0
+        db.session.flush()
+        connection = db.session.connection()
+        deadlines.recompute(connection, game.id, game.timing)
+        if bot:
+            subject = f"a bot now plays {colour}"
+            line = f"{player.name} has let a bot play {colour}, and may take it back any time."
+        else:
+            subject = f"{player.name} plays {colour} again"
+            line = f"{player.name} has taken {colour} back from the bot."
+        outbox.notice(connection, game=game, subject=subject, lines=[line], skip_player=player.id)
+    db.session.commit()
+    return game

@@ -15,7 +15,8 @@ from pbem.extensions import db
 from pbem.game.games import seats_of
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, state_at
-from pbem.store.models import Game, Move, Notification, Player
+from pbem.schedule.away import away_in
+from pbem.store.models import Deadline, Game, Move, Notification, Player
 
 
 def _pending_colours(state: engine.State) -> set[str]:
@@ -34,9 +35,19 @@ def current_view(game: Game, player: Player | None, colour: str | None = None) -
     state = current_state(game.id, game.seed, game.seq)
     viewer = resolve_colour(game.id, own, colour, _pending_colours(state), acting=False)
     view = _view(game, state, viewer, game.seq)
+    view["deadlines"] = deadlines_of(game.id)
+    view["away"] = away_in(game)
     if player is not None and game.creator_id == player.id:
         view["undelivered"] = undelivered(game.id)
     return view
+
+
+def deadlines_of(game_id: int) -> list[dict[str, Any]]:
+    """Each pending decision's deadline, soonest first."""
+    rows = db.session.execute(
+        db.select(Deadline).where(Deadline.game_id == game_id).order_by(Deadline.due_at)
+    ).scalars()
+    return [{"player": d.colour, "decision": d.decision, "due": _isoformat(d.due_at)} for d in rows]
 
 
 def undelivered(game_id: int) -> list[dict[str, Any]]:

@@ -140,8 +140,10 @@ def decision_mail(
     decision: dict[str, Any],
     seq: int,
     deadline: str | None = None,
+    reminder: bool = False,
 ) -> EmailMessage:
-    """Tell a seat a decision is theirs: what, the board, their hand, their legal moves."""
+    """Tell a seat a decision is theirs: what, the board, their hand, their legal moves (and
+    remind them of it, before its deadline)."""
     colour = recipient.colour
     assert colour is not None
     view = engine.view(state, colour)
@@ -161,11 +163,12 @@ def decision_mail(
         "link": game_link(game_id),
         "seq": seq,
     }
+    subject = asks.rstrip(".")
     return message(
         recipient,
         game_id=game_id,
         title=title,
-        subject=asks.rstrip("."),
+        subject=f"reminder: {subject[0].lower()}{subject[1:]}" if reminder else subject,
         parts=render("decision", **context),
         seq=seq,
     )
@@ -334,4 +337,48 @@ def declined_mail(
         title=title,
         subject=f"{name} declined the {colour} seat",
         parts=render("declined", **context),
+    )
+
+
+def timed_out_mail(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    kind: str,
+    moves: list[dict[str, Any]],
+    seq: int,
+    bot_now: bool,
+) -> EmailMessage:
+    """Your time ran out: what the server played for you (a Veto window: it closed)."""
+    context = {
+        "recipient": recipient,
+        "title": title,
+        "game_id": game_id,
+        "window": kind == "veto_window",
+        "moves": [engine.format_move(m) for m in moves],
+        "bot_now": bot_now,
+        "link": game_link(game_id),
+    }
+    subject = "the Veto window closed" if kind == "veto_window" else "your time ran out"
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=subject,
+        parts=render("timed_out", **context),
+        seq=seq,
+    )
+
+
+def notice_mail(
+    recipient: Recipient, *, game_id: int, title: str, subject: str, lines: list[str]
+) -> EmailMessage:
+    context = {"title": title, "game_id": game_id, "lines": lines, "link": game_link(game_id)}
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=subject,
+        parts=render("notice", **context),
     )

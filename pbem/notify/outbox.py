@@ -353,3 +353,101 @@ def seat_given(connection: Connection, *, game: Any, seats: list[Any]) -> None:
         only={s.colour for s in seats},
         due=due,
     )
+
+
+def _seat_recipient(connection: Connection, game_id: int, colour: str) -> tuple[Recipient, dict]:
+    return next((r, p) for r, p in recipients(connection, game_id) if r.colour == colour)
+
+
+def reminder(connection: Connection, *, game: Any, seat: Any, due_at: Any) -> None:
+    """A decision's reminder: the decision mail again, with "Reminder" and its deadline."""
+    from pbem.game.states import current_state
+
+    recipient, preferences = _seat_recipient(connection, game.id, seat.colour)
+    if not wants(preferences, game.id, "decision"):
+        return
+    state = current_state(game.id, game.seed, game.seq)
+    decision = next(p for p in engine.pending(state) if p["player"] == seat.colour)
+    mail = compose.decision_mail(
+        recipient,
+        game_id=game.id,
+        title=game.title,
+        state=state,
+        decision=decision,
+        seq=game.seq,
+        deadline=compose.when(due_at),
+        reminder=True,
+    )
+    queue(connection, rows_for([(recipient, "reminder", mail)], game.id))
+
+
+def timed_out(
+    connection: Connection,
+    *,
+    game: Any,
+    seat: Any,
+    kind: str,
+    moves: list[dict],
+    seq: int,
+    bot_now: bool,
+) -> None:
+    """Tell a seat what the server played when its time ran out; if a bot now takes the
+    seat, tell everyone."""
+    seated = recipients(connection, game.id)
+    recipient, preferences = next((r, p) for r, p in seated if r.colour == seat.colour)
+    mails = []
+    if wants(preferences, game.id, "decision"):
+        mail = compose.timed_out_mail(
+            recipient,
+            game_id=game.id,
+            title=game.title,
+            kind=kind,
+            moves=moves,
+            seq=seq,
+            bot_now=bot_now,
+        )
+        mails.append((recipient, "timeout", mail))
+    queue(connection, rows_for(mails, game.id))
+    if bot_now:
+        notice(
+            connection,
+            game=game,
+            subject=f"a bot now plays {seat.colour}",
+            lines=[
+                f"{recipient.name} ran out of time on several decisions in a row, so a bot "
+                f"plays {seat.colour} until they take the seat back."
+            ],
+            skip_player=recipient.player_id,
+        )
+
+
+def notice(
+    connection: Connection,
+    *,
+    game: Any,
+    subject: str,
+    lines: list[str],
+    skip_player: int | None = None,
+) -> None:
+    """A short game-wide notice (a bot takes or leaves a seat, the game is abandoned)."""
+    mails = []
+    seen = set()
+    for recipient, preferences in recipients(connection, game.id):
+        if recipient.player_id in seen or recipient.player_id == skip_player:
+            continue
+        seen.add(recipient.player_id)
+        if wants(preferences, game.id, "game_over"):
+            mail = compose.notice_mail(
+                recipient, game_id=game.id, title=game.title, subject=subject, lines=lines
+            )
+            mails.append((recipient, "notice", mail))
+    queue(connection, rows_for(mails, game.id))
+
+
+def abandoned(connection: Connection, *, game: Any) -> None:
+    notice(
+        connection,
+        game=game,
+        subject="the game is abandoned",
+        lines=["Nobody has moved in this game for too long, so it is abandoned."],
+    )

@@ -33,7 +33,13 @@ def new_game_with_a_stranger(api):
 def test_a_seat_for_an_unregistered_email_invites_it(mail_app, mail_api, smtp):
     game, host = new_game_with_a_stranger(mail_api)
     stranger = next(s for s in game["seats"] if s["colour"] == "blue")
-    assert stranger == {"colour": "blue", "name": "new.friend", "invited": True, "declined": False}
+    assert stranger == {
+        "colour": "blue",
+        "name": "new.friend",
+        "invited": True,
+        "declined": False,
+        "bot": False,
+    }
     deliver(mail_app)
     (welcome,) = [m for m in smtp.inbox.to("new.friend@example.org") if "for you" in m["Subject"]]
     claim = link(welcome, "claim")
@@ -57,9 +63,13 @@ def test_registering_an_invited_email_claims_it(mail_app, mail_api, smtp):
     key = mail_api.register("new.friend@example.org", "New Friend")
     summary = mail_api.get("/api/games", key).get_json()["games"][0]
     assert summary["id"] == game["id"]
-    assert {"colour": "blue", "name": "New Friend", "invited": False, "declined": False} in summary[
-        "seats"
-    ]
+    assert {
+        "colour": "blue",
+        "name": "New Friend",
+        "invited": False,
+        "declined": False,
+        "bot": False,
+    } in summary["seats"]
 
 
 def test_declining_a_seat_tells_the_admin_who_gives_it_on(mail_app, mail_api, smtp):
@@ -82,7 +92,13 @@ def test_declining_a_seat_tells_the_admin_who_gives_it_on(mail_app, mail_api, sm
     )
     assert response.status_code == 200, response.get_json()
     blue = next(s for s in response.get_json()["seats"] if s["colour"] == "blue")
-    assert blue == {"colour": "blue", "name": "stand.in", "invited": True, "declined": False}
+    assert blue == {
+        "colour": "blue",
+        "name": "stand.in",
+        "invited": True,
+        "declined": False,
+        "bot": False,
+    }
     deliver(mail_app)
     assert any("for you" in m["Subject"] for m in smtp.inbox.to("stand.in@example.org"))
     # The old holder's link no longer declines anything.

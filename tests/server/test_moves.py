@@ -127,7 +127,7 @@ def test_the_admin_gives_a_seat_to_another_player(api):
         headers=api.auth(keys["red"]),
     )
     assert response.status_code == 200
-    blue = {"colour": "blue", "name": "Newcomer", "invited": False, "declined": False}
+    blue = {"colour": "blue", "name": "Newcomer", "invited": False, "declined": False, "bot": False}
     assert blue in response.get_json()["seats"]
     # The old key lost the seat, the new one has it.
     assert_problem(api.get(f"/api/games/{game_id}/legal-moves", keys["blue"]), 403)

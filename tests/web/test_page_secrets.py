@@ -150,8 +150,15 @@ def test_no_page_shows_which_power_card_came_back(app, api, monkeypatch):
         return len(after_return) > 8
 
     secrets, view, held = play_reading_pages(
-        app, api, game_id, keys, colours, random.Random(3), take_a_card_back,
-        until=some_moves_after_a_return, lean=0.95,
+        app,
+        api,
+        game_id,
+        keys,
+        colours,
+        random.Random(3),
+        take_a_card_back,
+        until=some_moves_after_a_return,
+        lean=0.95,
     )
     assert secrets.returns and view["status"] == "active"
     assert held, "no page ever showed the log entry of another's taken-back card"

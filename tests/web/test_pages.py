@@ -107,6 +107,7 @@ def test_a_seat_plays_from_the_page(app, api, client):
     sign_in_seat(app, client, game_id, colour)
     doc = page(client, f"/games/{game_id}")
     legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()["moves"]
+
     def canonical(moves):
         return sorted(json.dumps(m, sort_keys=True) for m in moves)
 

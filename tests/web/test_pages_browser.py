@@ -104,8 +104,7 @@ def test_play_a_turn_by_clicking_and_step_through_it(browser, live, app, api):
     single = [
         g.get_attribute("data-place-moves")
         for g in by_css(browser, "[data-place-moves]")
-        if len(g.find_elements("css selector", "button")) == 1
-        and "place in" in g.text
+        if len(g.find_elements("css selector", "button")) == 1 and "place in" in g.text
     ]
     assert single, "no place to click with a single placing move"
     place = single[0]

@@ -10,6 +10,7 @@ from pbem.api.games.schemas import (
     GameListSchema,
     GameSummarySchema,
     GameViewSchema,
+    SeatBotSchema,
     SeatChangeSchema,
     ViewerColourSchema,
 )
@@ -78,3 +79,15 @@ def give_seat(data: dict, game_id: int, colour: str) -> dict:
     if colour not in COLOURS:
         raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
     return games.game_summary(games.give_seat(player, game_id, colour, data["email"]), player)
+
+
+@blp.route("/<int:game_id>/seats/<string:colour>/bot", methods=["PUT"])
+@blp.arguments(SeatBotSchema)
+@blp.response(200, GameSummarySchema)
+@blp.doc(security=KEY_REQUIRED)
+def seat_bot(data: dict, game_id: int, colour: str) -> dict:
+    """Your seat: let the bot play it, or take it back (the others are told)."""
+    player = current_player()
+    if colour not in COLOURS:
+        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+    return games.game_summary(games.set_bot(player, game_id, colour, data["bot"]), player)

@@ -88,6 +88,7 @@ class SeatOutSchema(ma.Schema):
     declined = ma.fields.Boolean(
         metadata={"description": "Its holder declined it: the admin should give it on"}
     )
+    bot = ma.fields.Boolean(metadata={"description": "A bot plays it (for now)"})
 
 
 class GameSummarySchema(ma.Schema):
@@ -160,4 +161,11 @@ class SeatChangeSchema(ma.Schema):
         required=True,
         validate=ma.validate.Length(max=254),
         metadata={"description": "Who takes the seat over (invited by mail if not registered)"},
+    )
+
+
+class SeatBotSchema(ma.Schema):
+    bot = ma.fields.Boolean(
+        required=True,
+        metadata={"description": "true: a bot plays your seat; false: you take it back"},
     )

@@ -3,6 +3,8 @@
 from pbem.api import KEY_REQUIRED
 from pbem.api.auth import current_player
 from pbem.api.players.schemas import (
+    AbsenceInSchema,
+    AbsenceListSchema,
     AcceptedSchema,
     KeyResetSchema,
     PlayerCreatedSchema,
@@ -11,6 +13,7 @@ from pbem.api.players.schemas import (
 )
 from pbem.api.safe_json import Blueprint
 from pbem.game import players
+from pbem.schedule import away
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
 
@@ -53,3 +56,37 @@ def key_reset(data: dict) -> dict:
         "detail": f"If {data['email']} is registered, a new API key is on its way to it; the "
         "old key stops working now. At most 3 keys are sent per hour."
     }
+
+
+@blp.route("/me/absences", methods=["GET"])
+@blp.response(200, AbsenceListSchema)
+@blp.doc(security=KEY_REQUIRED)
+def list_absences() -> dict:
+    """When you said you would be away."""
+    return {"absences": _absences(away.absences_of(current_player()))}
+
+
+@blp.route("/me/absences", methods=["POST"])
+@blp.arguments(AbsenceInSchema)
+@blp.response(201, AbsenceListSchema)
+@blp.doc(security=KEY_REQUIRED)
+def add_absence(data: dict) -> dict:
+    """Say you will be away: your deadlines falling inside move to after it (up to each
+    game's vacation allowance); the others see only until when you are away."""
+    player = current_player()
+    away.declare(player, data["starts"], data["ends"])
+    return {"absences": _absences(away.absences_of(player))}
+
+
+@blp.route("/me/absences/<int:absence_id>", methods=["DELETE"])
+@blp.response(200, AbsenceListSchema)
+@blp.doc(security=KEY_REQUIRED)
+def cancel_absence(absence_id: int) -> dict:
+    """Back early, or plans changed: the absence no longer pushes deadlines."""
+    player = current_player()
+    away.cancel(player, absence_id)
+    return {"absences": _absences(away.absences_of(player))}
+
+
+def _absences(rows: list[dict]) -> list[dict]:
+    return [{"id": r["id"], "starts": r["from"], "ends": r["until"]} for r in rows]

@@ -63,3 +63,27 @@ class KeyResetSchema(ma.Schema):
 
 class AcceptedSchema(ma.Schema):
     detail = ma.fields.String(required=True)
+
+
+class AbsenceInSchema(ma.Schema):
+    starts = ma.fields.AwareDateTime(
+        required=True,
+        data_key="from",
+        default_timezone=None,
+        metadata={"description": "When you leave (ISO 8601 with a time zone)"},
+    )
+    ends = ma.fields.AwareDateTime(
+        required=True,
+        data_key="until",
+        metadata={"description": "When you are back (ISO 8601 with a time zone)"},
+    )
+
+
+class AbsenceSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    starts = ma.fields.String(required=True, data_key="from")
+    ends = ma.fields.String(required=True, data_key="until")
+
+
+class AbsenceListSchema(ma.Schema):
+    absences = ma.fields.List(ma.fields.Nested(AbsenceSchema), required=True)

@@ -1,0 +1,88 @@
+"""Vacation: a player declares when they are away; deadlines falling inside move after it.
+
+The others see only that a player is away and until when, never why. How far absences push
+a game's deadlines is capped by the game's allowance (`vacation_days`, see policy.due).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+
+from pbem.clock import now
+from pbem.errors import Invalid, NotFound
+from pbem.extensions import db
+from pbem.schedule import deadlines
+from pbem.store.models import Absence, Game, Player, Seat
+
+#: One absence may not be longer than this (the allowance caps what it pushes anyway).
+LONGEST = timedelta(days=90)
+
+
+def declare(player: Player, starts: datetime, ends: datetime) -> Absence:
+    """Record an absence and push the player's pending deadlines past it."""
+    if ends <= starts:
+        raise Invalid("An absence ends after it starts: give `until` later than `from`.")
+    if ends - starts > LONGEST:
+        raise Invalid(f"An absence is at most {LONGEST.days} days; declare two if you must.")
+    if ends <= now():
+        raise Invalid("That absence is over already; give dates to come.")
+    absence = Absence(player_id=player.id, starts_at=starts, ends_at=ends)
+    db.session.add(absence)
+    db.session.flush()
+    _recompute(player)
+    db.session.commit()
+    return absence
+
+
+def cancel(player: Player, absence_id: int) -> None:
+    absence = db.session.get(Absence, absence_id)
+    if absence is None or absence.player_id != player.id:
+        raise NotFound(
+            f"You have no absence {absence_id}; GET /api/players/me/absences lists yours."
+        )
+    db.session.delete(absence)
+    db.session.flush()
+    _recompute(player)
+    db.session.commit()
+
+
+def absences_of(player: Player) -> list[dict[str, Any]]:
+    rows = db.session.execute(
+        select(Absence).where(Absence.player_id == player.id).order_by(Absence.starts_at)
+    ).scalars()
+    return [{"id": a.id, "from": _iso(a.starts_at), "until": _iso(a.ends_at)} for a in rows]
+
+
+def away_in(game: Game) -> dict[str, str]:
+    """{colour: until} for the game's seats whose holder is away now (no reason given)."""
+    moment = now()
+    holders = {s.player_id: s.colour for s in game.seats}
+    rows = db.session.execute(
+        select(Absence.player_id, Absence.ends_at).where(
+            Absence.player_id.in_(holders), Absence.starts_at <= moment, Absence.ends_at > moment
+        )
+    ).all()
+    out: dict[str, str] = {}
+    for seat in game.seats:
+        ends = [r.ends_at for r in rows if r.player_id == seat.player_id]
+        if ends:
+            out[seat.colour] = _iso(max(ends))
+    return out
+
+
+def _recompute(player: Player) -> None:
+    games = db.session.execute(
+        select(Game)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.player_id == player.id, Game.status == "active")
+        .distinct()
+    ).scalars()
+    for game in games:
+        deadlines.recompute(db.session.connection(), game.id, game.timing)
+
+
+def _iso(moment: datetime) -> str:
+    return (moment if moment.tzinfo else moment.replace(tzinfo=now().tzinfo)).isoformat()

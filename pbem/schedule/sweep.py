@@ -1,0 +1,203 @@
+"""One sweep: remind, time out, close Veto windows, let bots play, abandon idle games.
+
+Each due deadline row is claimed in a transaction of its own (`FOR UPDATE SKIP LOCKED` on
+PostgreSQL, so a second sweep running at once passes it by) and acted on through the one
+play function, whose commit also releases the claim. Acting twice is impossible besides:
+a move carries the game's seq, so a second sweep's move for the same decision is stale.
+Every action is mailed to the players it concerns, in the same transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, select, update
+
+import engine
+from engine.bots import GreedyBot
+from pbem.clock import now
+from pbem.errors import ServiceError
+from pbem.extensions import db
+from pbem.game import play
+from pbem.game.seating import Actor
+from pbem.game.states import current_state
+from pbem.notify import outbox
+from pbem.schedule import policy
+from pbem.store.models import Deadline, Game, Seat
+
+_deadlines = Deadline.__table__
+_games = Game.__table__
+_seats = Seat.__table__
+
+#: A decision played out by the server takes at most this many moves (a whole turn).
+MOST_MOVES = 60
+
+
+def _utc(moment: datetime, like: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=like.tzinfo)
+
+
+def sweep(limit: int = 500) -> list[str]:
+    """Act on everything due now; one line per action."""
+    lines = abandon_idle_games()
+    moment = now()
+    due = (
+        db.session.execute(
+            select(_deadlines.c.id)
+            .where(_deadlines.c.next_at <= moment)
+            .order_by(_deadlines.c.next_at)
+            .limit(limit)
+        )
+        .scalars()
+        .all()
+    )
+    db.session.commit()
+    for deadline_id in due:
+        try:
+            line = _handle(deadline_id, moment)
+        except ServiceError:
+            db.session.rollback()  # the game moved on under us: its next sweep sees it anew
+            continue
+        if line:
+            lines.append(line)
+    record_sweep(moment)
+    return lines
+
+
+def record_sweep(moment: datetime) -> None:
+    """When the last sweep ran, for the health check (a dead scheduler shows there)."""
+    from flask import current_app
+
+    current_app.extensions["pbem_last_sweep"] = moment
+
+
+def _claim(deadline_id: int) -> Any:
+    query = select(_deadlines).where(_deadlines.c.id == deadline_id)
+    if db.session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    return db.session.execute(query).first()
+
+
+def _handle(deadline_id: int, moment: datetime) -> str | None:
+    row = _claim(deadline_id)
+    if row is None or _utc(row.next_at, moment) > moment:
+        db.session.rollback()  # taken by another sweep, answered, or already handled
+        return None
+    game = db.session.get(Game, row.game_id)
+    seat = next(s for s in game.seats if s.colour == row.colour)
+    timing = policy.timing_of(game.timing)
+    if game.status != "active":
+        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
+        db.session.commit()
+        return None
+    due_at = _utc(row.due_at, moment)
+    if seat.bot or moment >= due_at:
+        return _play_for(game, seat, row, timing)
+    return _remind(game, seat, row, timing, due_at, moment)
+
+
+def _remind(game, seat, row, timing, due_at: datetime, moment: datetime) -> str | None:
+    sent = list(row.reminders_sent or [])
+    owed = [
+        h for h in timing["reminders"] if h not in sent and due_at - timedelta(hours=h) <= moment
+    ]
+    sent += owed
+    db.session.execute(
+        update(_deadlines)
+        .where(_deadlines.c.id == row.id)
+        .values(reminders_sent=sent, next_at=policy.next_look(timing, due_at, sent))
+    )
+    if owed:
+        outbox.reminder(db.session.connection(), game=game, seat=seat, due_at=due_at)
+    db.session.commit()
+    if owed:
+        return f"game {game.id}: reminded {seat.colour} ({min(owed)} h before the deadline)"
+    return None
+
+
+def plan_for(state: engine.State, colour: str, decision: str, bot: GreedyBot | None) -> list:
+    """The moves the server makes for `colour` to answer `decision`: the engine's default
+    move each step, or the bot's, until that decision is no longer theirs."""
+    moves: list[dict] = []
+    while len(moves) < MOST_MOVES:
+        mine = [
+            p
+            for p in engine.pending(state)
+            if p["player"] == colour and policy.decision_key(p) == decision
+        ]
+        if not mine:
+            break
+        move = bot.choose(state, colour) if bot else engine.default_move(state, colour)
+        if move is None:
+            break
+        state, _ = engine.apply(state, colour, move)
+        moves.append(move)
+    return moves
+
+
+def _play_for(game, seat, row, timing) -> str | None:
+    state = current_state(game.id, game.seed, game.seq)
+    by_bot = seat.bot or timing["on_timeout"] == "bot"
+    bot = GreedyBot(game.seed % 2**31 + game.seq) if by_bot else None
+    moves = plan_for(state, seat.colour, row.decision, bot)
+    if not moves:
+        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
+        db.session.commit()
+        return None
+    timed_out = not seat.bot
+    kind = row.decision.partition(":")[0]
+
+    def tell(connection, outcome) -> None:
+        if not timed_out:
+            return
+        timeouts = seat.timeouts + 1
+        takes_over = timeouts >= timing["bot_after_timeouts"]
+        connection.execute(
+            update(_seats).where(_seats.c.id == seat.id).values(timeouts=timeouts, bot=takes_over)
+        )
+        outbox.timed_out(
+            connection,
+            game=game,
+            seat=seat,
+            kind=kind,
+            moves=moves,
+            seq=outcome.seq,
+            bot_now=takes_over,
+        )
+
+    source = "timeout" if timed_out else "bot"
+    play.submit(
+        Actor.scheduler(seat.colour), game.id, game.seq, moves, source=source, also_write=tell
+    )
+    said = "; ".join(engine.format_move(m) for m in moves)
+    if timed_out:
+        return f"game {game.id}: {seat.colour} timed out on {kind}; played {said}"
+    return f"game {game.id}: the bot played {said} for {seat.colour}"
+
+
+def abandon_idle_games() -> list[str]:
+    """Games no person has moved in for their policy's days: abandoned, everyone told."""
+    moment = now()
+    idle = (
+        db.session.execute(
+            select(_games.c.id).where(_games.c.status == "active", _games.c.abandon_at <= moment)
+        )
+        .scalars()
+        .all()
+    )
+    lines = []
+    for game_id in idle:
+        changed = db.session.execute(
+            update(_games)
+            .where(
+                _games.c.id == game_id, _games.c.status == "active", _games.c.abandon_at <= moment
+            )
+            .values(status="abandoned", pending=[], updated_at=moment)
+        ).rowcount
+        if changed:
+            db.session.execute(delete(_deadlines).where(_deadlines.c.game_id == game_id))
+            outbox.abandoned(db.session.connection(), game=db.session.get(Game, game_id))
+            lines.append(f"game {game_id}: abandoned, no player having moved in it for too long")
+        db.session.commit()
+    return lines
