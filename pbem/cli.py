@@ -89,3 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "db":
         upgrade_database(app)
         print(f"Database at {app.config['SQLALCHEMY_DATABASE_URI']} is up to date.")
+
+
+if __name__ == "__main__":
+    main()

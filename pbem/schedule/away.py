@@ -74,11 +74,9 @@ def away_in(game: Game) -> dict[str, str]:
 
 
 def _recompute(player: Player) -> None:
+    seated = select(Seat.game_id).where(Seat.player_id == player.id)
     games = db.session.execute(
-        select(Game)
-        .join(Seat, Seat.game_id == Game.id)
-        .where(Seat.player_id == player.id, Game.status == "active")
-        .distinct()
+        select(Game).where(Game.id.in_(seated), Game.status == "active")
     ).scalars()
     for game in games:
         deadlines.recompute(db.session.connection(), game.id, game.timing)

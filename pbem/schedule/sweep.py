@@ -23,7 +23,7 @@ from pbem.game import play
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.notify import outbox
-from pbem.schedule import policy
+from pbem.schedule import deadlines, policy
 from pbem.store.models import Deadline, Game, Seat
 
 _deadlines = Deadline.__table__
@@ -156,6 +156,8 @@ def _play_for(game, seat, row, timing) -> str | None:
         connection.execute(
             update(_seats).where(_seats.c.id == seat.id).values(timeouts=timeouts, bot=takes_over)
         )
+        if takes_over:  # the bot answers the seat's open decisions at once
+            deadlines.recompute(connection, game.id, game.timing)
         outbox.timed_out(
             connection,
             game=game,
