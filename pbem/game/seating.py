@@ -63,7 +63,10 @@ def seating(actor: Actor, game_id: int, *, read_only: bool = False) -> Seating:
     `read_only` requests run their one SELECT without a transaction: one SELECT is consistent
     on its own, and on PostgreSQL this saves the BEGIN and ROLLBACK round trips around it.
     """
-    options = {"isolation_level": "AUTOCOMMIT"} if read_only else None
+    # Only as the session's first use: a page that has read something already has its
+    # connection (and its transaction), and its options can no longer change.
+    fresh = read_only and not db.session().in_transaction()
+    options = {"isolation_level": "AUTOCOMMIT"} if fresh else None
     connection = db.session.connection(execution_options=options)
     rows = queries.game_and_seats(
         connection, game_id, player_id=actor.player_id, key_hash=actor.key_hash
