@@ -1,6 +1,7 @@
 """The console script upgrades a database from nothing, and the committed migrations match
 the models exactly."""
 
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -38,3 +39,25 @@ def test_database_url_from_the_environment(monkeypatch):
     monkeypatch.setenv("DATABASE_URL", "postgres://user@db.example/pbem")
     app = create_app()
     assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://user@db.example/pbem"
+
+
+def test_mail_refuses_to_start_on_the_development_secret(tmp_path):
+    from pbem.config import DEVELOPMENT_SECRET
+
+    url = "sqlite:///" + str(tmp_path / "x.sqlite")
+    with pytest.raises(RuntimeError, match="SECRET_KEY is the development default"):
+        create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": DEVELOPMENT_SECRET})
+    # Debug and testing instances may use it.
+    create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": DEVELOPMENT_SECRET, "TESTING": True})
+
+
+def test_an_unset_secret_is_made_once_in_the_instance_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    first = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    first.instance_path = str(tmp_path)
+    from pbem.config import instance_secret
+
+    made = instance_secret(first)
+    assert len(made) > 40 and (tmp_path / "secret_key").read_text() == made
+    assert instance_secret(first) == made
+    assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
