@@ -77,7 +77,13 @@ def base_url() -> str:
     return "http://127.0.0.1:5000"
 
 
-def game_link(game_id: int) -> str:
+def game_link(game_id: int, recipient: Recipient | None = None) -> str:
+    """The game's page; for a seat's mail, the seat's signed link, which signs them in."""
+    if recipient is not None and recipient.colour is not None:
+        from pbem.web.signin import seat_link_token
+
+        token = seat_link_token(game_id, recipient.colour, recipient.player_id)
+        return f"{base_url()}/games/{game_id}/sign-in/{token}"
     return f"{base_url()}/games/{game_id}"
 
 
@@ -160,7 +166,7 @@ def decision_mail(
         "hand": view["players"][colour].get("hand", []),
         "moves": moves,
         "deadline": deadline,
-        "link": game_link(game_id),
+        "link": game_link(game_id, recipient),
         "seq": seq,
     }
     subject = asks.rstrip(".")

@@ -22,6 +22,7 @@ Two ways in:
 from __future__ import annotations
 
 import random
+import re
 from email import message_from_string, policy
 from email.message import EmailMessage
 
@@ -106,10 +107,15 @@ def readable(mail: EmailMessage) -> dict:
     headers = [(k, str(v)) for k, v in parsed.items() if k.lower() not in IGNORED_HEADERS]
     # The multipart boundary is random too: compare the content type without it.
     headers = [(k, parsed.get_content_type() if k == "Content-Type" else v) for k, v in headers]
+
+    # A seat's sign-in link is signed with the time: the same link a second later differs.
+    def unsigned(part: str) -> str:
+        return re.sub(r"/sign-in/[^\s\"<]+", "/sign-in/TOKEN", part)
+
     return {
         "headers": headers,
-        "text": parsed.get_body(preferencelist=("plain",)).get_content(),
-        "html": parsed.get_body(preferencelist=("html",)).get_content(),
+        "text": unsigned(parsed.get_body(preferencelist=("plain",)).get_content()),
+        "html": unsigned(parsed.get_body(preferencelist=("html",)).get_content()),
     }
 
 

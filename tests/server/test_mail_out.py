@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
@@ -148,7 +149,15 @@ def test_a_decision_mail_holds_what_is_asked_the_board_and_the_moves(mail_app, m
         assert f"  {engine.format_move(move)}\n" in text
     mine = mail_api.get(f"/api/games/{game_id}", keys[colour]).get_json()
     assert "Your power cards: " + ", ".join(map(str, mine["players"][colour]["hand"])) in text
-    assert "Galicia" in text and "Castillo" in text and "https://pbem.example/games/" in text
+    assert "Galicia" in text and "Castillo" in text
+    # The link signs the seat in: the page then shows that seat's hand.
+    link = re.search(r"https://pbem\.example(/games/\d+/sign-in/\S+)", text)[1]
+    signed_in = mail_api.client.get(link)
+    assert signed_in.status_code in (302, 303)
+    page = mail_api.client.get(signed_in.headers["Location"]).get_data(as_text=True)
+    assert "Your hand" in page
+    anonymous = mail_app.test_client().get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Your hand" not in anonymous
 
 
 def test_an_outage_loses_nothing_and_sends_nothing_twice(mail_app, mail_api, smtp):
