@@ -213,3 +213,18 @@ def test_a_lone_surrogate_in_a_move_field(app, api, game):
     problem = assert_problem(raw_post(api, moves_url(game), text, game["keys"][game["mover"]]), 400)
     assert "surrogate" in problem["detail"]
     assert table_snapshot(app) == before
+
+
+def test_an_id_past_the_databases_integers_is_not_found(app, api, game):
+    key = game["keys"][game["mover"]]
+    before = table_snapshot(app)
+    huge = "30235892671332958208"
+    for method, path in [
+        ("delete", f"/api/players/me/absences/{huge}"),
+        ("get", f"/api/games/{huge}"),
+        ("put", f"/api/games/{huge}/seats/red/bot"),
+    ]:
+        kwargs = {"json": {"bot": True}} if method == "put" else {}
+        response = getattr(api.client, method)(path, headers=api.auth(key), **kwargs)
+        assert assert_problem(response, 404)["detail"].startswith(("There is no", "You have no"))
+    assert table_snapshot(app) == before
