@@ -102,21 +102,33 @@ class Board:
         What setup fixes for the whole game (colours, seed, options, chart, teams) is
         shared: no rule changes it after `new_board`. A turn holds only scalars, and the
         kept Vetoes and chosen action cards are replaced, never changed, so one level of
-        copying is enough for them. `apply` copies on every move, so this is on the hot path.
+        copying is enough for them.
         """
-        new = self._copy_but_caballeros()
+        new = self._copy_shared()
         new.caballeros = {c: v.copy() for c, v in self.caballeros.items()}
+        for name in _REPLACED_ON_WRITE:
+            setattr(new, name, {k: v.copy() for k, v in getattr(self, name).items()})
         return new
 
-    def _copy_but_caballeros(self) -> Board:
+    def copy_for_push(self) -> Board:
+        """A copy to play moves on with `push` (`engine.apply` does, on every move): as
+        `copy`, but what the rules change rarely is shared until they change it. Each
+        colour's caballero counts are copied by `move_caballeros`, their one writer; the
+        hands, played power cards, returned cards and action decks are replaced, never
+        changed in place, by the rules that change them (see `_REPLACED_ON_WRITE`).
+        """
+        new = self._copy_shared()
+        new.caballeros = self.caballeros.copy()
+        return new
+
+    def _copy_shared(self) -> Board:
         new = object.__new__(type(self))  # not __init__: every field is set below
         new.__dict__.update(self.__dict__)  # the scalars, what setup fixes, the caballeros
         new.grandes = self.grandes.copy()
         new.scores = self.scores.copy()
-        new.hands = {c: v.copy() for c, v in self.hands.items()}
-        new.discards = {c: v.copy() for c, v in self.discards.items()}
+        for name in _REPLACED_ON_WRITE:  # the dicts; their lists are shared
+            setattr(new, name, getattr(self, name).copy())
         new.power_played = self.power_played.copy()
-        new.action_decks = {s: v.copy() for s, v in self.action_decks.items()}
         new.face_up = self.face_up.copy()
         new.action_discards = self.action_discards.copy()
         new.mobile_scoreboards = self.mobile_scoreboards.copy()
@@ -126,16 +138,6 @@ class Board:
         new.picks = self.picks.copy()
         new.special = None if self.special is None else copy_json(self.special)
         new.vetoes = self.vetoes.copy()
-        new.returned_cards = {c: v.copy() for c, v in self.returned_cards.items()}
-        return new
-
-    def copy_for_push(self) -> Board:
-        """A copy to play moves on with `push` (`engine.apply` does): as `copy`, but each
-        colour's caballero counts are shared until `move_caballeros`, the one place the
-        rules change them, copies them. Moves that move no caballero copy none.
-        """
-        new = self._copy_but_caballeros()
-        new.caballeros = self.caballeros.copy()
         return new
 
     # -- serialising ----------------------------------------------------------------------
@@ -154,6 +156,11 @@ class Board:
         for name in ("action_decks", "face_up"):
             values[name] = {int(k): v for k, v in values[name].items()}
         return cls(**values)
+
+
+#: Dicts of lists that the rules replace, never change in place: `copy_for_push` shares the
+#: lists (rules.play_power_card, rules.start_round, steps._power_card_return write them).
+_REPLACED_ON_WRITE = ("hands", "discards", "returned_cards", "action_decks")
 
 
 def copy_json(value: Any) -> Any:

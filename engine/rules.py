@@ -140,7 +140,8 @@ def _check_setup(colours: list[str], seed: Any, options: dict[str, Any]) -> None
 def start_round(board: Board, events: Events) -> None:
     for stack in DRAWN_STACKS:
         deck = board.action_decks[stack]
-        board.face_up[stack] = deck.pop(0) if deck else None
+        board.face_up[stack] = deck[0] if deck else None
+        board.action_decks[stack] = deck[1:]  # replaced, not popped: copies share decks
     board.face_up[5] = KING_CARD  # the King card comes back every round
     board.power_played = {}
     board.taken = []
@@ -401,12 +402,17 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
-def rule(type_: str, candidates: Callable[[Board, str], Iterable[dict[str, Any]]], when: str):
+def rule(
+    type_: str,
+    candidates: Callable[[Board, str], Iterable[dict[str, Any]]],
+    when: str,
+    legal: Callable[[Board, str], Iterable[dict[str, Any]]] | None = None,
+):
     """Register a move rule from its check function; the `do` function follows as `.do`."""
 
     def decorate(check: Callable[[Board, str, dict[str, Any]], None]):
         def with_do(do: Callable[[Board, str, dict[str, Any], Events], None]):
-            RULES[type_] = Rule(type_, candidates, check, do, when)
+            RULES[type_] = Rule(type_, candidates, check, do, when, legal)
             return do
 
         check.do = with_do  # type: ignore[attr-defined]
@@ -486,7 +492,22 @@ def _power_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
     return ({"type": "play_power_card", "card": v} for v in board.hands[player])
 
 
-@rule("play_power_card", _power_candidates, "power_cards")
+def _legal_power_cards(board: Board, player: str) -> list[dict[str, Any]]:
+    """What `check_power_card` accepts, found at once: the cards of the hand, but a value
+    already played this round only when every card of the hand repeats one."""
+    if board.phase != "power_cards" or power_card_player(board) != player:
+        return []
+    hand = board.hands[player]
+    taken = set(board.power_played.values())
+    repeat_allowed = all(v in taken for v in hand)
+    return [
+        {"type": "play_power_card", "card": v}
+        for v in hand
+        if v in POWER_CARDS and (repeat_allowed or v not in taken)
+    ]
+
+
+@rule("play_power_card", _power_candidates, "power_cards", legal=_legal_power_cards)
 def check_power_card(board: Board, player: str, move: dict[str, Any]) -> None:
     if board.phase != "power_cards":
         raise IllegalMove(f"Power cards are played at the start of a round: {waiting_for(board)}.")
@@ -512,11 +533,12 @@ def check_power_card(board: Board, player: str, move: dict[str, Any]) -> None:
 @check_power_card.do
 def play_power_card(board: Board, player: str, move: dict[str, Any], events: Events) -> None:
     value = move["card"]
-    board.hands[player].remove(value)
-    board.discards[player].append(value)
+    # Replaced, not changed in place: states copied for a move share these lists.
+    board.hands[player] = [v for v in board.hands[player] if v != value]
+    board.discards[player] = [*board.discards[player], value]
     returned = board.returned_cards.get(player)
     if returned and value in returned:
-        returned.remove(value)
+        board.returned_cards[player] = [v for v in returned if v != value]
     board.power_played[player] = value
     events.append({"type": "power_card_played", "player": player, "card": value})
     if len(board.power_played) == len(board.colours):
@@ -821,15 +843,31 @@ def moment(board: Board) -> tuple[str, ...]:
     return (special["stage"],)  # "inputs" or "window"
 
 
+# (how many rules it was made from, RULES grouped by moment): swapped whole, never changed,
+# so threads reading it while another rebuilds it see one or the other.
+_BY_MOMENT: tuple[int, dict[str, list[Rule]]] = (0, {})
+
+
+def _rules_by_moment() -> dict[str, list[Rule]]:
+    """RULES grouped by the moment their moves belong to, in registration order. Rebuilt
+    when rules were registered since (the cards register theirs at import)."""
+    global _BY_MOMENT
+    made_from, grouped = _BY_MOMENT
+    if made_from != len(RULES):
+        grouped = {}
+        for move_rule in RULES.values():
+            grouped.setdefault(move_rule.when, []).append(move_rule)
+        _BY_MOMENT = (len(RULES), grouped)
+    return grouped
+
+
 def legal_moves(board: Board, player: str) -> list[dict[str, Any]]:
     if board.phase == "over" or player not in board.colours:
         return []
     out: list[dict[str, Any]] = []
-    now = moment(board)
+    by_moment = _rules_by_moment()
     with per_call():
-        for move_rule in RULES.values():
-            if move_rule.when not in now:
-                continue
+        for move_rule in (r for when in moment(board) for r in by_moment.get(when, ())):
             if move_rule.legal is not None:
                 out.extend(move_rule.legal(board, player))
                 continue

@@ -57,7 +57,7 @@ def _grande(board: Board, step: Step, events: Events) -> None:
 def _power_card_return(board: Board, step: Step, events: Events) -> None:
     colour, card = step["colour"], step["card"]
     board.hands[colour] = sorted([*board.hands[colour], card])
-    board.returned_cards.setdefault(colour, []).append(card)
+    board.returned_cards[colour] = [*board.returned_cards.get(colour, []), card]
     events.append({"type": "power_card_returned", "player": colour})
 
 
