@@ -209,7 +209,6 @@ def explain(app, moment: datetime) -> list[str]:
         for name, query in queries.items():
             compiled = query.compile(connection, compile_kwargs={"literal_binds": True})
             plan = connection.exec_driver_sql(f"EXPLAIN ANALYZE {compiled}").scalars().all()
-            connection.rollback()
             lines.append(f"    EXPLAIN {name}: " + "\n      ".join(plan))
         db.session.remove()
     return lines
