@@ -16,6 +16,7 @@ from pbem.errors import Invalid, NotFound
 from pbem.extensions import db
 from pbem.schedule import deadlines
 from pbem.store.models import Absence, Game, Player, Seat
+from pbem.store.queries import MAX_ID
 
 #: One absence may not be longer than this (the allowance caps what it pushes anyway).
 LONGEST = timedelta(days=90)
@@ -38,7 +39,8 @@ def declare(player: Player, starts: datetime, ends: datetime) -> Absence:
 
 
 def cancel(player: Player, absence_id: int) -> None:
-    absence = db.session.get(Absence, absence_id)
+    # An id past the column's range is no row (SQLite cannot even bind it).
+    absence = db.session.get(Absence, absence_id) if 0 < absence_id <= MAX_ID else None
     if absence is None or absence.player_id != player.id:
         raise NotFound(
             f"You have no absence {absence_id}; GET /api/players/me/absences lists yours."
