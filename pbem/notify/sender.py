@@ -211,41 +211,43 @@ def _send_batch(batch: list[Any], mail: Transport, result: Delivery) -> bool:
     """Send a claimed batch, then mark it: the sent rows in one statement, the failed ones
     in another. A batch still sending after half of `STUCK_AFTER` (a slow or timing-out
     server) hands its unsent rows back before another sender could take them for stuck,
-    and the pass ends (False)."""
+    and the pass ends (False); so does an unexpected error, after marking what was sent."""
     started = time.monotonic()
     sent: list[int] = []
     failures: list[tuple[Any, Exception]] = []
-    unsent: list[int] = []
-    for row in batch:
-        if time.monotonic() - started > STUCK_AFTER.total_seconds() / 2:
-            unsent.append(row.id)
-            continue
-        try:
-            if row.channel == "webhook":
-                post_webhook(row.recipient, row.message)
-            else:
-                mail.send(row.recipient, row.message)
-        except (OSError, smtplib.SMTPException) as error:
-            mail.close()  # a broken connection is opened afresh for the next one
-            failures.append((row, error))
-            continue
-        sent.append(row.id)
-    if sent:
-        db.session.execute(
-            update(_outbox)
-            .where(_outbox.c.id.in_(sent))
-            .values(status="sent", sent_at=now(), last_error=None)
-        )
-        result.sent += len(sent)
-    if unsent:
-        db.session.execute(
-            update(_outbox)
-            .where(_outbox.c.id.in_(unsent), _outbox.c.status == "sending")
-            .values(status="queued", attempts=_outbox.c.attempts - 1)
-        )
-    if failures:
-        _failed(failures, result)
-    db.session.commit()
+    try:
+        for row in batch:
+            if time.monotonic() - started > STUCK_AFTER.total_seconds() / 2:
+                break
+            try:
+                if row.channel == "webhook":
+                    post_webhook(row.recipient, row.message)
+                else:
+                    mail.send(row.recipient, row.message)
+            except (OSError, smtplib.SMTPException) as error:
+                mail.close()  # a broken connection is opened afresh for the next one
+                failures.append((row, error))
+                continue
+            sent.append(row.id)
+    finally:
+        done = set(sent) | {row.id for row, _ in failures}
+        unsent = [row.id for row in batch if row.id not in done]
+        if sent:
+            db.session.execute(
+                update(_outbox)
+                .where(_outbox.c.id.in_(sent))
+                .values(status="sent", sent_at=now(), last_error=None)
+            )
+            result.sent += len(sent)
+        if unsent:
+            db.session.execute(
+                update(_outbox)
+                .where(_outbox.c.id.in_(unsent), _outbox.c.status == "sending")
+                .values(status="queued", attempts=_outbox.c.attempts - 1)
+            )
+        if failures:
+            _failed(failures, result)
+        db.session.commit()
     return not unsent
 
 

@@ -105,3 +105,42 @@ def test_a_row_left_sending_by_a_dead_sender_goes_out_after_ten_minutes(
     assert statuses(mail_app) == {"sent": 3}
     received = Counter(r for rcpt, _ in smtp.inbox.messages for r in rcpt)
     assert received == Counter(addresses)
+
+
+def test_a_batch_cut_short_marks_what_it_sent_and_hands_the_rest_back(
+    mail_app, mail_api, smtp, monkeypatch
+):
+    addresses = queue_copies(mail_app, mail_api, 5)
+    real = sender.transport
+
+    class Crashing:
+        def __init__(self, app):
+            self.inner, self.count = real(app), 0
+
+        def send(self, recipient, message):
+            self.count += 1
+            if self.count == 3:
+                raise RuntimeError("the sender's process is going down")
+            self.inner.send(recipient, message)
+
+        def close(self):
+            self.inner.close()
+
+    monkeypatch.setattr(sender, "transport", Crashing)
+    with mail_app.app_context():
+        try:
+            deliver_due()
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("the error was swallowed")
+        db.session.remove()
+    assert statuses(mail_app) == {"sent": 2, "queued": 3}
+    monkeypatch.setattr(sender, "transport", real)
+    with mail_app.app_context():
+        assert deliver_due().sent == 3
+        attempts = Counter(db.session.execute(sa.select(_outbox.c.attempts)).scalars())
+        db.session.remove()
+    assert attempts == {1: 5}
+    received = Counter(r for rcpt, _ in smtp.inbox.messages for r in rcpt)
+    assert received == Counter(addresses)
