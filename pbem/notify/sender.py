@@ -151,7 +151,11 @@ def _claim_batch(size: int, moment: Any) -> list[Any]:
     attempts counted); their contents, in id order."""
     due = (
         select(_outbox.c.id)
-        .where(_outbox.c.status == "queued", _outbox.c.next_attempt_at <= moment)
+        .where(
+            _outbox.c.status == "queued",
+            _outbox.c.next_attempt_at <= moment,
+            _outbox.c.message != "",  # composed (see outbox.compose_queued)
+        )
         .order_by(_outbox.c.id)
         .limit(size)
     )
@@ -183,9 +187,10 @@ def _claim_batch(size: int, moment: Any) -> list[Any]:
 
 def deliver_due(limit: int = 500) -> Delivery:
     """Send what is due now (at most `limit` rows, oldest first) and say what happened."""
-    from pbem.notify.outbox import collect_digests
+    from pbem.notify.outbox import collect_digests, compose_queued
 
     collect_digests()
+    compose_queued(limit)
     moment = now()
     # A sender that died mid-send leaves its row `sending`: queue it again.
     db.session.execute(

@@ -186,6 +186,9 @@ class Notification(db.Model):
     kind: Mapped[str] = mapped_column(String(32))  # "decision", "scoring", "game_over", ...
     recipient: Mapped[str] = mapped_column(String(2000))  # an address, or a webhook URL
     message: Mapped[str] = mapped_column(Text)
+    # A decision mail is queued as what to say (colour, seq, decision, deadline) and composed
+    # by the sender, off the move's path, from the state at that seq: `message` is "" until.
+    payload: Mapped[dict | None] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="queued")  # queued, sent, failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

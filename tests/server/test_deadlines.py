@@ -17,7 +17,7 @@ from pbem.extensions import db
 from pbem.game.state_cache import StateCache
 from pbem.schedule import deadlines
 from pbem.schedule.sweep import sweep
-from pbem.store.models import Deadline, Game, Move, Notification, Seat
+from pbem.store.models import Deadline, Game, Move, Notification, Seat, Snapshot
 from tests.engine.helpers import acting, empty_board, set_caballeros
 from tests.server.mail_helpers import body_text
 from tests.server.test_mail_out import addresses_of, deliver
@@ -109,6 +109,11 @@ def put_state(app, game_id, state):
         game = db.session.get(Game, game_id)
         game.state = engine.to_dict(state)
         game.pending = engine.pending(state)
+        # Past states are read from snapshots: this one is the state at the game's seq.
+        db.session.execute(
+            sa.delete(Snapshot).where(Snapshot.game_id == game_id, Snapshot.seq == game.seq)
+        )
+        db.session.add(Snapshot(game_id=game_id, seq=game.seq, state=game.state))
         db.session.execute(sa.delete(Deadline).where(Deadline.game_id == game_id))
         deadlines.sync(db.session.connection(), game_id, game.timing, state, T0)
         db.session.commit()

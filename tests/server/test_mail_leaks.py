@@ -292,6 +292,7 @@ def mail_app(database_url):
 
 def new_rows(app, game_id: int, after_id: int) -> list:
     with app.app_context():
+        outbox.compose_queued()  # as the sender does before sending: decision mails
         rows = db.session.execute(
             sa.select(Notification)
             .where(Notification.game_id == game_id, Notification.id > after_id)

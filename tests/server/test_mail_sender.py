@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from pbem.clock import set_now
 from pbem.extensions import db
-from pbem.notify import sender
+from pbem.notify import outbox, sender
 from pbem.notify.sender import deliver_due
 from pbem.store.models import Notification
 
@@ -24,6 +24,7 @@ def queue_copies(app, api, count: int) -> list[str]:
     set_now(app, START)
     api.new_game(["red", "blue"])
     with app.app_context():
+        outbox.compose_queued()  # decision mails are composed by the sender, before sending
         model = (
             db.session.execute(sa.select(_outbox).where(_outbox.c.kind == "decision").limit(1))
             .one()
@@ -86,9 +87,7 @@ def test_two_senders_at_once_send_each_row_once(mail_app, mail_api, smtp):
     assert statuses(mail_app) == {"sent": len(addresses)}
 
 
-def test_a_row_left_sending_by_a_dead_sender_goes_out_after_ten_minutes(
-    mail_app, mail_api, smtp
-):
+def test_a_row_left_sending_by_a_dead_sender_goes_out_after_ten_minutes(mail_app, mail_api, smtp):
     addresses = queue_copies(mail_app, mail_api, 3)
     with mail_app.app_context():
         claimed = sender._claim_batch(2, START)  # then the sender dies

@@ -26,6 +26,7 @@ def upgrade():
         sa.Column('kind', sa.String(length=32), nullable=False),
         sa.Column('recipient', sa.String(length=2000), nullable=False),
         sa.Column('message', sa.Text(), nullable=False),
+        sa.Column('payload', sa.JSON(), nullable=True),
         sa.Column('status', sa.String(length=16), nullable=False),
         sa.Column('attempts', sa.Integer(), nullable=False),
         sa.Column('next_attempt_at', sa.DateTime(timezone=True), nullable=False),
