@@ -6,30 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from engine.data import REGIONS
-
-NAMES = {
-    "galicia": "Galicia",
-    "basque_country": "Basque Country",
-    "aragon": "Aragon",
-    "catalonia": "Catalonia",
-    "old_castile": "Old Castile",
-    "new_castile": "New Castile",
-    "seville": "Seville",
-    "granada": "Granada",
-    "valencia": "Valencia",
-    "castillo": "Castillo",
-}
+from pbem.web.geometry import PLACE_NAMES
 
 
 def place_name(place: str) -> str:
-    return NAMES.get(place, place.replace("_", " ").title())
+    return PLACE_NAMES.get(place, place.replace("_", " ").title())
 
 
 def board_table(view: dict[str, Any]) -> str:
     """Regions (caballeros per colour, scoreboard, king, grandes), the Castillo, then each
     player's score, court and province."""
     colours = view["colours"]
-    width = max(len(place_name(p)) for p in NAMES) + 2
+    width = max(len(place_name(p)) for p in PLACE_NAMES) + 2
     head = "".ljust(width) + "".join(c[:6].rjust(7) for c in colours) + "   scores  notes"
     lines = [head, "-" * len(head)]
     places = [(r, view["regions"][r]) for r in REGIONS] + [("castillo", view["castillo"])]

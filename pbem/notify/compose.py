@@ -295,34 +295,31 @@ def public_summary(
     return "\n".join(lines)
 
 
-def key_mail(recipient: Recipient, key: str) -> EmailMessage:
-    """A new API key, asked for by mail (POST /api/players/key-reset)."""
+def _plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) -> EmailMessage:
+    """A mail to a player that belongs to no game's thread (a key, a digest)."""
     mail = EmailMessage()
     mail["From"] = current_app.config["MAIL_FROM"]
     mail["To"] = formataddr((recipient.name, recipient.email))
-    mail["Subject"] = "[El Grande] your new API key"
+    mail["Subject"] = subject
     mail["Date"] = format_datetime(now())
     mail["Message-ID"] = addresses.message_id(None, None, None)
     mail["Auto-Submitted"] = "auto-generated"
-    text, html = render("key", recipient=recipient, key=key, link=base_url())
+    text, html = parts
     mail.set_content(text, cte="quoted-printable")
     mail.add_alternative(html, subtype="html", cte="quoted-printable")
     return mail
+
+
+def key_mail(recipient: Recipient, key: str) -> EmailMessage:
+    """A new API key, asked for by mail (POST /api/players/key-reset)."""
+    parts = render("key", recipient=recipient, key=key, link=base_url())
+    return _plain_message(recipient, "[El Grande] your new API key", parts)
 
 
 def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
     """Gathered mails (every move, scorings) in one, for a player who asked for a digest."""
-    mail = EmailMessage()
-    mail["From"] = current_app.config["MAIL_FROM"]
-    mail["To"] = formataddr((recipient.name, recipient.email))
-    mail["Subject"] = f"[El Grande] what happened in your games ({len(parts)})"
-    mail["Date"] = format_datetime(now())
-    mail["Message-ID"] = addresses.message_id(None, None, None)
-    mail["Auto-Submitted"] = "auto-generated"
-    text, html = render("digest", recipient=recipient, parts=parts)
-    mail.set_content(text, cte="quoted-printable")
-    mail.add_alternative(html, subtype="html", cte="quoted-printable")
-    return mail
+    subject = f"[El Grande] what happened in your games ({len(parts)})"
+    return _plain_message(recipient, subject, render("digest", recipient=recipient, parts=parts))
 
 
 def declined_mail(
