@@ -9,6 +9,8 @@ ones in another. A failed send is retried with backoff (30 s, doubling, at most 
 apart); a row still failing a day after it was queued is marked failed, and the game's
 admin sees it in the game's JSON. A row left `sending` by a sender that died is queued
 again after ten minutes; a batch still sending after half that hands its unsent rows back.
+Decision mails wait in the outbox as what to say; each pass first composes them
+(`outbox.compose_queued`), and only composed rows are claimed.
 """
 
 from __future__ import annotations
