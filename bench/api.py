@@ -14,65 +14,19 @@ Figures, not a test: nothing here passes or fails.
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import uuid
 from pathlib import Path
-from urllib.parse import quote
+
+from common import Client, database, free_port, new_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-COLOURS = ["red", "yellow", "green", "blue", "brown"]
-
-
-class Client:
-    """One keep-alive HTTP connection speaking JSON."""
-
-    def __init__(self, port: int):
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-
-    def call(self, method: str, path: str, body=None, key: str | None = None):
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        payload = json.dumps(body) if body is not None else None
-        self.connection.request(method, path, body=payload, headers=headers)
-        response = self.connection.getresponse()
-        data = response.read()
-        return response.status, (json.loads(data) if data else None)
-
-
-def new_game(client: Client, rng: random.Random) -> tuple[int, dict[str, str]]:
-    colours = COLOURS[: rng.choice([3, 4, 5])]
-    tag = uuid.uuid4().hex[:10]
-    keys = {}
-    for colour in colours:
-        status, body = client.call(
-            "POST", "/api/players", {"email": f"{colour}-{tag}@bench.example", "name": colour}
-        )
-        assert status == 201, body
-        keys[colour] = body["api_key"]
-    status, body = client.call(
-        "POST",
-        "/api/games",
-        {
-            "title": f"bench {tag}",
-            "seats": [{"email": f"{c}-{tag}@bench.example", "colour": c} for c in colours],
-            "options": {"rounds": 6},
-        },
-        key=keys[colours[0]],
-    )
-    assert status == 201, body
-    return body["id"], keys
 
 
 def play(port: int, seed: int, stop_at: float, latencies: list[float], errors: list[str]):
@@ -147,12 +101,6 @@ def figures(name: str, latencies: list[float], elapsed: float, errors: list[str]
     return {"p50": p50, "p99": p99, "rate": rate}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def start_server(
     database_url: str, workers: int | None, threads: int | None
 ) -> tuple[subprocess.Popen, int]:
@@ -224,28 +172,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     for db in args.db or ["sqlite", "postgresql"]:
-        if db == "sqlite":
-            with tempfile.TemporaryDirectory() as folder:
-                bench("SQLite", f"sqlite:///{folder}/bench.sqlite", args)
-        else:
-            import sqlalchemy as sa
-
-            schema = "bench_" + uuid.uuid4().hex[:10]
-            admin = sa.create_engine(args.pg_url)
-            with admin.begin() as connection:
-                connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
-            separator = "&" if "?" in args.pg_url else "?"
-            try:
-                bench(
-                    "PostgreSQL",
-                    f"{args.pg_url}{separator}options={quote(f'-csearch_path={schema}')}",
-                    args,
-                )
-            finally:
-                with admin.begin() as connection:
-                    connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-                admin.dispose()
-
+        with database(db, args.pg_url) as url:
+            bench("SQLite" if db == "sqlite" else "PostgreSQL", url, args)
 
 if __name__ == "__main__":
     main()

@@ -23,8 +23,6 @@ Figures, not a test: nothing here passes or fails.
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import os
 import random
 import signal
@@ -32,34 +30,25 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email import message_from_bytes, policy
 from pathlib import Path
-from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, bench/ comes first on the path, and bench/engine.py is not the engine.
 sys.path.insert(0, str(ROOT))
 
 from aiosmtpd.controller import Controller  # noqa: E402
+from common import COLOURS, Client, database, free_port, new_game  # noqa: E402
 
-COLOURS = ["red", "yellow", "green", "blue", "brown"]
 MAIL_CONFIG = {
     "SECRET_KEY": "bench-mail",
     "MAIL_FROM": "El Grande <play@bench.example>",
     "PBEM_BASE_URL": "https://bench.example",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Inbox:
@@ -120,28 +109,6 @@ def sink_server() -> Iterator[str]:
         server.wait(timeout=30)
 
 
-@contextmanager
-def database(kind: str, pg_url: str) -> Iterator[str]:
-    """A fresh database URL: SQLite in a temporary folder, or a PostgreSQL schema."""
-    if kind == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            yield f"sqlite:///{folder}/bench.sqlite"
-        return
-    import sqlalchemy as sa
-
-    schema = "bench_mail_" + uuid.uuid4().hex[:10]
-    admin = sa.create_engine(pg_url)
-    with admin.begin() as connection:
-        connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    separator = "&" if "?" in pg_url else "?"
-    try:
-        yield f"{pg_url}{separator}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with admin.begin() as connection:
-            connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
-
-
 # -- (a) the sender's throughput ----------------------------------------------------------------
 
 
@@ -172,6 +139,9 @@ def queue_mails(app, count: int) -> None:
     assert response.status_code == 201, response.get_json()
     outbox = Notification.__table__
     with app.app_context():
+        from pbem.notify.outbox import compose_queued
+
+        compose_queued()  # decision mails wait as what to say until the sender composes them
         model = (
             db.session.execute(select(outbox).where(outbox.c.kind == "decision").limit(1))
             .one()
@@ -223,23 +193,6 @@ def bench_throughput(label: str, database_url: str, count: int) -> None:
 # -- (b) commit to delivery under pbem serve ------------------------------------------------
 
 
-class Client:
-    """One keep-alive HTTP connection speaking JSON."""
-
-    def __init__(self, port: int):
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-
-    def call(self, method: str, path: str, body=None, key: str | None = None):
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        payload = json.dumps(body) if body is not None else None
-        self.connection.request(method, path, body=payload, headers=headers)
-        response = self.connection.getresponse()
-        data = response.read()
-        return response.status, (json.loads(data) if data else None)
-
-
 def start_serve(database_url: str, smtp_url: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = {
@@ -266,30 +219,6 @@ def start_serve(database_url: str, smtp_url: str) -> tuple[subprocess.Popen, int
     raise RuntimeError("pbem serve did not answer /api/health")
 
 
-def new_game(client: Client, rng: random.Random) -> tuple[int, dict[str, str], float]:
-    colours = COLOURS[: rng.choice([3, 4, 5])]
-    tag = uuid.uuid4().hex[:10]
-    keys = {}
-    for colour in colours:
-        status, body = client.call(
-            "POST", "/api/players", {"email": f"{colour}-{tag}@bench.example", "name": colour}
-        )
-        assert status == 201, body
-        keys[colour] = body["api_key"]
-    status, body = client.call(
-        "POST",
-        "/api/games",
-        {
-            "title": f"bench {tag}",
-            "seats": [{"email": f"{c}-{tag}@bench.example", "colour": c} for c in colours],
-            "options": {"rounds": 6},
-        },
-        key=keys[colours[0]],
-    )
-    assert status == 201, body
-    return body["id"], keys, time.monotonic()
-
-
 def bench_latency(label: str, database_url: str, moves: int, pause: float) -> None:
     from pbem.notify.addresses import read_message_id
 
@@ -301,8 +230,8 @@ def bench_latency(label: str, database_url: str, moves: int, pause: float) -> No
             client = Client(port)
             played = 0
             while played < moves:
-                game_id, keys, answered = new_game(client, rng)
-                committed[(game_id, 0)] = answered
+                game_id, keys = new_game(client, rng)
+                committed[(game_id, 0)] = time.monotonic()
                 _, view = client.call("GET", f"/api/games/{game_id}")
                 while view["status"] == "active" and played < moves:
                     colour = rng.choice(sorted({p["player"] for p in view["pending"]}))

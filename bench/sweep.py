@@ -26,14 +26,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import time
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote
+
+from common import database  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, bench/ comes first on the path, and bench/engine.py is not the engine.
@@ -50,28 +48,6 @@ CHUNK = 1000
 #: (live games, due decisions, rounds)
 SETUPS = [(1_000, 100, 3), (10_000, 100, 3), (10_000, 1_000, 1)]
 ROUND = timedelta(hours=1)
-
-
-@contextmanager
-def database(kind: str, pg_url: str) -> Iterator[str]:
-    """A fresh database URL: SQLite in a temporary folder, or a PostgreSQL schema."""
-    if kind == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            yield f"sqlite:///{folder}/bench.sqlite"
-        return
-    import sqlalchemy as sa
-
-    schema = "bench_sweep_" + uuid.uuid4().hex[:10]
-    admin = sa.create_engine(pg_url)
-    with admin.begin() as connection:
-        connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    separator = "&" if "?" in pg_url else "?"
-    try:
-        yield f"{pg_url}{separator}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with admin.begin() as connection:
-            connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
 
 
 def make_template(app) -> None:

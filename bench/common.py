@@ -1,0 +1,89 @@
+"""What the benchmarks share: a fresh database, a free port, a JSON client, a new game.
+
+The scripts run as `python bench/<name>.py`, so this module is imported as `common`.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import socket
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from urllib.parse import quote
+
+COLOURS = ["red", "yellow", "green", "blue", "brown"]
+
+
+@contextmanager
+def database(kind: str, pg_url: str) -> Iterator[str]:
+    """A fresh database URL: SQLite in a temporary folder, or a PostgreSQL schema of its
+    own (dropped afterwards)."""
+    if kind == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{folder}/bench.sqlite"
+        return
+    import sqlalchemy as sa
+
+    schema = "bench_" + uuid.uuid4().hex[:10]
+    admin = sa.create_engine(pg_url)
+    with admin.begin() as connection:
+        connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    separator = "&" if "?" in pg_url else "?"
+    try:
+        yield f"{pg_url}{separator}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Client:
+    """One keep-alive HTTP connection speaking JSON."""
+
+    def __init__(self, port: int):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, method: str, path: str, body=None, key: str | None = None):
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        payload = json.dumps(body) if body is not None else None
+        self.connection.request(method, path, body=payload, headers=headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        return response.status, (json.loads(data) if data else None)
+
+
+def new_game(client: Client, rng: random.Random) -> tuple[int, dict[str, str]]:
+    """A 6-round game of 3 to 5 new players; its id and {colour: key}."""
+    colours = COLOURS[: rng.choice([3, 4, 5])]
+    tag = uuid.uuid4().hex[:10]
+    keys = {}
+    for colour in colours:
+        status, body = client.call(
+            "POST", "/api/players", {"email": f"{colour}-{tag}@bench.example", "name": colour}
+        )
+        assert status == 201, body
+        keys[colour] = body["api_key"]
+    status, body = client.call(
+        "POST",
+        "/api/games",
+        {
+            "title": f"bench {tag}",
+            "seats": [{"email": f"{c}-{tag}@bench.example", "colour": c} for c in colours],
+            "options": {"rounds": 6},
+        },
+        key=keys[colours[0]],
+    )
+    assert status == 201, body
+    return body["id"], keys
