@@ -65,6 +65,34 @@ SELECT_CALLER_AT_GAME = (
     .order_by(_seats.c.position)
 )
 
+# A game as its page shows it, with every seat and the name of its holder: one row per
+# seat, in seat order (no row: no such game). Not the big state.
+SELECT_GAME_PAGE = (
+    select(
+        _games.c.id,
+        _games.c.seq,
+        _games.c.seed,
+        _games.c.status,
+        _games.c.title,
+        _games.c.colours,
+        _games.c.options,
+        _seats.c.colour.label("seat_colour"),
+        _seats.c.player_id.label("seat_player"),
+        _players.c.name.label("seat_name"),
+    )
+    .select_from(
+        _games.outerjoin(_seats, _seats.c.game_id == _games.c.id).outerjoin(
+            _players, _players.c.id == _seats.c.player_id
+        )
+    )
+    .where(_games.c.id == bindparam("game"))
+    .order_by(_seats.c.position)
+)
+
+SELECT_PLAYER_NAME = select(_players.c.id, _players.c.name).where(
+    _players.c.id == bindparam("player")
+)
+
 # The seq comes back with the state so a cached state is always filed under its own seq.
 SELECT_STATE = select(_games.c.seq, _games.c.state).where(_games.c.id == bindparam("game"))
 SELECT_SEQ = select(_games.c.seq).where(_games.c.id == bindparam("game"))
@@ -138,6 +166,11 @@ def game_and_seats(
     return connection.execute(
         SELECT_GAME_AND_SEATS, {"game": id_or_zero(game_id), "player": player_id}
     ).all()
+
+
+def game_page(connection: Connection, game_id: int) -> list[Row[Any]]:
+    """The game's row with each seat and its holder's name; see SELECT_GAME_PAGE."""
+    return connection.execute(SELECT_GAME_PAGE, {"game": id_or_zero(game_id)}).all()
 
 
 def snapshot_at_or_before(connection: Connection, game_id: int, seq: int) -> Row[Any] | None:
