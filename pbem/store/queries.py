@@ -65,10 +65,14 @@ SELECT_CALLER_AT_GAME = (
     .order_by(_seats.c.position)
 )
 
-# A game as its page shows it, with every seat and the name of its holder: one row per
-# seat, in seat order (no row: no such game). Not the big state.
+_me = _players.alias("me")
+
+# A game as its page shows it, with every seat and the name of its holder, and the name of
+# the signed-in player `player` (null if none): one row per seat, in seat order (no row: no
+# such game). Not the big state.
 SELECT_GAME_PAGE = (
     select(
+        _me.c.name.label("player_name"),
         _games.c.id,
         _games.c.seq,
         _games.c.seed,
@@ -81,9 +85,9 @@ SELECT_GAME_PAGE = (
         _players.c.name.label("seat_name"),
     )
     .select_from(
-        _games.outerjoin(_seats, _seats.c.game_id == _games.c.id).outerjoin(
-            _players, _players.c.id == _seats.c.player_id
-        )
+        _games.outerjoin(_seats, _seats.c.game_id == _games.c.id)
+        .outerjoin(_players, _players.c.id == _seats.c.player_id)
+        .outerjoin(_me, _me.c.id == bindparam("player"))
     )
     .where(_games.c.id == bindparam("game"))
     .order_by(_seats.c.position)
@@ -168,9 +172,12 @@ def game_and_seats(
     ).all()
 
 
-def game_page(connection: Connection, game_id: int) -> list[Row[Any]]:
-    """The game's row with each seat and its holder's name; see SELECT_GAME_PAGE."""
-    return connection.execute(SELECT_GAME_PAGE, {"game": id_or_zero(game_id)}).all()
+def game_page(connection: Connection, game_id: int, player_id: int | None) -> list[Row[Any]]:
+    """The game's row with each seat and its holder's name, and the signed-in player's
+    name; see SELECT_GAME_PAGE."""
+    return connection.execute(
+        SELECT_GAME_PAGE, {"game": id_or_zero(game_id), "player": player_id}
+    ).all()
 
 
 def snapshot_at_or_before(connection: Connection, game_id: int, seq: int) -> Row[Any] | None:

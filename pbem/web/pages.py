@@ -240,20 +240,25 @@ class BoardPage:
 
 def board_page(
     game_id: int, player_id: int | None, seq: int | None = None, colour: str | None = None
-) -> BoardPage:
+) -> tuple[BoardPage, SignedIn | None]:
     """The board page at `seq` (None: now), as `colour` (one of the player's; None: their
-    pending one), or the public view for anyone without a seat.
+    pending one), or the public view for anyone without a seat; and the signed-in player
+    (None if `player_id` is None or no longer a player), for the page's header.
 
-    One query reads the game and its seats; the parts are then drawn only if this worker
-    has not drawn them for the same key: the game (id, seed, seq, status, title), who holds
-    each seat, which of them the player holds, the seq shown and the colour asked for. The
-    key names all a page is drawn from, so a hit shows exactly what drawing it again would
-    (and a request refused, e.g. for another's colour, is refused before anything is kept).
+    One query reads the game, its seats and the player's name; the parts are then drawn
+    only if this worker has not drawn them for the same key: the game (id, seed, seq,
+    status, title), who holds each seat, which of them the player holds, the seq shown and
+    the colour asked for. The key names all a page is drawn from, so a hit shows exactly
+    what drawing it again would (and a request refused, e.g. for another's colour, is
+    refused before anything is kept).
     """
-    rows = queries.game_page(db.session.connection(), game_id)
+    rows = queries.game_page(db.session.connection(), game_id, player_id)
     if not rows:
         raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
     game = rows[0]
+    player = None
+    if player_id is not None and game.player_name is not None:
+        player = SignedIn(id=player_id, name=game.player_name)
     seats = [r for r in rows if r.seat_colour is not None]
     names = {r.seat_colour: r.seat_name for r in seats}
     own = [r.seat_colour for r in seats if player_id is not None and r.seat_player == player_id]
@@ -270,7 +275,8 @@ def board_page(
         colour,
         request.script_root,  # the links in the parts
     )
-    return _PAGES.get(key, lambda: _draw_board_page(game, names, own, shown, colour))
+    page = _PAGES.get(key, lambda: _draw_board_page(game, names, own, shown, colour))
+    return page, player
 
 
 #: Stands for the seq in a link drawn once for every entry of the log.

@@ -63,8 +63,9 @@ def _colour_arg() -> str | None:
 
 
 def _board(game_id: int, status: int = 200, error: str | None = None):
-    player = current_player()
-    page = pages.board_page(game_id, player and player.id, _seq_arg(), _colour_arg())
+    player_id = signin.signed_in_player_id()
+    page, player = pages.board_page(game_id, player_id, _seq_arg(), _colour_arg())
+    g.web_player = player  # read with the game: the header needs no query of its own
     return render_template("web/game.html", page=page, error=error), status
 
 

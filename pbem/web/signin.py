@@ -114,7 +114,8 @@ def signed_in_player() -> SignedIn | None:
     player_id = signed_in_player_id()
     if player_id is None:
         return None
-    row = db.session.execute(queries.SELECT_PLAYER_NAME, {"player": player_id}).first()
+    connection = db.session.connection()
+    row = connection.execute(queries.SELECT_PLAYER_NAME, {"player": player_id}).first()
     return SignedIn(id=row.id, name=row.name) if row is not None else None
 
 
