@@ -19,7 +19,7 @@ def round_starts(game_id: int) -> list[int]:
     `round_started`. Read from the snapshots, which are written exactly there
     (`states.snapshots_of`; setup's at seq 0)."""
     query = db.select(Snapshot.seq).where(Snapshot.game_id == game_id).order_by(Snapshot.seq)
-    seqs = list(db.session.execute(query).scalars())
+    seqs = list(db.session.connection().execute(query).scalars())
     return seqs if seqs and seqs[0] == 0 else [0, *seqs]
 
 
@@ -37,7 +37,7 @@ def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> li
     )
     entries: list[engine.LogEntry] = [
         {"seq": row.seq, "player": row.colour, "move": row.move, "events": row.events or []}
-        for row in db.session.execute(query)
+        for row in db.session.connection().execute(query)
     ]
     return engine.visible_log(entries, set(own))
 

@@ -279,7 +279,7 @@ def board_page(
     return page, player
 
 
-#: Stands for the seq in a link drawn once for every entry of the log.
+#: Stands for the seq in the link to a seq, built once for the links to every seq.
 _SEQ_SLOT = "__seq__"
 
 
@@ -304,6 +304,11 @@ def _draw_board_page(
     board, panel = board_and_panel(game, view, names)
     final = final_scoring(view, names)
     parts = current_app.jinja_env.get_template("web/_game_parts.html").module
+    links = {
+        "now": url_for("web.game", game_id=game.id, colour=colour_field),
+        "at": url_for("web.game", game_id=game.id, seq=_SEQ_SLOT, colour=colour_field),
+        "slot": _SEQ_SLOT,
+    }
     return BoardPage(
         game_id=game.id,
         title=game.title,
@@ -316,16 +321,11 @@ def _draw_board_page(
             shown=shown,
             current=shown == game.seq,
             replay=steps,
-            colour_field=colour_field,
+            links=links,
         ),
         final=parts.final_scoring(final) if final else Markup(""),
         moves=parts.moves(offered, viewer, colour_field) if offered is not None else None,
         board=board,
         panel=panel,
-        log=parts.log(
-            log,
-            final is not None,
-            url_for("web.game", game_id=game.id, seq=_SEQ_SLOT, colour=colour_field),
-            _SEQ_SLOT,
-        ),
+        log=parts.log(log, final is not None, links),
     )
