@@ -21,8 +21,10 @@ def create_app(config: dict | None = None) -> Flask:
     from pbem.config import configure
     from pbem.extensions import db, migrate
     from pbem.game import state_cache
+    from pbem.web.templating import AppEnvironment
 
     app = Flask(__name__, instance_relative_config=True)
+    app.jinja_environment = AppEnvironment  # before anything renders
     configure(app, config)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:///"):
         os.makedirs(app.instance_path, exist_ok=True)

@@ -4,13 +4,13 @@ names at its seats. Each a single query; what is secret is still the engine's to
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy.orm import selectinload
 
 import engine
 from pbem.extensions import db
-from pbem.game.games import seats_of
 from pbem.store.models import Game, Move, Player, Seat, Snapshot
 
 
@@ -19,26 +19,27 @@ def round_starts(game_id: int) -> list[int]:
     `round_started`. Read from the snapshots, which are written exactly there
     (`states.snapshots_of`; setup's at seq 0)."""
     query = db.select(Snapshot.seq).where(Snapshot.game_id == game_id).order_by(Snapshot.seq)
-    seqs = list(db.session.execute(query).scalars())
+    seqs = list(db.session.connection().execute(query).scalars())
     return seqs if seqs and seqs[0] == 0 else [0, *seqs]
 
 
-def log_between(game: Game, player: Player | None, after: int, upto: int) -> list[dict[str, Any]]:
-    """The log entries with `after < seq <= upto`, as `views.log_for` shows them to `player`.
+def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> list[dict[str, Any]]:
+    """The log entries with `after < seq <= upto`, as `views.log_for` shows them to the
+    holder of the seats `own` (none: to anyone).
 
     A pick is shown once a revealing event at or after it is in the stretch; cutting the log
     short can only hide more, never less.
     """
     query = (
         db.select(Move.seq, Move.colour, Move.move, Move.events)
-        .where(Move.game_id == game.id, Move.seq > after, Move.seq <= upto)
+        .where(Move.game_id == game_id, Move.seq > after, Move.seq <= upto)
         .order_by(Move.seq)
     )
     entries: list[engine.LogEntry] = [
         {"seq": row.seq, "player": row.colour, "move": row.move, "events": row.events or []}
-        for row in db.session.execute(query)
+        for row in db.session.connection().execute(query)
     ]
-    return engine.visible_log(entries, {s.colour for s in seats_of(game, player)})
+    return engine.visible_log(entries, set(own))
 
 
 def seat_names(game_id: int) -> dict[str, str]:

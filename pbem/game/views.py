@@ -71,7 +71,13 @@ def undelivered(game_id: int) -> list[dict[str, Any]]:
 
 def view_at(game: Game, player: Player | None, seq: int, colour: str | None = None) -> dict:
     """The caller's view as it was after move `seq`; `colour` as for `current_view`."""
-    own = [s.colour for s in seats_of(game, player)]
+    return view_of_seats(game, [s.colour for s in seats_of(game, player)], seq, colour)
+
+
+def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None) -> dict:
+    """The view after move `seq` of whoever holds the seats `own` (none: the public view);
+    `colour` as for `current_view`. `game` is a Game or a row with its id, seq, seed, title,
+    status, colours and options."""
     if not 0 <= seq <= game.seq:
         raise NotFound(f"Game {game.id} has states 0 to {game.seq}; there is no state {seq}.")
     state = current_state(game.id, game.seed, game.seq) if seq == game.seq else state_at(game, seq)

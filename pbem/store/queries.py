@@ -65,6 +65,38 @@ SELECT_CALLER_AT_GAME = (
     .order_by(_seats.c.position)
 )
 
+_me = _players.alias("me")
+
+# A game as its page shows it, with every seat and the name of its holder, and the name of
+# the signed-in player `player` (null if none): one row per seat, in seat order (no row: no
+# such game). Not the big state.
+SELECT_GAME_PAGE = (
+    select(
+        _me.c.name.label("player_name"),
+        _games.c.id,
+        _games.c.seq,
+        _games.c.seed,
+        _games.c.status,
+        _games.c.title,
+        _games.c.colours,
+        _games.c.options,
+        _seats.c.colour.label("seat_colour"),
+        _seats.c.player_id.label("seat_player"),
+        _players.c.name.label("seat_name"),
+    )
+    .select_from(
+        _games.outerjoin(_seats, _seats.c.game_id == _games.c.id)
+        .outerjoin(_players, _players.c.id == _seats.c.player_id)
+        .outerjoin(_me, _me.c.id == bindparam("player"))
+    )
+    .where(_games.c.id == bindparam("game"))
+    .order_by(_seats.c.position)
+)
+
+SELECT_PLAYER_NAME = select(_players.c.id, _players.c.name).where(
+    _players.c.id == bindparam("player")
+)
+
 # The seq comes back with the state so a cached state is always filed under its own seq.
 SELECT_STATE = select(_games.c.seq, _games.c.state).where(_games.c.id == bindparam("game"))
 SELECT_SEQ = select(_games.c.seq).where(_games.c.id == bindparam("game"))
@@ -137,6 +169,14 @@ def game_and_seats(
         ).all()
     return connection.execute(
         SELECT_GAME_AND_SEATS, {"game": id_or_zero(game_id), "player": player_id}
+    ).all()
+
+
+def game_page(connection: Connection, game_id: int, player_id: int | None) -> list[Row[Any]]:
+    """The game's row with each seat and its holder's name, and the signed-in player's
+    name; see SELECT_GAME_PAGE."""
+    return connection.execute(
+        SELECT_GAME_PAGE, {"game": id_or_zero(game_id), "player": player_id}
     ).all()
 
 

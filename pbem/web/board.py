@@ -19,7 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
-from pbem.web import geometry
+from pbem.web import geometry, templating
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -57,7 +57,7 @@ STACK_DRAWN = 3
 @cache
 def environment() -> jinja2.Environment:
     """The Jinja environment for `templates/` with autoescape on for everything."""
-    return jinja2.Environment(
+    return templating.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

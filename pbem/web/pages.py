@@ -12,21 +12,26 @@ import json
 import threading
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app, request, url_for
 from markupsafe import Markup
 
+import engine
 from engine.data import CASTILLO, REGIONS
+from pbem.errors import NotFound
+from pbem.extensions import db
 from pbem.game import history
-from pbem.game.games import games_of, get_game, seats_of
-from pbem.game.seating import Actor
+from pbem.game.games import games_of, seats_of
 from pbem.game.states import current_state
-from pbem.game.views import current_view, legal_moves_for, view_at
-from pbem.store.models import Game, Player
+from pbem.game.views import view_of_seats
+from pbem.store import queries
+from pbem.store.models import Game
 from pbem.web.board import board_svg, colour_chip, panel_html, place_name
 from pbem.web.notation import move_text, notation
+from pbem.web.signin import SignedIn
 
 PLACES = (*REGIONS, CASTILLO)
 
@@ -34,7 +39,7 @@ PLACES = (*REGIONS, CASTILLO)
 # --- the list of games -------------------------------------------------------------------
 
 
-def game_row(game: Game, player: Player | None = None) -> dict[str, Any]:
+def game_row(game: Game, player: SignedIn | None = None) -> dict[str, Any]:
     """A game as the lists show it: title, players, status, round, who must act."""
     names = {s.colour: s.player.name for s in game.seats}
     state = current_state(game.id, game.seed, game.seq)
@@ -52,7 +57,7 @@ def game_row(game: Game, player: Player | None = None) -> dict[str, Any]:
     }
 
 
-def index_context(player: Player | None) -> dict[str, Any]:
+def index_context(player: SignedIn | None) -> dict[str, Any]:
     return {
         "your_games": [game_row(g, player) for g in games_of(player)] if player else [],
         "in_play": [game_row(g, player) for g in history.recent_games("active")],
@@ -107,26 +112,40 @@ def replay(seq: int, last: int, starts: list[int]) -> Replay:
 # --- the board page ------------------------------------------------------------------------
 
 
+class Drawn:
+    """Things drawn once per worker, by a key that names everything they are drawn from:
+    the least recently used out first. A key holds the game's id, seed and seq, so a move
+    (a new seq) makes new keys rather than stale entries: nothing needs invalidating."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, draw: Callable[[], Any]) -> Any:
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None:
+                self._entries.move_to_end(key)
+                return hit
+        drawn = draw()
+        with self._lock:
+            self._entries[key] = drawn
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return drawn
+
+
 #: Rendered boards and panels by (game, seed, seq, viewer, names): a past position never
 #: changes, so each is drawn once per worker and then served from memory.
-_RENDERED: OrderedDict[tuple, tuple[Markup, Markup]] = OrderedDict()
-_RENDERED_MAX = 512
-_RENDERED_LOCK = threading.Lock()
+_RENDERED = Drawn(512)
+#: The board pages' parts (`BoardPage`), by everything they show (see `board_page`).
+_PAGES = Drawn(256)
 
 
-def board_and_panel(game: Game, view: Mapping[str, Any], names: dict[str, str]) -> tuple:
+def board_and_panel(game: Any, view: Mapping[str, Any], names: dict[str, str]) -> tuple:
     key = (game.id, game.seed, view["seq"], view["viewer"], tuple(names.items()))
-    with _RENDERED_LOCK:
-        hit = _RENDERED.get(key)
-        if hit is not None:
-            _RENDERED.move_to_end(key)
-            return hit
-    drawn = (board_svg(view), panel_html(view, names))
-    with _RENDERED_LOCK:
-        _RENDERED[key] = drawn
-        while len(_RENDERED) > _RENDERED_MAX:
-            _RENDERED.popitem(last=False)
-    return drawn
+    return _RENDERED.get(key, lambda: (board_svg(view), panel_html(view, names)))
 
 
 def choices(moves: list[dict[str, Any]]) -> dict[str, Any]:
@@ -201,44 +220,112 @@ def final_scoring(view: Mapping[str, Any], names: dict[str, str]) -> dict[str, A
     return {"rows": rows, "teams": teams}
 
 
-def game_context(
-    game_id: int, player: Player | None, seq: int | None = None, colour: str | None = None
-) -> dict[str, Any]:
-    """Everything the board page shows: at `seq` (None: now), as `colour` (one of the
-    player's; None: their pending one), or the public view for anyone without a seat."""
-    game = get_game(game_id)
-    names = history.seat_names(game.id)
-    own = [s.colour for s in seats_of(game, player)]
-    if seq is None or seq == game.seq:
-        view = current_view(game, player, colour)
-    else:
-        view = view_at(game, player, seq, colour)
-    shown = view["seq"]
+@dataclass(frozen=True)
+class BoardPage:
+    """The parts of a board page that are the same for everyone who sees it alike (the same
+    seats, colour and seq), drawn once per worker. The route renders them in `web/game.html`
+    with what belongs to the request: the header, flash messages, an error, the CSRF token."""
+
+    game_id: int
+    title: str
+    shown: int
+    colour_field: str | None  # the colour a person holding two acts as, sent with a move
+    head: Markup  # title, seats, replay controls
+    final: Markup  # the final scoring, once the game is over
+    moves: Markup | None  # the move buttons, or None when none are offered
+    board: Markup
+    panel: Markup
+    log: Markup
+
+
+def board_page(
+    game_id: int, player_id: int | None, seq: int | None = None, colour: str | None = None
+) -> tuple[BoardPage, SignedIn | None]:
+    """The board page at `seq` (None: now), as `colour` (one of the player's; None: their
+    pending one), or the public view for anyone without a seat; and the signed-in player
+    (None if `player_id` is None or no longer a player), for the page's header.
+
+    One query reads the game, its seats and the player's name; the parts are then drawn
+    only if this worker has not drawn them for the same key: the game (id, seed, seq,
+    status, title), who holds each seat, which of them the player holds, the seq shown and
+    the colour asked for. The key names all a page is drawn from, so a hit shows exactly
+    what drawing it again would (and a request refused, e.g. for another's colour, is
+    refused before anything is kept).
+    """
+    rows = queries.game_page(db.session.connection(), game_id, player_id)
+    if not rows:
+        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+    game = rows[0]
+    player = None
+    if player_id is not None and game.player_name is not None:
+        player = SignedIn(id=player_id, name=game.player_name)
+    seats = [r for r in rows if r.seat_colour is not None]
+    names = {r.seat_colour: r.seat_name for r in seats}
+    own = [r.seat_colour for r in seats if player_id is not None and r.seat_player == player_id]
+    shown = game.seq if seq is None else seq
+    key = (
+        game.id,
+        game.seed,
+        game.seq,
+        game.status,
+        game.title,
+        tuple(names.items()),
+        tuple(own),
+        shown,
+        colour,
+        request.script_root,  # the links in the parts
+    )
+    page = _PAGES.get(key, lambda: _draw_board_page(game, names, own, shown, colour))
+    return page, player
+
+
+#: Stands for the seq in the link to a seq, built once for the links to every seq.
+_SEQ_SLOT = "__seq__"
+
+
+def _draw_board_page(
+    game: Any, names: dict[str, str], own: list[str], shown: int, colour: str | None
+) -> BoardPage:
+    view = view_of_seats(game, own, shown, colour)
+    viewer = view["viewer"]
     steps = replay(shown, game.seq, history.round_starts(game.id))
     over = view.get("phase") == "over"
     # A finished game shows its whole record; otherwise the round being looked at, from the
     # move that started it.
     after, upto = (0, game.seq) if over else (max(steps.round_start - 1, 0), steps.round_end)
-    log = log_rows(history.log_between(game, player, after, upto), names, shown)
+    log = log_rows(history.log_between(game.id, own, after, upto), names, shown)
+    # A person holding two colours names the one they act as, as with the API.
+    colour_field = viewer if len(own) > 1 else None
     offered = None
-    if player is not None and own and game.status == "active" and shown == game.seq:
-        legal = legal_moves_for(Actor.by_player(player.id), game.id, view["viewer"])
-        offered = choices(legal["moves"])
+    if own and game.status == "active" and shown == game.seq:
+        # `viewer` is one of `own`: the seat the player acts as (as `views.legal_moves_for`).
+        state = current_state(game.id, game.seed, game.seq)
+        offered = choices(engine.legal_moves(state, viewer))
     board, panel = board_and_panel(game, view, names)
-    return {
-        "game": {"id": game.id, "title": game.title, "status": game.status, "seq": game.seq},
-        "view": view,
-        "shown": shown,
-        "current": shown == game.seq,
-        "replay": steps,
-        "board": board,
-        "panel": panel,
-        "log": log,
-        "final": final_scoring(view, names),
-        "own": [{**colour_chip(c), "name": names.get(c, c)} for c in own],
-        "viewer": view["viewer"],
-        # A person holding two colours names the one they act as, as with the API.
-        "colour_field": view["viewer"] if len(own) > 1 else None,
-        "choices": offered,
-        "names": names,
+    final = final_scoring(view, names)
+    parts = current_app.jinja_env.get_template("web/_game_parts.html").module
+    links = {
+        "now": url_for("web.game", game_id=game.id, colour=colour_field),
+        "at": url_for("web.game", game_id=game.id, seq=_SEQ_SLOT, colour=colour_field),
+        "slot": _SEQ_SLOT,
     }
+    return BoardPage(
+        game_id=game.id,
+        title=game.title,
+        shown=shown,
+        colour_field=colour_field,
+        head=parts.head(
+            game=game,
+            own=[{**colour_chip(c), "name": names.get(c, c)} for c in own],
+            viewer=viewer,
+            shown=shown,
+            current=shown == game.seq,
+            replay=steps,
+            links=links,
+        ),
+        final=parts.final_scoring(final) if final else Markup(""),
+        moves=parts.moves(offered, viewer, colour_field) if offered is not None else None,
+        board=board,
+        panel=panel,
+        log=parts.log(log, final is not None, links),
+    )

@@ -17,11 +17,9 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError
-from pbem.extensions import db
 from pbem.game.play import submit
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
-from pbem.store.models import Player
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.board import TEMPLATES_DIR
@@ -44,11 +42,10 @@ def _page_globals() -> dict:
     return {"csrf_token": csrf_token, "signed_in": current_player}
 
 
-def current_player() -> Player | None:
+def current_player() -> signin.SignedIn | None:
     """The signed-in player (looked up once per request)."""
     if "web_player" not in g:
-        player_id = signin.signed_in_player_id()
-        g.web_player = db.session.get(Player, player_id) if player_id is not None else None
+        g.web_player = signin.signed_in_player()
     return g.web_player
 
 
@@ -66,9 +63,10 @@ def _colour_arg() -> str | None:
 
 
 def _board(game_id: int, status: int = 200, error: str | None = None):
-    player = current_player()
-    context = pages.game_context(game_id, player, _seq_arg(), _colour_arg())
-    return render_template("web/game.html", error=error, **context), status
+    player_id = signin.signed_in_player_id()
+    page, player = pages.board_page(game_id, player_id, _seq_arg(), _colour_arg())
+    g.web_player = player  # read with the game: the header needs no query of its own
+    return render_template("web/game.html", page=page, error=error), status
 
 
 @bp.get("/")

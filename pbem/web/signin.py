@@ -16,7 +16,9 @@ from flask import current_app, session
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from pbem.errors import Forbidden
+from pbem.extensions import db
 from pbem.game.seating import Actor, seating
+from pbem.store import queries
 
 #: Keeps seat-link signatures apart from anything else signed with the same SECRET_KEY.
 SALT = "pbem.web.seat-link"
@@ -97,6 +99,24 @@ def sign_in(player_id: int) -> None:
 
 def sign_out() -> None:
     session.clear()
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """The signed-in player, as the pages need them."""
+
+    id: int
+    name: str
+
+
+def signed_in_player() -> SignedIn | None:
+    """The player whose id the session carries, if they still exist (one query)."""
+    player_id = signed_in_player_id()
+    if player_id is None:
+        return None
+    connection = db.session.connection()
+    row = connection.execute(queries.SELECT_PLAYER_NAME, {"player": player_id}).first()
+    return SignedIn(id=row.id, name=row.name) if row is not None else None
 
 
 def signed_in_player_id() -> int | None:
