@@ -11,7 +11,7 @@ from sqlalchemy.orm import selectinload
 
 import engine
 from pbem.extensions import db
-from pbem.store.models import Game, Move, Player, Seat, Snapshot
+from pbem.store.models import Game, Move, Seat, Snapshot
 
 
 def round_starts(game_id: int) -> list[int]:
@@ -40,17 +40,6 @@ def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> li
         for row in db.session.connection().execute(query)
     ]
     return engine.visible_log(entries, set(own))
-
-
-def seat_names(game_id: int) -> dict[str, str]:
-    """{colour: the name of the player holding it}, in seat order."""
-    query = (
-        db.select(Seat.colour, Player.name)
-        .join(Player, Player.id == Seat.player_id)
-        .where(Seat.game_id == game_id)
-        .order_by(Seat.position)
-    )
-    return {row.colour: row.name for row in db.session.execute(query)}
 
 
 def recent_games(status: str, limit: int = 30) -> list[Game]:
