@@ -20,8 +20,10 @@ from sqlalchemy.engine import Connection
 
 import engine
 from pbem.clock import now
+from pbem.game.players import DEFAULT_PREFERENCES
 from pbem.notify import compose
 from pbem.notify.compose import Recipient
+from pbem.schedule import policy
 from pbem.store.models import Notification, Player, Seat
 
 _OUTBOX = insert(Notification.__table__)
@@ -49,7 +51,7 @@ def wants(preferences: dict[str, Any], game_id: int, kind: str) -> bool:
     """Whether a player's preferences ask for mails of `kind` from game `game_id`."""
     if game_id in (preferences.get("muted_games") or []):
         return False
-    defaults = {"decision": True, "scoring": True, "game_over": True, "every_move": False}
+    defaults = DEFAULT_PREFERENCES["mail"]
     return bool((preferences.get("mail") or {}).get(kind, defaults.get(kind, False)))
 
 
@@ -133,10 +135,9 @@ def general_scoring_events(
     return events
 
 
-def decision_key(entry: dict[str, Any]) -> tuple:
-    """What makes a pending decision a new one: its player and kind (a turn's steps are one
-    decision), and for a Veto window, whose veto it answers."""
-    return (entry["player"], entry["kind"], entry.get("vetoer"))
+def decision_key(entry: dict[str, Any]) -> tuple[str, str]:
+    """Whose decision and which (policy.decision_key): a turn's steps are one decision."""
+    return entry["player"], policy.decision_key(entry)
 
 
 def after_batch(
@@ -166,13 +167,15 @@ def after_batch(
     deferred: list[dict[str, Any]] = []
     hooks = []
     for recipient, preferences in seated:
+        # A person holding two colours gets one copy of what is not their seat's own.
+        game_wide = recipient.colour == first_colour(seated, recipient.player_id)
         for hook in preferences.get("webhooks") or []:
-            if hook.get("game_id") == game_id:
+            if hook.get("game_id") == game_id and game_wide:
                 hooks.append({**hook, "player_id": recipient.player_id})
         if (
             recipient.player_id not in mover
+            and game_wide
             and wants(preferences, game_id, "every_move")
-            and recipient.colour == first_colour(seated, recipient.player_id)
         ):
             mine = {r.colour for r, _ in seated if r.player_id == recipient.player_id}
             shown = engine.visible_log(entries, mine)
@@ -186,7 +189,7 @@ def after_batch(
                 decision_row(game_id, recipient, decision, seq, (due or {}).get(recipient.colour))
             )
         kind = "game_over" if engine.is_over(state) else "scoring"
-        if scored and wants(preferences, game_id, kind):
+        if scored and game_wide and wants(preferences, game_id, kind):
             mail = compose.scoring_mail(
                 recipient, game_id=game_id, title=title, state=state, events=events, seq=seq
             )
