@@ -560,3 +560,28 @@ def test_inbound_mails_is_cleared_between_tests():
     assert TABLES_CHILD_FIRST[0] == "inbound_mails"
     assert InboundMail.__tablename__ == "inbound_mails" and Game.__tablename__ == "games"
     assert engine.parse_moves("", engine.new_game(["red", "blue"], seed=1), "red") == []
+
+
+def test_the_imap_door_handles_each_new_message_once(mail_app, mail_api, smtp):
+    from pbem.mailin.imap import poll_once
+    from tests.server.fake_imap import FakeImap
+
+    game_id, keys, seats = start(mail_app, mail_api)
+    (colour,) = to_move(mail_api, game_id)
+    mail = latest_with_moves(smtp, seats[colour])
+    with FakeImap("pbem", "s3cret") as server:
+        played = server.mailbox.add(
+            reply(mail, moves_listed(mail)[0], sender=seats[colour], style="apple", kind="html")
+        )
+        ignored = server.mailbox.add(
+            reply(mail, "away", sender=seats[colour], headers={"Precedence": "junk"})
+        )
+        first = poll_once(mail_app, server.url)
+        assert [r.outcome for r in first] == ["played", "ignored"]
+        assert server.mailbox.seen() == [played, ignored]
+        assert seq_of(mail_api, game_id) == 1
+        # Nothing new: nothing handled; the same message again (a copy): handled once.
+        assert poll_once(mail_app, server.url) == []
+        server.mailbox.add(server.mailbox.messages[0][1])
+        assert [r.outcome for r in poll_once(mail_app, server.url)] == ["duplicate"]
+        assert seq_of(mail_api, game_id) == 1
