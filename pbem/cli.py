@@ -32,6 +32,10 @@ def run_one_sweep(app, when: str | None) -> None:
     print(f"Sweep: {len(lines)} action{'s' if len(lines) != 1 else ''}.")
 
 
+#: sysexits.h: try again later (the MTA keeps the message and retries).
+EX_TEMPFAIL = 75
+
+
 def receive_one(app, recipient: str | None) -> int:
     """`pbem mail receive`: one message on stdin; the exit status tells the MTA."""
     import os
@@ -41,8 +45,12 @@ def receive_one(app, recipient: str | None) -> int:
 
     recipient = recipient or os.environ.get("ORIGINAL_RECIPIENT") or os.environ.get("RECIPIENT")
     raw = sys.stdin.buffer.read()
-    with app.app_context():
-        result = process_inbound(raw, recipient=recipient)
+    try:
+        with app.app_context():
+            result = process_inbound(raw, recipient=recipient)
+    except Exception as error:  # a database down, a bug: the MTA keeps the mail and retries
+        print(f"Mail: not handled now ({type(error).__name__}: {error}).", file=sys.stderr)
+        return EX_TEMPFAIL
     print(f"Mail: {result.outcome}{': ' + result.reason if result.reason else ''}.")
     return result.exit_code
 

@@ -36,7 +36,7 @@ class Inbound:
     headers: Message
     message_id: str  # the key it is remembered by
     sender: str  # From's bare address, lowercased ("" if none)
-    in_reply_to: list[str] = field(default_factory=list)  # In-Reply-To, then References
+    in_reply_to: list[str] = field(default_factory=list)  # the message(s) answered
     recipients: list[str] = field(default_factory=list)  # from the headers
     subject: str = ""
 
@@ -63,8 +63,8 @@ def read_headers(raw: bytes) -> Inbound:
         headers=headers,
         message_id=key,
         sender=sender,
-        # The message answered first, then the thread from its newest end.
-        in_reply_to=replied + referenced[::-1],
+        # The message answered; without In-Reply-To, the newest of the thread.
+        in_reply_to=replied or referenced[-1:],
         recipients=recipients,
         subject=_text(headers.get("Subject")),
     )

@@ -8,6 +8,7 @@ the sending server bounces it; a message over MAIL_MAX_BYTES is refused at DATA 
 from __future__ import annotations
 
 import asyncio
+import logging
 from functools import partial
 
 from aiosmtpd.controller import Controller
@@ -17,6 +18,8 @@ from flask import Flask
 
 from pbem.extensions import db
 from pbem.mailin.door import accepts, process_inbound
+
+logger = logging.getLogger(__name__)
 
 
 class InboundHandler:
@@ -52,7 +55,11 @@ class InboundHandler:
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
         for recipient in envelope.rcpt_tos:
-            await self._run(process_inbound, raw, recipient=recipient)
+            try:
+                await self._run(process_inbound, raw, recipient=recipient)
+            except Exception:  # a database down, a bug: the sender keeps it and retries
+                logger.exception("mail to %s not handled", recipient)
+                return "451 4.3.0 Not handled now, try again later"
         return "250 Message accepted"
 
 

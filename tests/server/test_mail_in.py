@@ -585,3 +585,23 @@ def test_the_imap_door_handles_each_new_message_once(mail_app, mail_api, smtp):
         server.mailbox.add(server.mailbox.messages[0][1])
         assert [r.outcome for r in poll_once(mail_app, server.url)] == ["duplicate"]
         assert seq_of(mail_api, game_id) == 1
+
+
+def test_mail_receive_asks_the_mta_to_retry_when_the_database_is_down(mail_app):
+    raw = fresh_mail("someone@example.net", "play@pbem.example", "help")
+    env = {
+        **os.environ,
+        "DATABASE_URL": "sqlite:////nonexistent-folder/pbem.sqlite",
+        "SECRET_KEY": mail_app.config["SECRET_KEY"],
+        "MAIL_FROM": mail_app.config["MAIL_FROM"],
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "pbem.cli", "mail", "receive"],
+        input=raw,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 75, (done.stdout, done.stderr)
+    assert b"not handled now" in done.stderr
