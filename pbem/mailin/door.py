@@ -369,8 +369,6 @@ class _Context:
             if mine
             else ("Your pick is in; you may still change it." if moves else "")
         )
-        if self.colour not in {p["player"] for p in pending}:
-            waiting = waiting and waiting.replace("you, and ", "")
         return {"waiting": waiting, "moves": moves, "asks": asks}
 
     def refuse(self, reason: str, *, why: str) -> Result:

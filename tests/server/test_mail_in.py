@@ -612,3 +612,55 @@ def test_mail_receive_asks_the_mta_to_retry_when_the_database_is_down(mail_app):
     )
     assert done.returncode == 75, (done.stdout, done.stderr)
     assert b"not handled now" in done.stderr
+
+
+def test_a_reply_in_latin_1_is_read(mail_app, mail_api, smtp):
+    game_id, keys, seats = start(mail_app, mail_api)
+    (colour,) = to_move(mail_api, game_id)
+    mail = latest_with_moves(smtp, seats[colour])
+    move = moves_listed(mail)[0]
+    raw = reply(mail, move, sender=seats[colour], language="fr", charset="iso-8859-1")
+    # "à" and "é" of the French attribution line, as Latin-1 bytes on the wire.
+    assert b"\xe0 09:00" in raw and b"a \xe9crit" in raw
+    result = inbound(mail_app, raw)
+    assert result.outcome == "played" and result.played == [move]
+
+
+def test_a_two_colour_player_acts_only_for_the_seat_the_address_names(mail_app, mail_api, smtp):
+    colours = ["red", "blue", "green", "yellow"]
+    game_id, keys = mail_api.new_two_colour_game(colours, options={"rounds": 6})
+    deliver(mail_app)
+    seats = dict(addresses_of(mail_app, game_id))
+    (colour,) = to_move(mail_api, game_id)
+    partner = next(c for c in colours if c != colour and seats[c] == seats[colour])
+    mail = latest_with_moves(smtp, seats[colour])
+    with mail_app.app_context():
+        partner_address = addresses.seat_address(game_id, partner)
+    raw = reply(mail, moves_listed(mail)[0], sender=seats[colour], to=partner_address)
+    before = game_tables(mail_app)
+    result = inbound(mail_app, raw)
+    # The partner colour is not the one to move: the engine refuses, nothing changes.
+    assert result.outcome == "refused" and result.colour == partner
+    assert game_tables(mail_app) == before
+    # Through the pending colour's own address it plays, as that colour.
+    result = inbound(mail_app, reply(mail, moves_listed(mail)[0], sender=seats[colour]))
+    assert (result.outcome, result.colour) == ("played", colour)
+
+
+def test_the_lmtp_door_plays_a_reply(mail_app, mail_api, smtp):
+    import smtplib
+
+    game_id, keys, seats = start(mail_app, mail_api)
+    (colour,) = to_move(mail_api, game_id)
+    mail = latest_with_moves(smtp, seats[colour])
+    raw = reply(mail, moves_listed(mail)[0], sender=seats[colour], style="outlook", kind="html")
+    port = free_port()
+    server = Listener(mail_app, host="127.0.0.1", port=port, lmtp=True)
+    server.start()
+    try:
+        with smtplib.LMTP("127.0.0.1", port) as client:
+            wire = raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+            assert client.sendmail(seats[colour], [str(mail["Reply-To"])], wire) == {}
+    finally:
+        server.stop()
+    assert seq_of(mail_api, game_id) == 1
