@@ -167,11 +167,34 @@ def reply_part(text: str) -> str:
         if REPLY_ABOVE.strip("# ").lower() in line.lower():
             lines = lines[:index]
             break
+    # Outlook's rule of underscores starts its quoted header block, in any language.
+    for index, line in enumerate(lines):
+        if re.fullmatch(r"\s*_{10,}\s*", line):
+            lines = lines[:index]
+            break
     text = "\n".join(lines)
     parsed = EmailReplyParser(languages=LANGUAGES).read(text)
-    body = parsed.replies[0].body if parsed.replies else text
+    if not parsed.replies:
+        return ""
+    first = parsed.replies[0]
+    body = first.body
+    signature = next((line for line in first.signatures.split("\n") if line.strip()), "")
+    if signature and _reads_as_ours(signature):
+        # The library's signature words are prefixes ("Tak", Danish thanks, would cut
+        # "take 3"): a line we can read is never a signature.
+        body = first.content.replace(first.headers or "", "").strip()
     kept = [line for line in body.split("\n") if not line.lstrip().startswith(">")]
     return "\n".join(kept).strip()
+
+
+def _reads_as_ours(line: str) -> bool:
+    """Whether a line starts with a notation verb or a command word."""
+    from engine.notation import NOTATION
+    from pbem.mailin.door import COMMANDS
+
+    words = {v.split()[0] for n in NOTATION.values() for v in n.verbs} | set(COMMANDS)
+    first = line.strip().lstrip(">").strip().split(" ", 1)[0].lower()
+    return first in words
 
 
 def unflow(text: str, *, delsp: bool) -> str:

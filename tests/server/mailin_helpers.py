@@ -24,7 +24,7 @@ ATTRIBUTION = {
 
 OUTLOOK_HEADER = {
     "en": ("From", "Sent", "To", "Subject"),
-    "fr": ("De", "Envoyé", "À", "Objet"),
+    "fr": ("De ", "Envoyé ", "À ", "Objet "),  # French typography: "De : ..."
     "de": ("Von", "Gesendet", "An", "Betreff"),
 }
 

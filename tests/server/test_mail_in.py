@@ -664,3 +664,21 @@ def test_the_lmtp_door_plays_a_reply(mail_app, mail_api, smtp):
     finally:
         server.stop()
     assert seq_of(mail_api, game_id) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "Tak" (Danish thanks) is a signature word for the library, and a prefix of "take".
+        ("\n\ntake 3\n\n> Am 22.11.26 um 09:00 schrieb El Grande:\n> hi", "take 3"),
+        ("take 3\n\nTak\nBob\n\n> Le 22 nov. 2026 à 09:00, X <a@b.c> a écrit :\n> hi", "take 3"),
+        ("power 9\n\n-- \nBob\n", "power 9"),
+        ("place aragon\nSent from my iPhone\n", "place aragon"),
+        ("done\n\n________________________________\nDe : El Grande\nObjet : x\n\nhi", "done"),
+        ("board\n> ## Reply above this line to play. ##\n> power 9", "board"),
+    ],
+)
+def test_the_new_text_of_a_reply(text, expected):
+    from pbem.mailin.reading import reply_part
+
+    assert reply_part(text) == expected
