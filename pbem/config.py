@@ -59,15 +59,25 @@ def configure(app: Flask, config: dict | None) -> None:
         # How long a seat's sign-in link (pbem.web.signin) stays good: a game lasts weeks,
         # and each mail carries a fresh link.
         PBEM_SEAT_LINK_MAX_AGE=30 * 24 * 3600,
+        # Mail in (pbem.mailin): the largest message read, the answers one address gets an
+        # hour at most (a mail loop dies there), the authserv-id of our own receiving
+        # server whose Authentication-Results are believed (None: none are), a mailbox.
+        MAIL_MAX_BYTES=1024 * 1024,
+        MAIL_ANSWERS_PER_HOUR=30,
+        MAIL_TRUSTED_AUTHSERV_ID=None,
+        IMAP_URL=None,
     )
     url = database_url_from_env()
     if url:
         app.config["SQLALCHEMY_DATABASE_URI"] = url
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-    for name in ("MAIL_FROM", "PBEM_BASE_URL", "SMTP_URL"):
+    for name in ("MAIL_FROM", "PBEM_BASE_URL", "SMTP_URL", "MAIL_TRUSTED_AUTHSERV_ID", "IMAP_URL"):
         if os.environ.get(name):
             app.config[name] = os.environ[name]
+    for name in ("MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR"):
+        if os.environ.get(name):
+            app.config[name] = int(os.environ[name])
     # Anything else as FLASK_<NAME>, e.g. FLASK_MAX_CONTENT_LENGTH=131072.
     app.config.from_prefixed_env()
     if config:

@@ -224,3 +224,23 @@ class Absence(db.Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class InboundMail(db.Model):
+    """A mail that came in through a mail door, by its Message-ID: a message is handled
+    (played, refused, answered) at most once, however often it is delivered. `answered_to`
+    and `received_at` count the answers sent to one address in the last hour (a mail loop
+    stops there)."""
+
+    __tablename__ = "inbound_mails"
+    __table_args__ = (Index("ix_inbound_mails_answered_to", "answered_to", "received_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The Message-ID as sent, or a hash of it (or of the message, when it has none).
+    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    game_id: Mapped[int | None] = mapped_column(Integer)
+    colour: Mapped[str | None] = mapped_column(String(16))
+    sender: Mapped[str] = mapped_column(String(254))
+    outcome: Mapped[str] = mapped_column(String(16))  # played, answered, refused, help
+    answered_to: Mapped[str | None] = mapped_column(String(254))
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -18,6 +18,7 @@ from pbem.extensions import db
 from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
+    "inbound_mails",
     "idempotency_records",
     "deadlines",
     "absences",

@@ -1,0 +1,145 @@
+"""Mail in: messages per second through `process_inbound`, on prepared replies.
+
+Run: python bench/mailin.py [--games N] [--db URL]. Makes N three-player games in a fresh
+database (SQLite in a temporary folder unless --db), takes each game's first decision mail
+from the outbox, and writes two replies to it, as mail clients quote (Gmail, Outlook, Apple
+Mail, Thunderbird; text, HTML-only, flowed): a "board" command (answered, plays nothing) and
+the first move the mail lists (played). Then times `process_inbound` over the commands, then
+over the moves, and prints messages/s for each (wall clock, one thread). Asserts only that
+every message was handled as expected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from email import message_from_string, policy
+from pathlib import Path
+from urllib.parse import quote
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import sqlalchemy as sa  # noqa: E402
+
+from pbem import create_app  # noqa: E402
+from pbem.cli import upgrade_database  # noqa: E402
+from pbem.extensions import db  # noqa: E402
+from pbem.mailin import process_inbound  # noqa: E402
+from pbem.store.models import Notification  # noqa: E402
+from tests.server.mailin_helpers import moves_listed, reply  # noqa: E402
+
+STYLES = [
+    ("gmail", "en", "text"),
+    ("outlook", "fr", "html"),
+    ("apple", "en", "text"),
+    ("thunderbird", "de", "flowed"),
+    ("gmail", "de", "alternative"),
+]
+
+
+def prepare(app, games: int) -> tuple[list[bytes], list[bytes]]:
+    client = app.test_client()
+    commands, moves = [], []
+    for number in range(games):
+        tag = uuid.uuid4().hex[:8]
+        emails = {c: f"{c}-{tag}@example.org" for c in ("red", "blue", "green")}
+        keys = {}
+        for colour, email in emails.items():
+            answer = client.post("/api/players", json={"email": email, "name": colour})
+            keys[colour] = answer.get_json()["api_key"]
+        body = {
+            "title": f"Bench {tag}",
+            "seats": [{"email": e, "colour": c} for c, e in emails.items()],
+            "options": {"rounds": 6},
+        }
+        created = client.post(
+            "/api/games", json=body, headers={"Authorization": f"Bearer {keys['red']}"}
+        )
+        game_id = created.get_json()["id"]
+        with app.app_context():
+            rows = db.session.execute(
+                sa.select(Notification.recipient, Notification.message).where(
+                    Notification.game_id == game_id, Notification.kind == "decision"
+                )
+            ).all()
+            db.session.remove()
+        recipient, text = rows[0]
+        mail = message_from_string(text, policy=policy.default)
+        style, language, kind = STYLES[number % len(STYLES)]
+        options = {"sender": recipient, "style": style, "language": language, "kind": kind}
+        commands.append(reply(mail, "board", **options))
+        moves.append(reply(mail, moves_listed(mail)[0], **options))
+    return commands, moves
+
+
+def timed(app, messages: list[bytes], expected: str) -> float:
+    started = time.perf_counter()
+    with app.app_context():
+        for raw in messages:
+            result = process_inbound(raw)
+            assert result.outcome == expected, result
+            db.session.remove()
+    return time.perf_counter() - started
+
+
+@contextmanager
+def scratch(url: str | None) -> Iterator[str | None]:
+    """A PostgreSQL URL gets a schema of its own, dropped afterwards (as the tests do), so
+    the bench leaves the database as it found it."""
+    if not url or not url.startswith("postgresql"):
+        yield url
+        return
+    schema = "bench_mailin_" + uuid.uuid4().hex[:12]
+    admin = sa.create_engine(url)
+    with admin.begin() as connection:
+        connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    separator = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{separator}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument(
+        "--db",
+        help="a database URL (default: SQLite in a temporary folder); on PostgreSQL the "
+        "bench works in a schema of its own and drops it",
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder, scratch(args.db) as given:
+        url = given or f"sqlite:///{folder}/bench.sqlite"
+        app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": url,
+                "MAIL_FROM": "El Grande <play@pbem.example>",
+                "PBEM_BASE_URL": "https://pbem.example",
+                "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+                "MAIL_ANSWERS_PER_HOUR": 10**9,
+            }
+        )
+        upgrade_database(app)
+        commands, moves = prepare(app, args.games)
+        database = url.split(":", 1)[0]
+        for label, messages, expected in (
+            ("commands (board)", commands, "answered"),
+            ("moves (played)", moves, "played"),
+        ):
+            elapsed = timed(app, messages, expected)
+            print(
+                f"{label}: {len(messages)} messages in {elapsed:.2f} s, "
+                f"{len(messages) / elapsed:.0f} messages/s ({database})"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""`pbem mail imap`: poll a mailbox (IMAP_URL) and hand each new message to
+`process_inbound`, once.
+
+IMAP_URL: imaps://user:password@host[:993]/INBOX, or imap://...?starttls=1. A message is
+new while it is not \\Seen; it is flagged \\Seen once handled (and the inbound_mails record
+keeps a message delivered twice, or fetched again after a crash, from being handled twice).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from urllib.parse import parse_qs, unquote, urlparse
+
+from flask import Flask
+from imapclient import IMAPClient
+from imapclient.imapclient import SEEN
+
+from pbem.extensions import db
+from pbem.mailin.door import Result, process_inbound
+
+
+def connect(url: str) -> tuple[IMAPClient, str]:
+    parts = urlparse(url)
+    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    secure = parts.scheme == "imaps"
+    client = IMAPClient(
+        parts.hostname or "localhost",
+        port=parts.port or (993 if secure else 143),
+        ssl=secure,
+        timeout=float(query.get("timeout", "30")),
+    )
+    if not secure and query.get("starttls", "0") in ("1", "true", "yes"):
+        client.starttls()
+    client.login(unquote(parts.username or ""), unquote(parts.password or ""))
+    folder = unquote(parts.path.lstrip("/")) or "INBOX"
+    return client, folder
+
+
+def poll_once(app: Flask, url: str | None = None) -> list[Result]:
+    """Handle every unseen message of the mailbox; returns what became of each."""
+    client, folder = connect(url or app.config["IMAP_URL"])
+    results = []
+    try:
+        client.select_folder(folder)
+        for uid in client.search(["UNSEEN"]):
+            fetched = client.fetch([uid], ["BODY.PEEK[]"]).get(uid, {})
+            raw = fetched.get(b"BODY[]")
+            if raw is None:
+                continue
+            with app.app_context():
+                try:
+                    results.append(process_inbound(bytes(raw)))
+                finally:
+                    db.session.remove()
+            client.add_flags([uid], [SEEN])
+    finally:
+        with contextlib.suppress(OSError):
+            client.logout()
+    return results
+
+
+def poll_forever(app: Flask, *, once: bool = False, every: float = 30.0) -> None:
+    if not app.config.get("IMAP_URL"):
+        raise SystemExit("Set IMAP_URL (imaps://user:password@host/INBOX) to poll a mailbox.")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    while True:
+        results = poll_once(app)
+        if results:
+            print(f"Mail: {', '.join(r.outcome for r in results)}.", flush=True)
+        if once or stop.wait(every):
+            return

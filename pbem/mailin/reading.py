@@ -1,0 +1,290 @@
+"""Reading an incoming mail: its headers, whether it is an auto-reply, what the
+Authentication-Results of a trusted server say, and the new text of a reply (above the quote,
+without the signature), from a text or an HTML-only body, flowed or not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage, Message
+from email.parser import BytesHeaderParser, BytesParser
+from email.utils import getaddresses, parseaddr
+from html.parser import HTMLParser
+
+from mailparser_reply import EmailReplyParser
+
+from pbem.notify.compose import REPLY_ABOVE
+
+#: Languages whose "On ... wrote:" lines and signatures the reply parser knows.
+LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
+
+_AUTO_SENDERS = ("mailer-daemon", "postmaster")
+
+
+class Unreadable(Exception):
+    """The body could not be read (broken MIME, an unknown charset)."""
+
+
+@dataclass
+class Inbound:
+    """An incoming mail's headers, as the door needs them."""
+
+    raw: bytes
+    headers: Message
+    message_id: str  # the key it is remembered by
+    sender: str  # From's bare address, lowercased ("" if none)
+    in_reply_to: list[str] = field(default_factory=list)  # the message(s) answered
+    recipients: list[str] = field(default_factory=list)  # from the headers
+    subject: str = ""
+
+
+def read_headers(raw: bytes) -> Inbound:
+    """The headers only: cheap, and safe on a message too large to read whole."""
+    headers = BytesHeaderParser(policy=policy.compat32).parsebytes(raw[: 256 * 1024])
+    sender = parseaddr(_text(headers.get("From")))[1].strip().lower()
+    message_id = _text(headers.get("Message-ID")).strip()
+    if message_id and len(message_id) <= 255:
+        key = message_id
+    else:
+        key = "sha256:" + hashlib.sha256(message_id.encode() if message_id else raw).hexdigest()
+    replied = re.findall(r"<[^<>\s]+>", _text(headers.get("In-Reply-To")))
+    referenced = re.findall(r"<[^<>\s]+>", _text(headers.get("References")))
+    recipients = [
+        address.strip().lower()
+        for name in ("Delivered-To", "X-Original-To", "To", "Cc")
+        for _, address in getaddresses([_text(v) for v in headers.get_all(name) or []])
+        if address
+    ]
+    return Inbound(
+        raw=raw,
+        headers=headers,
+        message_id=key,
+        sender=sender,
+        # The message answered; without In-Reply-To, the newest of the thread.
+        in_reply_to=replied or referenced[-1:],
+        recipients=recipients,
+        subject=_text(headers.get("Subject")),
+    )
+
+
+def _text(value: object) -> str:
+    """A header's value as text, whatever its encoding (RFC 2047 words decoded)."""
+    if value is None:
+        return ""
+    from email.header import decode_header, make_header
+
+    try:
+        return str(make_header(decode_header(str(value))))
+    except (UnicodeError, LookupError, ValueError):
+        return str(value)
+
+
+def auto_reply(inbound: Inbound, own: str) -> str | None:
+    """Why this mail is automatic (never answered, never played), or None (RFC 3834).
+    `own` is our sender address: a mail from it, or from one of its seat addresses, is one
+    of ours coming back."""
+    headers = inbound.headers
+    auto = _text(headers.get("Auto-Submitted")).strip().lower()
+    if auto and auto.split(";")[0].strip() != "no":
+        return f"Auto-Submitted: {auto}"
+    precedence = _text(headers.get("Precedence")).strip().lower()
+    if precedence in ("bulk", "junk", "list", "auto_reply"):
+        return f"Precedence: {precedence}"
+    if headers.get("X-Autoreply") is not None or headers.get("X-Autorespond") is not None:
+        return "X-Autoreply"
+    local, _, domain = inbound.sender.partition("@")
+    if not inbound.sender or local in _AUTO_SENDERS or local.startswith("mailer-daemon"):
+        return f"sender {inbound.sender or '(none)'}"
+    own_local, _, own_domain = own.lower().partition("@")
+    if domain == own_domain and local.partition("+")[0] == own_local:
+        return "our own address"
+    if "multipart/report" in _text(headers.get("Content-Type")).lower():
+        return "a delivery report"
+    return None
+
+
+def authentication_failure(inbound: Inbound, trusted: str | None) -> str | None:
+    """A DMARC or DKIM failure reported by the trusted server `trusted`, else None.
+
+    Only headers whose authserv-id is `trusted` count: anyone can write such a header, and
+    only our own receiving server's is added after the sender lost control of the message.
+    """
+    if not trusted:
+        return None
+    failures = []
+    for value in inbound.headers.get_all("Authentication-Results") or []:
+        text = " ".join(_text(value).split())
+        authserv = text.split(";", 1)[0].strip().split()[0].lower() if text else ""
+        if authserv != trusted.lower():
+            continue
+        results = dict.fromkeys(("dmarc", "dkim"), None)
+        dkim = re.findall(r"\bdkim=(\w+)", text, re.I)
+        dmarc = re.findall(r"\bdmarc=(\w+)", text, re.I)
+        if any(v.lower() == "fail" for v in dmarc):
+            results["dmarc"] = "fail"
+        if (
+            dkim
+            and any(v.lower() == "fail" for v in dkim)
+            and not any(v.lower() == "pass" for v in dkim)
+        ):
+            results["dkim"] = "fail"
+        failures += [f"{k}=fail" for k, v in results.items() if v]
+    return ", ".join(failures) if failures else None
+
+
+def parse_whole(raw: bytes) -> EmailMessage:
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+def new_text(message: EmailMessage) -> str:
+    """The text the writer added: above our marker and the quote, without the signature."""
+    try:
+        part = message.get_body(preferencelist=("plain", "html"))
+        if part is None:
+            raise Unreadable("it has no text part")
+        content = part.get_content()
+    except (LookupError, UnicodeError, KeyError, AttributeError, ValueError, TypeError) as error:
+        raise Unreadable(f"its text could not be read ({type(error).__name__})") from None
+    if not isinstance(content, str):
+        raise Unreadable("its text part is not text")
+    if part.get_content_subtype() == "html":
+        content = html_to_text(content)
+    elif part.get_param("format", "").lower() == "flowed":
+        content = unflow(content, delsp=part.get_param("delsp", "").lower() == "yes")
+    return reply_part(content)
+
+
+def reply_part(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\xa0", " ")
+    lines = text.split("\n")
+    # Everything from our marker down is what we sent (quoted or not).
+    for index, line in enumerate(lines):
+        if REPLY_ABOVE.strip("# ").lower() in line.lower():
+            lines = lines[:index]
+            break
+    # Outlook's rule of underscores starts its quoted header block, in any language.
+    for index, line in enumerate(lines):
+        if re.fullmatch(r"\s*_{10,}\s*", line):
+            lines = lines[:index]
+            break
+    text = "\n".join(lines)
+    parsed = EmailReplyParser(languages=LANGUAGES).read(text)
+    if not parsed.replies:
+        return ""
+    first = parsed.replies[0]
+    body = first.body
+    signature = next((line for line in first.signatures.split("\n") if line.strip()), "")
+    if signature and _reads_as_ours(signature):
+        # The library's signature words are prefixes ("Tak", Danish thanks, would cut
+        # "take 3"): a line we can read is never a signature.
+        body = first.content.replace(first.headers or "", "").strip()
+    kept = [line for line in body.split("\n") if not line.lstrip().startswith(">")]
+    return "\n".join(kept).strip()
+
+
+def _reads_as_ours(line: str) -> bool:
+    """Whether a line starts with a notation verb or a command word."""
+    from engine.notation import NOTATION
+    from pbem.mailin.door import COMMANDS
+
+    words = {v.split()[0] for n in NOTATION.values() for v in n.verbs} | set(COMMANDS)
+    first = line.strip().lstrip(">").strip().split(" ", 1)[0].lower()
+    return first in words
+
+
+def unflow(text: str, *, delsp: bool) -> str:
+    """RFC 3676: join soft line breaks (a line ending in a space) of the same quote depth."""
+    out: list[str] = []
+    carry: tuple[int, str] | None = None
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        body = line[depth:]
+        if body.startswith(" "):
+            body = body[1:]  # space-stuffing
+        if carry is not None and carry[0] == depth:
+            body = carry[1] + body
+        elif carry is not None:
+            out.append(">" * carry[0] + (" " if carry[0] else "") + carry[1])
+        carry = None
+        if body.endswith(" ") and body != "-- ":
+            carry = (depth, body[:-1] if delsp else body)
+            continue
+        out.append(">" * depth + (" " if depth else "") + body)
+    if carry is not None:
+        out.append(">" * carry[0] + (" " if carry[0] else "") + carry[1])
+    return "\n".join(out)
+
+
+class _HtmlText(HTMLParser):
+    """HTML to text: block elements break lines, a blockquote's lines are quoted, and
+    what mail clients put around a quote (Gmail's gmail_quote, Outlook's divRplyFwdMsg,
+    Apple Mail's and Thunderbird's cite blockquotes) is kept out."""
+
+    BLOCKS = {"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "pre", "table", "hr"}
+    SKIP = {"style", "script", "head", "title"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = [""]
+        self.quote = 0
+        self.skip = 0
+        self.quoted_from: int | None = None  # depth of an element that starts the quote
+        self.depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.depth += 1 if tag not in ("br", "hr", "img", "meta", "link", "input") else 0
+        attributes = dict(attrs)
+        marks = f"{attributes.get('class', '')} {attributes.get('id', '')}".lower()
+        if self.quoted_from is None and (
+            "gmail_quote" in marks
+            or "divrplyfwdmsg" in marks
+            or "moz-cite-prefix" in marks
+            or "appendonsend" in marks
+        ):
+            self.quoted_from = self.depth
+        if tag in self.SKIP:
+            self.skip += 1
+        if tag == "blockquote":
+            self.quote += 1
+        if tag in self.BLOCKS or tag == "blockquote":
+            self.lines.append("")
+        if tag == "hr" and self.quoted_from is None:
+            # Outlook separates the quote with a rule.
+            self.quoted_from = 0
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIP and self.skip:
+            self.skip -= 1
+        if tag == "blockquote" and self.quote:
+            self.quote -= 1
+        if tag in self.BLOCKS or tag == "blockquote":
+            self.lines.append("")
+        if tag not in ("br", "hr", "img", "meta", "link", "input"):
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.skip:
+            return
+        quoted = self.quote or self.quoted_from is not None
+        for index, piece in enumerate(data.split("\n")):
+            if index:
+                self.lines.append("")
+            if piece.strip():
+                prefix = "> " if quoted and not self.lines[-1].startswith(">") else ""
+                tail = " " if piece[-1:].isspace() else ""
+                self.lines[-1] += prefix + " ".join(piece.split()) + tail
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.lines)
+
+
+def html_to_text(html: str) -> str:
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    return parser.text()

@@ -1,0 +1,83 @@
+"""`pbem mail smtpd`: an SMTP (or LMTP) listener on aiosmtpd that hands each message to
+`process_inbound`.
+
+An unknown or badly signed recipient is refused at RCPT (550), before any body is sent, so
+the sending server bounces it; a message over MAIL_MAX_BYTES is refused at DATA (552).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import partial
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.lmtp import LMTP
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from flask import Flask
+
+from pbem.extensions import db
+from pbem.mailin.door import accepts, process_inbound
+
+logger = logging.getLogger(__name__)
+
+
+class InboundHandler:
+    """aiosmtpd's handler: each call runs in a worker thread, in an app context (the
+    database is blocking; the listener's event loop must not be)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+
+    def _in_app(self, work, *args, **kwargs):
+        with self.app.app_context():
+            try:
+                return work(*args, **kwargs)
+            finally:
+                db.session.remove()
+
+    async def _run(self, work, *args, **kwargs):
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, partial(self._in_app, work, *args, **kwargs))
+
+    async def handle_RCPT(  # noqa: N802 (aiosmtpd's name)
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options
+    ) -> str:
+        if not await self._run(accepts, address):
+            return "550 5.1.1 No such seat here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(  # noqa: N802 (aiosmtpd's name)
+        self, server: SMTP, session: Session, envelope: Envelope
+    ) -> str:
+        raw = envelope.original_content or envelope.content
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        for recipient in envelope.rcpt_tos:
+            try:
+                await self._run(process_inbound, raw, recipient=recipient)
+            except Exception:  # a database down, a bug: the sender keeps it and retries
+                logger.exception("mail to %s not handled", recipient)
+                return "451 4.3.0 Not handled now, try again later"
+        return "250 Message accepted"
+
+
+class Listener(Controller):
+    """The listener, as a thread of its own (start, stop)."""
+
+    def __init__(self, app: Flask, *, host: str, port: int, lmtp: bool = False) -> None:
+        self.lmtp = lmtp
+        limit = int(app.config.get("MAIL_MAX_BYTES") or 0) or None
+        super().__init__(
+            InboundHandler(app),
+            hostname=host,
+            port=port,
+            data_size_limit=limit,
+            # Keep the message's bytes as sent: charsets are the parser's to read.
+            decode_data=False,
+        )
+
+    def factory(self):
+        server_class = LMTP if self.lmtp else SMTP
+        return server_class(self.handler, **self.SMTP_kwargs)
