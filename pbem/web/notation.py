@@ -45,8 +45,11 @@ def describe_move(move: Mapping[str, Any]) -> str:
     if kind == "choose_card":
         stack = f" (stack {move['stack']})" if "stack" in move else ""
         return f"choose {card_title(str(move['card']))}{stack}"
-    if kind in ("place", "special_place"):
+    if kind == "place":
         return f"place in {_place(move, 'to')}"
+    if kind == "special_place":
+        # Not "place in": this one begins the special action, which ends the placing.
+        return f"special action: send one to {_place(move, 'to')}"
     if kind == "castillo_pick":
         return f"Castillo disk: {_place(move, 'region')}"
     if kind == "secret_pick":
