@@ -43,8 +43,9 @@ def play(port: int, seed: int, stop_at: float, latencies: list[float], errors: l
                 # An engine bug (a pending seat with nothing to play) must not end this
                 # client's thread and quietly leave fewer clients running: count it and
                 # start another game.
-                errors.append(f"game {game_id} seq {legal['seq']}: {colour} is pending "
-                              "but has no legal move")
+                errors.append(
+                    f"game {game_id} seq {legal['seq']}: {colour} is pending but has no legal move"
+                )
                 break
             move = rng.choice(legal["moves"])
             started = time.perf_counter()
@@ -78,8 +79,9 @@ def run_clients(work, count: int, seconds: float) -> tuple[list[float], list[str
     errors: list[str] = []
     started = time.perf_counter()
     stop_at = started + seconds
-    threads = [threading.Thread(target=work, args=(i, stop_at, latencies, errors))
-               for i in range(count)]
+    threads = [
+        threading.Thread(target=work, args=(i, stop_at, latencies, errors)) for i in range(count)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -174,6 +176,7 @@ def main() -> None:
     for db in args.db or ["sqlite", "postgresql"]:
         with database(db, args.pg_url) as url:
             bench("SQLite" if db == "sqlite" else "PostgreSQL", url, args)
+
 
 if __name__ == "__main__":
     main()

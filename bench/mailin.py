@@ -13,23 +13,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from email import message_from_string, policy
 from pathlib import Path
-from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import sqlalchemy as sa  # noqa: E402
+from common import database  # noqa: E402
 
 from pbem import create_app  # noqa: E402
 from pbem.cli import upgrade_database  # noqa: E402
 from pbem.extensions import db  # noqa: E402
 from pbem.mailin import process_inbound  # noqa: E402
+from pbem.notify.outbox import compose_queued  # noqa: E402
 from pbem.store.models import Notification  # noqa: E402
 from tests.server.mailin_helpers import moves_listed, reply  # noqa: E402
 
@@ -62,6 +60,7 @@ def prepare(app, games: int) -> tuple[list[bytes], list[bytes]]:
         )
         game_id = created.get_json()["id"]
         with app.app_context():
+            compose_queued()  # decision mails are composed by the sender, before sending
             rows = db.session.execute(
                 sa.select(Notification.recipient, Notification.message).where(
                     Notification.game_id == game_id, Notification.kind == "decision"
@@ -87,26 +86,6 @@ def timed(app, messages: list[bytes], expected: str) -> float:
     return time.perf_counter() - started
 
 
-@contextmanager
-def scratch(url: str | None) -> Iterator[str | None]:
-    """A PostgreSQL URL gets a schema of its own, dropped afterwards (as the tests do), so
-    the bench leaves the database as it found it."""
-    if not url or not url.startswith("postgresql"):
-        yield url
-        return
-    schema = "bench_mailin_" + uuid.uuid4().hex[:12]
-    admin = sa.create_engine(url)
-    with admin.begin() as connection:
-        connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    separator = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{separator}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with admin.begin() as connection:
-            connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200)
@@ -116,8 +95,10 @@ def main() -> None:
         "bench works in a schema of its own and drops it",
     )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder, scratch(args.db) as given:
-        url = given or f"sqlite:///{folder}/bench.sqlite"
+    on_postgresql = (args.db or "").startswith("postgresql")
+    # A PostgreSQL URL gets a schema of its own, dropped afterwards (common.database).
+    with database("postgresql" if on_postgresql else "sqlite", args.db or "") as fresh:
+        url = fresh if on_postgresql or not args.db else args.db
         app = create_app(
             {
                 "SQLALCHEMY_DATABASE_URI": url,
@@ -129,7 +110,7 @@ def main() -> None:
         )
         upgrade_database(app)
         commands, moves = prepare(app, args.games)
-        database = url.split(":", 1)[0]
+        dialect = url.split(":", 1)[0]
         for label, messages, expected in (
             ("commands (board)", commands, "answered"),
             ("moves (played)", moves, "played"),
@@ -137,7 +118,7 @@ def main() -> None:
             elapsed = timed(app, messages, expected)
             print(
                 f"{label}: {len(messages)} messages in {elapsed:.2f} s, "
-                f"{len(messages) / elapsed:.0f} messages/s ({database})"
+                f"{len(messages) / elapsed:.0f} messages/s ({dialect})"
             )
 
 

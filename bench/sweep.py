@@ -286,9 +286,7 @@ def main() -> None:
         times = {}
         for live, due, rounds in SETUPS:
             with database(kind, args.pg_url) as url:
-                times[live, due] = bench(
-                    label, url, live, due, args.rounds or rounds, args.explain
-                )
+                times[live, due] = bench(label, url, live, due, args.rounds or rounds, args.explain)
         ratio = times[10_000, 100] / times[1_000, 100]
         print(
             f"{label}: 100 due among 10,000 vs among 1,000 live games: {ratio:.2f}x  "

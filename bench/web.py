@@ -121,8 +121,7 @@ def main() -> None:
             print(
                 f"SQLite: gunicorn {args.workers or 'deploy default'} workers x "
                 f"{args.threads or 'deploy default'} threads, {args.clients} clients, "
-                f"{args.seconds:g} s each; games at seq "
-                + ", ".join(str(g[3]) for g in games)
+                f"{args.seconds:g} s each; games at seq " + ", ".join(str(g[3]) for g in games)
             )
 
             def after_a_move(i, stop_at, latencies, errors):
@@ -139,8 +138,12 @@ def main() -> None:
             def replay(i, stop_at, latencies, errors):
                 _, game_id, _, seq, browser, _, rng = games[i]
                 while time.perf_counter() < stop_at:
-                    timed(browser, f"/games/{game_id}?seq={seq - rng.randint(1, 5)}", latencies,
-                          errors)
+                    timed(
+                        browser,
+                        f"/games/{game_id}?seq={seq - rng.randint(1, 5)}",
+                        latencies,
+                        errors,
+                    )
 
             def health(i, stop_at, latencies, errors):
                 bench_api.health(port, stop_at, latencies, errors)
@@ -152,14 +155,14 @@ def main() -> None:
                 ("replay page", replay),
                 ("GET health", health),
             ):
-                latencies, errors, elapsed = bench_api.run_clients(
-                    work, len(games), args.seconds
-                )
+                latencies, errors, elapsed = bench_api.run_clients(work, len(games), args.seconds)
                 results[name] = bench_api.figures(name, latencies, elapsed, errors)
             ping = results["GET health"]["p50"]
             for name in ("board, new", "board, again", "replay page"):
-                print(f"  {name} p50 / health p50 = {results[name]['p50'] / ping:.2f}"
-                      "  (goal: within 3)")
+                print(
+                    f"  {name} p50 / health p50 = {results[name]['p50'] / ping:.2f}"
+                    "  (goal: within 3)"
+                )
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)

@@ -56,16 +56,21 @@ def database_url(tmp_path_factory):
         admin.dispose()
 
 
-@pytest.fixture
-def app(database_url):
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
-    yield app
+def empty_tables(app) -> None:
+    """After a test: every row gone, the app's connections closed."""
     with app.app_context():
         db.session.remove()
         with db.engine.begin() as connection:
             for table in TABLES_CHILD_FIRST:
                 connection.execute(sa.text(f"DELETE FROM {table}"))
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(database_url):
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
+    yield app
+    empty_tables(app)
 
 
 @pytest.fixture
@@ -171,9 +176,6 @@ def smtp():
 
 @pytest.fixture
 def mail_app(database_url, smtp):
-    import sqlalchemy as sa
-
-    from tests.server.conftest import TABLES_CHILD_FIRST
 
     app = create_app(
         {
@@ -185,12 +187,7 @@ def mail_app(database_url, smtp):
         }
     )
     yield app
-    with app.app_context():
-        db.session.remove()
-        with db.engine.begin() as connection:
-            for table in TABLES_CHILD_FIRST:
-                connection.execute(sa.text(f"DELETE FROM {table}"))
-        db.engine.dispose()
+    empty_tables(app)
 
 
 @pytest.fixture

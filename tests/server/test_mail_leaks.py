@@ -36,7 +36,7 @@ from pbem.extensions import db
 from pbem.notify import addresses, compose, outbox
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Notification, Seat
-from tests.server.conftest import TABLES_CHILD_FIRST, Api
+from tests.server.conftest import Api, empty_tables
 from tests.server.test_secrets import Secrets, server_state
 
 POWER_CARDS = range(1, 14)
@@ -282,12 +282,7 @@ def mail_app(database_url):
         }
     )
     yield app
-    with app.app_context():
-        db.session.remove()
-        with db.engine.begin() as connection:
-            for table in TABLES_CHILD_FIRST:
-                connection.execute(sa.text(f"DELETE FROM {table}"))
-        db.engine.dispose()
+    empty_tables(app)
 
 
 def new_rows(app, game_id: int, after_id: int) -> list:
