@@ -66,7 +66,10 @@ def new_game(colors: list[str], seed: int = 0, options: dict[str, Any] | None = 
 
 
 def pending(state: State) -> list[Pending]:
-    """Who must act now, and on what: `[{"player": "red", "kind": "power_card"}, ...]`."""
+    """Who must act now, and on what: `[{"player": "red", "kind": "power_card"}, ...]`.
+
+    Public: a Veto window's plan shows no secret here (view() shows a player their own).
+    """
     return rules.pending(state)
 
 

@@ -78,7 +78,9 @@ def view(board: Board, viewer: str | None) -> dict[str, Any]:
         "turn": _turn_view(board),
         "special": special.view(board, viewer),
         "veto": _veto_view(board, viewer),
-        "pending": pending(board),
+        # Every entry as the viewer may see it: a Veto window's plan names the card taken
+        # back only to its player, in their own entry and in other holders' alike.
+        "pending": pending(board, viewer),
     }
     if board.phase == "castillo_pick":
         out["castillo_pick"] = public_picks(board.picks, viewer)

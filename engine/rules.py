@@ -365,7 +365,9 @@ def team_results(board: Board) -> list[dict[str, Any]]:
 # Who must act
 
 
-def pending(board: Board) -> list[dict[str, Any]]:
+def pending(board: Board, viewer: str | None = None) -> list[dict[str, Any]]:
+    """Who must act now, and on what; public (no secret in it) unless `viewer` is given, when
+    a Veto window's plan shows that colour's own secret too (engine.observer asks so)."""
     if board.phase == "power_cards":
         return [{"player": power_card_player(board), "kind": "power_card"}]
     if board.phase == "turn":
@@ -373,7 +375,7 @@ def pending(board: Board) -> list[dict[str, Any]]:
         if board.special is not None:
             from engine import special  # special builds on this module
 
-            return special.pending(board)
+            return special.pending(board, viewer)
         return [{"player": board.turn["player"], "kind": "turn", "step": board.turn["step"]}]
     if board.phase == "castillo_pick":
         return [{"player": c, "kind": "castillo_pick"} for c, r in board.picks.items() if r is None]

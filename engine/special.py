@@ -308,7 +308,11 @@ def carry_out(board: Board, frame: dict[str, Any], vetoed_from: int | None, even
 # Who must act, and the view
 
 
-def pending(board: Board) -> list[dict[str, Any]]:
+def pending(board: Board, viewer: str | None = None) -> list[dict[str, Any]]:
+    """Who must act on the special action, and on what. A Veto window's plan is shown as
+    `viewer` may see it (None: the public plan), whoever the entry is for: an entry is read
+    by everyone who reads pending, not only by its holder (the acting player's own window
+    would otherwise name the card power_card_return takes back)."""
     frame = board.special
     assert frame is not None
     if frame["stage"] == "planning":
@@ -328,7 +332,7 @@ def pending(board: Board) -> list[dict[str, Any]]:
             "acting": frame["player"],
             "card": frame["card"],
             "vetoer": window.get("vetoer"),
-            "plan": [{"step": i, **public_step(s, h)} for i, s in enumerate(steps, 1)],
+            "plan": [{"step": i, **public_step(s, viewer)} for i, s in enumerate(steps, 1)],
         }
         for h in window["holders"]
         if h not in window["answers"]

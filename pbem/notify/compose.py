@@ -153,6 +153,12 @@ def decision_mail(
     colour = recipient.colour
     assert colour is not None
     view = engine.view(state, colour)
+    # The decision as the observer shows it to this seat, not as it was queued: a Veto
+    # window's plan names the card power_card_return takes back to its own player only.
+    decision = next(
+        (p for p in view["pending"] if p["player"] == colour and p["kind"] == decision["kind"]),
+        decision,
+    )
     moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
     asks = ASKS.get(decision["kind"], "A decision is yours.")
     context = {

@@ -296,3 +296,44 @@ def test_a_window_shows_in_pending_and_the_view(five):
     assert waiting(state) == [("green", "veto_window")]
     state, _ = answer_window(state, {"green": None})
     assert state.king == "valencia"
+
+
+def _cards_in_return_steps(document) -> list[tuple[str, int]]:
+    """(colour, card) of every power_card_return step in a JSON document that names its card."""
+    found, stack = [], [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("do") == "power_card_return" and "card" in node:
+                found.append((node["colour"], node["card"]))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def test_a_self_veto_window_shows_others_that_a_card_comes_back_never_which(five):
+    """The acting player holding a Veto answers a window on their own power_card_return: its
+    plan is in pending, and every view holds pending. Which card comes back stays the acting
+    player's (Rulings); the other holder, the other players and spectators see the step only."""
+    state = acting(five, "green", "power_card_return", stack=2, vetoes=("green", "blue"))
+    card = state.discards["green"][0]
+    state, _ = play(state, ("green", {"type": "return_power_card", "card": card}))
+    assert waiting(state) == [("green", "veto_window"), ("blue", "veto_window")]
+    public = [{"step": 1, "do": "power_card_return", "colour": "green"}]
+    # pending() is public: it goes to every view, the server's game row and its schedulers.
+    assert [p["plan"] for p in engine.pending(state)] == [public, public]
+    for viewer in (None, "red", "yellow", "blue", "brown"):
+        view = engine.view(state, viewer)
+        assert _cards_in_return_steps(view) == [], viewer
+        assert [p["plan"] for p in view["pending"]] == [public, public]
+        assert view["veto"]["window"]["plan"] == public
+    mine = engine.view(state, "green")
+    own = [{"step": 1, "do": "power_card_return", "colour": "green", "card": card}]
+    assert [p["plan"] for p in mine["pending"]] == [own, own]
+    assert mine["veto"]["window"]["plan"] == own and mine["special"]["plan"] == own
+    # Blue vetoes, green may counter: a counter window has no plan to show.
+    state, _ = play(state, ("green", {"type": "allow"}), ("blue", {"type": "veto", "from_step": 1}))
+    assert waiting(state) == [("green", "veto_window")]
+    for viewer in (None, "red", "yellow", "blue", "brown"):
+        assert _cards_in_return_steps(engine.view(state, viewer)) == [], viewer

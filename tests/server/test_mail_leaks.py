@@ -268,6 +268,39 @@ def test_mails_after_a_card_is_taken_back_do_not_depend_on_which(composing_app):
     assert after_return > 10, "nobody took a power card back"
 
 
+def test_a_self_veto_windows_mails_name_the_card_to_its_player_alone(composing_app):
+    """Green plays power_card_return holding a Veto, blue holds one too: both answer the
+    window, and each decision mail shows the numbered plan as the observer shows it to its
+    recipient: green's with the card coming back, blue's without, whatever was queued."""
+    from tests.engine.helpers import acting
+
+    five = ["red", "yellow", "green", "blue", "brown"]
+    state = acting(
+        engine.new_game(five, seed=3), "green", "power_card_return", vetoes=("green", "blue")
+    )
+    card = state.discards["green"][0]
+    state, _ = engine.apply(state, "green", {"type": "return_power_card", "card": card})
+    mails = mails_for(state, [], 40)
+    assert set(mails) == {("decision", c, (c, "veto_window")) for c in ("green", "blue")}
+    green = readable(mails[("decision", "green", ("green", "veto_window"))])
+    blue = readable(mails[("decision", "blue", ("blue", "veto_window"))])
+    assert f"1. power card return (card {card})" in green["text"], green["text"]
+    assert f"(card {card})" in green["html"]
+    assert "1. power card return\n" in blue["text"] and "(card" not in blue["text"] + blue["html"]
+    # Blue's mail is the same whichever card green takes back (the scrambler changes it).
+    other = scrambled(state, ["blue"], random.Random(1))
+    assert other.special["steps"][0]["card"] != card
+    assert readable(mails_for(other, [], 40)[("decision", "blue", ("blue", "veto_window"))]) == blue
+    # A queued decision is only a pointer: even one carrying green's card (green's own
+    # entry, or a row queued before pending was public) is shown to blue as the observer
+    # shows it.
+    queued = {**engine.pending(state)[1], "plan": [{"step": 1, **state.special["steps"][0]}]}
+    again = compose.decision_mail(
+        seat("blue"), game_id=3, title="Leaks", state=state, decision=queued, seq=40
+    )
+    assert readable(again) == blue
+
+
 # -- HTTP: the rows actually queued ------------------------------------------------------------
 
 

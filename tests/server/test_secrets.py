@@ -225,6 +225,29 @@ def seed_with_face_up(card: str, colours: list[str]) -> int:
     return next(s for s in range(1000) if card in engine.new_game(colours, seed=s).face_up.values())
 
 
+def take_a_card_back(moves):
+    """Lean towards taking power_card_return and carrying it out."""
+    return [
+        m
+        for m in moves
+        if m.get("card") == "power_card_return"
+        or m["type"] in ("return_power_card", "do_special", "take_caballeros")
+    ]
+
+
+class SomeMovesAfterAReturn:
+    """An `until` that holds once more than `moves` steps were read after a card came back."""
+
+    def __init__(self, moves: int = 8) -> None:
+        self.moves = moves
+        self.steps = 0
+
+    def __call__(self, secrets: Secrets) -> bool:
+        if secrets.returns:
+            self.steps += 1
+        return self.steps > self.moves
+
+
 def test_no_endpoint_shows_which_power_card_came_back(app, api, monkeypatch):
     """The card taken back with power_card_return is its player's secret, for good."""
     colours = ["red", "blue", "green"]
@@ -232,21 +255,7 @@ def test_no_endpoint_shows_which_power_card_came_back(app, api, monkeypatch):
     monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits: seed)
     game_id, keys = api.new_game(colours)
 
-    def take_a_card_back(moves):
-        return [
-            m
-            for m in moves
-            if m.get("card") == "power_card_return"
-            or m["type"] in ("return_power_card", "do_special", "take_caballeros")
-        ]
-
-    steps_after_return = []
-
-    def some_moves_after_a_return(secrets: Secrets) -> bool:
-        if secrets.returns:
-            steps_after_return.append(1)
-        return len(steps_after_return) > 8
-
+    until = SomeMovesAfterAReturn()
     secrets, view = play_reading_everything(
         app,
         api,
@@ -255,11 +264,64 @@ def test_no_endpoint_shows_which_power_card_came_back(app, api, monkeypatch):
         colours,
         random.Random(3),
         take_a_card_back,
-        until=some_moves_after_a_return,
+        until=until,
         lean=0.95,
     )
     assert secrets.returns, "nobody took a power card back"
-    assert view["status"] == "active" and len(steps_after_return) > 8
+    assert view["status"] == "active" and until.steps > 8
+
+
+def self_veto_window(state) -> bool:
+    """A Veto window open on a power_card_return whose acting player holds a Veto too."""
+    frame = state.special
+    return (
+        frame is not None
+        and frame["stage"] == "window"
+        and frame["card"] == "power_card_return"
+        and frame["window"]["kind"] == "action"
+        and frame["player"] in frame["window"]["holders"]
+    )
+
+
+def test_no_endpoint_shows_the_card_of_a_return_its_player_may_veto(app, api, monkeypatch):
+    """The acting player, holding a Veto, answers the window on their own power_card_return:
+    every view lists that window in `pending`, whose plan named the card to every reader
+    once (a failure of the random games above that a rerun did not repeat). Game seed 23
+    and move seed 3 reach such a window at move 51."""
+    colours = ["red", "blue", "green"]
+    monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits: 23)
+    game_id, keys = api.new_game(colours)
+
+    def keep_a_veto_and_take_a_card_back(moves):
+        return [
+            m
+            for m in moves
+            if m.get("card") in ("veto", "power_card_return")
+            or m["type"] in ("return_power_card", "do_special", "allow")
+        ]
+
+    windows = []
+
+    def past_the_window(secrets: Secrets) -> bool:
+        if self_veto_window(server_state(app, game_id)):
+            windows.append(len(secrets.returns))
+            return False
+        return bool(windows)
+
+    secrets, view = play_reading_everything(
+        app,
+        api,
+        game_id,
+        keys,
+        colours,
+        random.Random(3),
+        keep_a_veto_and_take_a_card_back,
+        until=past_the_window,
+        lean=0.95,
+    )
+    # The window was open, with the planned return known to the oracle, while all read.
+    assert windows and all(windows), "no self-vetoable power_card_return window was reached"
+    assert view["status"] == "active"
 
 
 # --- the log rules, on hand-made logs (cases a random game may not reach) ---------------------
