@@ -3,8 +3,9 @@
 For each database (SQLite in a temporary folder, PostgreSQL in a schema of its own) this
 starts gunicorn on a fresh database, lets N client threads play random games (each seat
 through its own key, every move a POST with `expected_seq`) for a while, then lets the same
-N threads call GET /api/health for as long, and prints moves/s and p50/p99 latency for both,
-with the ratio of the p50s.
+N threads call GET /api/health/live for as long, and prints moves/s and p50/p99 latency for
+both, with the ratio of the p50s. The baseline is the liveness answer, which touches nothing
+(as GET /api/health did before it read the database and the scheduler's heartbeats).
 
     python bench/api.py --clients 8 --seconds 20 --db sqlite --db postgresql
 
@@ -24,7 +25,7 @@ import threading
 import time
 from pathlib import Path
 
-from common import Client, database, free_port, new_game  # noqa: E402
+from common import Client, database, free_port, new_game, wait_until_live  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,7 +68,7 @@ def health(port: int, stop_at: float, latencies: list[float], errors: list[str])
     client = Client(port)
     while time.perf_counter() < stop_at:
         started = time.perf_counter()
-        status, _ = client.call("GET", "/api/health")
+        status, _ = client.call("GET", "/api/health/live")
         latencies.append(time.perf_counter() - started)
         if status != 200:
             errors.append(str(status))
@@ -127,14 +128,8 @@ def start_server(
         cwd=ROOT,
         start_new_session=True,
     )
-    for _ in range(200):
-        try:
-            if Client(port).call("GET", "/api/health")[0] == 200:
-                return server, port
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise RuntimeError("gunicorn did not answer /api/health")
+    wait_until_live(server, port, "gunicorn")
+    return server, port
 
 
 def bench(label: str, database_url: str, args) -> None:

@@ -10,6 +10,7 @@ import json
 import random
 import socket
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -62,6 +63,20 @@ class Client:
         response = self.connection.getresponse()
         data = response.read()
         return response.status, (json.loads(data) if data else None)
+
+
+def wait_until_live(server, port: int, what: str, seconds: float = 20) -> None:
+    """Wait for `server` (a Popen) to answer GET /api/health/live on `port`; kill it and
+    raise if it does not within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if Client(port).call("GET", "/api/health/live")[0] == 200:
+                return
+        except OSError:
+            time.sleep(0.05)
+    server.kill()
+    raise RuntimeError(f"{what} did not answer /api/health/live")
 
 
 def new_game(client: Client, rng: random.Random) -> tuple[int, dict[str, str]]:

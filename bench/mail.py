@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from aiosmtpd.controller import Controller  # noqa: E402
-from common import COLOURS, Client, database, free_port, new_game  # noqa: E402
+from common import COLOURS, Client, database, free_port, new_game, wait_until_live  # noqa: E402
 
 MAIL_CONFIG = {
     "SECRET_KEY": "bench-mail",
@@ -209,14 +209,8 @@ def start_serve(database_url: str, smtp_url: str) -> tuple[subprocess.Popen, int
         start_new_session=True,
         stdout=subprocess.DEVNULL,
     )
-    for _ in range(400):
-        try:
-            if Client(port).call("GET", "/api/health")[0] == 200:
-                return server, port
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise RuntimeError("pbem serve did not answer /api/health")
+    wait_until_live(server, port, "pbem serve")
+    return server, port
 
 
 def bench_latency(label: str, database_url: str, moves: int, pause: float) -> None:

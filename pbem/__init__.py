@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from flask import Flask
 
 #: Alembic's scripts ship inside the package, so a plain `pip install` can upgrade a database.
 MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), "migrations")
+
+#: The mail and web templates. `pbem/templates` is a link to the top-level `templates/`, where
+#: they are edited; through the link a wheel ships them as package data.
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -17,18 +22,26 @@ def create_app(config: dict | None = None) -> Flask:
     `pbem.config`). The factory never touches the database and never starts background
     work; `pbem serve` and `pbem db upgrade` bring the schema up to date.
     """
-    from pbem import api, notify, web
+    from pbem import api, logs, notify, web
     from pbem.config import configure
     from pbem.extensions import db, migrate
     from pbem.game import state_cache
     from pbem.web.templating import AppEnvironment
 
-    app = Flask(__name__, instance_relative_config=True)
+    # The instance folder holds the SQLite database, the made secret and mail files: the
+    # checkout's `instance/` by default, PBEM_INSTANCE_PATH elsewhere (an installed package,
+    # a container's volume).
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        instance_path=os.environ.get("PBEM_INSTANCE_PATH") or None,
+    )
     app.jinja_environment = AppEnvironment  # before anything renders
     configure(app, config)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:///"):
         os.makedirs(app.instance_path, exist_ok=True)
 
+    logs.init_app(app)
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS_DIR)
     api.init_app(app)

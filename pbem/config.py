@@ -66,18 +66,38 @@ def configure(app: Flask, config: dict | None) -> None:
         MAIL_ANSWERS_PER_HOUR=30,
         MAIL_TRUSTED_AUTHSERV_ID=None,
         IMAP_URL=None,
+        # GET /api/health answers 503 when the last sweep is older than this (seconds).
+        PBEM_HEALTH_STALE_SECONDS=300,
+        # Logs (pbem.logs): one JSON object a line, or "text" for a person at a terminal.
+        PBEM_LOG_FORMAT="json",
+        PBEM_LOG_LEVEL="INFO",
+        # The scheduler (pbem.schedule.runner): seconds between sweeps (deadlines, reminders,
+        # bots) and between mail sender passes.
+        PBEM_SWEEP_SECONDS=5.0,
+        PBEM_MAIL_SECONDS=2.0,
     )
     url = database_url_from_env()
     if url:
         app.config["SQLALCHEMY_DATABASE_URI"] = url
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-    for name in ("MAIL_FROM", "PBEM_BASE_URL", "SMTP_URL", "MAIL_TRUSTED_AUTHSERV_ID", "IMAP_URL"):
+    for name in (
+        "MAIL_FROM",
+        "PBEM_BASE_URL",
+        "SMTP_URL",
+        "MAIL_TRUSTED_AUTHSERV_ID",
+        "IMAP_URL",
+        "PBEM_LOG_FORMAT",
+        "PBEM_LOG_LEVEL",
+    ):
         if os.environ.get(name):
             app.config[name] = os.environ[name]
-    for name in ("MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR"):
+    for name in ("MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR", "PBEM_HEALTH_STALE_SECONDS"):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])
+    for name in ("PBEM_SWEEP_SECONDS", "PBEM_MAIL_SECONDS"):
+        if os.environ.get(name):
+            app.config[name] = float(os.environ[name])
     # Anything else as FLASK_<NAME>, e.g. FLASK_MAX_CONTENT_LENGTH=131072.
     app.config.from_prefixed_env()
     if config:

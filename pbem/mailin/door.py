@@ -81,10 +81,22 @@ def process_inbound(raw: bytes, *, recipient: str | None = None) -> Result:
     """Handle one RFC 822 message. `recipient` is the envelope recipient when the door
     knows it (SMTP's RCPT, the MTA's $ORIGINAL_RECIPIENT); else the headers name it."""
     try:
-        return _process(raw, recipient)
+        result = _process(raw, recipient)
     except BaseException:
         db.session.rollback()
         raise
+    # One log line a mail, whichever door it came by (never its text: it is the player's).
+    current_app.logger.info(
+        "mail in",
+        extra={
+            "outcome": result.outcome,
+            "reason": result.reason,
+            "game_id": result.game_id,
+            "colour": result.colour,
+            "played": len(result.played),
+        },
+    )
+    return result
 
 
 def seat_of_address(address: str) -> tuple[int, str] | None:

@@ -11,18 +11,16 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 from flask import current_app, has_request_context, request
 
 import engine
+from pbem import TEMPLATES_DIR
 from pbem.clock import now
 from pbem.notify import addresses
 from pbem.notify.board_text import board_table, place_name
-
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
 #: The line every mail's text starts its quotable part with: mail in reads above it.
 REPLY_ABOVE = "## Reply above this line to play. ##"

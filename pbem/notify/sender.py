@@ -101,6 +101,11 @@ class SmtpTransport:
             self._smtp = smtp
         return self._smtp
 
+    def probe(self) -> None:
+        """Connect, TLS and log in as a delivery would, then quit (for `pbem doctor`)."""
+        self._connect()
+        self.close()
+
     def send(self, recipient: str, message: str) -> None:
         sender = parseaddr(current_app.config["MAIL_FROM"])[1]
         # A str (ASCII, as composed) gets its line ends made CRLF by smtplib.
@@ -126,11 +131,26 @@ def post_webhook(url: str, body: str) -> None:
             raise OSError(f"the webhook answered {response.status}")
 
 
+def mail_folder(app: Flask) -> Path:
+    """Where mails are written as files when SMTP_URL is unset."""
+    return Path(app.instance_path) / "mail"
+
+
+def mail_files(app: Flask) -> set[Path]:
+    """The mail files written so far."""
+    return set(mail_folder(app).glob("*.eml"))
+
+
+def written_since(app: Flask, before: set[Path]) -> list[Path]:
+    """The mail files written since `mail_files` gave `before`, oldest first."""
+    return sorted(mail_files(app) - before, key=lambda path: path.stat().st_mtime)
+
+
 def transport(app: Flask) -> Transport:
     url = app.config.get("SMTP_URL")
     if url:
         return SmtpTransport(url)
-    return FileTransport(Path(app.instance_path) / "mail")
+    return FileTransport(mail_folder(app))
 
 
 @dataclass
@@ -190,6 +210,7 @@ def _claim_batch(size: int, moment: Any) -> list[Any]:
 def deliver_due(limit: int = 500) -> Delivery:
     """Send what is due now (at most `limit` rows, oldest first) and say what happened."""
     from pbem.notify.outbox import collect_digests, compose_queued
+    from pbem.schedule.health import beat
 
     collect_digests()
     compose_queued(limit)
@@ -211,6 +232,7 @@ def deliver_due(limit: int = 500) -> Delivery:
                 break
     finally:
         mail.close()
+    beat("mail")
     return result
 
 

@@ -60,6 +60,8 @@ def sync(
                 timing, pending[colour, decision]["kind"], moment, away.get(seat.player_id, [])
             )
             due[colour] = due_at
+            # A reminder due when the decision opens would only repeat its decision mail.
+            passed = policy.reminders_owed(timing, due_at, moment)
             new_rows.append(
                 {
                     "game_id": game_id,
@@ -67,8 +69,8 @@ def sync(
                     "decision": decision,
                     "opened_at": moment,
                     "due_at": due_at,
-                    "next_at": moment if seat.bot else policy.next_look(timing, due_at, []),
-                    "reminders_sent": [],
+                    "next_at": moment if seat.bot else policy.next_look(timing, due_at, passed),
+                    "reminders_sent": passed,
                 }
             )
         connection.execute(insert(_deadlines), new_rows)

@@ -91,6 +91,16 @@ def next_look(timing: dict[str, Any], due_at: datetime, sent: Iterable[int]) -> 
     return min([*reminders, due_at])
 
 
+def reminders_owed(
+    timing: dict[str, Any], due_at: datetime, moment: datetime, sent: Iterable[int] = ()
+) -> list[int]:
+    """The reminders (hours before `due_at`) whose time has come by `moment`, unsent."""
+    sent = set(sent)
+    return [
+        h for h in timing["reminders"] if h not in sent and due_at - timedelta(hours=h) <= moment
+    ]
+
+
 def abandon_at(stored: dict[str, Any] | None, moment: datetime) -> datetime:
     """When a game is abandoned if no person moves again after `moment`."""
     return moment + timedelta(days=timing_of(stored)["abandon_after_days"])

@@ -7,7 +7,12 @@ single-machine default, runs the same jobs in a background thread. It is never s
 
 from __future__ import annotations
 
+import logging
+import re
 import signal
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -15,32 +20,64 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
-SWEEP_SECONDS = 5
-MAIL_SECONDS = 2
+#: Every sweep line starts "game N: ...".
+_GAME_OF_LINE = re.compile(r"game (\d+):")
+
+
+def _run_job(app: Flask, job: str, work: Callable[[], dict[str, Any]]) -> None:
+    """Run one pass of `job` and log one line for it: INFO when it did something, DEBUG
+    when idle (a pass every few seconds would bury the rest), ERROR with the traceback when
+    it failed (the next pass tries again)."""
+    started = time.perf_counter()
+    with app.app_context():
+        try:
+            fields = work()
+        except Exception:
+            app.logger.exception("job failed", extra={"job": job})
+            return
+    fields = {"job": job, "ms": round((time.perf_counter() - started) * 1000, 1), **fields}
+    busy = any(fields.get(k) for k in ("actions", "sent", "retried", "failed"))
+    app.logger.log(logging.INFO if busy else logging.DEBUG, "job", extra=fields)
 
 
 def _sweep_job(app: Flask) -> None:
     from pbem.schedule.sweep import sweep
 
-    with app.app_context():
-        for line in sweep():
-            app.logger.info("sweep: %s", line)
+    def work() -> dict[str, Any]:
+        lines = sweep()
+        for line in lines:
+            game = _GAME_OF_LINE.match(line)
+            extra = {"job": "sweep", "game_id": int(game.group(1)) if game else None}
+            app.logger.info(line, extra=extra)
+        return {"actions": len(lines)}
+
+    _run_job(app, "sweep", work)
 
 
 def _mail_job(app: Flask) -> None:
     from pbem.notify.sender import deliver_due
 
-    with app.app_context():
+    def work() -> dict[str, Any]:
         result = deliver_due()
-        if result.sent or result.retried or result.failed:
-            app.logger.info("mail: %s", result)
+        return {"sent": result.sent, "retried": result.retried, "failed": result.failed}
+
+    _run_job(app, "mail", work)
 
 
 def add_jobs(scheduler: BaseScheduler, app: Flask) -> None:
-    # coalesce + one instance: a slow pass is not stacked up behind itself.
-    options: dict[str, Any] = {"max_instances": 1, "coalesce": True, "args": [app]}
-    scheduler.add_job(_sweep_job, "interval", seconds=SWEEP_SECONDS, id="sweep", **options)
-    scheduler.add_job(_mail_job, "interval", seconds=MAIL_SECONDS, id="mail", **options)
+    # coalesce + one instance: a slow pass is not stacked up behind itself. The first pass
+    # runs at once, so a (re)started scheduler shows as healthy without waiting an interval.
+    options: dict[str, Any] = {
+        "max_instances": 1,
+        "coalesce": True,
+        "args": [app],
+        "next_run_time": datetime.now(UTC),
+    }
+    # PBEM_SWEEP_SECONDS, PBEM_MAIL_SECONDS (pbem.config): short ones make tests fast.
+    sweep_seconds = app.config["PBEM_SWEEP_SECONDS"]
+    mail_seconds = app.config["PBEM_MAIL_SECONDS"]
+    scheduler.add_job(_sweep_job, "interval", seconds=sweep_seconds, id="sweep", **options)
+    scheduler.add_job(_mail_job, "interval", seconds=mail_seconds, id="mail", **options)
 
 
 def run_blocking(app: Flask) -> None:
@@ -53,7 +90,11 @@ def run_blocking(app: Flask) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    print(f"Scheduler: sweep every {SWEEP_SECONDS} s, mail every {MAIL_SECONDS} s.", flush=True)
+    print(
+        f"Scheduler: sweep every {app.config['PBEM_SWEEP_SECONDS']:g} s, "
+        f"mail every {app.config['PBEM_MAIL_SECONDS']:g} s.",
+        flush=True,
+    )
     scheduler.start()
     print("Scheduler stopped.", flush=True)
 

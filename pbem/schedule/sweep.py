@@ -9,7 +9,7 @@ Every action is mailed to the players it concerns, in the same transaction.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -24,6 +24,7 @@ from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.notify import outbox
 from pbem.schedule import deadlines, policy
+from pbem.schedule.health import beat
 from pbem.store.models import Deadline, Game, Seat
 
 _deadlines = Deadline.__table__
@@ -39,37 +40,42 @@ def _utc(moment: datetime, like: datetime) -> datetime:
 
 
 def sweep(limit: int = 500) -> list[str]:
-    """Act on everything due now; one line per action."""
+    """Act on everything due now; one line per action.
+
+    A bot's answer can hand the next decision to another bot, whose deadline is due at once:
+    such decisions are taken in further passes of the same sweep (up to `limit` actions in
+    all), so bots answer one another within one sweep rather than one sweep apart.
+    """
     lines = abandon_idle_games()
-    moment = now()
-    due = (
-        db.session.execute(
-            select(_deadlines.c.id)
-            .where(_deadlines.c.next_at <= moment)
-            .order_by(_deadlines.c.next_at)
-            .limit(limit)
-        )
-        .scalars()
-        .all()
-    )
-    db.session.commit()
-    for deadline_id in due:
-        try:
-            line = _handle(deadline_id, moment)
-        except ServiceError:
-            db.session.rollback()  # the game moved on under us: its next sweep sees it anew
-            continue
-        if line:
-            lines.append(line)
-    record_sweep(moment)
+    # A row is known by its id and next_at: SQLite may give a new row a deleted one's id,
+    # and a row left due (a pass that lost a race) is not taken twice in one sweep.
+    handled: set[tuple[int, Any]] = set()
+    while len(handled) < limit:
+        moment = now()  # a bot's answer opened the next decision after the pass began
+        due = [
+            row
+            for row in db.session.execute(
+                select(_deadlines.c.id, _deadlines.c.next_at)
+                .where(_deadlines.c.next_at <= moment)
+                .order_by(_deadlines.c.next_at)
+                .limit(limit)
+            ).all()
+            if tuple(row) not in handled
+        ][: limit - len(handled)]
+        db.session.commit()
+        if not due:
+            break
+        for deadline_id, next_at in due:
+            handled.add((deadline_id, next_at))
+            try:
+                line = _handle(deadline_id, moment)
+            except ServiceError:
+                db.session.rollback()  # the game moved on under us: its next sweep sees it
+                continue
+            if line:
+                lines.append(line)
+    beat("sweep")
     return lines
-
-
-def record_sweep(moment: datetime) -> None:
-    """When the last sweep ran, for the health check (a dead scheduler shows there)."""
-    from flask import current_app
-
-    current_app.extensions["pbem_last_sweep"] = moment
 
 
 def _claim(deadline_id: int) -> Any:
@@ -99,9 +105,7 @@ def _handle(deadline_id: int, moment: datetime) -> str | None:
 
 def _remind(game, seat, row, timing, due_at: datetime, moment: datetime) -> str | None:
     sent = list(row.reminders_sent or [])
-    owed = [
-        h for h in timing["reminders"] if h not in sent and due_at - timedelta(hours=h) <= moment
-    ]
+    owed = policy.reminders_owed(timing, due_at, moment, sent)
     sent += owed
     db.session.execute(
         update(_deadlines)

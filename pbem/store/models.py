@@ -244,3 +244,13 @@ class InboundMail(db.Model):
     outcome: Mapped[str] = mapped_column(String(16))  # played, answered, refused, help
     answered_to: Mapped[str | None] = mapped_column(String(254))
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Heartbeat(db.Model):
+    """When a background job (`sweep`, `mail`) last finished a pass, in whichever process
+    ran it: the web processes' health check reads it, so a dead scheduler shows there."""
+
+    __tablename__ = "heartbeats"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

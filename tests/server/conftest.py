@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import quote
 
 import pytest
@@ -18,6 +20,7 @@ from pbem.extensions import db
 from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
+    "heartbeats",
     "inbound_mails",
     "idempotency_records",
     "deadlines",
@@ -31,29 +34,43 @@ TABLES_CHILD_FIRST = [
 ]
 
 
-@pytest.fixture(scope="session")
-def database_url(tmp_path_factory):
-    """A database holding only this run's tables, migrated to the latest revision."""
-    base = os.environ.get("TEST_DATABASE_URL")
-    if not base:
-        url = "sqlite:///" + str(tmp_path_factory.mktemp("db") / "test.sqlite")
-        upgrade_database(create_app({"SQLALCHEMY_DATABASE_URI": url}))
-        yield url
-        return
-    # Each run gets its own schema, so two runs on the same database do not collide.
-    schema = "pbem_test_" + uuid.uuid4().hex[:12]
+@contextmanager
+def own_schema(base: str, prefix: str) -> Iterator[str]:
+    """A URL whose connections use a new schema of `base`'s PostgreSQL database, so two runs
+    on the same database do not collide; the schema is dropped afterwards."""
+    schema = prefix + uuid.uuid4().hex[:12]
     admin = sa.create_engine(base)
     with admin.begin() as connection:
         connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
     separator = "&" if "?" in base else "?"
-    url = f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
-    upgrade_database(create_app({"SQLALCHEMY_DATABASE_URI": url}))
     try:
-        yield url
+        yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
     finally:
         with admin.begin() as connection:
             connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+@contextmanager
+def migrated_database(tmp_path_factory, name: str) -> Iterator[str]:
+    """A database migrated to the latest revision: a SQLite file, or a schema of its own on
+    TEST_DATABASE_URL."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        url = "sqlite:///" + str(tmp_path_factory.mktemp(name) / f"{name}.sqlite")
+        upgrade_database(create_app({"SQLALCHEMY_DATABASE_URI": url}))
+        yield url
+        return
+    with own_schema(base, f"pbem_{name}_") as url:
+        upgrade_database(create_app({"SQLALCHEMY_DATABASE_URI": url}))
+        yield url
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory):
+    """A database holding only this run's tables, migrated to the latest revision."""
+    with migrated_database(tmp_path_factory, "test") as url:
+        yield url
 
 
 def empty_tables(app) -> None:

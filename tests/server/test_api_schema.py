@@ -14,14 +14,18 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from pbem import create_app
+from pbem.schedule.health import beat
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25"))
 
 
 @pytest.fixture
 def seeded(app, api):
-    """A game with a real key, so generated requests reach past 401 and 404 now and then."""
+    """A game with a real key, so generated requests reach past 401 and 404 now and then; and
+    a sweep, so the health check answers 200 (its 503 is tested in test_health)."""
     game_id, keys = api.new_game(["red", "blue", "green"])
+    with app.app_context():
+        beat("sweep")
     return {"game_id": game_id, "key": keys["red"]}
 
 

@@ -200,13 +200,20 @@ def test_a_bot_takes_the_seat_after_timeouts_and_hands_it_back(mail_app, mail_ap
     # Let everyone else time out too, until first's next decision times out as well.
     while True:
         with mail_app.app_context():
-            seat = db.session.execute(
-                sa.select(Seat).where(Seat.game_id == game_id, Seat.colour == first)
-            ).scalar_one()
-            timeouts, bot = seat.timeouts, seat.bot
+            seats = db.session.execute(sa.select(Seat).where(Seat.game_id == game_id)).scalars()
+            bots = {seat.colour: (seat.timeouts, seat.bot) for seat in seats}
             db.session.remove()
+        timeouts, bot = bots[first]
         if bot:
             break
+        # The others take their seats back from the bot at once: else bots alone would play
+        # the game to its end in one sweep.
+        for colour in (c for c, (_, b) in bots.items() if b):
+            mail_api.client.put(
+                f"/api/games/{game_id}/seats/{colour}/bot",
+                json={"bot": False},
+                headers=mail_api.auth(keys[colour]),
+            )
         assert hours < 2000
         hours += 72
         at(mail_app, hours)
@@ -214,8 +221,7 @@ def test_a_bot_takes_the_seat_after_timeouts_and_hands_it_back(mail_app, mail_ap
     summary = mail_api.get("/api/games", keys[first]).get_json()["games"][0]
     assert next(s for s in summary["seats"] if s["colour"] == first)["bot"] is True
     # The bot plays the seat's next decisions at once (no waiting for a deadline), as "bot".
-    for _ in range(6):
-        at(mail_app, hours + 0.01)
+    at(mail_app, hours + 0.01)
     log = mail_api.get(f"/api/games/{game_id}/log").get_json()["moves"]
     assert any(e["player"] == first and e["source"] == "bot" for e in log)
     # Taking it back: one call; the others are told.
@@ -304,7 +310,12 @@ def test_two_sweeps_at_once_act_once(mail_app, mail_api):
 
 def test_pbem_scheduler_runs_a_pass_and_stops_on_sigterm(tmp_path):
     url = "sqlite:///" + str(tmp_path / "sched.sqlite")
-    env = {"DATABASE_URL": url, "SECRET_KEY": "test-secret-" + "x" * 20, "PATH": "/usr/bin:/bin"}
+    env = {
+        "DATABASE_URL": url,
+        "SECRET_KEY": "test-secret-" + "x" * 20,
+        "PATH": "/usr/bin:/bin",
+        "PBEM_SWEEP_SECONDS": "0.5",  # a pass every half second while the test watches
+    }
     from pbem import create_app
     from pbem.cli import upgrade_database
 
@@ -346,4 +357,5 @@ def test_pbem_scheduler_runs_a_pass_and_stops_on_sigterm(tmp_path):
         if process.poll() is None:
             process.kill()
     assert process.returncode == 0, out
+    assert "Scheduler: sweep every 0.5 s, mail every 2 s." in out
     assert "Scheduler stopped." in out

@@ -28,15 +28,18 @@ def test_pbem_serve_creates_its_database_and_plays(tmp_path):
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
+        # Healthy means the in-process scheduler has swept too (a 503 until then).
+        for _ in range(150):
             try:
                 with urllib.request.urlopen(base + "/api/health", timeout=2) as response:
-                    assert json.load(response) == {"status": "ok"}
+                    health = json.load(response)
                 break
-            except OSError:
+            except OSError:  # not listening yet, or a 503
                 time.sleep(0.1)
         else:
-            raise AssertionError("pbem serve did not answer within 10 s")
+            raise AssertionError("pbem serve was not healthy within 15 s")
+        assert health["status"] == "ok" and health["database"] == "ok"
+        assert health["sweep"]["age_seconds"] < 15
         request = urllib.request.Request(
             base + "/api/players",
             method="POST",

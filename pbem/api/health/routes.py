@@ -1,13 +1,30 @@
-"""GET /api/health: is the web process up."""
+"""GET /api/health: is the installation working; GET /api/health/live: is this process up."""
 
-from pbem.api.health.schemas import HealthSchema
+from flask import current_app
+
+from pbem.api.health.schemas import HealthSchema, LiveSchema
 from pbem.api.safe_json import Blueprint
+from pbem.schedule.health import report
 
-blp = Blueprint("health", __name__, url_prefix="/api/health", description="Liveness")
+blp = Blueprint("health", __name__, url_prefix="/api/health", description="Health and liveness")
 
 
 @blp.route("")
 @blp.response(200, HealthSchema)
-def health() -> dict:
-    """Answer at once, touching nothing: the baseline a move's latency is compared with."""
+@blp.alt_response(503, schema=HealthSchema, description="Something needs a person: see problems")
+def health() -> tuple[dict, int]:
+    """The database, the outbox's backlog and the scheduler's last passes.
+
+    503 when the database does not answer or the scheduler has not swept for
+    `PBEM_HEALTH_STALE_SECONDS` (300): what monitoring should page someone for.
+    """
+    answer = report(current_app.config["PBEM_HEALTH_STALE_SECONDS"])
+    return answer, 200 if answer["status"] == "ok" else 503
+
+
+@blp.route("/live")
+@blp.response(200, LiveSchema)
+def live() -> dict:
+    """Answer at once, touching nothing: for a load balancer, and the baseline the benches
+    compare a move's and a page's latency with."""
     return {"status": "ok"}

@@ -1,0 +1,123 @@
+"""Is the installation working: the database, the outbox, the scheduler's last passes.
+
+The scheduler may run in another process (`pbem scheduler`) or on another machine, so each
+pass leaves a heartbeat row (`beat`) and the web processes read it (`report`): monitoring
+that polls `GET /api/health` sees a dead scheduler as a 503.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TypedDict
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from pbem.clock import now
+from pbem.extensions import db
+from pbem.store.models import Heartbeat
+
+_heartbeats = Heartbeat.__table__
+
+#: The jobs that beat: the sweep (deadlines, bots) and the mail sender.
+JOBS = ("sweep", "mail")
+
+#: A sweep older than this (seconds) means the scheduler is down; it sweeps every few
+#: seconds, so minutes leave room for a slow pass or a restart.
+DEFAULT_STALE_AFTER = 300
+
+
+class JobHealth(TypedDict):
+    last: str | None  # ISO 8601, UTC
+    age_seconds: float | None
+
+
+class OutboxHealth(TypedDict):
+    unsent: int
+    oldest_age_seconds: float | None
+
+
+class HealthReport(TypedDict):
+    status: str  # "ok" or "failing"
+    database: str  # "ok", or what went wrong
+    outbox: OutboxHealth | None
+    sweep: JobHealth | None
+    mail: JobHealth | None
+    problems: list[str]
+
+
+def beat(job: str) -> None:
+    """Record that `job` finished a pass now, and commit."""
+    moment = now()
+    done = db.session.execute(
+        update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment)
+    ).rowcount
+    if not done:
+        try:
+            db.session.execute(insert(_heartbeats).values(name=job, at=moment))
+        except IntegrityError:  # another process's first beat came first
+            db.session.rollback()
+            return beat(job)
+    db.session.commit()
+
+
+def _utc(moment: datetime, like: datetime) -> datetime:
+    # SQLite keeps no time zone; everything stored is UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=like.tzinfo)
+
+
+def _age(moment: datetime | None, at: datetime) -> float | None:
+    return None if moment is None else round((at - _utc(moment, at)).total_seconds(), 1)
+
+
+def _job(last: datetime | None, at: datetime) -> JobHealth:
+    return {
+        "last": None if last is None else _utc(last, at).isoformat(),
+        "age_seconds": _age(last, at),
+    }
+
+
+def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
+    """What `GET /api/health` answers; `status` is "failing" when something needs a person."""
+    from pbem.notify.sender import backlog
+
+    at = now()
+    problems: list[str] = []
+    try:
+        beats = dict(db.session.execute(select(_heartbeats.c.name, _heartbeats.c.at)).all())
+        waiting = backlog()
+        db.session.commit()
+    except SQLAlchemyError as error:
+        db.session.rollback()
+        reason = str(error.orig if getattr(error, "orig", None) else error).splitlines()[0]
+        return {
+            "status": "failing",
+            "database": f"unreachable or not migrated: {reason}",
+            "outbox": None,
+            "sweep": None,
+            "mail": None,
+            "problems": ["The database does not answer: check DATABASE_URL and run `pbem doctor`."],
+        }
+    jobs = {job: _job(beats.get(job), at) for job in JOBS}
+    sweep_age = jobs["sweep"]["age_seconds"]
+    if sweep_age is None:
+        problems.append(
+            "No sweep has run yet: start the scheduler (`pbem scheduler`, or `pbem serve`, "
+            "which runs it in-process)."
+        )
+    elif sweep_age > stale_after:
+        problems.append(
+            f"The last sweep was {sweep_age:.0f} s ago: the scheduler (`pbem scheduler`) "
+            "is down or stuck, so deadlines and bots wait."
+        )
+    return {
+        "status": "failing" if problems else "ok",
+        "database": "ok",
+        "outbox": {
+            "unsent": waiting["unsent"],
+            "oldest_age_seconds": _age(waiting["oldest"], at),
+        },
+        "sweep": jobs["sweep"],
+        "mail": jobs["mail"],
+        "problems": problems,
+    }
