@@ -1,13 +1,18 @@
-"""Benchmark the board page under gunicorn, beside GET /api/health.
+"""Benchmark the board page under gunicorn, beside GET /api/health/live.
 
 Starts gunicorn on a fresh SQLite database (as bench/api.py does), lets each of N clients
 play a random game to mid-game through the API and sign in to one of its seats with the
 key form, then measures for a while each:
 
-- the board page just after a move (each GET draws a position not seen before);
+- the board page just after a move (each GET draws a position not seen before). A 6-round
+  game ends some 50 to 100 moves after mid-game, far sooner than the phase: a client whose
+  game is over goes on with the next of the mid-game games it made beforehand (`--spares`
+  each), signing in to it; only when those run out does it make one during the phase
+  (untimed). Every GET timed here follows a move just played;
 - the board page read again (the drawn board and panel come from the worker's memory);
 - a replay page at a late seq (`?seq=` a few moves back: a snapshot plus the moves after);
-- GET /api/health.
+- GET /api/health/live (what GET /api/health was before it read the database and the
+  scheduler's heartbeats: the answer that touches nothing).
 
     python bench/web.py --clients 8 --seconds 10
 
@@ -81,18 +86,23 @@ def play_moves(client, game_id: int, keys: dict, rng: random.Random, count: int)
     return view["seq"]
 
 
-def setup(port: int, index: int, games: list) -> None:
-    client = bench_api.Client(port)
-    rng = random.Random(index)
+def midgame(client, rng: random.Random) -> tuple[int, dict, int]:
+    """A new game played at random to mid-game, still going: its id, keys and seq."""
     while True:
         game_id, keys = bench_api.new_game(client, rng)
         seq = play_moves(client, game_id, keys, rng, MIDGAME_MOVES)
         if client.call("GET", f"/api/games/{game_id}")[1]["status"] == "active":
-            break
-    colour = sorted(keys)[0]
+            return game_id, keys, seq
+
+
+def setup(port: int, index: int, games: list, spares: dict, count: int) -> None:
+    client = bench_api.Client(port)
+    rng = random.Random(index)
+    game_id, keys, seq = midgame(client, rng)
     browser = Browser(port)
-    browser.sign_in(keys[colour])
+    browser.sign_in(keys[sorted(keys)[0]])
     games.append((index, game_id, keys, seq, browser, client, rng))
+    spares[index] = [midgame(client, rng) for _ in range(count)]
 
 
 def timed(browser: Browser, path: str, latencies: list, errors: list) -> None:
@@ -109,6 +119,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument(
+        "--spares",
+        type=int,
+        default=10,
+        help="mid-game games each client makes beforehand, to go on with after a game ends",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         server, port = bench_api.start_server(
@@ -116,7 +132,10 @@ def main() -> None:
         )
         try:
             games: list = []
-            bench_api.run_clients(lambda i, *rest: setup(port, i, games), args.clients, 0)
+            spares: dict[int, list] = {}
+            bench_api.run_clients(
+                lambda i, *rest: setup(port, i, games, spares, args.spares), args.clients, 0
+            )
             games.sort(key=lambda g: g[0])
             print(
                 f"SQLite: gunicorn {args.workers or 'deploy default'} workers x "
@@ -124,10 +143,22 @@ def main() -> None:
                 f"{args.seconds:g} s each; games at seq " + ", ".join(str(g[3]) for g in games)
             )
 
+            made_during = [0]
+
             def after_a_move(i, stop_at, latencies, errors):
-                _, game_id, keys, _, browser, client, rng = games[i]
+                _, game_id, keys, seq, _, client, rng = games[i]
+                browser = Browser(port)  # signed in to each game it plays here
+                browser.sign_in(keys[sorted(keys)[0]])
                 while time.perf_counter() < stop_at:
-                    play_moves(client, game_id, keys, rng, 1)
+                    played = play_moves(client, game_id, keys, rng, 1)
+                    if played == seq:  # the game is over: go on with another at mid-game
+                        if not spares[i]:
+                            made_during[0] += 1
+                            spares[i].append(midgame(client, rng))
+                        game_id, keys, seq = spares[i].pop()
+                        browser.sign_in(keys[sorted(keys)[0]])
+                        continue
+                    seq = played
                     timed(browser, f"/games/{game_id}", latencies, errors)
 
             def again(i, stop_at, latencies, errors):
@@ -157,6 +188,8 @@ def main() -> None:
             ):
                 latencies, errors, elapsed = bench_api.run_clients(work, len(games), args.seconds)
                 results[name] = bench_api.figures(name, latencies, elapsed, errors)
+            if made_during[0]:
+                print(f"  ({made_during[0]} games made during the first phase: raise --spares)")
             ping = results["GET health"]["p50"]
             for name in ("board, new", "board, again", "replay page"):
                 print(

@@ -1,26 +1,50 @@
-"""A game's history for the pages: where its rounds start, a stretch of its log, the
-names at its seats. Each a single query; what is secret is still the engine's to decide
-(`engine.visible_log`, as in `views.log_for`)."""
+"""A game's history for the pages: where its rounds start, a stretch of its log, the moves
+of its last round. What is secret is still the engine's to decide (`engine.visible_log`, as
+in `views.log_for`).
+
+The record is append-only: the moves up to a seq never change once written. So each worker
+keeps, per game, where its rounds start and the moves of its last round (`Record`), filed
+under the game's id and seed and the seq they go up to, and tops that up to the seq the
+caller has just read from the game's row with one query for the moves since. A record at
+another seq is never shown for this one: it is only ever extended by the moves after it.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from sqlalchemy.orm import selectinload
 
 import engine
 from pbem.extensions import db
-from pbem.store.models import Game, Move, Seat, Snapshot
+from pbem.store import queries
+from pbem.store.models import Game, Seat
 
 
 def round_starts(game_id: int) -> list[int]:
     """The seqs at which rounds start: 0 (setup), then each move whose events hold
     `round_started`. Read from the snapshots, which are written exactly there
     (`states.snapshots_of`; setup's at seq 0)."""
-    query = db.select(Snapshot.seq).where(Snapshot.game_id == game_id).order_by(Snapshot.seq)
-    seqs = list(db.session.connection().execute(query).scalars())
+    connection = db.session.connection()
+    seqs = list(connection.execute(queries.SELECT_SNAPSHOT_SEQS, {"game": game_id}).scalars())
     return seqs if seqs and seqs[0] == 0 else [0, *seqs]
+
+
+def _entries(game_id: int, after: int, upto: int) -> list[engine.LogEntry]:
+    """The stored log entries with `after < seq <= upto`, each with its events (all of
+    them: `engine.visible_log` decides what a reader sees)."""
+    rows = db.session.connection().execute(
+        queries.SELECT_LOG_BETWEEN, {"game": game_id, "after": after, "upto": upto}
+    )
+    return [
+        {"seq": row.seq, "player": row.colour, "move": row.move, "events": row.events or []}
+        for row in rows
+    ]
 
 
 def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> list[dict[str, Any]]:
@@ -30,16 +54,95 @@ def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> li
     A pick is shown once a revealing event at or after it is in the stretch; cutting the log
     short can only hide more, never less.
     """
-    query = (
-        db.select(Move.seq, Move.colour, Move.move, Move.events)
-        .where(Move.game_id == game_id, Move.seq > after, Move.seq <= upto)
-        .order_by(Move.seq)
-    )
-    entries: list[engine.LogEntry] = [
-        {"seq": row.seq, "player": row.colour, "move": row.move, "events": row.events or []}
-        for row in db.session.connection().execute(query)
-    ]
-    return engine.visible_log(entries, set(own))
+    return engine.visible_log(_entries(game_id, after, upto), set(own))
+
+
+def _starts_a_round(entry: engine.LogEntry) -> bool:
+    return any(event.get("type") == "round_started" for event in entry["events"])
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game's record after `seq` moves, as far as the pages need it: where its rounds start
+    (0, then each move whose events hold `round_started`), and the stored entries of its last
+    round, from the move that started it (from move 1 in the first round). Shared between
+    threads: never changed, only replaced by `extended`."""
+
+    seed: int
+    seq: int
+    starts: tuple[int, ...]
+    last_round: tuple[engine.LogEntry, ...]
+
+    def extended(self, entries: list[engine.LogEntry]) -> Record:
+        """This record with the entries of the moves after `seq`, in order."""
+        starts = self.starts + tuple(e["seq"] for e in entries if _starts_a_round(e))
+        last_round = self.last_round + tuple(entries)
+        if starts[-1] != self.starts[-1]:
+            last_round = tuple(e for e in last_round if e["seq"] >= starts[-1])
+        return Record(self.seed, self.seq + len(entries), starts, last_round)
+
+    def last_round_log(self, own: Collection[str]) -> list[dict[str, Any]]:
+        """The last round's entries as `log_between` shows them to the holder of `own`:
+        the same stretch (from the move that started the round to `seq`)."""
+        return engine.visible_log(self.last_round, set(own))
+
+
+#: Games whose record a worker keeps: a record holds one round's moves, some tens of KiB.
+RECORDS_KEPT = 256
+
+
+class _Records:
+    """The latest record of up to `size` games, least recently used out first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[int, Record] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: int, seed: int) -> Record | None:
+        with self._lock:
+            kept = self._entries.get(game_id)
+            if kept is None or kept.seed != seed:
+                return None
+            self._entries.move_to_end(game_id)
+            return kept
+
+    def put(self, game_id: int, record: Record) -> None:
+        with self._lock:
+            kept = self._entries.get(game_id)
+            # Two threads may race to store; keep the later of two records of the same game.
+            if kept is not None and kept.seed == record.seed and kept.seq > record.seq:
+                return
+            self._entries[game_id] = record
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+
+def _records() -> _Records:
+    return current_app.extensions.setdefault("pbem_records", _Records(RECORDS_KEPT))
+
+
+def record(game_id: int, seed: int, seq: int) -> Record:
+    """The game's `Record` after `seq` moves, where `seq` is what the caller has just read
+    from the game's row: this worker's, topped up by one query for the moves since it, or
+    (when it keeps none) read from the snapshots and the last round's moves."""
+    records = _records()
+    kept = records.get(game_id, seed)
+    if kept is not None and kept.seq == seq:
+        return kept
+    if kept is not None and kept.seq < seq:
+        since = _entries(game_id, kept.seq, seq)
+        # The moves up to `seq` were committed with the row that says `seq`: all are there.
+        if [e["seq"] for e in since] == list(range(kept.seq + 1, seq + 1)):
+            extended = kept.extended(since)
+            records.put(game_id, extended)
+            return extended
+    # Nothing kept, or kept at a later seq (another request read the row after this one).
+    starts = tuple(s for s in round_starts(game_id) if s <= seq)
+    fresh = Record(seed, seq, starts, tuple(_entries(game_id, max(starts[-1] - 1, 0), seq)))
+    records.put(game_id, fresh)
+    return fresh
 
 
 def recent_games(status: str, limit: int = 30) -> list[Game]:

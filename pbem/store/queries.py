@@ -118,6 +118,17 @@ SELECT_MOVES_BETWEEN = (
     .order_by(_moves.c.seq)
 )
 
+# A stretch of the log as the pages show it: each move with its events.
+SELECT_LOG_BETWEEN = SELECT_MOVES_BETWEEN.add_columns(_moves.c.events)
+
+# Where a game's rounds start: a snapshot is written at setup (seq 0) and after each move
+# that started a round (`states.snapshots_of`).
+SELECT_SNAPSHOT_SEQS = (
+    select(_snapshots.c.seq)
+    .where(_snapshots.c.game_id == bindparam("game"))
+    .order_by(_snapshots.c.seq)
+)
+
 # The conditional update is where two racing writers are told apart: the database lets one
 # of them change the row from `expected_seq`; the other finds no such row and leaves.
 CLAIM_SEQ = (

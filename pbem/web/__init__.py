@@ -6,7 +6,11 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    """Register the pages' blueprint on `app`."""
+    """Register the pages' blueprint on `app`, and their session cookie (`sessions`)."""
     from pbem.web.routes import bp
+    from pbem.web.sessions import SessionInterface
+    from pbem.web.templating import kept
 
+    app.session_interface = SessionInterface()
+    app.jinja_env.globals["kept"] = kept
     app.register_blueprint(bp)

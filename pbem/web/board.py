@@ -3,15 +3,16 @@
 Only the view is read for what is on the board, so a page can never show more than the
 engine lets that viewer see. The drawing itself (outlines, anchors) comes from `geometry`.
 
-Templates live in the repository's top-level `templates/web/`; this module renders them with
-its own Jinja environment (autoescape on for every template), so it works with or without a
-Flask app.
+Templates live in the top-level `templates/web/` (`pbem.TEMPLATES_DIR`); this module renders
+them with its own Jinja environment (autoescape on for every template), so it works with or
+without a Flask app.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,10 @@ import jinja2
 from markupsafe import Markup
 
 from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
+from pbem import TEMPLATES_DIR
 from pbem.web import geometry, templating
+from pbem.web.templating import kept
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 # A letter on every piece, so colours can be told apart without seeing colour.
@@ -52,6 +54,8 @@ COLOUR_INKS: dict[str, str] = {
 
 # Stacks show at most this many cubes; the count says the rest.
 STACK_DRAWN = 3
+
+PLACES = (*REGIONS, CASTILLO)
 
 
 @cache
@@ -85,91 +89,135 @@ def colour_chip(colour: str) -> dict[str, str]:
     }
 
 
-def _stacks(place: str, caballeros: Mapping[str, int], colours: list[str]) -> list[dict[str, Any]]:
-    # Each seat keeps its own cell in every place, so a colour is always found in the same spot.
-    cells = geometry.cube_cells(place)
-    stacks = []
-    for seat, colour in enumerate(colours):
-        count = int(caballeros.get(colour, 0))
-        if count <= 0:
-            continue
-        x, y = cells[seat]
-        stacks.append(
-            {
-                **colour_chip(colour),
-                "count": count,
-                "x": x,
-                "y": y,
-                "drawn": min(count, STACK_DRAWN),
-            }
-        )
-    return stacks
+# --- the board, in pieces ------------------------------------------------------------------
+#
+# A board is some sixty pieces of `web/_board.svg` (the head, each place's outline, its
+# scoreboard, each stack, the king, each grande, the legend). Each piece is drawn from a few
+# plain values, all of which are in its key, so it is kept per process and a board is mostly
+# joined from pieces drawn before: only a piece never seen (a stack of a new height, a
+# scoreboard moved) is drawn. The keys span a small, fixed range (places, seats, colours,
+# counts of caballeros), so the caches stay small; each is bounded all the same.
 
 
-def board_context(view: Mapping[str, Any]) -> dict[str, Any]:
-    """What `web/_board.svg` needs: every place with its outline, label and pieces."""
-    colours = list(view["colours"])
-    mobile_at = {
-        place: name for name, place in (view.get("mobile_scoreboards") or {}).items() if place
+@cache
+def _macros() -> Any:
+    return environment().get_template("web/_board.svg").module
+
+
+@dataclass(frozen=True)
+class _Place:
+    id: str
+    region: bool
+    name: str
+    points: str
+    fill: str
+    label: tuple[int, int]
+
+
+@cache
+def _place(place: str) -> _Place:
+    outline = geometry.CASTILLO_TOWER if place == CASTILLO else geometry.region_polygon(place)
+    return _Place(
+        id=place,
+        region=place != CASTILLO,
+        name=place_name(place),
+        points=geometry.svg_points(outline),
+        fill=geometry.REGION_FILLS.get(place, "#d8d2c4"),
+        label=geometry.LAYOUTS[place].label,
+    )
+
+
+@lru_cache(maxsize=64)
+def _head(viewer: str | None) -> str:
+    land = [
+        {"id": name, "points": geometry.svg_points(points)}
+        for name, points in geometry.LAND.items()
+    ]
+    labels = [{"text": text, "x": xy[0], "y": xy[1]} for text, xy in geometry.LAND_LABELS.values()]
+    return str(
+        _macros().head(viewer, geometry.WIDTH, geometry.HEIGHT, geometry.MAP_BOTTOM, land, labels)
+    )
+
+
+@cache
+def _place_open(place: str) -> str:
+    return str(_macros().place(_place(place)))
+
+
+@lru_cache(maxsize=1024)
+def _scoreboard(place: str, scoreboard: str, mobile: str | None) -> str:
+    return str(_macros().scoreboard(_place(place).label, scoreboard, mobile))
+
+
+@lru_cache(maxsize=8192)
+def _stack(place: str, seat: int, colour: str, count: int) -> str:
+    # Each seat keeps its own cell in every place, so a colour is always found in one spot.
+    x, y = geometry.cube_cells(place)[seat]
+    stack = {
+        **colour_chip(colour),
+        "count": count,
+        "x": x,
+        "y": y,
+        "drawn": min(count, STACK_DRAWN),
     }
-    places = []
-    for place in (*REGIONS, CASTILLO):
-        seen = view["castillo"] if place == CASTILLO else view["regions"][place]
-        layout = geometry.LAYOUTS[place]
-        tokens = geometry.token_cells(place)
-        king = None
-        grandes = []
-        if place != CASTILLO:
-            if view.get("king") == place:
-                king = {"x": tokens[0][0], "y": tokens[0][1]}
-            # The king, if here, takes the first token cell; grandes follow in seat order.
-            start = 1 if king else 0
-            here = [c for c in colours if c in seen.get("grandes", [])]
-            for i, colour in enumerate(here):
-                x, y = tokens[start + i]
-                grandes.append({**colour_chip(colour), "x": x, "y": y})
-        scoreboard = list(seen["scoreboard"])
-        places.append(
-            {
-                "id": place,
-                "region": place != CASTILLO,
-                "name": place_name(place),
-                "points": (
-                    geometry.svg_points(geometry.region_polygon(place))
-                    if place != CASTILLO
-                    else geometry.svg_points(geometry.CASTILLO_TOWER)
-                ),
-                "fill": geometry.REGION_FILLS.get(place, "#d8d2c4"),
-                "label": layout.label,
-                "scoreboard": "/".join(str(v) for v in scoreboard),
-                "mobile": mobile_at.get(place),
-                "stacks": _stacks(place, seen["caballeros"], colours),
-                "king": king,
-                "grandes": grandes,
-            }
-        )
-    return {
-        "width": geometry.WIDTH,
-        "height": geometry.HEIGHT,
-        "map_bottom": geometry.MAP_BOTTOM,
-        "land": [
-            {"id": name, "points": geometry.svg_points(points)}
-            for name, points in geometry.LAND.items()
-        ],
-        "land_labels": [
-            {"text": text, "x": xy[0], "y": xy[1]} for text, xy in geometry.LAND_LABELS.values()
-        ],
-        "places": places,
-        "legend": [colour_chip(c) for c in colours],
-        "cube": geometry.CUBE,
-        "token": geometry.TOKEN,
-        "viewer": view.get("viewer"),
-    }
+    return str(_macros().stack(stack, _place(place).name, geometry.CUBE))
+
+
+@lru_cache(maxsize=64)
+def _king(place: str) -> str:
+    x, y = geometry.token_cells(place)[0]
+    return str(_macros().king(place, _place(place).name, x, y))
+
+
+@lru_cache(maxsize=1024)
+def _grande(place: str, slot: int, colour: str) -> str:
+    x, y = geometry.token_cells(place)[slot]
+    return str(_macros().grande({**colour_chip(colour), "x": x, "y": y}))
+
+
+@lru_cache(maxsize=256)
+def _legend(colours: tuple[str, ...]) -> str:
+    legend = [colour_chip(c) for c in colours]
+    drawn = _macros().legend(
+        legend, geometry.WIDTH, geometry.HEIGHT, geometry.MAP_BOTTOM, geometry.CUBE
+    )
+    return str(drawn).removesuffix("\n")
 
 
 def board_svg(view: Mapping[str, Any]) -> Markup:
-    """The board as an inline `<svg>` element, for `viewer`'s view."""
-    return Markup(environment().get_template("web/_board.svg").render(**board_context(view)))
+    """The board as an inline `<svg>` element, for `viewer`'s view: every place with its
+    outline, label and pieces."""
+    colours = tuple(view["colours"])
+    mobile_at = {
+        place: name for name, place in (view.get("mobile_scoreboards") or {}).items() if place
+    }
+    king = view.get("king")
+    pieces = [_head(view.get("viewer"))]
+    for place in PLACES:
+        seen = view["castillo"] if place == CASTILLO else view["regions"][place]
+        pieces.append(_place_open(place))
+        scoreboard = "/".join(str(v) for v in seen["scoreboard"])
+        pieces.append(_scoreboard(place, scoreboard, mobile_at.get(place)))
+        caballeros = seen["caballeros"]
+        for seat, colour in enumerate(colours):
+            count = int(caballeros.get(colour, 0))
+            if count > 0:
+                pieces.append(_stack(place, seat, colour, count))
+        if place != CASTILLO:
+            # The king, if here, takes the first token cell; grandes follow in seat order.
+            slot = 0
+            if king == place:
+                pieces.append(_king(place))
+                slot = 1
+            here = seen.get("grandes", [])
+            for colour in colours:
+                if colour in here:
+                    pieces.append(_grande(place, slot, colour))
+                    slot += 1
+        pieces.append("  </g>\n")
+    pieces.append(_legend(colours))
+    # Every piece was drawn by an autoescaping template: the whole is markup as it stands.
+    return Markup("".join(pieces))
 
 
 def panel_context(
@@ -268,14 +316,59 @@ def panel_context(
     }
 
 
+@cache
+def _panel_macros() -> Any:
+    return environment().get_template("web/_panel.html").module
+
+
+_ROUND_FIELDS = (
+    "chart_round",
+    "over",
+    "winners",
+    "round_number",
+    "rounds_total",
+    "short_game",
+    "phase",
+    "scorings",
+    "king_region",
+)
+
+
 def panel_html(
     view: Mapping[str, Any],
     names: Mapping[str, str] | None = None,
     deadlines: Mapping[str, str] | None = None,
 ) -> Markup:
-    """The side panel: round, action cards, players, the viewer's hand, who must act."""
-    template = environment().get_template("web/_panel.html")
-    return Markup(template.render(**panel_context(view, names, deadlines)))
+    """The side panel: round, action cards, players, the viewer's hand, who must act. Each
+    of its pieces (`web/_panel.html`) is kept per process by all it shows (`kept`): a move
+    changes a few of them."""
+    context = panel_context(view, names, deadlines)
+    macros = _panel_macros()
+    played = [
+        {key: p[key] for key in ("colour", "letter", "fill", "ink", "played")}
+        for p in context["players"]
+    ]
+    pieces = [
+        '<aside class="panel">\n',
+        kept(macros.round, {key: context[key] for key in _ROUND_FIELDS}),
+        "\n",
+        kept(macros.pending, context["pending"]),
+        "\n",
+        kept(macros.action_cards, context["action_cards"]),
+        "\n",
+        kept(macros.players_head),
+        *(kept(macros.player, p) for p in context["players"]),
+        kept(macros.players_foot, played),
+        "\n",
+    ]
+    if context["hand"] is not None:
+        pieces.append(kept(macros.hand, context["viewer"], context["hand"]))
+    pieces.append("\n")
+    if context["veto_holders"]:
+        pieces.append(kept(macros.veto, context["veto_holders"]))
+    pieces.append("</aside>")
+    # Every piece was drawn by an autoescaping template: the whole is markup as it stands.
+    return Markup("".join(pieces))
 
 
 def stylesheet() -> str:

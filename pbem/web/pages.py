@@ -9,10 +9,8 @@ the signed-in seat.
 from __future__ import annotations
 
 import json
-import threading
 from bisect import bisect_left, bisect_right
-from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +30,7 @@ from pbem.store.models import Game
 from pbem.web.board import board_svg, colour_chip, panel_html, place_name
 from pbem.web.notation import move_text, notation
 from pbem.web.signin import SignedIn
+from pbem.web.templating import Drawn
 
 PLACES = (*REGIONS, CASTILLO)
 
@@ -84,7 +83,7 @@ class Replay:
     now: int | None
 
 
-def replay(seq: int, last: int, starts: list[int]) -> Replay:
+def replay(seq: int, last: int, starts: Sequence[int]) -> Replay:
     """Start, previous/next round, previous/next move, now, from `seq` of `last`, where
     `starts` are the seqs at which rounds start (sorted, 0 first)."""
     earlier = starts[: bisect_left(starts, seq)]
@@ -112,35 +111,14 @@ def replay(seq: int, last: int, starts: list[int]) -> Replay:
 # --- the board page ------------------------------------------------------------------------
 
 
-class Drawn:
-    """Things drawn once per worker, by a key that names everything they are drawn from:
-    the least recently used out first. A key holds the game's id, seed and seq, so a move
-    (a new seq) makes new keys rather than stale entries: nothing needs invalidating."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._entries: OrderedDict[tuple, Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple, draw: Callable[[], Any]) -> Any:
-        with self._lock:
-            hit = self._entries.get(key)
-            if hit is not None:
-                self._entries.move_to_end(key)
-                return hit
-        drawn = draw()
-        with self._lock:
-            self._entries[key] = drawn
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-        return drawn
-
-
 #: Rendered boards and panels by (game, seed, seq, viewer, names): a past position never
 #: changes, so each is drawn once per worker and then served from memory.
 _RENDERED = Drawn(512)
 #: The board pages' parts (`BoardPage`), by everything they show (see `board_page`).
 _PAGES = Drawn(256)
+#: The log's entries, by all they show and the link they carry: a page after a move shows
+#: mostly the entries the page before it showed.
+_LOG_ENTRIES = Drawn(4096)
 
 
 def board_and_panel(game: Any, view: Mapping[str, Any], names: dict[str, str]) -> tuple:
@@ -174,22 +152,57 @@ def choices(moves: list[dict[str, Any]]) -> dict[str, Any]:
     return {"power": power, "cards": cards, "places": places, "shifts": shifts, "other": other}
 
 
-def log_rows(entries: list[dict[str, Any]], names: dict[str, str], shown: int) -> list[dict]:
-    rows = []
+def log_row(entry: Mapping[str, Any], names: dict[str, str], shown: int) -> dict[str, Any]:
+    """A log entry (as `engine.visible_log` shows it) as `log_entry` draws it."""
+    return {
+        "seq": entry["seq"],
+        **colour_chip(entry["player"]),
+        "name": names.get(entry["player"], entry["player"]),
+        "text": notation(entry["move"]),
+        "hidden": bool(entry.get("hidden")),
+        "shown": entry["seq"] == shown,
+        "after": entry["seq"] > shown,
+        "new_round": _starts_a_round(entry),
+    }
+
+
+def _starts_a_round(entry: Mapping[str, Any]) -> bool:
+    return any(e.get("type") == "round_started" for e in entry["events"])
+
+
+def log_html(
+    parts: Any,
+    entries: list[dict[str, Any]],
+    names: dict[str, str],
+    shown: int,
+    whole_game: bool,
+    links: dict[str, str],
+) -> Markup:
+    """The log of `entries` (as `engine.visible_log` shows them to the reader), each entry
+    drawn once per worker by all its drawing is made of: the entry as shown (seq, mover,
+    move, hidden or not, starting a round or not), the mover's name, where it stands from
+    the seq shown, and the links. A page after a move mostly shows entries drawn before."""
+    drawn = []
     for entry in entries:
-        rows.append(
-            {
-                "seq": entry["seq"],
-                **colour_chip(entry["player"]),
-                "name": names.get(entry["player"], entry["player"]),
-                "text": notation(entry["move"]),
-                "hidden": bool(entry.get("hidden")),
-                "shown": entry["seq"] == shown,
-                "after": entry["seq"] > shown,
-                "new_round": any(e.get("type") == "round_started" for e in entry["events"]),
-            }
+        seq, player = entry["seq"], entry["player"]
+        key = (
+            links["at"],
+            links["slot"],
+            seq,
+            player,
+            names.get(player, player),
+            repr(entry["move"]),
+            bool(entry.get("hidden")),
+            seq == shown,
+            seq > shown,
+            _starts_a_round(entry),
         )
-    return rows
+        drawn.append(
+            _LOG_ENTRIES.get(
+                key, lambda entry=entry: parts.log_entry(log_row(entry, names, shown), links)
+            )
+        )
+    return parts.log(drawn, whole_game)
 
 
 def final_scoring(view: Mapping[str, Any], names: dict[str, str]) -> dict[str, Any] | None:
@@ -230,6 +243,7 @@ class BoardPage:
     title: str
     shown: int
     colour_field: str | None  # the colour a person holding two acts as, sent with a move
+    play_url: str  # where the move form posts
     head: Markup  # title, seats, replay controls
     final: Markup  # the final scoring, once the game is over
     moves: Markup | None  # the move buttons, or None when none are offered
@@ -288,12 +302,17 @@ def _draw_board_page(
 ) -> BoardPage:
     view = view_of_seats(game, own, shown, colour)
     viewer = view["viewer"]
-    steps = replay(shown, game.seq, history.round_starts(game.id))
+    record = history.record(game.id, game.seed, game.seq)
+    steps = replay(shown, game.seq, record.starts)
     over = view.get("phase") == "over"
     # A finished game shows its whole record; otherwise the round being looked at, from the
     # move that started it.
-    after, upto = (0, game.seq) if over else (max(steps.round_start - 1, 0), steps.round_end)
-    log = log_rows(history.log_between(game.id, own, after, upto), names, shown)
+    if over:
+        entries = history.log_between(game.id, own, 0, game.seq)
+    elif steps.round_start == record.starts[-1]:
+        entries = record.last_round_log(own)  # the round being played: kept by the worker
+    else:
+        entries = history.log_between(game.id, own, max(steps.round_start - 1, 0), steps.round_end)
     # A person holding two colours names the one they act as, as with the API.
     colour_field = viewer if len(own) > 1 else None
     offered = None
@@ -314,6 +333,7 @@ def _draw_board_page(
         title=game.title,
         shown=shown,
         colour_field=colour_field,
+        play_url=url_for("web.play", game_id=game.id),
         head=parts.head(
             game=game,
             own=[{**colour_chip(c), "name": names.get(c, c)} for c in own],
@@ -327,5 +347,5 @@ def _draw_board_page(
         moves=parts.moves(offered, viewer, colour_field) if offered is not None else None,
         board=board,
         panel=panel,
-        log=parts.log(log, final is not None, links),
+        log=log_html(parts, entries, names, shown, final is not None, links),
     )

@@ -7,6 +7,7 @@ import json
 
 from flask import (
     Blueprint,
+    current_app,
     flash,
     g,
     redirect,
@@ -39,7 +40,19 @@ bp.before_request(check_csrf)
 
 @bp.app_context_processor
 def _page_globals() -> dict:
-    return {"csrf_token": csrf_token, "signed_in": current_player}
+    return {"csrf_token": csrf_token, "signed_in": current_player, "link": link}
+
+
+def link(endpoint: str, **values: object) -> str:
+    """`url_for(endpoint, **values)`, built once per app: for the few links every page
+    carries (the stylesheets, the script, home, sign out), which depend on nothing but the
+    app's routes and the script root it is served under."""
+    links = current_app.extensions.setdefault("pbem_links", {})
+    key = (request.script_root, endpoint, *values.items())
+    url = links.get(key)
+    if url is None:
+        url = links[key] = url_for(endpoint, **values)
+    return url
 
 
 def current_player() -> signin.SignedIn | None:
@@ -59,7 +72,9 @@ def _seq_arg() -> int | None:
 
 
 def _colour_arg() -> str | None:
-    return request.args.get("colour") or request.form.get("colour") or None
+    # A form only comes with a POST (reading `request.form` on a GET parses for nothing).
+    form = request.form if request.method == "POST" else {}
+    return request.args.get("colour") or form.get("colour") or None
 
 
 def _board(game_id: int, status: int = 200, error: str | None = None):

@@ -1,28 +1,12 @@
-"""Domain errors as HTTP statuses for the pages, matching what the API answers."""
+"""Domain errors as HTTP statuses for the pages: the API's (`pbem.api.problems`), but for one."""
 
 from __future__ import annotations
 
-from pbem.errors import (
-    Conflict,
-    Forbidden,
-    IllegalMoveError,
-    Invalid,
-    NotFound,
-    ServiceError,
-    Unauthorized,
-)
-
-#: Most specific first; StaleSequence is a Conflict (409) and IllegalMoveError an Invalid.
-STATUSES: tuple[tuple[type[ServiceError], int], ...] = (
-    (IllegalMoveError, 422),
-    (NotFound, 404),
-    (Unauthorized, 403),  # a page has no key to ask again for: refused, as for another's seat
-    (Forbidden, 403),
-    (Conflict, 409),
-    (Invalid, 422),
-    (ServiceError, 400),
-)
+from pbem.api.problems import status_of as api_status_of
+from pbem.errors import ServiceError
 
 
 def status_of(error: ServiceError) -> int:
-    return next(status for cls, status in STATUSES if isinstance(error, cls))
+    status, _ = api_status_of(error)
+    # A page has no key to ask again for: refused, as for another's seat.
+    return 403 if status == 401 else status

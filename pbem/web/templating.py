@@ -9,10 +9,14 @@ methods (`.items()`, `.get()`); a name that is not a key still falls back to the
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import jinja2
 from flask.templating import Environment as FlaskEnvironment
+from markupsafe import Markup
 
 
 class _DictKeysFirst:
@@ -32,3 +36,42 @@ class Environment(_DictKeysFirst, jinja2.Environment):
 class AppEnvironment(_DictKeysFirst, FlaskEnvironment):
     """For the app's templates: set as `app.jinja_environment` before `app.jinja_env` is
     first used."""
+
+
+class Drawn:
+    """Things drawn once per worker, by a key that names everything they are drawn from:
+    the least recently used out first. A key holds the game's id, seed and seq, so a move
+    (a new seq) makes new keys rather than stale entries: nothing needs invalidating."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any, draw: Callable[[], Any]) -> Any:
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None:
+                self._entries.move_to_end(key)
+                return hit
+        drawn = draw()
+        with self._lock:
+            self._entries[key] = drawn
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return drawn
+
+
+#: Macros' output by the macro and all its arguments (`kept`).
+_KEPT = Drawn(16384)
+
+
+def kept(macro: Any, *args: Any) -> Markup:
+    """`macro(*args)`, drawn once per worker for the same arguments, for macros whose output
+    is a function of their arguments alone (they read no globals: no `url_for`, no request).
+
+    The arguments must be plain data (dicts, lists, tuples, strings, numbers, booleans,
+    None, Markup), whose `repr` names all of it and tells apart what a template would draw
+    differently (`1`, `1.0` and `True`; a string and Markup): the key is that `repr`, so it
+    names everything the piece shows."""
+    return _KEPT.get((macro, repr(args)), lambda: macro(*args))

@@ -18,8 +18,10 @@ from pbem.web.notation import notation
 from tests.server.test_secrets import (
     EVERY,
     Secrets,
+    SomeMovesAfterAReturn,
     play_reading_everything,
     seed_with_face_up,
+    take_a_card_back,
     to_castillo,
 )
 from tests.web.helpers import page, sign_in_seat
@@ -134,21 +136,6 @@ def test_no_page_shows_which_power_card_came_back(app, api, monkeypatch):
     monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits: seed)
     game_id, keys = api.new_game(colours)
 
-    def take_a_card_back(moves):
-        return [
-            m
-            for m in moves
-            if m.get("card") == "power_card_return"
-            or m["type"] in ("return_power_card", "do_special", "take_caballeros")
-        ]
-
-    after_return = []
-
-    def some_moves_after_a_return(secrets: Secrets) -> bool:
-        if secrets.returns:
-            after_return.append(1)
-        return len(after_return) > 8
-
     secrets, view, held = play_reading_pages(
         app,
         api,
@@ -157,7 +144,7 @@ def test_no_page_shows_which_power_card_came_back(app, api, monkeypatch):
         colours,
         random.Random(3),
         take_a_card_back,
-        until=some_moves_after_a_return,
+        until=SomeMovesAfterAReturn(),
         lean=0.95,
     )
     assert secrets.returns and view["status"] == "active"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -210,6 +211,42 @@ def test_round_starts_are_the_round_started_events(app, api):
     assert len(from_events) == 5
 
 
+def test_the_kept_record_is_the_stored_one_move_by_move(app, api):
+    """Each worker tops its record of a game up by the moves since; at every seq (after one
+    move or several, across round starts) it holds the stored round starts and shows each
+    reader the same last round as reading that stretch of the log would."""
+    from pbem.store.models import Game
+
+    game_id, keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
+    rng = random.Random(5)
+    checked = 0
+    while True:
+        view = api.get(f"/api/games/{game_id}").get_json()
+        with app.app_context():
+            seed = db.session.get(Game, game_id).seed
+            kept = history.record(game_id, seed, view["seq"])
+            assert kept.seq == view["seq"]
+            assert list(kept.starts) == history.round_starts(game_id)
+            after = max(kept.starts[-1] - 1, 0)
+            for own in ([], ["red"], ["blue", "green"]):
+                expected = history.log_between(game_id, own, after, view["seq"])
+                assert kept.last_round_log(own) == expected
+            db.session.remove()
+        checked += 1
+        if view["status"] != "active":
+            break
+        # One move, or a few: a worker that did not see the game for a while.
+        for _ in range(rng.choice([1, 1, 2, 7])):
+            view = api.get(f"/api/games/{game_id}").get_json()
+            if view["status"] != "active":
+                break
+            colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
+            legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+            move = rng.choice(legal["moves"])
+            assert api.post_moves(game_id, keys[colour], [move], view["seq"]).status_code == 201
+    assert len(kept.starts) == 6 and checked > 20
+
+
 def test_the_replay_controls_step_by_move_and_round(app, api, client):
     game_id, keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
     step_randomly(api, game_id, keys, random.Random(2), 70)
@@ -411,6 +448,53 @@ def test_the_session_cookie_is_httponly_and_samesite_lax(app, api, client):
     flags = {part.strip().split("=")[0].lower(): part for part in cookie.split(";")}
     assert "httponly" in flags
     assert flags["samesite"].strip() == "SameSite=Lax"
+
+
+def test_an_unchanged_session_is_re_signed_only_once_it_has_aged(app, api, client, monkeypatch):
+    from pbem.web import sessions
+
+    game_id, _ = api.new_game(["red", "blue"])
+    sign_in_seat(app, client, game_id, "red")
+    page(client, f"/games/{game_id}")  # the page's CSRF token: a change, sent at once
+
+    def session_cookies(response) -> list[str]:
+        return [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
+
+    # Read again at once: the same session, nothing to send.
+    assert session_cookies(client.get(f"/games/{game_id}")) == []
+    # Once the cookie is as old as REFRESH_AFTER, the next response signs it anew (with a
+    # later expiry), and the reader is still signed in.
+    monkeypatch.setattr(sessions, "REFRESH_AFTER", timedelta(0))
+    response = client.get(f"/games/{game_id}")
+    (cookie,) = session_cookies(response)
+    assert "Expires=" in cookie
+    assert parse(response.get_data(as_text=True)).find("strong", cls="me") is not None
+    # A change is sent at once, however fresh the cookie: signing out clears it.
+    monkeypatch.setattr(sessions, "REFRESH_AFTER", timedelta(hours=1))
+    token = move_form(page(client, f"/games/{game_id}"))["csrf_token"]
+    response = client.post("/sign-out", data={"csrf_token": token})
+    assert response.status_code == 303
+    (cleared,) = session_cookies(response)
+    assert "Expires=Thu, 01 Jan 1970" in cleared
+    assert parse(client.get("/").get_data(as_text=True)).find("strong", cls="me") is None
+
+
+def test_a_session_cookie_checked_before_is_still_refused_once_expired_or_altered(app, api):
+    game_id, _ = api.new_game(["red", "blue"])
+    client = app.test_client()
+    sign_in_seat(app, client, game_id, "red")
+
+    def signed_in(client) -> bool:
+        doc = parse(client.get(f"/games/{game_id}").get_data(as_text=True))
+        return doc.find("strong", cls="me") is not None
+
+    assert signed_in(client) and signed_in(client)  # the second read: checked before
+    cookie = client.get_cookie("session").value
+    altered = app.test_client()
+    altered.set_cookie("session", cookie[:-2] + ("AA" if cookie[-2:] != "AA" else "BB"))
+    assert not signed_in(altered)
+    app.permanent_session_lifetime = timedelta(seconds=0)
+    assert not signed_in(client)
 
 
 @pytest.mark.parametrize(

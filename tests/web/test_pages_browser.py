@@ -62,13 +62,19 @@ def click_and_wait(browser, element) -> None:
 
 
 def _attached(element) -> bool:
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 
     try:
         element.tag_name  # noqa: B018  (touching it tells whether the page was replaced)
         return True
     except StaleElementReferenceException:
         return False
+    except WebDriverException as error:
+        # Chromium answers a node touched while its page is being replaced with an inspector
+        # error rather than a stale reference: the node is gone all the same.
+        if "does not belong to the document" in str(error):
+            return False
+        raise
 
 
 def shown_seq(browser) -> int:
