@@ -7,7 +7,7 @@ import secrets
 import engine
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
-from pbem.game.players import invite, normal_email
+from pbem.game.players import BOT_DOMAIN, invite, is_unreachable, newcomer, normal_email
 from pbem.notify import outbox
 from pbem.schedule import deadlines, policy
 from pbem.store.models import Game, Player, Seat, Snapshot, utcnow
@@ -28,7 +28,7 @@ def seats_of(game: Game, player: Player | None) -> list[Seat]:
     return [s for s in game.seats if s.player_id == player.id]
 
 
-def _check_seat_holders(game_options: dict, holders: list[str]) -> None:
+def check_seat_holders(game_options: dict, holders: list[str]) -> None:
     """Refuse a seating where one person holds seats they may not: `holders` names who holds
     each seat (their email), in seat order.
 
@@ -58,6 +58,33 @@ def _check_seat_holders(game_options: dict, holders: list[str]) -> None:
         )
 
 
+def _holders(seats: list[dict], options: dict) -> list[str]:
+    """Who holds each seat, by email: a person's, or a house bot's for `{bot: true}` (in a
+    two-colour game one bot holds a pair, as one person would)."""
+    holders, bots = [], 0
+    for position, seat in enumerate(seats):
+        if bool(seat.get("email")) == bool(seat.get("bot")):
+            raise Invalid(
+                f'Give seat {position + 1} ({seat["colour"]}) either an email or "bot": true '
+                "(a house bot plays it), not both or neither."
+            )
+        if seat.get("bot"):
+            if options.get("variant") == "two_colour":
+                number = position // 2 + 1
+            else:
+                bots += 1
+                number = bots
+            holders.append(f"bot-{number}@{BOT_DOMAIN}")
+        elif is_unreachable(seat.get("email") or ""):
+            raise Invalid(
+                f"{seat['email']} cannot receive mail: for a bot's seat give "
+                '{"colour": ..., "bot": true} instead of an email.'
+            )
+        else:
+            holders.append(normal_email(seat["email"]))
+    return holders
+
+
 def create_game(
     creator: Player,
     title: str,
@@ -66,12 +93,13 @@ def create_game(
     timing: dict | None = None,
     default_timing: dict | None = None,
 ) -> Game:
-    """A new game: `seats` are `{email, colour}` in seat order; the creator must hold one."""
-    emails = [normal_email(s["email"]) for s in seats]
+    """A new game: `seats` are `{email, colour}` or `{bot: true, colour}` in seat order; the
+    creator must hold one."""
+    emails = _holders(seats, options or {})
     colours = [s["colour"] for s in seats]
     if len(set(colours)) != len(colours):
         raise Invalid("Each seat needs its own colour; a colour is given twice.")
-    _check_seat_holders(options or {}, emails)
+    check_seat_holders(options or {}, emails)
     if creator.email not in emails:
         raise Invalid(f"You ({creator.email}) must take one of the seats of a game you create.")
     players = {
@@ -89,7 +117,7 @@ def create_game(
         raise Invalid(f"The engine cannot set up this game: {error}") from None
     # An email with no account yet is invited: its seat's first mail lets it claim a key.
     for email in dict.fromkeys(e for e in emails if e not in players):
-        players[email] = invite(email)
+        players[email] = newcomer(email)
     game = Game(
         title=title.strip(),
         options=options,
@@ -104,8 +132,8 @@ def create_game(
         abandon_at=policy.abandon_at(timing, utcnow()),
     )
     game.seats = [
-        Seat(player_id=players[email].id, colour=colour, position=i)
-        for i, (email, colour) in enumerate(zip(emails, colours, strict=True))
+        Seat(player_id=players[email].id, colour=colour, position=i, bot=bool(seat.get("bot")))
+        for i, (email, colour, seat) in enumerate(zip(emails, colours, seats, strict=True))
     ]
     db.session.add(game)
     db.session.flush()
@@ -182,6 +210,8 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
     if seat is None:
         raise NotFound(f"Game {game.id} has no {colour} seat.")
     email = normal_email(email)
+    if is_unreachable(email):
+        raise Invalid(f"{email} cannot receive mail: give the seat to a person's address.")
     player = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
     if player is None:
         player = invite(email)
@@ -192,11 +222,17 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
             moving = pair
     if any(s.player_id == player.id for s in game.seats if s not in moving):
         raise Conflict(f"{email} already holds a seat in game {game.id}.")
+    played_by_bot = any(s.bot for s in moving)
     for s in moving:
         s.player_id = player.id
         s.declined_at = None
+        # A new holder plays the seat themselves (a house bot's seat, or one a bot took
+        # after timeouts); they may hand it to the bot again.
+        s.bot, s.timeouts = False, 0
     game.updated_at = utcnow()
     db.session.flush()
+    if played_by_bot:
+        deadlines.recompute(db.session.connection(), game.id, game.timing)
     outbox.seat_given(db.session.connection(), game=game, seats=moving)
     db.session.commit()
     return game

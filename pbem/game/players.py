@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.exc import IntegrityError
 
-from pbem.errors import Conflict, NotFound, Unauthorized
+from pbem.errors import Conflict, Invalid, NotFound, Unauthorized
 from pbem.extensions import db
 from pbem.store.models import Player
 
@@ -28,13 +29,60 @@ def hash_api_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+#: The house bots' addresses: `bot-1@bots.invalid` ... The `.invalid` top-level domain is
+#: reserved (RFC 2606) and never receives mail, so no person can hold such an address.
+BOT_DOMAIN = "bots.invalid"
+
+#: A house bot's mail preferences: it reads no mail, so none is queued for it.
+NO_MAIL = {"mail": {"decision": False, "every_move": False, "scoring": False, "game_over": False}}
+
+
 def normal_email(email: str) -> str:
     return email.strip().lower()
+
+
+def is_unreachable(email: str) -> bool:
+    """An address no mail reaches: a house bot's, or any other on `.invalid`."""
+    return normal_email(email).endswith(".invalid")
+
+
+def newcomer(email: str) -> Player:
+    """The player for an email with no player yet: the house bot a bot address names, else
+    an invited player (`invite`). Any other address on `.invalid` is refused."""
+    number = house_bot_number(email)
+    if number is not None:
+        return house_bot(number)
+    if is_unreachable(email):
+        raise Invalid(f"{email} cannot receive mail: a seat needs a person's address.")
+    return invite(email)
+
+
+def house_bot_number(email: str) -> int | None:
+    """N for a house bot's address `bot-N@bots.invalid`, else None."""
+    bot = re.fullmatch(rf"bot-(\d{{1,3}})@{re.escape(BOT_DOMAIN)}", normal_email(email))
+    return int(bot.group(1)) if bot else None
+
+
+def house_bot(number: int) -> Player:
+    """House bot `number` (a player with no key and no mail), made on first use."""
+    email = f"bot-{number}@{BOT_DOMAIN}"
+    bot = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
+    if bot is None:
+        bot = Player(email=email, name=f"Bot {number}", api_key_hash=None, preferences=NO_MAIL)
+        db.session.add(bot)
+        db.session.flush()
+    return bot
 
 
 def register_player(email: str, name: str) -> tuple[Player, str]:
     """A new player and their API key (returned once, stored only as a hash)."""
     email = normal_email(email)
+    if is_unreachable(email):
+        # Also what keeps anyone from claiming a house bot's account by registering as it.
+        raise Invalid(
+            f"{email} cannot receive mail (.invalid is reserved, and bots.invalid holds the "
+            "house bots): register with an address you read."
+        )
     invited = db.session.execute(
         db.select(Player).where(Player.email == email, Player.api_key_hash.is_(None))
     ).scalar_one_or_none()
@@ -114,7 +162,9 @@ def reset_key_by_mail(email: str) -> None:
     player = db.session.execute(
         db.select(Player).where(Player.email == normal_email(email))
     ).scalar_one_or_none()
-    if player is None or outbox.key_mails_last_hour(player.id) >= KEY_MAILS_PER_HOUR:
+    if player is None or is_unreachable(player.email):
+        return
+    if outbox.key_mails_last_hour(player.id) >= KEY_MAILS_PER_HOUR:
         return
     key, player.api_key_hash = new_api_key()
     outbox.queue_key_mail(db.session.connection(), player, key)

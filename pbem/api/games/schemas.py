@@ -8,7 +8,16 @@ COLOURS = ("red", "yellow", "green", "blue", "brown")
 
 
 class SeatInSchema(ma.Schema):
-    email = ma.fields.Email(required=True, validate=ma.validate.Length(max=254))
+    email = ma.fields.Email(
+        validate=ma.validate.Length(max=254),
+        metadata={"description": "The seat's player (invited if they have no account)"},
+    )
+    bot = ma.fields.Boolean(
+        metadata={
+            "description": "true instead of an email: a house bot plays the seat (a seat "
+            "has an email or this, not both)"
+        }
+    )
     colour = ma.fields.String(required=True, validate=ma.validate.OneOf(COLOURS))
 
 
