@@ -1,0 +1,80 @@
+"""`pbem demo`: a game against two house bots on this machine, to play within a minute.
+
+It uses the embedded defaults (SQLite and mail as `.eml` files in the instance folder), makes
+a player for you with a fresh API key, starts a game with bots on the other seats, and says
+the three ways in: the board's sign-in link, the API key, and the mail files with how to
+answer one (`pbem mail reply`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask
+
+from pbem.extensions import db
+from pbem.store.models import Player
+
+#: Your seat, and the bots', in seat order.
+YOU = ("you@example.org", "You", "red")
+BOT_COLOURS = ("blue", "green")
+
+
+@dataclass
+class Demo:
+    game_id: int
+    colour: str
+    api_key: str
+    board_link: str
+    base_url: str
+    mail_folder: Path
+    mails: list[Path]
+
+    def __str__(self) -> str:
+        lines = [
+            f"El Grande demo: game {self.game_id}, you ({self.colour}) against "
+            f"{len(BOT_COLOURS)} bots. The bots answer within seconds.",
+            "",
+            f"  Board (this link signs you in):  {self.board_link}",
+            f"  API key:  {self.api_key}",
+            f'    curl -H "Authorization: Bearer {self.api_key}" '
+            f"{self.base_url}/api/games/{self.game_id}/legal-moves",
+            f"  Mails to you are written to {self.mail_folder}/",
+        ]
+        if self.mails:
+            lines.append(f"    the latest: {self.mails[-1]}")
+            lines.append(
+                f"    answer it as a mail client would: pbem mail reply {self.mails[-1]} "
+                '"<your moves, e.g. power 9>"'
+            )
+        return "\n".join(lines)
+
+
+def start_demo(app: Flask, base_url: str) -> Demo:
+    """Your player (a new key each time), a new game against bots, and its first mails."""
+    from pbem.game.games import create_game
+    from pbem.game.players import new_api_key, register_player
+    from pbem.notify.sender import deliver_due, mail_files, mail_folder, written_since
+    from pbem.schedule.sweep import sweep
+    from pbem.web.signin import seat_link
+
+    email, name, colour = YOU
+    before = mail_files(app)
+    with app.app_context():
+        you = db.session.execute(
+            db.select(Player).where(Player.email == email)
+        ).scalar_one_or_none()
+        if you is None:
+            you, key = register_player(email, name)
+        else:  # a second demo on the same database: the same player, a fresh key to print
+            key, you.api_key_hash = new_api_key()
+            db.session.commit()
+        seats = [{"email": email, "colour": colour}]
+        seats += [{"colour": c, "bot": True} for c in BOT_COLOURS]
+        game = create_game(you, "Demo: you against two bots", seats, options={})
+        game_id = game.id
+        sweep()  # the bots' first answers, if the game opens with theirs
+        deliver_due()
+        link = seat_link(game_id, colour, you.id)
+    return Demo(game_id, colour, key, link, base_url, mail_folder(app), written_since(app, before))

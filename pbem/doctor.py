@@ -1,0 +1,195 @@
+"""`pbem doctor`: check an installation's configuration and say what to fix.
+
+Each check gives one finding: `ok`, `warn` (works, but not as an installation for others
+should) or `fail` (something players would notice). The command exits 1 if any check
+fails, so a deploy script can stop on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from email.utils import parseaddr
+from pathlib import Path
+from urllib.parse import urlparse
+
+from flask import Flask
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+from pbem.config import DEVELOPMENT_SECRET
+
+#: A shorter secret is guessable enough to forge reply addresses and seat links.
+SHORTEST_SECRET = 32
+
+
+@dataclass
+class Finding:
+    level: str  # "ok", "warn" or "fail"
+    topic: str
+    says: str
+
+    def __str__(self) -> str:
+        return f"{self.level:<4}  {self.topic}: {self.says}"
+
+
+def _database(app: Flask) -> list[Finding]:
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    from pbem import MIGRATIONS_DIR
+    from pbem.extensions import db
+
+    url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    shown = url.render_as_string(hide_password=True)
+    try:
+        with db.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+            current = MigrationContext.configure(connection).get_current_revision()
+    except Exception as error:  # any driver's error: say it, do not crash the doctor
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        return [
+            Finding("fail", "database", f"{shown} does not answer ({reason}): check DATABASE_URL")
+        ]
+    found = [Finding("ok", "database", f"{shown} answers")]
+    head = ScriptDirectory(MIGRATIONS_DIR).get_current_head()
+    if current == head:
+        found.append(Finding("ok", "migrations", f"at the latest revision ({head})"))
+    else:
+        found.append(
+            Finding(
+                "fail",
+                "migrations",
+                f"the database is at {current or 'no revision (empty)'}, the code needs {head}: "
+                "run `pbem db upgrade`",
+            )
+        )
+    return found
+
+
+def _scheduler(app: Flask) -> list[Finding]:
+    from pbem.schedule.health import report
+
+    health = report(app.config["PBEM_HEALTH_STALE_SECONDS"])
+    if health["database"] != "ok":
+        return []  # said under database
+    if health["problems"]:
+        return [Finding("warn", "scheduler", problem) for problem in health["problems"]]
+    age = health["sweep"]["age_seconds"] if health["sweep"] else None
+    return [Finding("ok", "scheduler", f"last sweep {age:.0f} s ago")]
+
+
+def _mail(app: Flask) -> list[Finding]:
+    from pbem.notify.sender import SmtpTransport, mail_folder
+
+    found = []
+    url = app.config.get("SMTP_URL")
+    if not url:
+        folder = mail_folder(app)
+        found.append(
+            Finding(
+                "warn",
+                "mail out",
+                f"SMTP_URL is not set: mails are written as files in {folder}, nobody gets them "
+                "(set SMTP_URL=smtp://user:password@host:587?starttls=1)",
+            )
+        )
+    else:
+        smtp = SmtpTransport(url)
+        where = f"{smtp.host}:{smtp.port}"
+        try:
+            smtp.probe()
+        except Exception as error:  # refused, TLS, login: each is the operator's to fix
+            found.append(
+                Finding("fail", "mail out", f"SMTP at {where} failed: {error}; check SMTP_URL")
+            )
+        else:
+            login = f" as {smtp.user}" if smtp.user else ""
+            found.append(Finding("ok", "mail out", f"SMTP at {where} accepts a connection{login}"))
+    sender = parseaddr(app.config["MAIL_FROM"])[1]
+    domain = sender.rpartition("@")[2]
+    if not domain or domain == "localhost" or "." not in domain:
+        found.append(
+            Finding(
+                "warn",
+                "mail from",
+                f"MAIL_FROM is {sender or 'empty'}: replies go to addresses on its domain, so set "
+                "it to an address on a domain whose mail reaches `pbem mail` (e.g. "
+                "'El Grande <elgrande@games.example.org>')",
+            )
+        )
+    else:
+        found.append(Finding("ok", "mail from", f"{sender}; reply addresses on {domain}"))
+    return found
+
+
+def _secret(app: Flask) -> list[Finding]:
+    secret = app.config["SECRET_KEY"] or ""
+    if secret == DEVELOPMENT_SECRET:
+        return [
+            Finding(
+                "fail",
+                "secret key",
+                "SECRET_KEY is the development default: anyone could sign reply addresses and "
+                "seat links; set it to a long random value (python -c 'import secrets; "
+                "print(secrets.token_urlsafe(48))')",
+            )
+        ]
+    if len(secret) < SHORTEST_SECRET:
+        return [
+            Finding(
+                "fail",
+                "secret key",
+                f"SECRET_KEY has {len(secret)} characters: use at least {SHORTEST_SECRET} "
+                "random ones",
+            )
+        ]
+    where = Path(app.instance_path) / "secret_key"
+    if where.exists() and where.read_text(encoding="utf-8").strip() == secret:
+        return [
+            Finding(
+                "warn",
+                "secret key",
+                f"SECRET_KEY is not set: the random one kept in {where} is used; set SECRET_KEY "
+                "if web, scheduler and mail run on more than one machine (they must share it)",
+            )
+        ]
+    return [Finding("ok", "secret key", "set, and not the development default")]
+
+
+def _base_url(app: Flask) -> list[Finding]:
+    base = app.config.get("PBEM_BASE_URL")
+    if not base:
+        return [
+            Finding(
+                "fail",
+                "base url",
+                "PBEM_BASE_URL is not set: links in mails would point at this machine's own "
+                "address; set it to where players reach the pages (e.g. "
+                "https://elgrande.example.org)",
+            )
+        ]
+    parts = urlparse(base)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return [
+            Finding("fail", "base url", f"PBEM_BASE_URL {base!r} is not an http(s) URL with a host")
+        ]
+    if parts.scheme == "http" and parts.hostname not in ("localhost", "127.0.0.1"):
+        return [
+            Finding(
+                "warn",
+                "base url",
+                f"{base} is plain http: seat sign-in links in mails would travel unencrypted; "
+                "serve https (deploy/nginx) and set an https URL",
+            )
+        ]
+    return [Finding("ok", "base url", base)]
+
+
+def examine(app: Flask) -> list[Finding]:
+    """Every check, in the order an operator would fix them."""
+    with app.app_context():
+        found = _database(app)
+        if all(f.level == "ok" for f in found):
+            found += _scheduler(app)
+        found += _mail(app) + _secret(app) + _base_url(app)
+    return found

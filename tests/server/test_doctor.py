@@ -1,0 +1,120 @@
+"""`pbem doctor`: each check finds what is wrong and says what to do about it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from pbem import create_app
+from pbem.config import DEVELOPMENT_SECRET
+from pbem.doctor import examine
+from pbem.schedule.health import beat
+from tests.server.mail_helpers import free_port
+
+GOOD = {
+    "SECRET_KEY": "k" * 48,
+    "PBEM_BASE_URL": "https://elgrande.example.org",
+    "MAIL_FROM": "El Grande <play@elgrande.example.org>",
+}
+
+
+def findings(config: dict) -> dict[str, tuple[str, str]]:
+    """{topic: (level, what it says)}; a topic found twice keeps its worst."""
+    found: dict[str, tuple[str, str]] = {}
+    order = ["ok", "warn", "fail"]
+    for f in examine(create_app({"TESTING": True, **config})):
+        if f.topic not in found or order.index(f.level) > order.index(found[f.topic][0]):
+            found[f.topic] = (f.level, f.says)
+    return found
+
+
+def test_a_good_installation_is_all_ok(app, database_url, smtp):
+    with app.app_context():
+        beat("sweep")
+    found = findings({**GOOD, "SQLALCHEMY_DATABASE_URI": database_url, "SMTP_URL": smtp.url})
+    assert {topic: level for topic, (level, _) in found.items()} == {
+        "database": "ok",
+        "migrations": "ok",
+        "scheduler": "ok",
+        "mail out": "ok",
+        "mail from": "ok",
+        "secret key": "ok",
+        "base url": "ok",
+    }
+    assert f"127.0.0.1:{smtp.port}" in found["mail out"][1]
+
+
+def test_an_unmigrated_database_says_to_upgrade(tmp_path):
+    found = findings({**GOOD, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/new.sqlite"})
+    level, says = found["migrations"]
+    assert level == "fail" and "no revision (empty)" in says and "pbem db upgrade" in says
+    assert "scheduler" not in found  # nothing to ask an empty database
+
+
+def test_an_unreachable_database_is_named_without_its_password():
+    url = "postgresql+psycopg://pbem:hunter2@127.0.0.1:1/pbem?connect_timeout=2"
+    level, says = findings({**GOOD, "SQLALCHEMY_DATABASE_URI": url})["database"]
+    assert level == "fail" and "check DATABASE_URL" in says
+    assert "127.0.0.1:1/pbem" in says and "hunter2" not in says
+
+
+def test_a_stopped_scheduler_and_unsent_mail_are_warned_of(app, database_url):
+    level, says = findings({**GOOD, "SQLALCHEMY_DATABASE_URI": database_url})["scheduler"]
+    assert level == "warn" and "pbem scheduler" in says
+
+
+def test_an_smtp_server_that_refuses_is_a_failure(database_url):
+    url = f"smtp://127.0.0.1:{free_port()}?timeout=2"
+    level, says = findings({**GOOD, "SQLALCHEMY_DATABASE_URI": database_url, "SMTP_URL": url})[
+        "mail out"
+    ]
+    assert level == "fail" and "check SMTP_URL" in says
+
+
+def test_mail_to_files_and_a_localhost_sender_are_warned_of(database_url):
+    found = findings(
+        {**GOOD, "SQLALCHEMY_DATABASE_URI": database_url, "MAIL_FROM": "x <elgrande@localhost>"}
+    )
+    assert found["mail out"][0] == "warn" and "SMTP_URL" in found["mail out"][1]
+    assert found["mail from"][0] == "warn" and "elgrande@localhost" in found["mail from"][1]
+
+
+def test_secrets_the_development_one_a_short_one_and_the_instance_one(database_url):
+    base = {**GOOD, "SQLALCHEMY_DATABASE_URI": database_url}
+    level, says = findings({**base, "SECRET_KEY": DEVELOPMENT_SECRET})["secret key"]
+    assert level == "fail" and "development default" in says
+    level, says = findings({**base, "SECRET_KEY": "short"})["secret key"]
+    assert level == "fail" and "5 characters" in says
+    unset = {k: v for k, v in base.items() if k != "SECRET_KEY"}
+    level, says = findings(unset)["secret key"]
+    assert level == "warn" and "secret_key" in says and "more than one machine" in says
+
+
+def test_the_base_url_missing_malformed_or_plain_http(database_url):
+    base = {**GOOD, "SQLALCHEMY_DATABASE_URI": database_url}
+    for url, level, words in [
+        (None, "fail", "PBEM_BASE_URL is not set"),
+        ("elgrande.example.org", "fail", "not an http(s) URL"),
+        ("http://elgrande.example.org", "warn", "unencrypted"),
+        ("http://127.0.0.1:5000", "ok", "127.0.0.1"),
+    ]:
+        found = findings({**base, "PBEM_BASE_URL": url})["base url"]
+        assert found[0] == level and words in found[1], (url, found)
+
+
+def test_the_command_prints_the_findings_and_exits_1_on_a_failure(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "SMTP", "TEST_"))}
+    env.update(DATABASE_URL=f"sqlite:///{tmp_path}/doctor.sqlite", SECRET_KEY="s" * 40)
+    done = subprocess.run(
+        [sys.executable, "-c", "from pbem.cli import main; main()", "doctor"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("fail  migrations:") for line in lines), lines
+    assert any(line.startswith("fail  base url:") for line in lines), lines
+    assert lines[-1].startswith("Doctor: 2 to fix")
