@@ -83,11 +83,19 @@ def test_the_outbox_backlog_and_its_oldest_row(app, client, api):
     assert body["mail"] == {"last": (T0 + timedelta(seconds=90)).isoformat(), "age_seconds": 0.0}
 
 
-def test_a_database_that_does_not_answer_is_a_503_not_a_500(tmp_path):
-    for url in ("sqlite:////nonexistent/folder/pbem.sqlite", f"sqlite:///{tmp_path}/empty.db"):
+def test_a_database_that_does_not_answer_is_a_503_not_a_500(tmp_path, caplog):
+    """The answer is public: the driver's reason (paths, hosts, users) goes to the log only."""
+    for url, reason in (
+        ("sqlite:////nonexistent/folder/pbem.sqlite", "unable to open database file"),
+        (f"sqlite:///{tmp_path}/empty.db", "no such table: heartbeats"),
+    ):
         app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+        caplog.clear()
         response = app.test_client().get("/api/health")
         assert response.status_code == 503, url
         body = response.get_json()
-        assert body["database"].startswith("unreachable or not migrated: "), body
+        assert body["database"] == "unreachable or not migrated", body
         assert "pbem doctor" in body["problems"][0]
+        assert reason not in response.get_data(as_text=True)
+        logged = [r for r in caplog.records if r.getMessage().startswith("health:")]
+        assert [r.error for r in logged] == [reason], url
