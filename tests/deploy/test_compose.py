@@ -139,6 +139,13 @@ def test_web_binds_the_published_port(compose):
     assert host == "0.0.0.0" and f"{port}:{port}" in web["ports"]
 
 
+def test_no_service_turns_on_gunicorns_access_log(compose):
+    """gunicorn's access log writes a seat sign-in link's token as it came; the app's own
+    request lines (pbem.logs) mask it."""
+    for name, service in compose["services"].items():
+        assert "PBEM_ACCESS_LOG" not in service.get("environment", {}), name
+
+
 def test_every_pbem_process_has_the_same_settings(compose):
     # One SECRET_KEY for all: the scheduler signs the reply addresses mail in checks.
     shared = compose["x-pbem-env"]

@@ -91,6 +91,11 @@ def test_nginx_buffers_forwards_and_keeps_health_out_of_the_log():
     assert {"Host", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host"} <= headers
     health = re.search(r"location /api/health \{(.*?)\}", conf, flags=re.DOTALL)
     assert health and "access_log off;" in health.group(1)
+    # A seat's sign-in link signs its player in: its token must not reach a log.
+    sign_in = re.search(r"location ~ (\S+) \{(.*?)\}", conf, flags=re.DOTALL)
+    assert sign_in and "access_log off;" in sign_in.group(2)
+    assert re.search(sign_in.group(1), "/games/12/sign-in/eyJzZWF0Ijo")
+    assert not re.search(sign_in.group(1), "/games/12")
     assert re.search(r"upstream pbem_web \{[^}]*keepalive \d+;", conf)
 
 
