@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +57,8 @@ def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> li
     return engine.visible_log(_entries(game_id, after, upto), set(own))
 
 
-def _starts_a_round(entry: engine.LogEntry) -> bool:
+def starts_a_round(entry: Mapping[str, Any]) -> bool:
+    """Whether a log entry's move started a round (its events hold `round_started`)."""
     return any(event.get("type") == "round_started" for event in entry["events"])
 
 
@@ -75,7 +76,7 @@ class Record:
 
     def extended(self, entries: list[engine.LogEntry]) -> Record:
         """This record with the entries of the moves after `seq`, in order."""
-        starts = self.starts + tuple(e["seq"] for e in entries if _starts_a_round(e))
+        starts = self.starts + tuple(e["seq"] for e in entries if starts_a_round(e))
         last_round = self.last_round + tuple(entries)
         if starts[-1] != self.starts[-1]:
             last_round = tuple(e for e in last_round if e["seq"] >= starts[-1])

@@ -18,7 +18,6 @@ from flask import current_app, request, url_for
 from markupsafe import Markup
 
 import engine
-from engine.data import CASTILLO, REGIONS
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game import history
@@ -27,13 +26,10 @@ from pbem.game.states import current_state
 from pbem.game.views import view_of_seats
 from pbem.store import queries
 from pbem.store.models import Game
-from pbem.web.board import board_svg, colour_chip, panel_html, place_name
+from pbem.web.board import PLACES, board_svg, colour_chip, panel_html, place_name
 from pbem.web.notation import move_text, notation
 from pbem.web.signin import SignedIn
 from pbem.web.templating import Drawn
-
-PLACES = (*REGIONS, CASTILLO)
-
 
 # --- the list of games -------------------------------------------------------------------
 
@@ -162,12 +158,8 @@ def log_row(entry: Mapping[str, Any], names: dict[str, str], shown: int) -> dict
         "hidden": bool(entry.get("hidden")),
         "shown": entry["seq"] == shown,
         "after": entry["seq"] > shown,
-        "new_round": _starts_a_round(entry),
+        "new_round": history.starts_a_round(entry),
     }
-
-
-def _starts_a_round(entry: Mapping[str, Any]) -> bool:
-    return any(e.get("type") == "round_started" for e in entry["events"])
 
 
 def log_html(
@@ -195,7 +187,7 @@ def log_html(
             bool(entry.get("hidden")),
             seq == shown,
             seq > shown,
-            _starts_a_round(entry),
+            history.starts_a_round(entry),
         )
         drawn.append(
             _LOG_ENTRIES.get(
