@@ -356,9 +356,12 @@ def castillo_picks(view):
 
 
 def test_a_pick_answers_its_decision_after_others_moved_and_may_be_changed(
-    mail_app, mail_api, smtp
+    mail_app, mail_api, smtp, monkeypatch
 ):
+    # Fixed deals as well as fixed play, so the same game reaches the picks on every run
+    # (with the server's random seeds, one run in a few met no three-way pick and skipped).
     for seed in range(20):
+        monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits, s=seed: s)
         game_id, keys, seats = start(mail_app, mail_api)
         view = play_until(
             mail_api,
