@@ -158,12 +158,17 @@ def run_demo(app, host: str, port: int, threads: int) -> None:
     serve_here(app, host, port, threads)
 
 
+#: How long `pbem mail reply` waits for another process to write the answer to its reply.
+REPLY_ANSWER_WAIT_SECONDS = 10
+
+
 def reply_by_file(app, path: str, text: str) -> int:
     """`pbem mail reply`: write the reply, hand it to the mail door, deliver the answer."""
+    import time
     from pathlib import Path
 
     from pbem.mailin import process_inbound
-    from pbem.mailin.reply import recipient_of, reply_to
+    from pbem.mailin.reply import answers, recipient_of, reply_to
     from pbem.notify.sender import deliver_due, mail_files, written_since
 
     try:
@@ -176,6 +181,16 @@ def reply_by_file(app, path: str, text: str) -> int:
     with app.app_context():
         result = process_inbound(reply, recipient=recipient_of(reply))
         deliver_due()
+    # A `pbem serve` or `pbem demo` on the same instance folder may have taken the answer
+    # to send in its own pass: wait a little for its file rather than say nothing of it.
+    deadline = time.monotonic() + REPLY_ANSWER_WAIT_SECONDS
+    while (
+        result.answered
+        and not app.config.get("SMTP_URL")
+        and not answers(reply, written_since(app, before))
+        and time.monotonic() < deadline
+    ):
+        time.sleep(0.1)
     print(f"Mail: {result.outcome}{': ' + result.reason if result.reason else ''}.")
     for written in written_since(app, before):
         print(f"  new mail: {written}")

@@ -11,6 +11,7 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import formatdate, getaddresses, make_msgid, parseaddr
+from pathlib import Path
 
 
 def reply_to(original: bytes, text: str) -> bytes:
@@ -39,3 +40,20 @@ def reply_to(original: bytes, text: str) -> bytes:
 def recipient_of(reply: bytes) -> str:
     """The envelope recipient of a reply: its To address."""
     return parseaddr(str(BytesParser(policy=policy.default).parsebytes(reply)["To"]))[1]
+
+
+def answers(reply: bytes, paths: list[Path]) -> list[Path]:
+    """Those of the mail files `paths` that answer `reply`: the server answers a mail in its
+    thread, with the mail's Message-ID as In-Reply-To. A file still being written (no
+    headers yet) answers nothing for now."""
+    parser = BytesParser(policy=policy.default)
+    reply_id = str(parser.parsebytes(reply)["Message-ID"] or "")
+    found = []
+    for path in paths:
+        try:
+            head = parser.parsebytes(path.read_bytes(), headersonly=True)
+        except OSError:
+            continue
+        if reply_id and str(head["In-Reply-To"] or "").strip() == reply_id:
+            found.append(path)
+    return found
