@@ -116,5 +116,8 @@ def to_dict(state: State) -> dict[str, Any]:
     return state.to_dict()
 
 
-def from_dict(data: dict[str, Any]) -> State:
-    return State.from_dict(data)
+def from_dict(data: dict[str, Any], copy: bool = True) -> State:
+    """The state `to_dict` wrote. `copy=False` skips copying `data` and hands its contents
+    to the state: only for data no one else holds or writes (JSON just decoded), since a
+    state is never written once handed out."""
+    return State.from_dict(data, copy=copy)

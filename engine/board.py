@@ -151,8 +151,11 @@ class Board:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Board:
-        values = {f.name: copy_json(data[f.name]) for f in fields(cls) if f.name in data}
+    def from_dict(cls, data: dict[str, Any], copy: bool = True) -> Board:
+        """The board `to_dict` wrote. With `copy=False` the board takes `data`'s dicts and
+        lists as they are: for data nobody else holds, such as JSON just decoded."""
+        take = copy_json if copy else _as_is
+        values = {f.name: take(data[f.name]) for f in fields(cls) if f.name in data}
         for name in ("action_decks", "face_up"):
             values[name] = {int(k): v for k, v in values[name].items()}
         return cls(**values)
@@ -170,6 +173,10 @@ def copy_json(value: Any) -> Any:
         return {k: copy_json(v) for k, v in value.items()}
     if kind is list:
         return [copy_json(v) for v in value]
+    return value
+
+
+def _as_is(value: Any) -> Any:
     return value
 
 

@@ -164,9 +164,12 @@ def visible_events(
     return [dict(event) for event in events]
 
 
-def visible_log(entries: Iterable[LogEntry], viewers: Collection[str]) -> list[LogEntry]:
+def visible_log(
+    entries: Iterable[LogEntry], viewers: Collection[str], *, events: bool = True
+) -> list[LogEntry]:
     """Log entries as the person holding the colours `viewers` may see them (none for a
-    spectator). Entries carry their events, in seq order.
+    spectator). Entries carry their events, in seq order; with `events=False` each carries
+    an empty list instead, for a reader that shows only the moves (a page's log).
 
     A move's form says what others may see (`Secrecy`): a secret pick shows only its type
     until an event reveals the picks (its own, when it was the last pick; a later one
@@ -192,7 +195,9 @@ def visible_log(entries: Iterable[LogEntry], viewers: Collection[str]) -> list[L
         out: LogEntry = {
             **entry,
             "move": dict(move),
-            "events": visible_events(entry.get("events") or [], viewers, committed=True),
+            "events": (
+                visible_events(entry.get("events") or [], viewers, committed=True) if events else []
+            ),
         }
         if hide:
             out["move"] = {"type": move.get("type", "")}

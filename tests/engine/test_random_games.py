@@ -35,7 +35,8 @@ def check_invariants(before: engine.State, state: engine.State) -> dict:
     )
     assert cards == 44, cards
     data = engine.to_dict(state)
-    assert engine.from_dict(json.loads(json.dumps(data))) == state
+    # As the server reads a stored state: JSON just decoded, taken without a copy.
+    assert engine.from_dict(json.loads(json.dumps(data)), copy=False) == state
     for waiting in engine.pending(state):
         assert engine.legal_moves(state, waiting["player"]), waiting
     for viewer in [*state.colours, None]:
@@ -81,6 +82,7 @@ def test_random_games_keep_every_invariant():
         state = first
         snapshot = engine.to_dict(first)
         log = []
+        entries: list[engine.LogEntry] = []
         while not engine.is_over(state):
             waiting = engine.pending(state)
             player = waiting[rng.below(len(waiting))]["player"]
@@ -95,9 +97,12 @@ def test_random_games_keep_every_invariant():
                 if event["type"] == "veto_played" and before.special["window"]["kind"] == "action":
                     self_vetoed += event["player"] == before.special["player"]
             log.append((player, move))
+            entries.append({"seq": len(log), "player": player, "move": move, "events": events})
             snapshot = check_invariants(before, state)
         assert engine.pending(state) == []
         assert sorted(engine.scores(state)) == sorted(colours)
+        if seed % 10 == 0:
+            check_log_shows_moves_whole_or_as_their_type(entries, colours)
         if options.get("variant") == "two_colour":
             teams = engine.view(state, None)["teams"]
             best = max(t["score"] for t in teams)
@@ -124,6 +129,35 @@ def test_random_games_keep_every_invariant():
     assert min(specials.values()) >= 5, specials.most_common()[-3:]
     assert vetoed >= 5
     assert 1 <= self_vetoed < vetoed, (self_vetoed, vetoed)
+
+
+def check_log_shows_moves_whole_or_as_their_type(entries: list, colours: list[str]) -> None:
+    """What the pages rely on to keep a drawn log entry by (game, seq, hidden): a reader
+    sees a stored move either whole or, marked hidden, as its type alone; and a move a
+    reader sees whole at some length of the log is whole at every later length."""
+    for viewers in [set(), *({c} for c in colours)]:
+        for upto in (len(entries) // 3, len(entries)):
+            shown_log = engine.visible_log(entries[:upto], viewers)
+            for stored, shown in zip(entries[:upto], shown_log, strict=True):
+                if shown.get("hidden"):
+                    assert shown["hidden"] is True
+                    assert shown["move"] == {"type": stored["move"]["type"]}
+                else:
+                    assert shown["move"] == stored["move"]
+        whole = engine.visible_log(entries, viewers)
+        for early in engine.visible_log(entries[: len(entries) // 3], viewers):
+            if not early.get("hidden"):
+                assert not whole[early["seq"] - 1].get("hidden"), (viewers, early["seq"])
+
+
+def test_a_state_copies_what_it_is_made_from_unless_told_not_to():
+    state = engine.new_game(["red", "blue", "green"], seed=4)
+    data = json.loads(json.dumps(engine.to_dict(state)))
+    copied = engine.from_dict(data)
+    data["caballeros"]["red"]["court"] += 1
+    assert copied == state  # the default copies: the caller may go on using `data`
+    taken = engine.from_dict(data, copy=False)
+    assert taken.caballeros["red"]["court"] == state.caballeros["red"]["court"] + 1
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
