@@ -79,6 +79,9 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def start_clock() -> None:
         g.pbem_started = time.perf_counter()
+        # CPU time of this thread apart from wall time: what the request computed, not
+        # what it waited for (the database, a busy core).
+        g.pbem_cpu_started = time.thread_time()
 
     @app.after_request
     def log_request(response):
@@ -89,6 +92,9 @@ def init_app(app: Flask) -> None:
             "status": response.status_code,
             "ms": round((time.perf_counter() - started) * 1000, 2) if started else None,
         }
+        cpu_started = g.get("pbem_cpu_started")
+        if cpu_started is not None:
+            fields["cpu_ms"] = round((time.thread_time() - cpu_started) * 1000, 2)
         game_id = (request.view_args or {}).get("game_id")
         if game_id is not None:
             fields["game_id"] = game_id

@@ -39,6 +39,9 @@ def test_each_request_is_one_json_line_with_its_game(app, api, log_lines):
     assert all(
         r["level"] == "info" and r["ms"] >= 0 and r["ts"].endswith("+00:00") for r in requests
     )
+    # What the request computed, apart from what it waited for: never more than its time.
+    assert all(0 <= r["cpu_ms"] <= r["ms"] + 0.05 for r in requests), requests
+    assert any(r["cpu_ms"] > 0 for r in requests)
 
 
 def test_a_signed_token_in_a_path_is_not_logged(app, log_lines):
