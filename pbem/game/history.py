@@ -49,12 +49,13 @@ def _entries(game_id: int, after: int, upto: int) -> list[engine.LogEntry]:
 
 def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> list[dict[str, Any]]:
     """The log entries with `after < seq <= upto`, as `views.log_for` shows them to the
-    holder of the seats `own` (none: to anyone).
+    holder of the seats `own` (none: to anyone), without their events (the pages show the
+    moves; where rounds start is `Record.starts`).
 
     A pick is shown once a revealing event at or after it is in the stretch; cutting the log
     short can only hide more, never less.
     """
-    return engine.visible_log(_entries(game_id, after, upto), set(own))
+    return engine.visible_log(_entries(game_id, after, upto), set(own), events=False)
 
 
 def starts_a_round(entry: Mapping[str, Any]) -> bool:
@@ -85,7 +86,7 @@ class Record:
     def last_round_log(self, own: Collection[str]) -> list[dict[str, Any]]:
         """The last round's entries as `log_between` shows them to the holder of `own`:
         the same stretch (from the move that started the round to `seq`)."""
-        return engine.visible_log(self.last_round, set(own))
+        return engine.visible_log(self.last_round, set(own), events=False)
 
 
 #: Games whose record a worker keeps: a record holds one round's moves, some tens of KiB.

@@ -36,7 +36,7 @@ def current_state(game_id: int, seed: int, seq: int) -> engine.State:
         return state
     row = db.session.connection().execute(queries.SELECT_STATE, {"game": game_id}).first()
     if row is not None and row.seq == seq and row.state is not None:
-        state = engine.from_dict(row.state)
+        state = engine.from_dict(row.state, copy=False)  # just decoded: no one else holds it
     else:
         state = state_at(db.session.get(Game, game_id), seq)
     cache.put(game_id, seed, seq, state)
@@ -51,7 +51,7 @@ def state_at(game: Any, seq: int) -> engine.State:
     connection = db.session.connection()
     snapshot = queries.snapshot_at_or_before(connection, game.id, seq)
     if snapshot is not None:
-        state, after = engine.from_dict(snapshot.state), snapshot.seq
+        state, after = engine.from_dict(snapshot.state, copy=False), snapshot.seq
     else:
         state, after = new_state(game), 0
     for row in queries.moves_between(connection, game.id, after, seq):

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, request, url_for
+from flask import current_app, request
 from markupsafe import Markup
 
 import engine
@@ -27,6 +27,7 @@ from pbem.game.views import view_of_seats
 from pbem.store import queries
 from pbem.store.models import Game
 from pbem.web.board import PLACES, board_svg, colour_chip, panel_html, place_name
+from pbem.web.links import link
 from pbem.web.notation import move_text, notation
 from pbem.web.signin import SignedIn
 from pbem.web.templating import Drawn
@@ -148,8 +149,11 @@ def choices(moves: list[dict[str, Any]]) -> dict[str, Any]:
     return {"power": power, "cards": cards, "places": places, "shifts": shifts, "other": other}
 
 
-def log_row(entry: Mapping[str, Any], names: dict[str, str], shown: int) -> dict[str, Any]:
-    """A log entry (as `engine.visible_log` shows it) as `log_entry` draws it."""
+def log_row(
+    entry: Mapping[str, Any], names: dict[str, str], shown: int, starts: Collection[int]
+) -> dict[str, Any]:
+    """A log entry (as `engine.visible_log` shows it) as `log_entry` draws it; `starts` are
+    the seqs of the moves that started a round (`history.Record.starts`)."""
     return {
         "seq": entry["seq"],
         **colour_chip(entry["player"]),
@@ -158,43 +162,49 @@ def log_row(entry: Mapping[str, Any], names: dict[str, str], shown: int) -> dict
         "hidden": bool(entry.get("hidden")),
         "shown": entry["seq"] == shown,
         "after": entry["seq"] > shown,
-        "new_round": history.starts_a_round(entry),
+        "new_round": entry["seq"] in starts,
     }
 
 
 def log_html(
     parts: Any,
+    game: Any,
     entries: list[dict[str, Any]],
     names: dict[str, str],
     shown: int,
+    starts: Collection[int],
     whole_game: bool,
     links: dict[str, str],
 ) -> Markup:
-    """The log of `entries` (as `engine.visible_log` shows them to the reader), each entry
-    drawn once per worker by all its drawing is made of: the entry as shown (seq, mover,
-    move, hidden or not, starting a round or not), the mover's name, where it stands from
-    the seq shown, and the links. A page after a move mostly shows entries drawn before."""
+    """The log of `game`'s `entries` (as `engine.visible_log` shows them to the reader),
+    each entry drawn once per worker by all its drawing is made of. A page after a move
+    mostly shows entries drawn before.
+
+    An entry is named by the game (id and seed) and its seq, which fix the stored entry for
+    good (the log is append-only), and by whether it is hidden: `engine.visible_log` shows a
+    move either whole or, hidden, as its type alone. Then by the mover's name, where it
+    stands from the seq shown, and the links."""
     drawn = []
     for entry in entries:
-        seq, player = entry["seq"], entry["player"]
+        seq = entry["seq"]
         key = (
-            links["at"],
-            links["slot"],
+            game.id,
+            game.seed,
             seq,
-            player,
-            names.get(player, player),
-            repr(entry["move"]),
             bool(entry.get("hidden")),
+            names.get(entry["player"]),
             seq == shown,
             seq > shown,
-            history.starts_a_round(entry),
+            links["at"],
         )
         drawn.append(
             _LOG_ENTRIES.get(
-                key, lambda entry=entry: parts.log_entry(log_row(entry, names, shown), links)
+                key,
+                lambda entry=entry: parts.log_entry(log_row(entry, names, shown, starts), links),
             )
         )
-    return parts.log(drawn, whole_game)
+    # Each entry was drawn by an autoescaping template: the whole is markup as it stands.
+    return parts.log(Markup("".join(drawn)), whole_game)
 
 
 def final_scoring(view: Mapping[str, Any], names: dict[str, str]) -> dict[str, Any] | None:
@@ -316,8 +326,8 @@ def _draw_board_page(
     final = final_scoring(view, names)
     parts = current_app.jinja_env.get_template("web/_game_parts.html").module
     links = {
-        "now": url_for("web.game", game_id=game.id, colour=colour_field),
-        "at": url_for("web.game", game_id=game.id, seq=_SEQ_SLOT, colour=colour_field),
+        "now": link("web.game", game_id=game.id, colour=colour_field),
+        "at": link("web.game", game_id=game.id, seq=_SEQ_SLOT, colour=colour_field),
         "slot": _SEQ_SLOT,
     }
     return BoardPage(
@@ -325,7 +335,7 @@ def _draw_board_page(
         title=game.title,
         shown=shown,
         colour_field=colour_field,
-        play_url=url_for("web.play", game_id=game.id),
+        play_url=link("web.play", game_id=game.id),
         head=parts.head(
             game=game,
             own=[{**colour_chip(c), "name": names.get(c, c)} for c in own],
@@ -339,5 +349,7 @@ def _draw_board_page(
         moves=parts.moves(offered, viewer, colour_field) if offered is not None else None,
         board=board,
         panel=panel,
-        log=log_html(parts, entries, names, shown, final is not None, links),
+        log=log_html(
+            parts, game, entries, names, shown, frozenset(record.starts), final is not None, links
+        ),
     )

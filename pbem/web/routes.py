@@ -7,7 +7,6 @@ import json
 
 from flask import (
     Blueprint,
-    current_app,
     flash,
     g,
     redirect,
@@ -25,6 +24,7 @@ from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.board import TEMPLATES_DIR
 from pbem.web.csrf import check_csrf, csrf_token
+from pbem.web.links import link
 from pbem.web.notation import move_text
 from pbem.web.status import status_of
 
@@ -41,18 +41,6 @@ bp.before_request(check_csrf)
 @bp.app_context_processor
 def _page_globals() -> dict:
     return {"csrf_token": csrf_token, "signed_in": current_player, "link": link}
-
-
-def link(endpoint: str, **values: object) -> str:
-    """`url_for(endpoint, **values)`, built once per app: for the few links every page
-    carries (the stylesheets, the script, home, sign out), which depend on nothing but the
-    app's routes and the script root it is served under."""
-    links = current_app.extensions.setdefault("pbem_links", {})
-    key = (request.script_root, endpoint, *values.items())
-    url = links.get(key)
-    if url is None:
-        url = links[key] = url_for(endpoint, **values)
-    return url
 
 
 def current_player() -> signin.SignedIn | None:
@@ -124,9 +112,9 @@ def play(game_id: int):
 @bp.get("/games/<int:game_id>/sign-in/<token>")
 def seat_sign_in(game_id: int, token: str):
     """A seat's link from a mail: signs its player in and shows the board."""
-    link = signin.read_seat_link_token(token, game_id)
-    signin.sign_in(link.player_id)
-    return redirect(url_for("web.game", game_id=game_id, colour=link.colour), code=303)
+    seat = signin.read_seat_link_token(token, game_id)
+    signin.sign_in(seat.player_id)
+    return redirect(url_for("web.game", game_id=game_id, colour=seat.colour), code=303)
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])

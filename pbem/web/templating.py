@@ -26,7 +26,12 @@ class _DictKeysFirst:
                 return obj[attribute]
             except KeyError:
                 pass
-        return super().getattr(obj, attribute)  # type: ignore[misc]
+        # Jinja's own order for the rest (an attribute, else an item), the attribute tried
+        # here first: `super()` costs more than the lookup, on a path taken at every dot.
+        try:
+            return getattr(obj, attribute)
+        except AttributeError:
+            return jinja2.Environment.getattr(self, obj, attribute)  # type: ignore[arg-type]
 
 
 class Environment(_DictKeysFirst, jinja2.Environment):

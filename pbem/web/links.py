@@ -1,0 +1,26 @@
+"""Links the pages carry, built once per worker.
+
+`url_for` walks the app's URL map on every call; a page after a move carries the same few
+links its game's page carried before (to the page now, to a seq, to play), and every page the
+stylesheets, the script, home and sign out. They depend on nothing but the app's routes, the
+script root the app is served under and the values given, so each is built once and kept.
+"""
+
+from __future__ import annotations
+
+from flask import current_app, request, url_for
+
+from pbem.web.templating import Drawn
+
+#: Links kept per app: some for every page, a few for each game recently shown.
+LINKS_KEPT = 4096
+
+
+def link(endpoint: str, **values: object) -> str:
+    """`url_for(endpoint, **values)`, built once per app for the same script root and
+    values (a relative link: never `_external`)."""
+    links = current_app.extensions.get("pbem_links")
+    if links is None:
+        links = current_app.extensions.setdefault("pbem_links", Drawn(LINKS_KEPT))
+    key = (request.script_root, endpoint, *values.items())
+    return links.get(key, lambda: url_for(endpoint, **values))
