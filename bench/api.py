@@ -9,6 +9,9 @@ both, with the ratio of the p50s. The baseline is the liveness answer, which tou
 
     python bench/api.py --clients 8 --seconds 20 --db sqlite --db postgresql
 
+`BENCH_LOG_LEVEL=info` keeps the server's request lines (on stderr), with each request's
+`ms` and `cpu_ms`, to see where the time went.
+
 Figures, not a test: nothing here passes or fails.
 """
 
@@ -108,7 +111,11 @@ def start_server(
     database_url: str, workers: int | None, threads: int | None
 ) -> tuple[subprocess.Popen, int]:
     """gunicorn with deploy/gunicorn.conf.py; `workers`/`threads` override its defaults."""
-    env = {**os.environ, "DATABASE_URL": database_url, "PBEM_LOG_LEVEL": "warning"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "PBEM_LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "warning"),
+    }
     if workers is not None:
         env["WEB_CONCURRENCY"] = str(workers)
     if threads is not None:

@@ -79,9 +79,12 @@ def wait_until_live(server, port: int, what: str, seconds: float = 20) -> None:
     raise RuntimeError(f"{what} did not answer /api/health/live")
 
 
-def new_game(client: Client, rng: random.Random) -> tuple[int, dict[str, str]]:
-    """A 6-round game of 3 to 5 new players; its id and {colour: key}."""
-    colours = COLOURS[: rng.choice([3, 4, 5])]
+def new_game(
+    client: Client, rng: random.Random, players: int | None = None, rounds: int = 6
+) -> tuple[int, dict[str, str]]:
+    """A game of `rounds` rounds between `players` new players (None: 3 to 5 at random); its
+    id and {colour: key}."""
+    colours = COLOURS[: players or rng.choice([3, 4, 5])]
     tag = uuid.uuid4().hex[:10]
     keys = {}
     for colour in colours:
@@ -96,7 +99,7 @@ def new_game(client: Client, rng: random.Random) -> tuple[int, dict[str, str]]:
         {
             "title": f"bench {tag}",
             "seats": [{"email": f"{c}-{tag}@bench.example", "colour": c} for c in colours],
-            "options": {"rounds": 6},
+            "options": {"rounds": rounds},
         },
         key=keys[colours[0]],
     )

@@ -1,18 +1,26 @@
 """Benchmark the board page under gunicorn, beside GET /api/health/live.
 
-Starts gunicorn on a fresh SQLite database (as bench/api.py does), lets each of N clients
-play a random game to mid-game through the API and sign in to one of its seats with the
-key form, then measures for a while each:
+Starts gunicorn on a fresh SQLite database (as bench/api.py does). Each of N clients makes
+`--games` full games (5 players, 9 rounds), plays them at random through the API to round 3
+or so, and signs in to a seat of each with the key form. Then, measured as bench/api.py
+measures: N clients in a closed loop, each request timed, p50 and p99 beside those of
+GET /api/health/live (the answer that touches nothing) read by the same N clients.
 
-- the board page just after a move (each GET draws a position not seen before). A 6-round
-  game ends some 50 to 100 moves after mid-game, far sooner than the phase: a client whose
-  game is over goes on with the next of the mid-game games it made beforehand (`--spares`
-  each), signing in to it; only when those run out does it make one during the phase
-  (untimed). Every GET timed here follows a move just played;
-- the board page read again (the drawn board and panel come from the worker's memory);
-- a replay page at a late seq (`?seq=` a few moves back: a snapshot plus the moves after);
-- GET /api/health/live (what GET /api/health was before it read the database and the
-  scheduler's heartbeats: the answer that touches nothing).
+- board, new: the board page just after a move, a position no worker has drawn. The moves
+  are played in untimed turns between timed ones: all clients play one move in each of their
+  games, then all clients read each of those games' boards, and so on. So the timed requests
+  meet only one another, as health's do, and every one draws a new position (often in a
+  worker that did not play the move: it reads the state and the round's log first);
+- board, amid moves: the same page, each client playing a move and reading the board in
+  turn, so every read also waits behind other clients' moves. For reference: the ratio
+  here says more about the moves than about the page;
+- board, again: a board already drawn (the drawn page comes from the worker's memory);
+- replay page: `?seq=` a few moves back (a snapshot plus the moves after it);
+- GET /api/health/live.
+
+Each phase runs `--slices` times for its share of `--seconds`, the phases in turn, so a
+shared machine slowing down or speeding up meanwhile weighs on every phase alike; each
+phase's figures are over all its slices, and each slice's ratio is printed too.
 
     python bench/web.py --clients 8 --seconds 10
 
@@ -28,8 +36,11 @@ import os
 import random
 import re
 import signal
+import statistics
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -37,7 +48,11 @@ _spec = importlib.util.spec_from_file_location("bench_api", Path(__file__).paren
 bench_api = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench_api)
 
-MIDGAME_MOVES = 150
+# A full game of 5 runs to some 300 moves; 100 is round 3 or 4, leaving room for every move
+# the phases play.
+PLAYERS = 5
+ROUNDS = 9
+START_MOVES = 100
 
 
 class Browser:
@@ -68,41 +83,85 @@ class Browser:
         assert status == 303, status
 
 
-def play_moves(client, game_id: int, keys: dict, rng: random.Random, count: int) -> int:
-    """Play up to `count` random moves through the API; returns the game's seq."""
-    _, view = client.call("GET", f"/api/games/{game_id}")
-    for _ in range(count):
-        if view["status"] != "active":
-            break
-        colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
-        _, legal = client.call("GET", f"/api/games/{game_id}/legal-moves", key=keys[colour])
-        status, body = client.call(
-            "POST",
-            f"/api/games/{game_id}/moves",
-            {"expected_seq": legal["seq"], "moves": [rng.choice(legal["moves"])]},
-            key=keys[colour],
-        )
-        view = body["view"] if status == 201 else client.call("GET", f"/api/games/{game_id}")[1]
-    return view["seq"]
+@dataclass
+class Table:
+    """A game a client plays and looks at, with the view its last move answered and a
+    browser signed in to its first seat."""
+
+    game_id: int
+    keys: dict[str, str]
+    view: dict
+    browser: Browser
+
+    @property
+    def over(self) -> bool:
+        return self.view["status"] != "active"
+
+    @property
+    def board(self) -> str:
+        return f"/games/{self.game_id}"
 
 
-def midgame(client, rng: random.Random) -> tuple[int, dict, int]:
-    """A new game played at random to mid-game, still going: its id, keys and seq."""
+def play_move(client, table: Table, rng: random.Random) -> None:
+    """One random move of a pending seat, through the API; the answer's view is kept (as a
+    client does: no GET of the game before the next move)."""
+    colour = rng.choice(sorted({p["player"] for p in table.view["pending"]}))
+    key = table.keys[colour]
+    _, legal = client.call("GET", f"/api/games/{table.game_id}/legal-moves", key=key)
+    status, body = client.call(
+        "POST",
+        f"/api/games/{table.game_id}/moves",
+        {"expected_seq": legal["seq"], "moves": [rng.choice(legal["moves"])]},
+        key=key,
+    )
+    if status == 201:
+        table.view = body["view"]
+    else:
+        table.view = client.call("GET", f"/api/games/{table.game_id}")[1]
+
+
+def new_table(port: int, client, rng: random.Random) -> Table:
+    """A new game played at random to `START_MOVES`, still going, with a signed-in browser."""
     while True:
-        game_id, keys = bench_api.new_game(client, rng)
-        seq = play_moves(client, game_id, keys, rng, MIDGAME_MOVES)
-        if client.call("GET", f"/api/games/{game_id}")[1]["status"] == "active":
-            return game_id, keys, seq
+        game_id, keys = bench_api.new_game(client, rng, players=PLAYERS, rounds=ROUNDS)
+        _, view = client.call("GET", f"/api/games/{game_id}")
+        table = Table(game_id, keys, view, Browser(port))
+        while not table.over and table.view["seq"] < START_MOVES:
+            play_move(client, table, rng)
+        if not table.over:
+            table.browser.sign_in(keys[sorted(keys)[0]])
+            return table
 
 
-def setup(port: int, index: int, games: list, spares: dict, count: int) -> None:
-    client = bench_api.Client(port)
-    rng = random.Random(index)
-    game_id, keys, seq = midgame(client, rng)
-    browser = Browser(port)
-    browser.sign_in(keys[sorted(keys)[0]])
-    games.append((index, game_id, keys, seq, browser, client, rng))
-    spares[index] = [midgame(client, rng) for _ in range(count)]
+@dataclass
+class Player:
+    """One bench client: its API connection, its random moves and its games."""
+
+    port: int
+    client: object
+    rng: random.Random
+    tables: list[Table]
+    replaced: int = 0
+
+    def playing(self, index: int) -> Table:
+        """The client's `index`th game, replaced by a new one (untimed) if it ended."""
+        if self.tables[index].over:
+            self.tables[index] = new_table(self.port, self.client, self.rng)
+            self.replaced += 1
+        return self.tables[index]
+
+    def move_everywhere(self) -> None:
+        """A move in each game (a game that ended replaced first)."""
+        for index in range(len(self.tables)):
+            play_move(self.client, self.playing(index), self.rng)
+
+
+def in_threads(work, count: int) -> None:
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def timed(browser: Browser, path: str, latencies: list, errors: list) -> None:
@@ -113,89 +172,129 @@ def timed(browser: Browser, path: str, latencies: list, errors: list) -> None:
         errors.append(f"{status} {path}")
 
 
+def boards_after_moves(players: list[Player], seconds: float) -> tuple[list, list, float]:
+    """Untimed turns of moves (every client, every game) between timed turns of reading
+    every game's board, until the timed turns add up to `seconds`."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    elapsed = 0.0
+    while elapsed < seconds:
+        in_threads(lambda i: players[i].move_everywhere(), len(players))
+        started = time.perf_counter()
+        in_threads(
+            lambda i: [timed(t.browser, t.board, latencies, errors) for t in players[i].tables],
+            len(players),
+        )
+        elapsed += time.perf_counter() - started
+    return latencies, errors, elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--games", type=int, default=8, help="games each client plays")
+    parser.add_argument("--slices", type=int, default=5, help="turns each phase takes")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument(
-        "--spares",
-        type=int,
-        default=10,
-        help="mid-game games each client makes beforehand, to go on with after a game ends",
-    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         server, port = bench_api.start_server(
             f"sqlite:///{folder}/bench.sqlite", args.workers, args.threads
         )
         try:
-            games: list = []
-            spares: dict[int, list] = {}
-            bench_api.run_clients(
-                lambda i, *rest: setup(port, i, games, spares, args.spares), args.clients, 0
+            players: list[Player] = [None] * args.clients
+
+            def setup(i: int) -> None:
+                client, rng = bench_api.Client(port), random.Random(i)
+                tables = [new_table(port, client, rng) for _ in range(args.games)]
+                players[i] = Player(port, client, rng, tables)
+
+            in_threads(setup, args.clients)
+            # Untimed: every worker draws some boards first (compiling the templates and
+            # filling its kept pieces), as a server that has been up a while has.
+            in_threads(
+                lambda i: [t.browser.request("GET", t.board) for t in players[i].tables],
+                args.clients,
             )
-            games.sort(key=lambda g: g[0])
+            seqs = [t.view["seq"] for p in players for t in p.tables]
             print(
                 f"SQLite: gunicorn {args.workers or 'deploy default'} workers x "
-                f"{args.threads or 'deploy default'} threads, {args.clients} clients, "
-                f"{args.seconds:g} s each; games at seq " + ", ".join(str(g[3]) for g in games)
+                f"{args.threads or 'deploy default'} threads, {args.clients} clients x "
+                f"{args.games} games ({PLAYERS} players, {ROUNDS} rounds) from seq "
+                f"{min(seqs)}-{max(seqs)}, {args.seconds:g} s each in {args.slices} slices"
             )
 
-            made_during = [0]
-
-            def after_a_move(i, stop_at, latencies, errors):
-                _, game_id, keys, seq, _, client, rng = games[i]
-                browser = Browser(port)  # signed in to each game it plays here
-                browser.sign_in(keys[sorted(keys)[0]])
+            def amid_moves(i, stop_at, latencies, errors):
+                player = players[i]
                 while time.perf_counter() < stop_at:
-                    played = play_moves(client, game_id, keys, rng, 1)
-                    if played == seq:  # the game is over: go on with another at mid-game
-                        if not spares[i]:
-                            made_during[0] += 1
-                            spares[i].append(midgame(client, rng))
-                        game_id, keys, seq = spares[i].pop()
-                        browser.sign_in(keys[sorted(keys)[0]])
-                        continue
-                    seq = played
-                    timed(browser, f"/games/{game_id}", latencies, errors)
+                    for index in range(len(player.tables)):
+                        table = player.playing(index)
+                        play_move(player.client, table, player.rng)
+                        timed(table.browser, table.board, latencies, errors)
 
             def again(i, stop_at, latencies, errors):
-                _, game_id, _, _, browser, _, _ = games[i]
+                table = players[i].tables[0]
                 while time.perf_counter() < stop_at:
-                    timed(browser, f"/games/{game_id}", latencies, errors)
+                    timed(table.browser, table.board, latencies, errors)
 
             def replay(i, stop_at, latencies, errors):
-                _, game_id, _, seq, browser, _, rng = games[i]
+                table, rng = players[i].tables[0], players[i].rng
+                seq = table.view["seq"]
                 while time.perf_counter() < stop_at:
-                    timed(
-                        browser,
-                        f"/games/{game_id}?seq={seq - rng.randint(1, 5)}",
-                        latencies,
-                        errors,
-                    )
+                    back = f"{table.board}?seq={seq - rng.randint(1, 5)}"
+                    timed(table.browser, back, latencies, errors)
 
             def health(i, stop_at, latencies, errors):
                 bench_api.health(port, stop_at, latencies, errors)
 
-            results = {}
-            for name, work in (
-                ("board, new", after_a_move),
-                ("board, again", again),
-                ("replay page", replay),
-                ("GET health", health),
-            ):
-                latencies, errors, elapsed = bench_api.run_clients(work, len(games), args.seconds)
-                results[name] = bench_api.figures(name, latencies, elapsed, errors)
-            if made_during[0]:
-                print(f"  ({made_during[0]} games made during the first phase: raise --spares)")
+            def clients(work):
+                return lambda seconds: bench_api.run_clients(work, args.clients, seconds)
+
+            # Each phase: (latencies, errors, elapsed) of a slice lasting some seconds.
+            phases = {
+                "board, new": lambda seconds: boards_after_moves(players, seconds),
+                "board, amid moves": clients(amid_moves),
+                "board, again": clients(again),
+                "replay page": clients(replay),
+                "GET health": clients(health),
+            }
+            pooled = {name: ([], [], 0.0) for name in phases}
+            slice_ratios = []
+            for _ in range(args.slices):
+                p50s = {}
+                for name, run_slice in phases.items():
+                    latencies, errors, elapsed = run_slice(args.seconds / args.slices)
+                    all_latencies, all_errors, all_elapsed = pooled[name]
+                    pooled[name] = (
+                        all_latencies + latencies,
+                        all_errors + errors,
+                        all_elapsed + elapsed,
+                    )
+                    p50s[name] = statistics.median(latencies)
+                slice_ratios.append(p50s["board, new"] / p50s["GET health"])
+            results = {
+                name: bench_api.figures(name, latencies, elapsed, errors)
+                for name, (latencies, errors, elapsed) in pooled.items()
+            }
+            replaced = sum(p.replaced for p in players)
+            if replaced:
+                print(f"  ({replaced} games ended during the phases and were replaced)")
             ping = results["GET health"]["p50"]
             for name in ("board, new", "board, again", "replay page"):
                 print(
                     f"  {name} p50 / health p50 = {results[name]['p50'] / ping:.2f}"
                     "  (goal: within 3)"
                 )
+            print(
+                "  board, new p50 / health p50 in each slice: "
+                + ", ".join(f"{r:.2f}" for r in slice_ratios)
+            )
+            print(
+                f"  board, amid moves p50 / health p50 = "
+                f"{results['board, amid moves']['p50'] / ping:.2f}  (for reference: each read "
+                "also waits behind other clients' moves)"
+            )
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
