@@ -1,5 +1,5 @@
-"""Screenshots of the board for the README: `python -m pbem.web.snapshot [out_dir]`; of the
-pages served by a real server: `python -m pbem.web.snapshot pages [out_dir]`.
+"""Screenshots of the board for the README: `python -m pbem.web.snapshot [boards] [out_dir]`;
+of the pages served by a real server: `python -m pbem.web.snapshot pages [out_dir]`.
 
 Renders a mid-game board and a finished game (random play from fixed seeds) as standalone
 pages, opens them in headless Chromium and saves `board-midgame.png` and `board-finished.png`
@@ -9,8 +9,8 @@ chromium-driver.
 
 from __future__ import annotations
 
+import argparse
 import base64
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -163,14 +163,23 @@ def pages(out_dir: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args and args[0] == "pages":
-        out = Path(args[1]) if len(args) > 1 else Path("docs")
-        out.mkdir(parents=True, exist_ok=True)
-        pages(out)
-        return 0
-    out_dir = Path(args[0]) if args else Path("docs")
+    parser = argparse.ArgumentParser(
+        prog="python -m pbem.web.snapshot", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "what",
+        nargs="?",
+        choices=["boards", "pages"],
+        default="boards",
+        help="boards: standalone boards (board-*.png); pages: a served game (web-*.png)",
+    )
+    parser.add_argument("out_dir", nargs="?", type=Path, default=Path("docs"))
+    args = parser.parse_args(argv)
+    out_dir = args.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
+    if args.what == "pages":
+        pages(out_dir)
+        return 0
     shots = {
         "board-midgame.png": engine.view(midgame(), "red"),
         "board-finished.png": engine.view(finished(), "red"),
