@@ -13,6 +13,7 @@ from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from pbem.store.models import Game, IdempotencyRecord, Move, Player, Seat, Snapshot
+from pbem.store.prepared import Prepared
 
 #: Ids and sequence numbers in URLs are checked against this before they reach the database:
 #: a 20-digit id is "not found", not an integer overflow in the driver.
@@ -129,6 +130,16 @@ SELECT_SNAPSHOT_SEQS = (
     .order_by(_snapshots.c.seq)
 )
 
+# The reads of every page and every move, run on the driver's cursor (`prepared`).
+GAME_AND_SEATS = Prepared(SELECT_GAME_AND_SEATS)
+CALLER_AT_GAME = Prepared(SELECT_CALLER_AT_GAME)
+GAME_PAGE = Prepared(SELECT_GAME_PAGE)
+STATE = Prepared(SELECT_STATE)
+MOVES_BETWEEN = Prepared(SELECT_MOVES_BETWEEN)
+LOG_BETWEEN = Prepared(SELECT_LOG_BETWEEN)
+SNAPSHOT_SEQS = Prepared(SELECT_SNAPSHOT_SEQS)
+SNAPSHOT_AT_OR_BEFORE = Prepared(SELECT_SNAPSHOT_AT_OR_BEFORE)
+
 # The conditional update is where two racing writers are told apart: the database lets one
 # of them change the row from `expected_seq`; the other finds no such row and leaves.
 CLAIM_SEQ = (
@@ -175,31 +186,23 @@ def game_and_seats(
     """The game's row and the seats of the player (by id, or by the hash of their API key)
     in it, one row per seat; see SELECT_GAME_AND_SEATS and SELECT_CALLER_AT_GAME."""
     if key_hash is not None:
-        return connection.execute(
-            SELECT_CALLER_AT_GAME, {"game": id_or_zero(game_id), "key_hash": key_hash}
-        ).all()
-    return connection.execute(
-        SELECT_GAME_AND_SEATS, {"game": id_or_zero(game_id), "player": player_id}
-    ).all()
+        return CALLER_AT_GAME.all(connection, {"game": id_or_zero(game_id), "key_hash": key_hash})
+    return GAME_AND_SEATS.all(connection, {"game": id_or_zero(game_id), "player": player_id})
 
 
 def game_page(connection: Connection, game_id: int, player_id: int | None) -> list[Row[Any]]:
     """The game's row with each seat and its holder's name, and the signed-in player's
     name; see SELECT_GAME_PAGE."""
-    return connection.execute(
-        SELECT_GAME_PAGE, {"game": id_or_zero(game_id), "player": player_id}
-    ).all()
+    return GAME_PAGE.all(connection, {"game": id_or_zero(game_id), "player": player_id})
 
 
 def snapshot_at_or_before(connection: Connection, game_id: int, seq: int) -> Row[Any] | None:
-    return connection.execute(SELECT_SNAPSHOT_AT_OR_BEFORE, {"game": game_id, "seq": seq}).first()
+    return SNAPSHOT_AT_OR_BEFORE.first(connection, {"game": game_id, "seq": seq})
 
 
 def moves_between(connection: Connection, game_id: int, after: int, upto: int) -> list[Row[Any]]:
     """The logged moves with `after < seq <= upto`, in order."""
-    return connection.execute(
-        SELECT_MOVES_BETWEEN, {"game": game_id, "after": after, "upto": upto}
-    ).all()
+    return MOVES_BETWEEN.all(connection, {"game": game_id, "after": after, "upto": upto})
 
 
 def append_batch(
