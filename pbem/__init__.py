@@ -26,6 +26,7 @@ def create_app(config: dict | None = None) -> Flask:
     from pbem.config import configure
     from pbem.extensions import db, migrate
     from pbem.game import state_cache
+    from pbem.store import reads
     from pbem.web.templating import AppEnvironment
 
     # The instance folder holds the SQLite database, the made secret and mail files: the
@@ -47,5 +48,6 @@ def create_app(config: dict | None = None) -> Flask:
     api.init_app(app)
     web.init_app(app)
     state_cache.init_app(app)
+    reads.init_app(app)
     notify.init_app(app)
     return app

@@ -22,7 +22,7 @@ from sqlalchemy.orm import selectinload
 
 import engine
 from pbem.extensions import db
-from pbem.store import queries
+from pbem.store import queries, reads
 from pbem.store.models import Game, Seat
 
 
@@ -30,16 +30,16 @@ def round_starts(game_id: int) -> list[int]:
     """The seqs at which rounds start: 0 (setup), then each move whose events hold
     `round_started`. Read from the snapshots, which are written exactly there
     (`states.snapshots_of`; setup's at seq 0)."""
-    connection = db.session.connection()
-    seqs = list(connection.execute(queries.SELECT_SNAPSHOT_SEQS, {"game": game_id}).scalars())
+    connection = reads.connection()
+    seqs = [row.seq for row in queries.SNAPSHOT_SEQS.all(connection, {"game": game_id})]
     return seqs if seqs and seqs[0] == 0 else [0, *seqs]
 
 
 def _entries(game_id: int, after: int, upto: int) -> list[engine.LogEntry]:
     """The stored log entries with `after < seq <= upto`, each with its events (all of
     them: `engine.visible_log` decides what a reader sees)."""
-    rows = db.session.connection().execute(
-        queries.SELECT_LOG_BETWEEN, {"game": game_id, "after": after, "upto": upto}
+    rows = queries.LOG_BETWEEN.all(
+        reads.connection(), {"game": game_id, "after": after, "upto": upto}
     )
     return [
         {"seq": row.seq, "player": row.colour, "move": row.move, "events": row.events or []}

@@ -12,7 +12,7 @@ from typing import Any
 import engine
 from pbem.extensions import db
 from pbem.game.state_cache import state_cache
-from pbem.store import queries
+from pbem.store import queries, reads
 from pbem.store.models import Game
 
 
@@ -34,7 +34,7 @@ def current_state(game_id: int, seed: int, seq: int) -> engine.State:
     state = cache.get(game_id, seed, seq)
     if state is not None:
         return state
-    row = db.session.connection().execute(queries.SELECT_STATE, {"game": game_id}).first()
+    row = queries.STATE.first(reads.connection(), {"game": game_id})
     if row is not None and row.seq == seq and row.state is not None:
         state = engine.from_dict(row.state, copy=False)  # just decoded: no one else holds it
     else:
@@ -48,7 +48,7 @@ def state_at(game: Any, seq: int) -> engine.State:
 
     A game without snapshots (made before they existed) is replayed from its setup.
     """
-    connection = db.session.connection()
+    connection = reads.connection()
     snapshot = queries.snapshot_at_or_before(connection, game.id, seq)
     if snapshot is not None:
         state, after = engine.from_dict(snapshot.state, copy=False), snapshot.seq

@@ -19,12 +19,11 @@ from markupsafe import Markup
 
 import engine
 from pbem.errors import NotFound
-from pbem.extensions import db
 from pbem.game import history
 from pbem.game.games import games_of, seats_of
 from pbem.game.states import current_state
 from pbem.game.views import view_of_seats
-from pbem.store import queries
+from pbem.store import queries, reads
 from pbem.store.models import Game
 from pbem.web.board import PLACES, board_svg, colour_chip, panel_html, place_name
 from pbem.web.links import link
@@ -268,7 +267,7 @@ def board_page(
     what drawing it again would (and a request refused, e.g. for another's colour, is
     refused before anything is kept).
     """
-    rows = queries.game_page(db.session.connection(), game_id, player_id)
+    rows = queries.game_page(reads.connection(), game_id, player_id)
     if not rows:
         raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
     game = rows[0]
