@@ -53,7 +53,9 @@ def state_at(game: Any, seq: int) -> engine.State:
     if snapshot is not None:
         state, after = engine.from_dict(snapshot.state, copy=False), snapshot.seq
     else:
-        state, after = new_state(game), 0
+        # Replayed from setup, which takes the game's colours and options: read here, as the
+        # rows callers pass (a page's) leave those out.
+        state, after = new_state(db.session.get(Game, game.id)), 0
     for row in queries.moves_between(connection, game.id, after, seq):
         state, _ = engine.apply(state, row.colour, row.move)
     return state

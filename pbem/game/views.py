@@ -76,8 +76,8 @@ def view_at(game: Game, player: Player | None, seq: int, colour: str | None = No
 
 def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None) -> dict:
     """The view after move `seq` of whoever holds the seats `own` (none: the public view);
-    `colour` as for `current_view`. `game` is a Game or a row with its id, seq, seed, title,
-    status, colours and options."""
+    `colour` as for `current_view`. `game` is a Game or a row with its id, seq, seed, title
+    and status."""
     if not 0 <= seq <= game.seq:
         raise NotFound(f"Game {game.id} has states 0 to {game.seq}; there is no state {seq}.")
     state = current_state(game.id, game.seed, game.seq) if seq == game.seq else state_at(game, seq)

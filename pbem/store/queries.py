@@ -70,7 +70,7 @@ _me = _players.alias("me")
 
 # A game as its page shows it, with every seat and the name of its holder, and the name of
 # the signed-in player `player` (null if none): one row per seat, in seat order (no row: no
-# such game). Not the big state.
+# such game). Not the big state, nor the setup (colours, options) each row would repeat.
 SELECT_GAME_PAGE = (
     select(
         _me.c.name.label("player_name"),
@@ -79,8 +79,6 @@ SELECT_GAME_PAGE = (
         _games.c.seed,
         _games.c.status,
         _games.c.title,
-        _games.c.colours,
-        _games.c.options,
         _seats.c.colour.label("seat_colour"),
         _seats.c.player_id.label("seat_player"),
         _players.c.name.label("seat_name"),

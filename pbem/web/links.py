@@ -24,3 +24,23 @@ def link(endpoint: str, **values: object) -> str:
         links = current_app.extensions.setdefault("pbem_links", Drawn(LINKS_KEPT))
     key = (request.script_root, endpoint, *values.items())
     return links.get(key, lambda: url_for(endpoint, **values))
+
+
+def site() -> dict[str, str]:
+    """The links every page's frame carries (stylesheets, script, home, sign out), as one
+    dict built once per script root: a template reads them as `site.home`, with no call."""
+    return _site_links(request.script_root)
+
+
+def _site_links(script_root: str) -> dict[str, str]:
+    links = current_app.extensions.setdefault("pbem_site_links", {})
+    kept = links.get(script_root)
+    if kept is None:
+        kept = links[script_root] = {
+            "board_css": link("web.static", filename="board.css"),
+            "pages_css": link("web.static", filename="pages.css"),
+            "board_js": link("web.static", filename="board.js"),
+            "home": link("web.index"),
+            "sign_out": link("web.sign_out"),
+        }
+    return kept

@@ -78,7 +78,8 @@ def test_each_prepared_read_gives_what_execute_gives(app, played):
         assert all(isinstance(row.move, dict) and isinstance(row.events, list) for row in log)
         public = queries.GAME_PAGE.all(connection, {"game": game, "player": None})
         assert len(public) == 4 and {row.player_name for row in public} == {None}
-        assert public[0].colours == ["red", "yellow", "green", "blue"]
+        seats = queries.GAME_AND_SEATS.all(connection, {"game": game, "player": played["red"]})
+        assert seats[0].colours == ["red", "yellow", "green", "blue"]
         assert [row.seq for row in queries.SNAPSHOT_SEQS.all(connection, {"game": game})][0] == 0
         db.session.remove()
 
