@@ -14,6 +14,8 @@ from pbem.web.templating import Drawn
 
 #: Links kept per app: some for every page, a few for each game recently shown.
 LINKS_KEPT = 4096
+#: Script roots whose frame links are kept (one, unless a proxy mounts the app twice).
+SITES_KEPT = 16
 
 
 def link(endpoint: str, **values: object) -> str:
@@ -28,19 +30,18 @@ def link(endpoint: str, **values: object) -> str:
 
 def site() -> dict[str, str]:
     """The links every page's frame carries (stylesheets, script, home, sign out), as one
-    dict built once per script root: a template reads them as `site.home`, with no call."""
-    return _site_links(request.script_root)
-
-
-def _site_links(script_root: str) -> dict[str, str]:
-    links = current_app.extensions.setdefault("pbem_site_links", {})
-    kept = links.get(script_root)
-    if kept is None:
-        kept = links[script_root] = {
+    dict built once per script root: a template reads them as `site.home`, with no call.
+    Shared by every request: read it, never change it."""
+    sites = current_app.extensions.get("pbem_site_links")
+    if sites is None:
+        sites = current_app.extensions.setdefault("pbem_site_links", Drawn(SITES_KEPT))
+    return sites.get(
+        request.script_root,
+        lambda: {
             "board_css": link("web.static", filename="board.css"),
             "pages_css": link("web.static", filename="pages.css"),
             "board_js": link("web.static", filename="board.js"),
             "home": link("web.index"),
             "sign_out": link("web.sign_out"),
-        }
-    return kept
+        },
+    )
