@@ -526,3 +526,22 @@ def test_every_legal_move_of_a_game_reads_as_words():
                 assert not move_text(move).startswith(move["type"].replace("_", " ") + " ("), move
         player = engine.pending(state)[0]["player"]
         state, _ = engine.apply(state, player, bot.choose(state, player))
+
+
+def test_links_carry_the_script_root_the_app_is_served_under(api, client):
+    """Links are kept per worker by the script root (a proxy mounting the app under a
+    path): the same page under two roots links each within its own."""
+    game_id, _ = api.new_game(["red", "blue", "green"])
+    for root in ("", "/elgrande", ""):
+        base = f"http://localhost{root}"
+        html = client.get(f"/games/{game_id}", base_url=base).get_data(as_text=True)
+        doc = parse(html)
+        hrefs = [a.get("href") for a in doc.find_all("a")] + [
+            sheet.get("href") for sheet in doc.find_all("link")
+        ]
+        assert f'href="{root}/web/static/board.css"' in html
+        assert f'src="{root}/web/static/board.js"' in html
+        assert f'href="{root}/"' in html  # home
+        assert all(h.startswith(root + "/") for h in hrefs if h and h.startswith("/")), hrefs
+        if root:
+            assert not any(h.startswith("/games") for h in hrefs if h), hrefs
