@@ -15,7 +15,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.engine import Connection
 
 import engine
@@ -25,25 +25,29 @@ from pbem.notify import compose
 from pbem.notify.compose import Recipient
 from pbem.schedule import policy
 from pbem.store.models import Notification, Player, Seat
+from pbem.store.prepared import Prepared
 
 _OUTBOX = insert(Notification.__table__)
 _seats, _players = Seat.__table__, Player.__table__
 
+# Read after every batch (`after_batch`): prepared, as the move path's other reads are.
+RECIPIENTS = Prepared(
+    select(
+        _seats.c.colour,
+        _players.c.id,
+        _players.c.email,
+        _players.c.name,
+        _players.c.preferences,
+    )
+    .join(_players, _players.c.id == _seats.c.player_id)
+    .where(_seats.c.game_id == bindparam("game"))
+    .order_by(_seats.c.position)
+)
+
 
 def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, dict]]:
     """Each seat's holder as a mail recipient, with their preferences, in seat order."""
-    rows = connection.execute(
-        select(
-            _seats.c.colour,
-            _players.c.id,
-            _players.c.email,
-            _players.c.name,
-            _players.c.preferences,
-        )
-        .join(_players, _players.c.id == _seats.c.player_id)
-        .where(_seats.c.game_id == game_id)
-        .order_by(_seats.c.position)
-    ).all()
+    rows = RECIPIENTS.all(connection, {"game": game_id})
     return [(Recipient(r.id, r.email, r.name, r.colour), r.preferences or {}) for r in rows]
 
 

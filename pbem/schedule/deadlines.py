@@ -7,16 +7,29 @@ from datetime import UTC as _UTC
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.engine import Connection
 
 import engine
 from pbem.schedule import policy
 from pbem.store.models import Absence, Deadline, Seat
+from pbem.store.prepared import Prepared
 
 _deadlines = Deadline.__table__
 _seats = Seat.__table__
 _absences = Absence.__table__
+
+# Read with every move (`sync`): prepared, as the move path's other reads are.
+GAME_DEADLINES = Prepared(
+    select(_deadlines.c.id, _deadlines.c.colour, _deadlines.c.decision, _deadlines.c.due_at).where(
+        _deadlines.c.game_id == bindparam("game")
+    )
+)
+GAME_SEATS = Prepared(
+    select(_seats.c.colour, _seats.c.player_id, _seats.c.bot, _seats.c.timeouts).where(
+        _seats.c.game_id == bindparam("game")
+    )
+)
 
 
 def _as_utc(moment: datetime, like: datetime) -> datetime:
@@ -39,11 +52,7 @@ def sync(
     if not engine.is_over(state):
         for entry in engine.pending(state):
             pending.setdefault((entry["player"], policy.decision_key(entry)), entry)
-    rows = connection.execute(
-        select(
-            _deadlines.c.id, _deadlines.c.colour, _deadlines.c.decision, _deadlines.c.due_at
-        ).where(_deadlines.c.game_id == game_id)
-    ).all()
+    rows = GAME_DEADLINES.all(connection, {"game": game_id})
     existing = {(r.colour, r.decision): r for r in rows}
     gone = [r.id for key, r in existing.items() if key not in pending]
     if gone:
@@ -78,12 +87,7 @@ def sync(
 
 
 def seats_of(connection: Connection, game_id: int) -> dict[str, Any]:
-    rows = connection.execute(
-        select(_seats.c.colour, _seats.c.player_id, _seats.c.bot, _seats.c.timeouts).where(
-            _seats.c.game_id == game_id
-        )
-    ).all()
-    return {r.colour: r for r in rows}
+    return {r.colour: r for r in GAME_SEATS.all(connection, {"game": game_id})}
 
 
 def absences_of(

@@ -2,10 +2,14 @@
 `Connection.execute` gives for the same statement: the same rows, in the same order, with the
 same column names, JSON decoded and nulls kept, on SQLite and on PostgreSQL."""
 
+from datetime import datetime
+
 import pytest
 from sqlalchemy import Integer, bindparam, select
 
 from pbem.extensions import db
+from pbem.notify import outbox
+from pbem.schedule import deadlines
 from pbem.store import queries
 from pbem.store.models import Game
 from pbem.store.prepared import Prepared
@@ -55,6 +59,9 @@ def test_each_prepared_read_gives_what_execute_gives(app, played):
         (queries.LOG_BETWEEN, {"game": game, "after": 0, "upto": 12}),
         (queries.SNAPSHOT_SEQS, {"game": game}),
         (queries.SNAPSHOT_AT_OR_BEFORE, {"game": game, "seq": 12}),  # a bound LIMIT
+        (deadlines.GAME_DEADLINES, {"game": game}),  # a DateTime column
+        (deadlines.GAME_SEATS, {"game": game}),  # a Boolean column
+        (outbox.RECIPIENTS, {"game": game}),  # a JSON column, often null
     ]
     with app.app_context():
         connection = db.session.connection()
@@ -81,6 +88,11 @@ def test_each_prepared_read_gives_what_execute_gives(app, played):
         seats = queries.GAME_AND_SEATS.all(connection, {"game": game, "player": played["red"]})
         assert seats[0].colours == ["red", "yellow", "green", "blue"]
         assert [row.seq for row in queries.SNAPSHOT_SEQS.all(connection, {"game": game})][0] == 0
+        due = deadlines.GAME_DEADLINES.all(connection, {"game": game})
+        assert due and all(isinstance(row.due_at, datetime) for row in due)
+        assert {type(row.bot) for row in deadlines.GAME_SEATS.all(connection, {"game": game})} == {
+            bool
+        }
         db.session.remove()
 
 
