@@ -17,7 +17,6 @@ bind processors, as they would through `execute`.
 
 from __future__ import annotations
 
-import threading
 from collections import namedtuple
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -42,8 +41,9 @@ class Prepared:
 
     def __init__(self, statement: Select) -> None:
         self.statement = statement
+        # By the dialect's id, with the dialect kept beside it so the id is never reused. Two
+        # threads compiling at once both store the same thing: no lock needed.
         self._by_dialect: dict[int, tuple[Dialect, _Compiled]] = {}
-        self._lock = threading.Lock()
 
     def _compiled(self, dialect: Dialect) -> _Compiled:
         kept = self._by_dialect.get(id(dialect))
@@ -69,8 +69,7 @@ class Prepared:
             result_processors=tuple(result_processors),
             row=namedtuple("Row", list(self.statement.selected_columns.keys())),
         )
-        with self._lock:
-            self._by_dialect[id(dialect)] = (dialect, made)
+        self._by_dialect[id(dialect)] = (dialect, made)
         return made
 
     def all(self, connection: Connection, params: Mapping[str, Any]) -> list[Any]:

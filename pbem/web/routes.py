@@ -24,7 +24,7 @@ from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.board import TEMPLATES_DIR
 from pbem.web.csrf import check_csrf, csrf_token
-from pbem.web.links import link, site
+from pbem.web.links import site
 from pbem.web.notation import move_text
 from pbem.web.status import status_of
 
@@ -40,7 +40,7 @@ bp.before_request(check_csrf)
 
 @bp.app_context_processor
 def _page_globals() -> dict:
-    return {"csrf_token": csrf_token, "signed_in": current_player, "link": link, "site": site()}
+    return {"csrf_token": csrf_token, "signed_in": current_player, "site": site()}
 
 
 def current_player() -> signin.SignedIn | None:

@@ -50,6 +50,17 @@ def play_random_game(
     raise AssertionError(f"game {game_id} did not end within {MAX_MOVES} moves")
 
 
+def step_randomly(api, game_id: int, keys: dict, rng: random.Random, count: int) -> None:
+    """Play `count` moves: a random pending seat picks a random legal move."""
+    for _ in range(count):
+        view = api.get(f"/api/games/{game_id}").get_json()
+        assert view["status"] == "active", "the game ended; step fewer moves"
+        colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
+        legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+        response = api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], view["seq"])
+        assert response.status_code == 201
+
+
 def replay_record(record: dict):
     """The final state from a game's published record, through the engine alone."""
     options = record["options"] or None

@@ -15,7 +15,7 @@ from engine.data import CASTILLO, REGIONS
 from pbem.extensions import db
 from pbem.game import history
 from tests.server.conftest import table_snapshot
-from tests.server.helpers import play_random_game
+from tests.server.helpers import play_random_game, step_randomly
 from tests.web.helpers import (
     move_form,
     offered_moves,
@@ -33,16 +33,6 @@ def pending_colour(api, game_id: int) -> str:
 def post_move(client, game_id: int, fields: dict, move: dict | str):
     body = {**fields, "move": move if isinstance(move, str) else json.dumps(move)}
     return client.post(f"/games/{game_id}/moves", data=body)
-
-
-def step_randomly(api, game_id: int, keys: dict, rng: random.Random, count: int) -> None:
-    for _ in range(count):
-        view = api.get(f"/api/games/{game_id}").get_json()
-        assert view["status"] == "active", "the game ended; step fewer moves"
-        colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
-        legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
-        response = api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], view["seq"])
-        assert response.status_code == 201
 
 
 # --- the list and the board ------------------------------------------------------------------
