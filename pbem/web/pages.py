@@ -237,8 +237,9 @@ def final_scoring(view: Mapping[str, Any], names: dict[str, str]) -> dict[str, A
 @dataclass(frozen=True)
 class BoardPage:
     """The parts of a board page that are the same for everyone who sees it alike (the same
-    seats, colour and seq), drawn once per worker. The route renders them in `web/game.html`
-    with what belongs to the request: the header, flash messages, an error, the CSRF token."""
+    seats, colour and seq), drawn once per worker. The route puts them in `web/_game_body.html`
+    with what belongs to the request (an error, the CSRF token), in the reader's frame
+    (`frame.framed`: the header, flash messages)."""
 
     game_id: int
     title: str

@@ -7,6 +7,7 @@ import json
 
 from flask import (
     Blueprint,
+    current_app,
     flash,
     g,
     redirect,
@@ -24,6 +25,7 @@ from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.board import TEMPLATES_DIR
 from pbem.web.csrf import check_csrf, csrf_token
+from pbem.web.frame import framed
 from pbem.web.links import site
 from pbem.web.notation import move_text
 from pbem.web.status import status_of
@@ -69,7 +71,9 @@ def _board(game_id: int, status: int = 200, error: str | None = None):
     player_id = signin.signed_in_player_id()
     page, player = pages.board_page(game_id, player_id, _seq_arg(), _colour_arg())
     g.web_player = player  # read with the game: the header needs no query of its own
-    return render_template("web/game.html", page=page, error=error), status
+    parts = current_app.jinja_env.get_template("web/_game_body.html").module
+    html = framed("web/game.html", page.title, lambda token: parts.body(page, error, token), player)
+    return html, status
 
 
 @bp.get("/")

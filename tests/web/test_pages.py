@@ -7,6 +7,7 @@ import json
 import random
 import re
 from datetime import timedelta
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -535,3 +536,39 @@ def test_links_carry_the_script_root_the_app_is_served_under(api, client):
         assert all(h.startswith(root + "/") for h in hrefs if h and h.startswith("/")), hrefs
         if root:
             assert not any(h.startswith("/games") for h in hrefs if h), hrefs
+
+
+def test_each_reader_gets_a_frame_of_their_own(app, api, client):
+    """The frame around a board (header, sign-out form, flash messages) is drawn once per
+    reader and kept: two sessions of one player each carry their own CSRF token, a flash
+    message shows once and only to its session, and someone signed out is sent back to the
+    page they were on."""
+    game_id, _ = api.new_game(["red", "blue", "green"])
+    colour = pending_colour(api, game_id)
+    other = app.test_client()
+    tokens = {}
+    for reader in (client, other):
+        sign_in_seat(app, reader, game_id, colour)
+        doc = page(reader, f"/games/{game_id}")
+        with reader.session_transaction() as session:
+            tokens[reader] = session["csrf"]
+        sign_out_token = doc.find("form", cls="inline").find("input", name="csrf_token")
+        assert sign_out_token.get("value") == tokens[reader]
+        assert move_form(doc)["csrf_token"] == tokens[reader]
+    assert tokens[client] != tokens[other]
+
+    doc = page(other, f"/games/{game_id}")
+    response = post_move(other, game_id, move_form(doc), offered_moves(doc)[0])
+    assert response.status_code == 303
+    flashes = [p.text for p in page(other, f"/games/{game_id}").find_all("p", cls="flash")]
+    assert len(flashes) == 1 and flashes[0].startswith("Played: ")
+    assert page(other, f"/games/{game_id}").find("p", cls="flash") is None
+    assert page(client, f"/games/{game_id}").find("p", cls="flash") is None
+
+    nobody = app.test_client()
+    for path in (f"/games/{game_id}", f"/games/{game_id}?seq=0"):
+        doc = page(nobody, path)
+        assert doc.find("form", cls="inline") is None and doc.find("form", cls="moves") is None
+        sign_in = doc.find("a", cls="sign-in").get("href")
+        # (`request.full_path`, with its "?" even when the query is empty)
+        assert [n.rstrip("?") for n in parse_qs(urlsplit(sign_in).query)["next"]] == [path]

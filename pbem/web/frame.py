@@ -1,0 +1,66 @@
+"""The board page's frame, drawn once per reader.
+
+`web/game.html` is `web/base.html` (the stylesheets, the header with who is signed in and the
+sign-out form, flash messages, the script) around the page's title and body. All of the frame
+is the same from one of a reader's pages to the next: only the title and body change with the
+game and the move. So the frame is rendered once, with markers for the title and the body, cut
+at the markers, and kept by everything it shows: the script root its links are under, the
+signed-in player, their CSRF token, the flash messages, and for someone signed out the page
+that signing in comes back to. A page after a move then costs the body alone.
+
+A kept frame holds a session's CSRF token, so it is only ever served to a request whose
+session holds that same token (the token is in the key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import current_app, get_flashed_messages, render_template, request
+from markupsafe import Markup, escape
+
+from pbem.web.csrf import csrf_token
+from pbem.web.signin import SignedIn
+from pbem.web.templating import Drawn
+
+#: Frames kept per app: a reader's keep hitting theirs (it changes only when they sign in or
+#: out, or a flash message comes), so a few per reader active at once.
+FRAMES_KEPT = 2048
+
+# Never produced by a template's own text or by escaping what it shows (no `<`).
+_TITLE = Markup("\x00pbem-title\x00")
+_BODY = Markup("\x00pbem-body\x00")
+
+
+def framed(
+    template: str, title: str, body: Callable[[str | None], Markup], me: SignedIn | None
+) -> str:
+    """`template` (one that extends `web/base.html` and shows `title` and `body` as given)
+    with `title` escaped and `body(csrf_token)` in it, `me` being the signed-in player (None:
+    nobody). `body` gets the session's CSRF token, or None when nobody is signed in (a form
+    that posts needs someone signed in)."""
+    # The token is made (if the session has none) before it is read into the key, so a frame
+    # is never kept under "no token" while holding one.
+    token = csrf_token() if me is not None else None
+    flashes = tuple(get_flashed_messages())  # the template reads the same list again
+    key = (
+        template,
+        request.script_root,
+        me,
+        token,
+        flashes,
+        # Signed out, the header's sign-in link comes back to this page.
+        None if me is not None else (request.endpoint, request.full_path),
+    )
+    frames = current_app.extensions.get("pbem_frames")
+    if frames is None:
+        frames = current_app.extensions.setdefault("pbem_frames", Drawn(FRAMES_KEPT))
+    before_title, between, after = frames.get(key, lambda: _cut(template))
+    return "".join((before_title, escape(title), between, body(token), after))
+
+
+def _cut(template: str) -> tuple[str, str, str]:
+    html = render_template(template, title=_TITLE, body=_BODY)
+    before_title, rest = html.split(_TITLE)
+    between, after = rest.split(_BODY)
+    return before_title, between, after
