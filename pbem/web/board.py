@@ -275,10 +275,7 @@ def panel_context(
                 "score": seen["score"],
                 "court": seen["court"],
                 "province": seen["province"],
-                "grande": place_name(seen["grande"]) if seen.get("grande") else "",
                 "power_card": seen.get("power_card"),
-                "played": seen.get("power_cards_played", []),
-                "hand_size": seen.get("hand_size"),
                 "is_viewer": colour == viewer,
                 "pending": pending_by.get(colour, []),
             }
@@ -304,6 +301,11 @@ def panel_context(
         "king_region": place_name(view["king"]) if view.get("king") else "",
         "action_cards": action_cards,
         "players": rows,
+        # Apart from the rows: a power card played changes this line, not every row.
+        "played": [
+            {**colour_chip(c), "played": players[c].get("power_cards_played", [])}
+            for c in colours
+        ],
         "viewer": colour_chip(viewer) if viewer else None,
         "viewer_name": names.get(viewer, viewer) if viewer else None,
         "hand": hand,
@@ -344,10 +346,6 @@ def panel_html(
     changes a few of them."""
     context = panel_context(view, names, deadlines)
     macros = _panel_macros()
-    played = [
-        {key: p[key] for key in ("colour", "letter", "fill", "ink", "played")}
-        for p in context["players"]
-    ]
     pieces = [
         '<aside class="panel">\n',
         kept(macros.round, {key: context[key] for key in _ROUND_FIELDS}),
@@ -358,7 +356,7 @@ def panel_html(
         "\n",
         kept(macros.players_head),
         *(kept(macros.player, p) for p in context["players"]),
-        kept(macros.players_foot, played),
+        kept(macros.players_foot, context["played"]),
         "\n",
     ]
     if context["hand"] is not None:
