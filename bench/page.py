@@ -4,14 +4,16 @@ costs.
 Two app instances share one SQLite file, as two gunicorn workers do: one plays the moves
 (through the API, with the Flask test client), the other draws the pages, so each page is
 drawn by a worker that did not play the move (it reads the state and catches up the round's
-log, as 3 of 4 workers do under bench/web.py). `--games` games of 5 players and 9 rounds are
-played to seq 100; then each turn plays a move in every game and reads every game's board
-once, signed in to a seat. The first 5 turns warm up; the rest are timed.
+log, as a worker that did not play it does under bench/web.py). `--games` games of 5
+players and 9 rounds are played to seq 100; then each turn plays a move in every game and
+reads every game's board once, signed in to a seat. The first 5 turns warm up; the rest are
+timed.
 
 `--without PART` draws every other page with PART left out (`log`: the round's record and
-log; `board`; `panel`; `page`: the page around the parts), in the same process and turns,
-so the machine's ups and downs fall on both alike: the difference of the two p50s is what
-PART costs. Timings on a shared machine swing from run to run; compare within one run.
+log; `board`; `panel`; `page`: the page around the parts, and its frame), in the same
+process and turns, so the machine's ups and downs fall on both alike: the difference of the
+two p50s is what PART costs. Timings on a shared machine swing from run to run; compare
+within one run.
 
     python bench/page.py [--games 16] [--turns 30] [--without log]
 
@@ -48,7 +50,7 @@ PARTS = {
     "log": (history, "record", lambda game_id, seed, seq: history.Record(seed, seq, (0,), ())),
     "board": (pages, "board_svg", lambda view: Markup("<svg></svg>")),
     "panel": (pages, "panel_html", lambda *args, **kwargs: Markup('<aside class="panel"></aside>')),
-    "page": (routes, "render_template", lambda name, **context: ""),
+    "page": (routes, "framed", lambda template, title, body, me: ""),
 }
 
 

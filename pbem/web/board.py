@@ -303,8 +303,7 @@ def panel_context(
         "players": rows,
         # Apart from the rows: a power card played changes this line, not every row.
         "played": [
-            {**colour_chip(c), "played": players[c].get("power_cards_played", [])}
-            for c in colours
+            {**colour_chip(c), "played": players[c].get("power_cards_played", [])} for c in colours
         ],
         "viewer": colour_chip(viewer) if viewer else None,
         "viewer_name": names.get(viewer, viewer) if viewer else None,
