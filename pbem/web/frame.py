@@ -14,6 +14,7 @@ session holds that same token (the token is in the key).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 
 from flask import current_app, get_flashed_messages, render_template, request
@@ -26,10 +27,6 @@ from pbem.web.templating import Drawn
 #: Frames kept per app: a reader's keep hitting theirs (it changes only when they sign in or
 #: out, or a flash message comes), so a few per reader active at once.
 FRAMES_KEPT = 2048
-
-# Never produced by a template's own text or by escaping what it shows (no `<`).
-_TITLE = Markup("\x00pbem-title\x00")
-_BODY = Markup("\x00pbem-body\x00")
 
 
 def framed(
@@ -60,7 +57,9 @@ def framed(
 
 
 def _cut(template: str) -> tuple[str, str, str]:
-    html = render_template(template, title=_TITLE, body=_BODY)
-    before_title, rest = html.split(_TITLE)
-    between, after = rest.split(_BODY)
+    # Markers drawn at random for each frame: no name or flash message in it can hold one.
+    title, body = (Markup(f"\x00{secrets.token_hex(8)}\x00") for _ in range(2))
+    html = render_template(template, title=title, body=body)
+    before_title, rest = html.split(title)
+    between, after = rest.split(body)
     return before_title, between, after

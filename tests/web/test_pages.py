@@ -430,6 +430,16 @@ def test_titles_and_names_are_escaped(app, api, client):
         html = client.get(path).get_data(as_text=True)
         assert attack not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    # Signed in, the name is also in the frame's header and its flash message (the frame is
+    # drawn once and kept, with the title put in for each page).
+    token = page(client, "/sign-in").find("input", name="csrf_token").get("value")
+    client.post("/sign-in", data={"csrf_token": token, "api_key": key})
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert attack not in html
+    doc = parse(html)
+    assert doc.find("strong", cls="me").text == attack
+    assert doc.find("p", cls="flash").text == f"Signed in as {attack}."
+    assert doc.find("title").text == f"{attack} · El Grande"
 
 
 def test_the_session_cookie_is_httponly_and_samesite_lax(app, api, client):
