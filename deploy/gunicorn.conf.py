@@ -25,9 +25,10 @@ bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")
 # systemd units' usual setup) and takes a core while a worker waits on it. And each worker keeps
 # its own states and drawn pages (`state_cache`, `web.pages`), so with twice the workers each
 # sees a game half as often and draws more of a page anew. On 2 cores, one worker per core
-# against two: bench/api.py move p50 8.0 against 9.1 ms on SQLite (p99 32 against 64), 12.4
-# against 13.4 ms on PostgreSQL; bench/web.py the board page after a move 6.6 against 8-9 ms,
-# health the same. With the database on another host, raise WEB_CONCURRENCY.
+# against two, over several runs: bench/api.py move p50 7.6-9.4 ms against 9.1-9.7 on SQLite
+# (p99 28-35 against 47-64, and more moves a second), 12.4 against 13.4 ms on PostgreSQL;
+# bench/web.py the board page after a move 6.6 against 8-9 ms; health the same. With the
+# database on another host, raise WEB_CONCURRENCY.
 
 
 def _cores() -> int:
