@@ -122,7 +122,10 @@ class _Records:
 
 
 def _records() -> _Records:
-    return current_app.extensions.setdefault("pbem_records", _Records(RECORDS_KEPT))
+    records = current_app.extensions.get("pbem_records")
+    if records is None:  # made once per app, not for each page that asks
+        records = current_app.extensions.setdefault("pbem_records", _Records(RECORDS_KEPT))
+    return records
 
 
 def record(game_id: int, seed: int, seq: int) -> Record:

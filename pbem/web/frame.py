@@ -17,12 +17,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
-from flask import current_app, get_flashed_messages, render_template, request
+from flask import get_flashed_messages, render_template, request
 from markupsafe import Markup, escape
 
 from pbem.web.csrf import csrf_token
 from pbem.web.signin import SignedIn
-from pbem.web.templating import Drawn
+from pbem.web.templating import app_drawn
 
 #: Frames kept per app: a reader's keep hitting theirs (it changes only when they sign in or
 #: out, or a flash message comes), so a few per reader active at once.
@@ -49,9 +49,7 @@ def framed(
         # Signed out, the header's sign-in link comes back to this page.
         None if me is not None else (request.endpoint, request.full_path),
     )
-    frames = current_app.extensions.get("pbem_frames")
-    if frames is None:
-        frames = current_app.extensions.setdefault("pbem_frames", Drawn(FRAMES_KEPT))
+    frames = app_drawn("pbem_frames", FRAMES_KEPT)
     before_title, between, after = frames.get(key, lambda: _cut(template))
     return "".join((before_title, escape(title), between, body(token), after))
 

@@ -8,9 +8,9 @@ script root the app is served under and the values given, so each is built once 
 
 from __future__ import annotations
 
-from flask import current_app, request, url_for
+from flask import request, url_for
 
-from pbem.web.templating import Drawn
+from pbem.web.templating import app_drawn
 
 #: Links kept per app: some for every page, a few for each game recently shown.
 LINKS_KEPT = 4096
@@ -21,21 +21,15 @@ SITES_KEPT = 16
 def link(endpoint: str, **values: object) -> str:
     """`url_for(endpoint, **values)`, built once per app for the same script root and
     values (a relative link: never `_external`)."""
-    links = current_app.extensions.get("pbem_links")
-    if links is None:
-        links = current_app.extensions.setdefault("pbem_links", Drawn(LINKS_KEPT))
     key = (request.script_root, endpoint, *values.items())
-    return links.get(key, lambda: url_for(endpoint, **values))
+    return app_drawn("pbem_links", LINKS_KEPT).get(key, lambda: url_for(endpoint, **values))
 
 
 def site() -> dict[str, str]:
     """The links every page's frame carries (stylesheets, script, home, sign out), as one
     dict built once per script root: a template reads them as `site.home`, with no call.
     Shared by every request: read it, never change it."""
-    sites = current_app.extensions.get("pbem_site_links")
-    if sites is None:
-        sites = current_app.extensions.setdefault("pbem_site_links", Drawn(SITES_KEPT))
-    return sites.get(
+    return app_drawn("pbem_site_links", SITES_KEPT).get(
         request.script_root,
         lambda: {
             "board_css": link("web.static", filename="board.css"),

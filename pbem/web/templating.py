@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jinja2
+from flask import current_app
 from flask.templating import Environment as FlaskEnvironment
 from markupsafe import Markup
 
@@ -65,6 +66,15 @@ class Drawn:
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
         return drawn
+
+
+def app_drawn(name: str, size: int) -> Drawn:
+    """The current app's `Drawn` called `name`, made on first use: for what is drawn from
+    the app's own routes or templates, which another app in the process may not share."""
+    drawn = current_app.extensions.get(name)
+    if drawn is None:
+        drawn = current_app.extensions.setdefault(name, Drawn(size))
+    return drawn
 
 
 #: Macros' output by the macro and all its arguments (`kept`).
