@@ -163,3 +163,17 @@ CARD_STACKS: dict[str, frozenset[int]] = {
     for cards in ACTION_STACKS.values()
     for card, _ in cards
 }
+
+# The places' names in English, as the board and the mails print them.
+PLACE_NAMES: dict[str, str] = {
+    "galicia": "Galicia",
+    "basque_country": "Basque Country",
+    "aragon": "Aragon",
+    "catalonia": "Catalonia",
+    "old_castile": "Old Castile",
+    "new_castile": "New Castile",
+    "seville": "Seville",
+    "granada": "Granada",
+    "valencia": "Valencia",
+    "castillo": "Castillo",
+}

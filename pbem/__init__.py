@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from flask import Flask
 
-#: Alembic's scripts ship inside the package, so a plain `pip install` can upgrade a database.
-MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), "migrations")
-
-#: The mail and web templates. `pbem/templates` is a link to the top-level `templates/`, where
-#: they are edited; through the link a wheel ships them as package data.
-TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+from pbem.paths import MIGRATIONS_DIR
 
 
 def create_app(config: dict | None = None) -> Flask:

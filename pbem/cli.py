@@ -40,7 +40,7 @@ def transfer(app, args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pbem.errors import ServiceError
-    from pbem.game import transfer as game_json
+    from pbem.play import transfer as game_json
 
     try:
         if args.command == "import":

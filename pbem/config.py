@@ -45,7 +45,7 @@ def configure(app: Flask, config: dict | None) -> None:
         OPENAPI_SWAGGER_UI_PATH="/docs",
         # Served by the app itself (pbem.api.docs), so the page works offline.
         OPENAPI_SWAGGER_UI_URL="/api/docs/assets/",
-        # This server's changes to the timing policy's defaults (pbem.schedule.policy); the
+        # This server's changes to the timing policy's defaults (pbem.timing.policy); the
         # whole policy is stored on each game when it is created, so a later change here
         # does not alter running games.
         PBEM_DEFAULT_TIMING={},

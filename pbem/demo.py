@@ -53,9 +53,9 @@ class Demo:
 
 def start_demo(app: Flask, base_url: str) -> Demo:
     """Your player (a new key each time), a new game against bots, and its first mails."""
-    from pbem.game.games import create_game
     from pbem.game.players import new_api_key, register_player
     from pbem.notify.sender import deliver_due, mail_files, mail_folder, written_since
+    from pbem.play.lifecycle import create_game
     from pbem.schedule.sweep import sweep
     from pbem.web.signin import seat_link
 
@@ -69,10 +69,10 @@ def start_demo(app: Flask, base_url: str) -> Demo:
             you, key = register_player(email, name)
         else:  # a second demo on the same database: the same player, a fresh key to print
             key, you.api_key_hash = new_api_key()
-            db.session.commit()
         seats = [{"email": email, "colour": colour}]
         seats += [{"colour": c, "bot": True} for c in BOT_COLOURS]
         game = create_game(you, "Demo: you against two bots", seats, options={})
+        db.session.commit()
         game_id = game.id
         sweep()  # the bots' first answers, if the game opens with theirs
         deliver_due()

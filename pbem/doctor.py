@@ -36,8 +36,8 @@ def _database(app: Flask) -> list[Finding]:
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
-    from pbem import MIGRATIONS_DIR
     from pbem.extensions import db
+    from pbem.paths import MIGRATIONS_DIR
 
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
     shown = url.render_as_string(hide_password=True)

@@ -8,8 +8,6 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
-from pbem.api.problems import ProblemApi
-
 
 class Base(DeclarativeBase):
     pass
@@ -17,7 +15,6 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
-api = ProblemApi()
 
 
 @event.listens_for(Engine, "connect")

@@ -5,23 +5,20 @@ from __future__ import annotations
 
 from flask import Flask
 
-#: The OpenAPI security requirement of endpoints that need a key, and of those where a key
-#: is optional (the empty requirement means "no key is fine too").
-KEY_REQUIRED = [{"bearerAuth": []}]
-KEY_OPTIONAL = [{}, {"bearerAuth": []}]
+from pbem.api.docs import blp as docs
+from pbem.api.games.routes import blp as games
+from pbem.api.health.routes import blp as health
+from pbem.api.moves.routes import blp as moves
+from pbem.api.players.routes import blp as players
+from pbem.api.problems import ProblemApi, register_error_handlers
+from pbem.api.safe_json import SafeJSONProvider
+
+#: The flask-smorest Api: the blueprints, the OpenAPI spec and the docs, bound per app.
+api = ProblemApi()
 
 
 def init_app(app: Flask) -> None:
     """Bind the API to `app`: its JSON reading, blueprints, errors and docs page."""
-    from pbem.api.docs import blp as docs
-    from pbem.api.games.routes import blp as games
-    from pbem.api.health.routes import blp as health
-    from pbem.api.moves.routes import blp as moves
-    from pbem.api.players.routes import blp as players
-    from pbem.api.problems import register_error_handlers
-    from pbem.api.safe_json import SafeJSONProvider
-    from pbem.extensions import api
-
     app.json = SafeJSONProvider(app)
     api.init_app(app)
     for blueprint in (health, players, games, moves):

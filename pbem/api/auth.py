@@ -8,6 +8,11 @@ from pbem.errors import Unauthorized
 from pbem.game.players import hash_api_key, player_by_key_hash, unknown_key
 from pbem.store.models import Player
 
+#: The OpenAPI security requirement of endpoints that need a key, and of those where a key
+#: is optional (the empty requirement means "no key is fine too").
+KEY_REQUIRED = [{"bearerAuth": []}]
+KEY_OPTIONAL = [{}, {"bearerAuth": []}]
+
 
 def api_key_hash(required: bool = True) -> str | None:
     """The hash of the key sent as `Authorization: Bearer <key>`, or None without a header.

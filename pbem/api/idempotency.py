@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 
 from pbem.errors import Invalid, StaleSequence
 from pbem.extensions import db
-from pbem.game.play import AlsoWrite, Outcome
+from pbem.play.batch import AlsoWrite, Outcome
 from pbem.store.models import IdempotencyRecord, Player, utcnow
 from pbem.store.queries import INSERT_ANSWER
 

@@ -16,16 +16,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
-from pbem.errors import (
-    Conflict,
-    Forbidden,
-    IllegalMoveError,
-    Invalid,
-    NotFound,
-    ServiceError,
-    StaleSequence,
-    Unauthorized,
-)
+from pbem.errors import ServiceError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -39,24 +30,6 @@ class ProblemSchema(ma.Schema):
     detail = ma.fields.String(metadata={"description": "What went wrong and how to fix it"})
     errors = ma.fields.Raw(metadata={"description": "Field-level validation messages"})
     seq = ma.fields.Integer(metadata={"description": "The game's current sequence number"})
-
-
-#: Each domain error as an HTTP status and a problem type, most specific first.
-PROBLEMS: tuple[tuple[type[ServiceError], int, str], ...] = (
-    (StaleSequence, 409, "stale-sequence"),
-    (IllegalMoveError, 422, "illegal-move"),
-    (NotFound, 404, "not-found"),
-    (Unauthorized, 401, "unauthorized"),
-    (Forbidden, 403, "forbidden"),
-    (Conflict, 409, "conflict"),
-    (Invalid, 422, "invalid"),
-    (ServiceError, 400, "bad-request"),
-)
-
-
-def status_of(error: ServiceError) -> tuple[int, str]:
-    """The HTTP status and problem type of a domain error."""
-    return next((status, kind) for cls, status, kind in PROBLEMS if isinstance(error, cls))
 
 
 def problem(status: int, detail: str, kind: str | None = None, **extra: Any):
@@ -148,9 +121,8 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ServiceError)
     def _service_error(error: ServiceError):
-        status, kind = status_of(error)
-        response = problem(status, error.detail, kind=kind, **error.extra)
-        if status == 401:
+        response = problem(error.status, error.detail, kind=error.kind, **error.extra)
+        if error.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="pbem"'
         return response
 

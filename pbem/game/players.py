@@ -1,4 +1,6 @@
-"""Players: people with an email address and a secret API key (stored only as a hash)."""
+"""Players: people with an email address and a secret API key (stored only as a hash).
+
+Nothing here commits: the door that called it does."""
 
 from __future__ import annotations
 
@@ -6,10 +8,9 @@ import hashlib
 import re
 import secrets
 
-from flask import current_app
-from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.exc import IntegrityError
 
+from pbem import tokens
 from pbem.errors import Conflict, Invalid, NotFound, Unauthorized
 from pbem.extensions import db
 from pbem.store.models import Player
@@ -93,7 +94,6 @@ def register_player(email: str, name: str) -> tuple[Player, str]:
         invited.preferences = {
             k: v for k, v in (invited.preferences or {}).items() if k != "claim_nonce"
         }
-        db.session.commit()
         return invited, key
     if db.session.execute(db.select(Player.id).where(Player.email == email)).first():
         raise Conflict(
@@ -104,7 +104,7 @@ def register_player(email: str, name: str) -> tuple[Player, str]:
     player = Player(email=email, name=name.strip(), api_key_hash=key_hash, preferences={})
     db.session.add(player)
     try:
-        db.session.commit()
+        db.session.flush()
     except IntegrityError:
         # Two registrations raced; the other one won.
         db.session.rollback()
@@ -122,55 +122,6 @@ def unknown_key() -> Unauthorized:
     return Unauthorized("This API key is not known; check it, or register with POST /api/players.")
 
 
-#: What a player's preferences are when they never set any (see notify.outbox.wants).
-DEFAULT_PREFERENCES = {
-    "mail": {"decision": True, "every_move": False, "scoring": True, "game_over": True},
-    "digest_hours": 0,
-    "webhooks": [],
-    "muted_games": [],
-}
-
-#: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
-KEY_MAILS_PER_HOUR = 3
-
-
-def preferences_of(player: Player) -> dict:
-    stored = player.preferences or {}
-    merged = {**DEFAULT_PREFERENCES, **stored}
-    merged["mail"] = {**DEFAULT_PREFERENCES["mail"], **(stored.get("mail") or {})}
-    return merged
-
-
-def set_preferences(player: Player, changes: dict) -> dict:
-    """Merge `changes` (already validated) into the player's preferences."""
-    preferences = preferences_of(player)
-    if "mail" in changes:
-        preferences["mail"] = {**preferences["mail"], **changes["mail"]}
-    for name in ("digest_hours", "webhooks", "muted_games"):
-        if name in changes:
-            preferences[name] = changes[name]
-    player.preferences = preferences
-    db.session.commit()
-    return preferences
-
-
-def reset_key_by_mail(email: str) -> None:
-    """A new key for the player registered as `email`, sent through the outbox; nothing for
-    an unknown email, and nothing past the hourly limit (the caller's answer is the same)."""
-    from pbem.notify import outbox
-
-    player = db.session.execute(
-        db.select(Player).where(Player.email == normal_email(email))
-    ).scalar_one_or_none()
-    if player is None or is_unreachable(player.email):
-        return
-    if outbox.key_mails_last_hour(player.id) >= KEY_MAILS_PER_HOUR:
-        return
-    key, player.api_key_hash = new_api_key()
-    outbox.queue_key_mail(db.session.connection(), player, key)
-    db.session.commit()
-
-
 def invite(email: str) -> Player:
     """A player for an email that has no account yet: no key until they claim one with the
     link in their first mail (a one-time nonce, kept until then)."""
@@ -186,21 +137,17 @@ def invite(email: str) -> Player:
     return player
 
 
-def _claims() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="pbem-claim")
-
-
 def claim_token(player: Player) -> str | None:
     nonce = (player.preferences or {}).get("claim_nonce")
-    return _claims().dumps([player.id, nonce]) if nonce else None
+    return tokens.claim_token(player.id, nonce) if nonce else None
 
 
 def claim_key(token: str) -> tuple[Player, str]:
     """Spend a claim link: the player gets a key, shown once; the link then stops working."""
-    try:
-        player_id, nonce = _claims().loads(token)
-    except (BadSignature, ValueError, TypeError):
-        raise NotFound("This link is not valid.") from None
+    claimed = tokens.read_claim_token(token)
+    if claimed is None:
+        raise NotFound("This link is not valid.")
+    player_id, nonce = claimed
     player = db.session.get(Player, player_id)
     if player is None or not nonce or (player.preferences or {}).get("claim_nonce") != nonce:
         raise Conflict(
@@ -209,5 +156,4 @@ def claim_key(token: str) -> tuple[Player, str]:
         )
     key, player.api_key_hash = new_api_key()
     player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
-    db.session.commit()
     return player, key

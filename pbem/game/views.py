@@ -15,8 +15,8 @@ from pbem.extensions import db
 from pbem.game.games import seats_of
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, state_at
-from pbem.schedule.away import away_in
 from pbem.store.models import Deadline, Game, Move, Notification, Player
+from pbem.timing.away import away_in
 
 
 def _pending_colours(state: engine.State) -> set[str]:

@@ -23,19 +23,21 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 import engine
+from pbem import play
 from pbem.clock import now
 from pbem.errors import ServiceError, StaleSequence
 from pbem.extensions import db
-from pbem.game import games, play, players
+from pbem.game import players
 from pbem.game.seating import Actor
 from pbem.game.states import current_state, state_at
 from pbem.mailin import reading
-from pbem.notify import addresses, compose, outbox
+from pbem.notify import addresses, compose, outbox, preferences
 from pbem.notify.board_text import board_table
 from pbem.notify.compose import ASKS, Recipient
-from pbem.schedule import away
+from pbem.play import accounts, lifecycle
 from pbem.store import queries
 from pbem.store.models import Game, InboundMail, Move, Player, Seat
+from pbem.timing import away
 
 #: sysexits.h: the address names no one here, so the MTA bounces the mail.
 EX_NOUSER = 67
@@ -445,20 +447,20 @@ class _Context:
         Those that change something commit through their own service function."""
         try:
             if word == "stop":
-                muted = set(players.preferences_of(self.holder)["muted_games"]) | {self.game_id}
-                players.set_preferences(self.holder, {"muted_games": sorted(muted)})
+                muted = set(preferences.preferences_of(self.holder)["muted_games"]) | {self.game_id}
+                preferences.set_preferences(self.holder, {"muted_games": sorted(muted)})
                 self.lines.append(
                     "No more mail from this game will come to you (answers to your own mails "
                     "still do). Turn it back on with PUT /api/players/me/preferences."
                 )
             elif word == "bot":
-                games.set_bot(self.holder, self.game_id, self.colour, True)
+                lifecycle.set_bot(self.holder, self.game_id, self.colour, True)
                 self.lines.append(f'A bot now plays {self.colour}; reply "back" to take it back.')
             elif word == "back":
-                games.set_bot(self.holder, self.game_id, self.colour, False)
+                lifecycle.set_bot(self.holder, self.game_id, self.colour, False)
                 self.lines.append(f"You play {self.colour} again; the bot has stopped.")
             elif word == "key":
-                players.reset_key_by_mail(self.holder.email)
+                accounts.reset_key_by_mail(self.holder.email)
                 self.lines.append(
                     "A new API key is on its way in a mail of its own (at most 3 an hour), "
                     "and your old key no longer works."

@@ -1,4 +1,4 @@
-"""Mail out: the outbox (written with each change), composing mails, and the sender.
+"""Mail out: which mails a change causes (the outbox), composing mails, and the sender.
 
 `init_app` sets mail's defaults and refuses to start on the development secret: SECRET_KEY
 signs every reply address, so a known key would let anyone move for any seat.
@@ -20,6 +20,3 @@ def init_app(app: Flask) -> None:
             "set SECRET_KEY to a long random value (or leave it unset to have one made in the "
             "instance folder)."
         )
-    from pbem.notify.routes import blp
-
-    app.register_blueprint(blp)

@@ -1,5 +1,5 @@
 """Mail identities: the signed reply address of a seat, Message-IDs that thread a seat's
-mails of a game together, the List-Id and the one-click unsubscribe token.
+mails of a game together, and the List-Id. (The links' signed tokens are `pbem.tokens`.)
 
 The reply address carries an HMAC of the game and colour under SECRET_KEY, in lowercase
 base32, because mail clients and servers lowercase addresses: a reply to it can act for
@@ -16,7 +16,6 @@ import secrets
 from email.utils import parseaddr
 
 from flask import current_app
-from itsdangerous import BadSignature, URLSafeSerializer
 
 SIGNATURE_LENGTH = 16
 _SEAT_ADDRESS = re.compile(
@@ -80,35 +79,3 @@ def read_message_id(value: str) -> tuple[int, str, int] | None:
 
 def list_id(game_id: int) -> str:
     return f"El Grande game {game_id} <game-{game_id}.{mail_domain()}>"
-
-
-def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="pbem-unsubscribe")
-
-
-def unsubscribe_token(player_id: int, game_id: int) -> str:
-    return _serializer().dumps([player_id, game_id])
-
-
-def read_unsubscribe_token(token: str) -> tuple[int, int] | None:
-    try:
-        player_id, game_id = _serializer().loads(token)
-    except (BadSignature, ValueError, TypeError):
-        return None
-    return int(player_id), int(game_id)
-
-
-def _declines() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="pbem-decline")
-
-
-def decline_token(game_id: int, colour: str, player_id: int) -> str:
-    return _declines().dumps([game_id, colour, player_id])
-
-
-def read_decline_token(token: str) -> tuple[int, str, int] | None:
-    try:
-        game_id, colour, player_id = _declines().loads(token)
-    except (BadSignature, ValueError, TypeError):
-        return None
-    return int(game_id), str(colour), int(player_id)

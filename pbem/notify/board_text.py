@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.data import REGIONS
-from pbem.web.geometry import PLACE_NAMES
+from engine.data import PLACE_NAMES, REGIONS
 
 
 def place_name(place: str) -> str:

@@ -17,10 +17,11 @@ import jinja2
 from flask import current_app, has_request_context, request
 
 import engine
-from pbem import TEMPLATES_DIR
+from pbem import tokens
 from pbem.clock import now
 from pbem.notify import addresses
 from pbem.notify.board_text import board_table, place_name
+from pbem.paths import TEMPLATES_DIR
 
 #: The line every mail's text starts its quotable part with: mail in reads above it.
 REPLY_ABOVE = "## Reply above this line to play. ##"
@@ -78,9 +79,7 @@ def base_url() -> str:
 def game_link(game_id: int, recipient: Recipient | None = None) -> str:
     """The game's page; for a seat's mail, the seat's signed link, which signs them in."""
     if recipient is not None and recipient.colour is not None:
-        from pbem.web.signin import seat_link_token
-
-        token = seat_link_token(game_id, recipient.colour, recipient.player_id)
+        token = tokens.seat_link_token(game_id, recipient.colour, recipient.player_id)
         return f"{base_url()}/games/{game_id}/sign-in/{token}"
     return f"{base_url()}/games/{game_id}"
 
@@ -112,7 +111,7 @@ def message(
     if recipient.colour:
         mail["Reply-To"] = addresses.seat_address(game_id, recipient.colour)
     mail["List-Id"] = addresses.list_id(game_id)
-    token = addresses.unsubscribe_token(recipient.player_id, game_id)
+    token = tokens.unsubscribe_token(recipient.player_id, game_id)
     mail["List-Unsubscribe"] = f"<{base_url()}/mail/unsubscribe/{token}>"
     mail["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     mail["Auto-Submitted"] = "auto-generated"
@@ -239,7 +238,7 @@ def welcome_mail(
         "link": game_link(game_id),
         "claim": f"{base_url()}/mail/claim/{claim_token}" if claim_token else None,
         "decline": f"{base_url()}/mail/decline/"
-        + addresses.decline_token(game_id, recipient.colour, recipient.player_id),
+        + tokens.decline_token(game_id, recipient.colour, recipient.player_id),
     }
     return message(
         recipient,

@@ -20,12 +20,13 @@ from sqlalchemy.engine import Connection
 
 import engine
 from pbem.clock import now
-from pbem.game.players import DEFAULT_PREFERENCES
+from pbem.game.players import claim_token
 from pbem.notify import compose
 from pbem.notify.compose import Recipient
-from pbem.schedule import policy
+from pbem.notify.preferences import wants
 from pbem.store.models import Notification, Player, Seat
 from pbem.store.prepared import Prepared
+from pbem.timing import policy
 
 _OUTBOX = insert(Notification.__table__)
 _seats, _players = Seat.__table__, Player.__table__
@@ -49,14 +50,6 @@ def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, di
     """Each seat's holder as a mail recipient, with their preferences, in seat order."""
     rows = RECIPIENTS.all(connection, {"game": game_id})
     return [(Recipient(r.id, r.email, r.name, r.colour), r.preferences or {}) for r in rows]
-
-
-def wants(preferences: dict[str, Any], game_id: int, kind: str) -> bool:
-    """Whether a player's preferences ask for mails of `kind` from game `game_id`."""
-    if game_id in (preferences.get("muted_games") or []):
-        return False
-    defaults = DEFAULT_PREFERENCES["mail"]
-    return bool((preferences.get("mail") or {}).get(kind, defaults.get(kind, False)))
 
 
 #: Mails a digest may gather; a player's own decisions always go at once.
@@ -260,7 +253,6 @@ def game_started(
     seat, and for an invited email a link to claim an API key), then its pending decision's.
     `only`: just these colours' (a seat given to someone new)."""
     from pbem.extensions import db
-    from pbem.game.players import claim_token
 
     seated = recipients(connection, game_id)
     seats = [{"colour": r.colour, "name": r.name} for r, _ in seated]

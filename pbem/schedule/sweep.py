@@ -16,16 +16,15 @@ from sqlalchemy import delete, select, update
 
 import engine
 from engine.bots import GreedyBot
+from pbem import play
 from pbem.clock import now
-from pbem.errors import ServiceError
+from pbem.errors import NothingToPlay, ServiceError
 from pbem.extensions import db
-from pbem.game import play
 from pbem.game.seating import Actor
-from pbem.game.states import current_state
 from pbem.notify import outbox
-from pbem.schedule import deadlines, policy
 from pbem.schedule.health import beat
 from pbem.store.models import Deadline, Game, Seat
+from pbem.timing import deadlines, policy
 
 _deadlines = Deadline.__table__
 _games = Game.__table__
@@ -141,16 +140,13 @@ def plan_for(state: engine.State, colour: str, decision: str, bot: GreedyBot | N
 
 
 def _play_for(game, seat, row, timing) -> str | None:
-    state = current_state(game.id, game.seed, game.seq)
     by_bot = seat.bot or timing["on_timeout"] == "bot"
     bot = GreedyBot(game.seed % 2**31 + game.seq) if by_bot else None
-    moves = plan_for(state, seat.colour, row.decision, bot)
-    if not moves:
-        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
-        db.session.commit()
-        return None
     timed_out = not seat.bot
     kind = row.decision.partition(":")[0]
+
+    def plan(state: engine.State, colour: str) -> list[engine.Move]:
+        return plan_for(state, colour, row.decision, bot)
 
     def tell(connection, outcome) -> None:
         if not timed_out:
@@ -167,16 +163,21 @@ def _play_for(game, seat, row, timing) -> str | None:
             game=game,
             seat=seat,
             kind=kind,
-            moves=moves,
+            moves=outcome.moves,
             seq=outcome.seq,
             bot_now=takes_over,
         )
 
     source = "timeout" if timed_out else "bot"
-    play.submit(
-        Actor.scheduler(seat.colour), game.id, game.seq, moves, source=source, also_write=tell
-    )
-    said = "; ".join(engine.format_move(m) for m in moves)
+    try:
+        outcome = play.submit(
+            Actor.scheduler(seat.colour), game.id, game.seq, plan, source=source, also_write=tell
+        )
+    except NothingToPlay:  # the decision is no longer the seat's: its deadline goes
+        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
+        db.session.commit()
+        return None
+    said = "; ".join(engine.format_move(m) for m in outcome.moves)
     if timed_out:
         return f"game {game.id}: {seat.colour} timed out on {kind}; played {said}"
     return f"game {game.id}: the bot played {said} for {seat.colour}"

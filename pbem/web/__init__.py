@@ -1,16 +1,19 @@
-"""The web pages: see a game, play it, step through it (`routes`), drawn by `board`."""
+"""The web pages: see a game, play it, step through it (`routes`), drawn by `board`; and
+the pages the links in mails open (`mail_pages`: unsubscribe, claim a key, decline a seat)."""
 
 from __future__ import annotations
 
 from flask import Flask
 
+from pbem.web.mail_pages import blp as mail_pages
+from pbem.web.routes import bp
+from pbem.web.sessions import SessionInterface
+from pbem.web.templating import kept
+
 
 def init_app(app: Flask) -> None:
     """Register the pages' blueprint on `app`, and their session cookie (`sessions`)."""
-    from pbem.web.routes import bp
-    from pbem.web.sessions import SessionInterface
-    from pbem.web.templating import kept
-
     app.session_interface = SessionInterface()
     app.jinja_env.globals["kept"] = kept
     app.register_blueprint(bp)
+    app.register_blueprint(mail_pages)

@@ -3,7 +3,7 @@
 Only the view is read for what is on the board, so a page can never show more than the
 engine lets that viewer see. The drawing itself (outlines, anchors) comes from `geometry`.
 
-Templates live in the top-level `templates/web/` (`pbem.TEMPLATES_DIR`); this module renders
+Templates live in the top-level `templates/web/` (`pbem.paths.TEMPLATES_DIR`); this module renders
 them with its own Jinja environment (autoescape on for every template), so it works with or
 without a Flask app.
 """
@@ -19,8 +19,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
-from pbem import TEMPLATES_DIR
+from engine.data import CASTILLO, PLACE_NAMES, REGIONS, SCORING_ROUNDS
+from pbem.paths import TEMPLATES_DIR
 from pbem.web import geometry, templating
 from pbem.web.templating import kept
 
@@ -71,7 +71,7 @@ def environment() -> jinja2.Environment:
 
 
 def place_name(place: str) -> str:
-    return geometry.PLACE_NAMES.get(place, place.replace("_", " ").title())
+    return PLACE_NAMES.get(place, place.replace("_", " ").title())
 
 
 def card_title(card: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.data import REGIONS
+from engine.data import PLACE_NAMES, REGIONS
 
 Point = tuple[float, float]
 
@@ -175,20 +175,6 @@ LAND: dict[str, tuple[Point, ...]] = {
 LAND_LABELS: dict[str, tuple[str, Point]] = {
     "portugal": ("Portugal", project(-8.25, 39.55)),
     "france": ("France", project(0.6, 43.75)),
-}
-
-# The places' names as the board prints them.
-PLACE_NAMES: dict[str, str] = {
-    "galicia": "Galicia",
-    "basque_country": "Basque Country",
-    "aragon": "Aragon",
-    "catalonia": "Catalonia",
-    "old_castile": "Old Castile",
-    "new_castile": "New Castile",
-    "seville": "Seville",
-    "granada": "Granada",
-    "valencia": "Valencia",
-    "castillo": "Castillo",
 }
 
 # Piece layout. A cell holds one colour's stack of caballeros; grandes and the king are smaller.

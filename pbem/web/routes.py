@@ -18,9 +18,9 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError
-from pbem.game.play import submit
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
+from pbem.play.batch import submit
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.board import TEMPLATES_DIR

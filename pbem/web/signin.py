@@ -13,15 +13,13 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from flask import current_app, session
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from pbem import tokens
 from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, seating
 from pbem.store import queries
 
-#: Keeps seat-link signatures apart from anything else signed with the same SECRET_KEY.
-SALT = "pbem.web.seat-link"
 ENDPOINT = "web.seat_sign_in"
 
 
@@ -32,35 +30,22 @@ class SeatLink:
     player_id: int
 
 
-def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=SALT)
-
-
-def seat_link_token(game_id: int, colour: str, player_id: int) -> str:
-    """The signed token of a seat's sign-in link."""
-    return _serializer().dumps([game_id, colour, player_id])
-
-
 def read_seat_link_token(token: str, game_id: int) -> SeatLink:
     """The seat a token signs in to, checked: signed by us, not too old, for this game, and
     the player still holds the seat. Raises Forbidden with what to do otherwise."""
-    max_age = current_app.config["PBEM_SEAT_LINK_MAX_AGE"]
     try:
-        data = _serializer().loads(token, max_age=max_age)
-    except SignatureExpired:
+        data = tokens.read_seat_link_token(token)
+    except tokens.Expired:
         raise Forbidden(
             "This sign-in link has expired; use the link in a newer mail, or sign in with "
             "your API key."
         ) from None
-    except BadSignature:
+    if data is None:
         raise Forbidden(
             "This sign-in link is not valid (perhaps cut short when it was copied); use the "
             "link from the mail again, or sign in with your API key."
-        ) from None
-    try:
-        link_game, colour, player_id = data
-    except (TypeError, ValueError):
-        raise Forbidden("This sign-in link is not valid.") from None
+        )
+    link_game, colour, player_id = data
     if link_game != game_id:
         raise Forbidden(f"This sign-in link is for game {link_game}, not game {game_id}.")
     if colour not in seating(Actor.by_player(player_id), game_id, read_only=True).own:
@@ -77,7 +62,7 @@ def seat_link(game_id: int, colour: str, player_id: int) -> str:
     Built on PBEM_BASE_URL when set (works outside a request, e.g. in the scheduler);
     otherwise on the URL of the request being served.
     """
-    values = {"game_id": game_id, "token": seat_link_token(game_id, colour, player_id)}
+    values = {"game_id": game_id, "token": tokens.seat_link_token(game_id, colour, player_id)}
     base = current_app.config.get("PBEM_BASE_URL")
     if base:
         parts = urlsplit(base)

@@ -15,9 +15,9 @@ import engine
 from pbem.clock import set_now
 from pbem.extensions import db
 from pbem.game.state_cache import StateCache
-from pbem.schedule import deadlines
 from pbem.schedule.sweep import sweep
 from pbem.store.models import Deadline, Game, Move, Notification, Seat, Snapshot
+from pbem.timing import deadlines
 from tests.engine.helpers import acting, empty_board, set_caballeros
 from tests.server.mail_helpers import body_text
 from tests.server.test_mail_out import addresses_of, deliver

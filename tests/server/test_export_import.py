@@ -18,13 +18,13 @@ import pytest
 import sqlalchemy as sa
 
 import engine
-from pbem import create_app
+from pbem import create_app, play
 from pbem.cli import main
 from pbem.clock import set_now
 from pbem.extensions import db
-from pbem.game import games, play, transfer
 from pbem.game.seating import Actor
 from pbem.game.states import snapshots_of
+from pbem.play import lifecycle, transfer
 from pbem.store import queries
 from pbem.store.models import Deadline, Game, Move, Notification, Player, Seat, Snapshot
 from tests.server.conftest import empty_tables, migrated_database, table_snapshot
@@ -247,7 +247,8 @@ def test_twenty_random_finished_games_survive_export_and_import(app, api, fresh_
                 seat = db.session.execute(
                     db.select(Seat).filter_by(game_id=game_id, colour=colours[1])
                 ).scalar_one()
-                games.set_bot(seat.player, game_id, colours[1], True)
+                lifecycle.set_bot(seat.player, game_id, colours[1], True)
+                db.session.commit()
                 db.session.remove()
         play_runs(app, game_id, rng)
         document = export(app, game_id)

@@ -361,7 +361,7 @@ def test_a_pick_answers_its_decision_after_others_moved_and_may_be_changed(
     # Fixed deals as well as fixed play, so the same game reaches the picks on every run
     # (with the server's random seeds, one run in a few met no three-way pick and skipped).
     for seed in range(20):
-        monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits, s=seed: s)
+        monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits, s=seed: s)
         game_id, keys, seats = start(mail_app, mail_api)
         view = play_until(
             mail_api,

@@ -9,9 +9,9 @@ import random
 import pytest
 
 import engine
+from pbem import play
 from pbem.errors import IllegalMoveError, Invalid, StaleSequence
 from pbem.extensions import db
-from pbem.game import play
 from pbem.game.seating import Actor
 from pbem.store import queries
 from pbem.store.models import Game, Move, Snapshot

@@ -10,10 +10,10 @@ from sqlalchemy import Integer, bindparam, select
 
 from pbem.extensions import db
 from pbem.notify import outbox
-from pbem.schedule import deadlines
 from pbem.store import queries
 from pbem.store.models import Game
 from pbem.store.prepared import Prepared
+from pbem.timing import deadlines
 from tests.server.helpers import step_randomly
 
 

@@ -252,7 +252,7 @@ def test_no_endpoint_shows_which_power_card_came_back(app, api, monkeypatch):
     """The card taken back with power_card_return is its player's secret, for good."""
     colours = ["red", "blue", "green"]
     seed = seed_with_face_up("power_card_return", colours)
-    monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits: seed)
+    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: seed)
     game_id, keys = api.new_game(colours)
 
     until = SomeMovesAfterAReturn()
@@ -289,7 +289,7 @@ def test_no_endpoint_shows_the_card_of_a_return_its_player_may_veto(app, api, mo
     once (a failure of the random games above that a rerun did not repeat). Game seed 23
     and move seed 3 reach such a window at move 51."""
     colours = ["red", "blue", "green"]
-    monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits: 23)
+    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: 23)
     game_id, keys = api.new_game(colours)
 
     def keep_a_veto_and_take_a_card_back(moves):

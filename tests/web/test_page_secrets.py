@@ -133,7 +133,7 @@ def test_no_page_shows_a_viewer_anothers_secret(app, api, colours, seed, two_col
 def test_no_page_shows_which_power_card_came_back(app, api, monkeypatch):
     colours = ["red", "blue", "green"]
     seed = seed_with_face_up("power_card_return", colours)
-    monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits: seed)
+    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: seed)
     game_id, keys = api.new_game(colours)
 
     secrets, view, held = play_reading_pages(

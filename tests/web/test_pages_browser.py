@@ -84,7 +84,7 @@ def shown_seq(browser) -> int:
 def test_play_a_turn_by_clicking_and_step_through_it(browser, live, app, api, monkeypatch):
     colours = ["red", "blue", "green"]
     # One fixed game, so the turn's card (and so the places to click) is the same each run.
-    monkeypatch.setattr("pbem.game.games.secrets.randbits", lambda bits: 12345)
+    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: 12345)
     game_id, keys = api.new_game(colours)
     url = f"{live}/games/{game_id}"
 

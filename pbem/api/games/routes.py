@@ -2,8 +2,7 @@
 
 from flask import current_app, jsonify
 
-from pbem.api import KEY_OPTIONAL, KEY_REQUIRED
-from pbem.api.auth import current_player
+from pbem.api.auth import KEY_OPTIONAL, KEY_REQUIRED, current_player
 from pbem.api.games.schemas import (
     COLOURS,
     GameCreateSchema,
@@ -16,8 +15,10 @@ from pbem.api.games.schemas import (
 )
 from pbem.api.safe_json import Blueprint
 from pbem.errors import NotFound
+from pbem.extensions import db
 from pbem.game import games
 from pbem.game.views import current_view
+from pbem.play import lifecycle
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 
@@ -29,7 +30,7 @@ blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 def create(data: dict) -> dict:
     """Create a game; you must hold one of its seats, and you become its admin."""
     player = current_player()
-    game = games.create_game(
+    game = lifecycle.create_game(
         player,
         data["title"],
         data["seats"],
@@ -37,6 +38,7 @@ def create(data: dict) -> dict:
         timing=data["timing"],
         default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
     )
+    db.session.commit()
     return games.game_summary(game, player)
 
 
@@ -66,7 +68,9 @@ def show(query: dict, game_id: int):
 def abort(game_id: int) -> dict:
     """Admin: stop the game for good."""
     player = current_player()
-    return games.game_summary(games.abort_game(player, game_id), player)
+    game = lifecycle.abort_game(player, game_id)
+    db.session.commit()
+    return games.game_summary(game, player)
 
 
 @blp.route("/<int:game_id>/seats/<string:colour>", methods=["PUT"])
@@ -78,7 +82,9 @@ def give_seat(data: dict, game_id: int, colour: str) -> dict:
     player = current_player()
     if colour not in COLOURS:
         raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
-    return games.game_summary(games.give_seat(player, game_id, colour, data["email"]), player)
+    game = lifecycle.give_seat(player, game_id, colour, data["email"])
+    db.session.commit()
+    return games.game_summary(game, player)
 
 
 @blp.route("/<int:game_id>/seats/<string:colour>/bot", methods=["PUT"])
@@ -90,4 +96,6 @@ def seat_bot(data: dict, game_id: int, colour: str) -> dict:
     player = current_player()
     if colour not in COLOURS:
         raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
-    return games.game_summary(games.set_bot(player, game_id, colour, data["bot"]), player)
+    game = lifecycle.set_bot(player, game_id, colour, data["bot"])
+    db.session.commit()
+    return games.game_summary(game, player)

@@ -2,8 +2,9 @@
 
 from flask import jsonify
 
-from pbem.api import KEY_OPTIONAL, KEY_REQUIRED, idempotency
-from pbem.api.auth import api_key_hash, current_player
+from pbem import play
+from pbem.api import idempotency
+from pbem.api.auth import KEY_OPTIONAL, KEY_REQUIRED, api_key_hash, current_player
 from pbem.api.games.schemas import GameViewSchema, ViewerColourSchema
 from pbem.api.moves.schemas import (
     IdempotencyHeaderSchema,
@@ -14,7 +15,7 @@ from pbem.api.moves.schemas import (
     RecordSchema,
 )
 from pbem.api.safe_json import Blueprint
-from pbem.game import play, views
+from pbem.game import views
 from pbem.game.games import get_game
 from pbem.game.seating import Actor
 

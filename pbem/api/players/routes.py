@@ -1,7 +1,6 @@
 """Players: register and receive an API key, mail preferences, a new key by mail."""
 
-from pbem.api import KEY_REQUIRED
-from pbem.api.auth import current_player
+from pbem.api.auth import KEY_REQUIRED, current_player
 from pbem.api.players.schemas import (
     AbsenceInSchema,
     AbsenceListSchema,
@@ -12,8 +11,11 @@ from pbem.api.players.schemas import (
     PreferencesSchema,
 )
 from pbem.api.safe_json import Blueprint
+from pbem.extensions import db
 from pbem.game import players
-from pbem.schedule import away
+from pbem.notify import preferences
+from pbem.play import accounts
+from pbem.timing import away
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
 
@@ -25,6 +27,7 @@ blp = Blueprint("players", __name__, url_prefix="/api/players", description="Pla
 def register(data: dict) -> dict:
     """Register: the answer holds your API key, shown this once only."""
     player, key = players.register_player(data["email"], data["name"])
+    db.session.commit()
     return {"id": player.id, "email": player.email, "name": player.name, "api_key": key}
 
 
@@ -33,7 +36,7 @@ def register(data: dict) -> dict:
 @blp.doc(security=KEY_REQUIRED)
 def get_preferences() -> dict:
     """Which events mail you, how often, and your webhooks."""
-    return players.preferences_of(current_player())
+    return preferences.preferences_of(current_player())
 
 
 @blp.route("/me/preferences", methods=["PUT"])
@@ -42,7 +45,9 @@ def get_preferences() -> dict:
 @blp.doc(security=KEY_REQUIRED)
 def set_preferences(data: dict) -> dict:
     """Change the preferences given; the others stay as they are."""
-    return players.set_preferences(current_player(), data)
+    changed = preferences.set_preferences(current_player(), data)
+    db.session.commit()
+    return changed
 
 
 @blp.route("/key-reset", methods=["POST"])
@@ -51,7 +56,8 @@ def set_preferences(data: dict) -> dict:
 def key_reset(data: dict) -> dict:
     """Mail a new API key to a registered email (the old key stops working). The answer is
     the same whether the email is registered or not."""
-    players.reset_key_by_mail(data["email"])
+    accounts.reset_key_by_mail(data["email"])
+    db.session.commit()
     return {
         "detail": f"If {data['email']} is registered, a new API key is on its way to it; the "
         "old key stops working now. At most 3 keys are sent per hour."
@@ -75,6 +81,7 @@ def add_absence(data: dict) -> dict:
     game's vacation allowance); the others see only until when you are away."""
     player = current_player()
     away.declare(player, data["starts"], data["ends"])
+    db.session.commit()
     return {"absences": _absences(away.absences_of(player))}
 
 
@@ -85,6 +92,7 @@ def cancel_absence(absence_id: int) -> dict:
     """Back early, or plans changed: the absence no longer pushes deadlines."""
     player = current_player()
     away.cancel(player, absence_id)
+    db.session.commit()
     return {"absences": _absences(away.absences_of(player))}
 
 

@@ -21,14 +21,13 @@ from typing import Any, NotRequired, TypedDict
 import marshmallow as ma
 
 import engine
-from pbem.api.games.schemas import TimingSchema
 from pbem.errors import Invalid
 from pbem.extensions import db
-from pbem.game.games import check_seat_holders, get_game
-from pbem.game.play import HUMAN_SOURCES
+from pbem.game.games import get_game
 from pbem.game.players import house_bot_number, is_unreachable, newcomer, normal_email
 from pbem.game.states import snapshots_of
-from pbem.schedule import deadlines, policy
+from pbem.play.batch import HUMAN_SOURCES
+from pbem.play.lifecycle import check_seat_holders
 from pbem.store import queries
 from pbem.store.models import (
     GAME_STATUSES,
@@ -40,6 +39,8 @@ from pbem.store.models import (
     Snapshot,
     utcnow,
 )
+from pbem.timing import deadlines, policy
+from pbem.timing.schemas import TimingSchema
 
 FORMAT_NAME = "elgrande-pbem-game"
 FORMAT_VERSION = 1
@@ -284,6 +285,7 @@ def import_game(document: GameDocument) -> int:
     except BaseException:
         db.session.rollback()
         raise
+    # One transaction of its own, whoever calls it: a file imports whole or not at all.
     db.session.commit()
     return game_id
 

@@ -11,9 +11,9 @@ from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.engine import Connection
 
 import engine
-from pbem.schedule import policy
 from pbem.store.models import Absence, Deadline, Seat
 from pbem.store.prepared import Prepared
+from pbem.timing import policy
 
 _deadlines = Deadline.__table__
 _seats = Seat.__table__

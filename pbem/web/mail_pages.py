@@ -3,11 +3,14 @@ a seat. Each GET only asks (mail scanners and link previews follow links); a POS
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template_string
+from flask import Blueprint, render_template_string, request
 
+from pbem.errors import ServiceError
 from pbem.extensions import db
-from pbem.notify.addresses import read_unsubscribe_token
+from pbem.game.players import claim_key
+from pbem.play.lifecycle import decline_seat
 from pbem.store.models import Player
+from pbem.tokens import read_decline_token, read_unsubscribe_token
 
 blp = Blueprint("mail", __name__, url_prefix="/mail")
 
@@ -24,8 +27,6 @@ _PAGE = """<!doctype html><title>El Grande: mail</title>
 def unsubscribe(token: str):
     """GET asks (mail scanners follow links); POST, as mail clients send it, turns the mails
     of that game off for that player."""
-    from flask import request
-
     read = read_unsubscribe_token(token)
     player = db.session.get(Player, read[0]) if read else None
     if read is None or player is None:
@@ -54,11 +55,6 @@ def unsubscribe(token: str):
 @blp.route("/claim/<token>", methods=["GET", "POST"])
 def claim(token: str):
     """An invited email claims its API key: shown once, on this page."""
-    from flask import request
-
-    from pbem.errors import ServiceError
-    from pbem.game.players import claim_key
-
     if request.method == "GET":
         return render_template_string(
             _PAGE,
@@ -70,6 +66,7 @@ def claim(token: str):
         player, key = claim_key(token)
     except ServiceError as error:
         return render_template_string(_PAGE, message=error.detail, confirm=False), 410
+    db.session.commit()
     return render_template_string(
         _PAGE,
         message=f"{player.name}, your API key (send it as Authorization: Bearer ...):",
@@ -80,12 +77,6 @@ def claim(token: str):
 
 @blp.route("/decline/<token>", methods=["GET", "POST"])
 def decline(token: str):
-    from flask import request
-
-    from pbem.errors import ServiceError
-    from pbem.game.games import decline_seat
-    from pbem.notify.addresses import read_decline_token
-
     read = read_decline_token(token)
     if read is None:
         return render_template_string(_PAGE, message="This link is not valid.", confirm=False), 404
@@ -101,6 +92,7 @@ def decline(token: str):
         decline_seat(game_id, colour, player_id)
     except ServiceError as error:
         return render_template_string(_PAGE, message=error.detail, confirm=False), 409
+    db.session.commit()
     return render_template_string(
         _PAGE,
         message=f"You declined the {colour} seat; the game's admin has been told.",

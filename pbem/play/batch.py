@@ -4,6 +4,11 @@ moves through `submit`, which checks and commits them the same way for all.
 It knows nothing of HTTP: it takes an `Actor` and returns an `Outcome`, or raises a domain
 error (`pbem.errors`). The engine plays the batch (`engine.play_batch`, pure) and decides
 what may be said of it; `_commit` holds the SQL.
+
+A door that must see the game before it knows its moves (a mail's lines are read against
+the state; a timeout plays the default move of each step) passes a `Plan` instead of the
+moves: submit loads the state once, asks the plan, and plays what it returns, so no door
+loads a state or plays a batch of its own first.
 """
 
 from __future__ import annotations
@@ -16,15 +21,15 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 import engine
-from pbem.errors import Conflict, IllegalMoveError, Invalid, StaleSequence
+from pbem.errors import IllegalMoveError, Invalid, NotActive, NothingToPlay, StaleSequence
 from pbem.extensions import db
 from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
 from pbem.notify import outbox
-from pbem.schedule import deadlines, policy
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
+from pbem.timing import deadlines, policy
 
 #: Sources that are a person playing (their seat's timeouts in a row start again at 0).
 HUMAN_SOURCES = frozenset({"api", "email", "web", "admin"})
@@ -48,28 +53,37 @@ class Outcome:
     dry_run: bool = False
     withheld: str | None = None  # why a dry run shows the game as it is now
     moves: list[engine.Move] = field(default_factory=list)
+    #: The whole state after the batch, secrets included: for the server's own use inside
+    #: the transaction (`AlsoWrite`), never shown to anyone as it is.
+    after: engine.State | None = field(default=None, repr=False)
 
 
 #: Called inside the batch's transaction, just before it commits, to write more rows with it.
 AlsoWrite = Callable[[Connection, Outcome], None]
 
+#: The moves to play, decided from the game as it is now (`state`, the acting `colour`).
+#: It may raise a ServiceError to refuse, or engine.IllegalMove for a move it cannot read.
+Plan = Callable[[engine.State, str], list[engine.Move]]
+
 
 def submit(
     actor: Actor,
     game_id: int,
-    expected_seq: int,
-    moves: list[engine.Move],
+    expected_seq: int | None,
+    moves: list[engine.Move] | Plan,
     *,
     source: str,
     colour: str | None = None,
     dry_run: bool = False,
     also_write: AlsoWrite | None = None,
 ) -> Outcome:
-    """Play `moves` as one seat of the actor's, all or none, from `expected_seq`.
+    """Play `moves` (or what a `Plan` returns) as one seat of the actor's, all or none, from
+    `expected_seq` (None: from wherever the game is, for a plan that reads it).
 
     `colour` names the seat for a person holding two (else the one of theirs that must act).
     A stale `expected_seq` raises StaleSequence and changes nothing; so does losing a race to
-    another writer. A dry run plays the batch and commits nothing.
+    another writer. A plan that returns no moves raises NothingToPlay. A dry run plays the
+    batch and commits nothing.
     """
     if source not in MOVE_SOURCES:
         raise ValueError(f"unknown move source {source!r}")
@@ -78,8 +92,8 @@ def submit(
     seats = seating(actor, game_id)
     game = seats.game
     if game.status != "active":
-        raise Conflict(f"Game {game_id} is {game.status}; no more moves can be played.")
-    if expected_seq != game.seq:
+        raise NotActive(f"Game {game_id} is {game.status}; no more moves can be played.")
+    if expected_seq is not None and expected_seq != game.seq:
         raise StaleSequence(
             f"The game has moved on: it is at seq {game.seq}, not {expected_seq}. Fetch the "
             "game again and choose your moves from its current state.",
@@ -89,7 +103,10 @@ def submit(
     pending = {p["player"] for p in engine.pending(before)}
     colour = resolve_colour(game_id, seats.own, colour or actor.colour, pending, acting=True)
     try:
-        batch = engine.play_batch(before, colour, moves)
+        chosen = moves(before, colour) if callable(moves) else moves
+        if not chosen:
+            raise NothingToPlay(f"There is nothing for {colour} to play in game {game_id} now.")
+        batch = engine.play_batch(before, colour, chosen)
     except engine.IllegalMove as error:
         raise IllegalMoveError(error.message, seq=game.seq) from None
 
@@ -126,6 +143,7 @@ def _outcome(
         dry_run=dry_run,
         withheld=WITHHELD if withheld else None,
         moves=[played.move for played in batch.played],
+        after=batch.state,
     )
 
 
@@ -199,4 +217,4 @@ def _lost_race(game_id: int) -> None:
     )
 
 
-__all__ = ["Actor", "AlsoWrite", "Outcome", "submit"]
+__all__ = ["HUMAN_SOURCES", "Actor", "AlsoWrite", "Outcome", "Plan", "submit"]

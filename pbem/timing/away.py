@@ -14,9 +14,9 @@ from sqlalchemy import select
 from pbem.clock import now
 from pbem.errors import Invalid, NotFound
 from pbem.extensions import db
-from pbem.schedule import deadlines
 from pbem.store.models import Absence, Game, Player, Seat
 from pbem.store.queries import MAX_ID
+from pbem.timing import deadlines
 
 #: One absence may not be longer than this (the allowance caps what it pushes anyway).
 LONGEST = timedelta(days=90)
@@ -34,7 +34,6 @@ def declare(player: Player, starts: datetime, ends: datetime) -> Absence:
     db.session.add(absence)
     db.session.flush()
     _recompute(player)
-    db.session.commit()
     return absence
 
 
@@ -47,7 +46,6 @@ def cancel(player: Player, absence_id: int) -> None:
     db.session.delete(absence)
     db.session.flush()
     _recompute(player)
-    db.session.commit()
 
 
 def absences_of(player: Player) -> list[dict[str, Any]]:

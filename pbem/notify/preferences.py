@@ -1,0 +1,41 @@
+"""A player's mail preferences: which mails they want from which game, and how often."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.store.models import Player
+
+#: What a player's preferences are when they never set any (see `wants`).
+DEFAULT_PREFERENCES = {
+    "mail": {"decision": True, "every_move": False, "scoring": True, "game_over": True},
+    "digest_hours": 0,
+    "webhooks": [],
+    "muted_games": [],
+}
+
+def preferences_of(player: Player) -> dict:
+    stored = player.preferences or {}
+    merged = {**DEFAULT_PREFERENCES, **stored}
+    merged["mail"] = {**DEFAULT_PREFERENCES["mail"], **(stored.get("mail") or {})}
+    return merged
+
+
+def set_preferences(player: Player, changes: dict) -> dict:
+    """Merge `changes` (already validated) into the player's preferences."""
+    preferences = preferences_of(player)
+    if "mail" in changes:
+        preferences["mail"] = {**preferences["mail"], **changes["mail"]}
+    for name in ("digest_hours", "webhooks", "muted_games"):
+        if name in changes:
+            preferences[name] = changes[name]
+    player.preferences = preferences
+    return preferences
+
+
+def wants(preferences: dict[str, Any], game_id: int, kind: str) -> bool:
+    """Whether a player's preferences ask for mails of `kind` from game `game_id`."""
+    if game_id in (preferences.get("muted_games") or []):
+        return False
+    defaults = DEFAULT_PREFERENCES["mail"]
+    return bool((preferences.get("mail") or {}).get(kind, defaults.get(kind, False)))

@@ -1,0 +1,52 @@
+"""The timing policy as a marshmallow schema: what the API's new game and an imported game's
+document both check a policy against."""
+
+import marshmallow as ma
+
+from pbem.timing.policy import WEEKDAYS
+
+
+def _hours(what: str) -> ma.fields.Integer:
+    return ma.fields.Integer(
+        strict=True,
+        validate=ma.validate.Range(min=1, max=24 * 60),
+        metadata={"description": f"Hours {what} may wait before the server plays for it"},
+    )
+
+
+class TimingSchema(ma.Schema):
+    """The game's timing policy; what is left out takes the documented default."""
+
+    power_card_hours = _hours("a power card (default 48)")
+    turn_hours = _hours("a turn (default 72)")
+    pick_hours = _hours("a secret pick or a King-rages return (default 48)")
+    veto_hours = _hours("a Veto window (default 24; silence is allow)")
+    reminders = ma.fields.List(
+        ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=24 * 60)),
+        validate=ma.validate.Length(max=5),
+        metadata={"description": "Reminders, as hours before the deadline (default [24, 4])"},
+    )
+    quiet_days = ma.fields.List(
+        ma.fields.String(validate=ma.validate.OneOf(WEEKDAYS)),
+        validate=ma.validate.Length(max=6),
+        metadata={"description": "Weekdays no deadline falls on: it moves on a day"},
+    )
+    on_timeout = ma.fields.String(
+        validate=ma.validate.OneOf(("default_move", "bot")),
+        metadata={"description": "What a timeout plays: the engine's default move, or a bot's"},
+    )
+    bot_after_timeouts = ma.fields.Integer(
+        strict=True,
+        validate=ma.validate.Range(min=1, max=100),
+        metadata={"description": "Timeouts in a row after which a bot takes the seat (3)"},
+    )
+    abandon_after_days = ma.fields.Integer(
+        strict=True,
+        validate=ma.validate.Range(min=1, max=365),
+        metadata={"description": "Days with no person's move before the game is abandoned"},
+    )
+    vacation_days = ma.fields.Integer(
+        strict=True,
+        validate=ma.validate.Range(min=0, max=90),
+        metadata={"description": "Days of absence per player that push deadlines (14)"},
+    )

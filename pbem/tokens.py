@@ -1,0 +1,95 @@
+"""Signed tokens: every link that carries a signed credential or promise, made and read in
+one place under the app's SECRET_KEY, each kind with its own salt so that one kind can
+never be read as another.
+
+| kind | signs | where it travels |
+| --- | --- | --- |
+| seat link | (game, colour, player), timed | `/games/<id>/sign-in/<token>` in every seat's mail |
+| claim | (player, one-time nonce) | an invited player's first mail: a link to claim a key |
+| unsubscribe | (player, game) | `List-Unsubscribe` and the link in every game mail |
+| decline | (game, colour, player) | an invitation's "decline the seat" link |
+
+Reading a token gives its values, or None when it is forged, altered or not of that kind;
+the caller says what to do next. Only the seat link expires (PBEM_SEAT_LINK_MAX_AGE).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLSafeTimedSerializer
+
+#: Keeps seat-link signatures apart from anything else signed with the same SECRET_KEY.
+SEAT_LINK_SALT = "pbem.web.seat-link"
+_CLAIM_SALT = "pbem-claim"
+_UNSUBSCRIBE_SALT = "pbem-unsubscribe"
+_DECLINE_SALT = "pbem-decline"
+
+
+class Expired(Exception):
+    """A timed token that was good once and is too old now."""
+
+
+def _signer(salt: str) -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=salt)
+
+
+def _read(salt: str, token: str, size: int) -> list[Any] | None:
+    try:
+        values = _signer(salt).loads(token)
+    except (BadSignature, ValueError, TypeError):
+        return None
+    return values if isinstance(values, list) and len(values) == size else None
+
+
+def seat_link_token(game_id: int, colour: str, player_id: int) -> str:
+    timed = URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=SEAT_LINK_SALT)
+    return timed.dumps([game_id, colour, player_id])
+
+
+def read_seat_link_token(token: str) -> list[Any] | None:
+    """[game, colour, player] of a seat link signed by us; raises Expired for one too old."""
+    timed = URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=SEAT_LINK_SALT)
+    try:
+        values = timed.loads(token, max_age=current_app.config["PBEM_SEAT_LINK_MAX_AGE"])
+    except SignatureExpired:
+        raise Expired from None
+    except (BadSignature, ValueError, TypeError):
+        return None
+    return values if isinstance(values, list) and len(values) == 3 else None
+
+
+def claim_token(player_id: int, nonce: str) -> str:
+    return _signer(_CLAIM_SALT).dumps([player_id, nonce])
+
+
+def read_claim_token(token: str) -> tuple[int, str] | None:
+    values = _read(_CLAIM_SALT, token, 2)
+    if values is None or not isinstance(values[0], int) or not isinstance(values[1], str):
+        return None
+    return values[0], values[1]
+
+
+def unsubscribe_token(player_id: int, game_id: int) -> str:
+    return _signer(_UNSUBSCRIBE_SALT).dumps([player_id, game_id])
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, int] | None:
+    values = _read(_UNSUBSCRIBE_SALT, token, 2)
+    try:
+        return (int(values[0]), int(values[1])) if values is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def decline_token(game_id: int, colour: str, player_id: int) -> str:
+    return _signer(_DECLINE_SALT).dumps([game_id, colour, player_id])
+
+
+def read_decline_token(token: str) -> tuple[int, str, int] | None:
+    values = _read(_DECLINE_SALT, token, 3)
+    try:
+        return (int(values[0]), str(values[1]), int(values[2])) if values is not None else None
+    except (TypeError, ValueError):
+        return None
