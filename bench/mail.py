@@ -139,7 +139,7 @@ def queue_mails(app, count: int) -> None:
     assert response.status_code == 201, response.get_json()
     outbox = Notification.__table__
     with app.app_context():
-        from pbem.notify.outbox import compose_queued
+        from pbem.notify.sender import compose_queued
 
         compose_queued()  # decision mails wait as what to say until the sender composes them
         model = (

@@ -27,7 +27,7 @@ from pbem import create_app  # noqa: E402
 from pbem.cli import upgrade_database  # noqa: E402
 from pbem.extensions import db  # noqa: E402
 from pbem.mailin import process_inbound  # noqa: E402
-from pbem.notify.outbox import compose_queued  # noqa: E402
+from pbem.notify.sender import compose_queued  # noqa: E402
 from pbem.store.models import Notification  # noqa: E402
 from tests.server.mailin_helpers import moves_listed, reply  # noqa: E402
 

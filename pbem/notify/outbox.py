@@ -14,17 +14,18 @@ from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from flask import current_app
 from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.engine import Connection
 
 import engine
 from pbem.clock import now
+from pbem.extensions import db
 from pbem.game.players import claim_token
+from pbem.game.states import current_state
 from pbem.notify import compose
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import wants
-from pbem.store.models import Notification, Player, Seat
+from pbem.store.models import Deadline, Notification, Player, Seat
 from pbem.store.prepared import Prepared
 from pbem.timing import policy
 
@@ -56,6 +57,35 @@ def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, di
 DIGESTIBLE = frozenset({"every_move", "scoring", "game_over"})
 
 
+def row(
+    *,
+    game_id: int | None,
+    player_id: int | None,
+    kind: str,
+    recipient: str,
+    message: str = "",
+    payload: dict[str, Any] | None = None,
+    channel: str = "mail",
+    status: str = "queued",
+) -> dict[str, Any]:
+    """One outbox row, due now. A decision mail waits as a `payload` with no `message` yet
+    (the sender composes it); a digest's part waits with status `digest`."""
+    moment = now()
+    return {
+        "game_id": game_id,
+        "player_id": player_id,
+        "channel": channel,
+        "kind": kind,
+        "recipient": recipient,
+        "message": message,
+        "payload": payload,
+        "status": status,
+        "attempts": 0,
+        "next_attempt_at": moment,
+        "created_at": moment,
+    }
+
+
 def rows_for(
     mails: Iterable[tuple[Recipient, str, EmailMessage]],
     game_id: int | None,
@@ -63,48 +93,36 @@ def rows_for(
 ) -> list[dict[str, Any]]:
     """Outbox rows for mails; those a player's digest gathers wait as `digest` rows (their
     text part kept, for the digest mail to quote)."""
-    moment = now()
     rows = []
     for recipient, kind, mail in mails:
         digest = kind in DIGESTIBLE and (preferences or {}).get(recipient.player_id, {}).get(
             "digest_hours"
         )
         rows.append(
-            {
-                "game_id": game_id,
-                "player_id": recipient.player_id,
-                "channel": "mail",
-                "kind": kind,
-                "recipient": recipient.email,
-                "message": compose.text_of(mail) if digest else mail.as_string(),
-                "payload": None,
-                "status": "digest" if digest else "queued",
-                "attempts": 0,
-                "next_attempt_at": moment,
-                "created_at": moment,
-            }
+            row(
+                game_id=game_id,
+                player_id=recipient.player_id,
+                kind=kind,
+                recipient=recipient.email,
+                message=compose.text_of(mail) if digest else mail.as_string(),
+                status="digest" if digest else "queued",
+            )
         )
     return rows
 
 
 def webhook_rows(hooks: list[dict[str, Any]], game_id: int, text: str) -> list[dict[str, Any]]:
-    moment = now()
     return [
-        {
-            "game_id": game_id,
-            "player_id": hook["player_id"],
-            "channel": "webhook",
-            "kind": "event",
-            "recipient": hook["url"],
-            "message": json.dumps(
+        row(
+            game_id=game_id,
+            player_id=hook["player_id"],
+            channel="webhook",
+            kind="event",
+            recipient=hook["url"],
+            message=json.dumps(
                 {"text": text} if hook.get("format") == "slack" else {"content": text[:2000]}
             ),
-            "payload": None,
-            "status": "queued",
-            "attempts": 0,
-            "next_attempt_at": moment,
-            "created_at": moment,
-        }
+        )
         for hook in hooks
     ]
 
@@ -220,8 +238,6 @@ def log_entries(batch: engine.Batch, seq: int) -> list[engine.LogEntry]:
 
 
 def key_mails_last_hour(player_id: int) -> int:
-    from pbem.extensions import db
-
     since = now() - timedelta(hours=1)
     return db.session.execute(
         select(func.count())
@@ -252,8 +268,6 @@ def game_started(
     """Each seat's first mail (the root of its thread: how to play, a link to decline the
     seat, and for an invited email a link to claim an API key), then its pending decision's.
     `only`: just these colours' (a seat given to someone new)."""
-    from pbem.extensions import db
-
     seated = recipients(connection, game_id)
     seats = [{"colour": r.colour, "name": r.name} for r, _ in seated]
     deferred: list[dict[str, Any]] = []
@@ -279,42 +293,6 @@ def game_started(
     queue(connection, rows_for(mails, game_id) + deferred)
 
 
-def collect_digests() -> int:
-    """Gather each player's waiting `digest` rows into one mail once the oldest has waited
-    their digest_hours; returns how many digests were queued."""
-    from pbem.extensions import db
-
-    outbox = Notification.__table__
-    waiting = db.session.execute(
-        select(outbox.c.id, outbox.c.player_id, outbox.c.message, outbox.c.created_at)
-        .where(outbox.c.status == "digest")
-        .order_by(outbox.c.id)
-    ).all()
-    by_player: dict[int, list[Any]] = {}
-    for row in waiting:
-        by_player.setdefault(row.player_id, []).append(row)
-    moment, queued = now(), 0
-    for player_id, rows in by_player.items():
-        player = db.session.get(Player, player_id)
-        hours = (player.preferences or {}).get("digest_hours") or 0
-        oldest = rows[0].created_at
-        if oldest.tzinfo is None:  # SQLite: naive, stored as UTC
-            oldest = oldest.replace(tzinfo=moment.tzinfo)
-        if moment - oldest < timedelta(hours=hours):
-            continue
-        recipient = Recipient(player.id, player.email, player.name, None)
-        mail = compose.digest_mail(recipient, [r.message for r in rows])
-        queue(db.session.connection(), rows_for([(recipient, "digest", mail)], None))
-        db.session.execute(
-            outbox.update()
-            .where(outbox.c.id.in_([r.id for r in rows]))
-            .values(status="digested", sent_at=moment)
-        )
-        queued += 1
-    db.session.commit()
-    return queued
-
-
 def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
     """Tell the game's admin that a seat was declined, and how to give it on."""
     admin = game.creator
@@ -328,9 +306,6 @@ def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
 
 def seat_given(connection: Connection, *, game: Any, seats: list[Any]) -> None:
     """A seat's new holder gets the first mail of the seat, and its decision if pending."""
-    from pbem.game.states import current_state
-    from pbem.store.models import Deadline
-
     state = current_state(game.id, game.seed, game.seq)
     due = {
         d.colour: d.due_at
@@ -355,8 +330,6 @@ def _seat_recipient(connection: Connection, game_id: int, colour: str) -> tuple[
 
 def reminder(connection: Connection, *, game: Any, seat: Any, due_at: Any) -> None:
     """A decision's reminder: the decision mail again, with "Reminder" and its deadline."""
-    from pbem.game.states import current_state
-
     recipient, preferences = _seat_recipient(connection, game.id, seat.colour)
     if not wants(preferences, game.id, "decision"):
         return
@@ -450,68 +423,18 @@ def abandoned(connection: Connection, *, game: Any) -> None:
 def decision_row(
     game_id: int, recipient: Recipient, decision: dict[str, Any], seq: int, due: Any
 ) -> dict[str, Any]:
-    """A decision mail to compose later (see `compose_queued`): what to say, not the mail."""
-    moment = now()
-    return {
-        "game_id": game_id,
-        "player_id": recipient.player_id,
-        "channel": "mail",
-        "kind": "decision",
-        "recipient": recipient.email,
-        "message": "",
-        "payload": {
+    """A decision mail to compose later (`sender.compose_queued`): what to say, not the mail."""
+    return row(
+        game_id=game_id,
+        player_id=recipient.player_id,
+        kind="decision",
+        recipient=recipient.email,
+        payload={
             "colour": recipient.colour,
             "seq": seq,
             "decision": decision,
             "deadline": compose.when(due),
         },
-        "status": "queued",
-        "attempts": 0,
-        "next_attempt_at": moment,
-        "created_at": moment,
-    }
+    )
 
 
-def compose_queued(limit: int = 500) -> int:
-    """Compose the queued mails that wait as a payload (decision mails: composing them on
-    the move's path cost more than the move), from the game's state at their seq, and keep
-    the result, so a retry sends the same message. Returns how many were composed."""
-    from pbem.extensions import db
-    from pbem.game.states import state_at
-    from pbem.store.models import Game
-
-    outbox = Notification.__table__
-    rows = db.session.execute(
-        select(outbox.c.id, outbox.c.game_id, outbox.c.player_id, outbox.c.payload)
-        .where(outbox.c.status == "queued", outbox.c.message == "")
-        .order_by(outbox.c.id)
-        .limit(limit)
-    ).all()
-    states: dict[tuple[int, int], engine.State] = {}
-    for row in rows:
-        payload = row.payload
-        try:
-            game = db.session.get(Game, row.game_id)
-            player = db.session.get(Player, row.player_id)
-            key = (game.id, payload["seq"])
-            if key not in states:
-                states[key] = state_at(game, payload["seq"])
-            recipient = Recipient(player.id, player.email, player.name, payload["colour"])
-            mail = compose.decision_mail(
-                recipient,
-                game_id=game.id,
-                title=game.title,
-                state=states[key],
-                decision=payload["decision"],
-                seq=payload["seq"],
-                deadline=payload["deadline"],
-            )
-            values: dict[str, Any] = {"message": mail.as_string()}
-        except Exception as error:  # a bug: kept out of the way, shown to the admin
-            current_app.logger.exception("composing outbox row %s failed", row.id)
-            values = {"status": "failed", "last_error": f"composing: {error}"[:2000]}
-        db.session.execute(
-            outbox.update().where(outbox.c.id == row.id, outbox.c.message == "").values(**values)
-        )
-    db.session.commit()
-    return len(rows)

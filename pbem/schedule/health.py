@@ -1,7 +1,8 @@
 """Is the installation working: the database, the outbox, the scheduler's last passes.
 
 The scheduler may run in another process (`pbem scheduler`) or on another machine, so each
-pass leaves a heartbeat row (`beat`) and the web processes read it (`report`): monitoring
+pass leaves a heartbeat row (`pbem.store.heartbeats`) and the web processes read it
+(`report`): monitoring
 that polls `GET /api/health` sees a dead scheduler as a 503.
 """
 
@@ -11,11 +12,13 @@ from datetime import datetime
 from typing import TypedDict
 
 from flask import current_app
-from sqlalchemy import insert, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
 from pbem.clock import now
 from pbem.extensions import db
+from pbem.notify.sender import backlog
+from pbem.store.heartbeats import beat
 from pbem.store.models import Heartbeat
 
 _heartbeats = Heartbeat.__table__
@@ -47,21 +50,6 @@ class HealthReport(TypedDict):
     problems: list[str]
 
 
-def beat(job: str) -> None:
-    """Record that `job` finished a pass now, and commit."""
-    moment = now()
-    done = db.session.execute(
-        update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment)
-    ).rowcount
-    if not done:
-        try:
-            db.session.execute(insert(_heartbeats).values(name=job, at=moment))
-        except IntegrityError:  # another process's first beat came first
-            db.session.rollback()
-            return beat(job)
-    db.session.commit()
-
-
 def _utc(moment: datetime, like: datetime) -> datetime:
     # SQLite keeps no time zone; everything stored is UTC.
     return moment if moment.tzinfo else moment.replace(tzinfo=like.tzinfo)
@@ -80,8 +68,6 @@ def _job(last: datetime | None, at: datetime) -> JobHealth:
 
 def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
     """What `GET /api/health` answers; `status` is "failing" when something needs a person."""
-    from pbem.notify.sender import backlog
-
     at = now()
     problems: list[str] = []
     try:
@@ -125,3 +111,6 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
         "mail": jobs["mail"],
         "problems": problems,
     }
+
+
+__all__ = ["JOBS", "beat", "report"]

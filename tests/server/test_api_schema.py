@@ -14,7 +14,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from pbem import create_app
-from pbem.schedule.health import beat
+from pbem.extensions import db
+from pbem.store.heartbeats import beat
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25"))
 
@@ -26,6 +27,7 @@ def seeded(app, api):
     game_id, keys = api.new_game(["red", "blue", "green"])
     with app.app_context():
         beat("sweep")
+        db.session.commit()
     return {"game_id": game_id, "key": keys["red"]}
 
 

@@ -9,7 +9,8 @@ import sys
 from pbem import create_app
 from pbem.config import DEVELOPMENT_SECRET
 from pbem.doctor import examine
-from pbem.schedule.health import beat
+from pbem.extensions import db
+from pbem.store.heartbeats import beat
 from tests.server.mail_helpers import free_port
 
 GOOD = {
@@ -32,6 +33,7 @@ def findings(config: dict) -> dict[str, tuple[str, str]]:
 def test_a_good_installation_is_all_ok(app, database_url, smtp):
     with app.app_context():
         beat("sweep")
+        db.session.commit()
     found = findings({**GOOD, "SQLALCHEMY_DATABASE_URI": database_url, "SMTP_URL": smtp.url})
     assert {topic: level for topic, (level, _) in found.items()} == {
         "database": "ok",

@@ -33,7 +33,7 @@ import engine
 from engine.data import REGIONS
 from pbem import create_app
 from pbem.extensions import db
-from pbem.notify import addresses, compose, outbox
+from pbem.notify import addresses, compose, outbox, sender
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Notification, Seat
 from tests.server.conftest import Api, empty_tables
@@ -320,7 +320,7 @@ def mail_app(database_url):
 
 def new_rows(app, game_id: int, after_id: int) -> list:
     with app.app_context():
-        outbox.compose_queued()  # as the sender does before sending: decision mails
+        sender.compose_queued()  # as the sender does before sending: decision mails
         rows = db.session.execute(
             sa.select(Notification)
             .where(Notification.game_id == game_id, Notification.id > after_id)

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from pbem.clock import set_now
 from pbem.extensions import db
-from pbem.notify import outbox, sender
+from pbem.notify import sender
 from pbem.notify.sender import deliver_due
 from pbem.store.models import Notification
 
@@ -24,7 +24,7 @@ def queue_copies(app, api, count: int) -> list[str]:
     set_now(app, START)
     api.new_game(["red", "blue"])
     with app.app_context():
-        outbox.compose_queued()  # decision mails are composed by the sender, before sending
+        sender.compose_queued()  # decision mails are composed by the sender, before sending
         model = (
             db.session.execute(sa.select(_outbox).where(_outbox.c.kind == "decision").limit(1))
             .one()
