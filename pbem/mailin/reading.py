@@ -9,6 +9,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from email import policy
+from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
@@ -16,7 +17,12 @@ from html.parser import HTMLParser
 
 from mailparser_reply import EmailReplyParser
 
+from engine.notation import NOTATION
 from pbem.notify.compose import REPLY_ABOVE
+
+#: Commands a reply may hold, one per line (see templates/mail/help_lines.txt); each has its
+#: handler in `pbem.mailin.commands`.
+COMMAND_WORDS = ("moves", "board", "log", "away", "back", "bot", "key", "stop", "help")
 
 #: Languages whose "On ... wrote:" lines and signatures the reply parser knows.
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
@@ -40,22 +46,31 @@ class Inbound:
     recipients: list[str] = field(default_factory=list)  # from the headers
     subject: str = ""
 
+    @property
+    def message_header(self) -> str:
+        """The Message-ID header as written ("" if none): what an answer replies to."""
+        return header_text(self.headers.get("Message-ID")).strip()
+
+    @property
+    def references(self) -> list[str]:
+        return header_text(self.headers.get("References")).split()
+
 
 def read_headers(raw: bytes) -> Inbound:
     """The headers only: cheap, and safe on a message too large to read whole."""
     headers = BytesHeaderParser(policy=policy.compat32).parsebytes(raw[: 256 * 1024])
-    sender = parseaddr(_text(headers.get("From")))[1].strip().lower()
-    message_id = _text(headers.get("Message-ID")).strip()
+    sender = parseaddr(header_text(headers.get("From")))[1].strip().lower()
+    message_id = header_text(headers.get("Message-ID")).strip()
     if message_id and len(message_id) <= 255:
         key = message_id
     else:
         key = "sha256:" + hashlib.sha256(message_id.encode() if message_id else raw).hexdigest()
-    replied = re.findall(r"<[^<>\s]+>", _text(headers.get("In-Reply-To")))
-    referenced = re.findall(r"<[^<>\s]+>", _text(headers.get("References")))
+    replied = re.findall(r"<[^<>\s]+>", header_text(headers.get("In-Reply-To")))
+    referenced = re.findall(r"<[^<>\s]+>", header_text(headers.get("References")))
     recipients = [
         address.strip().lower()
         for name in ("Delivered-To", "X-Original-To", "To", "Cc")
-        for _, address in getaddresses([_text(v) for v in headers.get_all(name) or []])
+        for _, address in getaddresses([header_text(v) for v in headers.get_all(name) or []])
         if address
     ]
     return Inbound(
@@ -66,16 +81,14 @@ def read_headers(raw: bytes) -> Inbound:
         # The message answered; without In-Reply-To, the newest of the thread.
         in_reply_to=replied or referenced[-1:],
         recipients=recipients,
-        subject=_text(headers.get("Subject")),
+        subject=header_text(headers.get("Subject")),
     )
 
 
-def _text(value: object) -> str:
+def header_text(value: object) -> str:
     """A header's value as text, whatever its encoding (RFC 2047 words decoded)."""
     if value is None:
         return ""
-    from email.header import decode_header, make_header
-
     try:
         return str(make_header(decode_header(str(value))))
     except (UnicodeError, LookupError, ValueError):
@@ -87,10 +100,10 @@ def auto_reply(inbound: Inbound, own: str) -> str | None:
     `own` is our sender address: a mail from it, or from one of its seat addresses, is one
     of ours coming back."""
     headers = inbound.headers
-    auto = _text(headers.get("Auto-Submitted")).strip().lower()
+    auto = header_text(headers.get("Auto-Submitted")).strip().lower()
     if auto and auto.split(";")[0].strip() != "no":
         return f"Auto-Submitted: {auto}"
-    precedence = _text(headers.get("Precedence")).strip().lower()
+    precedence = header_text(headers.get("Precedence")).strip().lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
     if headers.get("X-Autoreply") is not None or headers.get("X-Autorespond") is not None:
@@ -101,7 +114,7 @@ def auto_reply(inbound: Inbound, own: str) -> str | None:
     own_local, _, own_domain = own.lower().partition("@")
     if domain == own_domain and local.partition("+")[0] == own_local:
         return "our own address"
-    if "multipart/report" in _text(headers.get("Content-Type")).lower():
+    if "multipart/report" in header_text(headers.get("Content-Type")).lower():
         return "a delivery report"
     return None
 
@@ -116,7 +129,7 @@ def authentication_failure(inbound: Inbound, trusted: str | None) -> str | None:
         return None
     failures = []
     for value in inbound.headers.get_all("Authentication-Results") or []:
-        text = " ".join(_text(value).split())
+        text = " ".join(header_text(value).split())
         authserv = text.split(";", 1)[0].strip().split()[0].lower() if text else ""
         if authserv != trusted.lower():
             continue
@@ -189,10 +202,7 @@ def reply_part(text: str) -> str:
 
 def _reads_as_ours(line: str) -> bool:
     """Whether a line starts with a notation verb or a command word."""
-    from engine.notation import NOTATION
-    from pbem.mailin.door import COMMANDS
-
-    words = {v.split()[0] for n in NOTATION.values() for v in n.verbs} | set(COMMANDS)
+    words = {v.split()[0] for n in NOTATION.values() for v in n.verbs} | set(COMMAND_WORDS)
     first = line.strip().lstrip(">").strip().split(" ", 1)[0].lower()
     return first in words
 

@@ -436,5 +436,3 @@ def decision_row(
             "deadline": compose.when(due),
         },
     )
-
-

@@ -14,6 +14,7 @@ DEFAULT_PREFERENCES = {
     "muted_games": [],
 }
 
+
 def preferences_of(player: Player) -> dict:
     stored = player.preferences or {}
     merged = {**DEFAULT_PREFERENCES, **stored}

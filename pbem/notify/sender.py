@@ -244,8 +244,6 @@ def collect_digests() -> int:
     return queued
 
 
-
-
 def compose_queued(limit: int = 500) -> int:
     """Compose the queued mails that wait as a payload (decision mails: composing them on
     the move's path cost more than the move), from the game's state at their seq, and keep

@@ -1,0 +1,166 @@
+"""The commands a reply may hold, one handler each, in a table (`COMMANDS`): each does its
+part in the door's transaction and says what it did as a line of the answer (or adds to
+what the answer shows). The words are `reading.COMMAND_WORDS`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+
+import engine
+from pbem.clock import now
+from pbem.errors import ServiceError
+from pbem.extensions import db
+from pbem.game.history import round_starts
+from pbem.game.states import current_state
+from pbem.mailin.reading import COMMAND_WORDS, Inbound
+from pbem.notify import compose, preferences
+from pbem.notify.board_text import board_table
+from pbem.notify.compose import Recipient
+from pbem.play import accounts, lifecycle
+from pbem.store.models import Game, Move, Player
+from pbem.timing import away
+
+
+@dataclass
+class SeatMail:
+    """One mail to one seat, from its holder, and the answer it is getting."""
+
+    inbound: Inbound
+    game: Game
+    colour: str
+    holder: Player
+    #: Lines the answer says, in order.
+    lines: list[str] = field(default_factory=list)
+    #: What the answer shows besides (a board, the log, the help).
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def game_id(self) -> int:
+        return int(self.game.id)
+
+    @property
+    def recipient(self) -> Recipient:
+        return Recipient(self.holder.id, self.holder.email, self.holder.name, self.colour)
+
+    def state(self) -> engine.State | None:
+        """The game now, if it is there to show (not for an aborted or abandoned game)."""
+        if self.game.status not in ("active", "finished"):
+            return None
+        return current_state(self.game_id, self.game.seed, self.game.seq)
+
+
+def _stop(mail: SeatMail, arguments: list[str]) -> None:
+    muted = set(preferences.preferences_of(mail.holder)["muted_games"]) | {mail.game_id}
+    preferences.set_preferences(mail.holder, {"muted_games": sorted(muted)})
+    mail.lines.append(
+        "No more mail from this game will come to you (answers to your own mails still do). "
+        "Turn it back on with PUT /api/players/me/preferences."
+    )
+
+
+def _bot(mail: SeatMail, arguments: list[str]) -> None:
+    lifecycle.set_bot(mail.holder, mail.game_id, mail.colour, True)
+    mail.lines.append(f'A bot now plays {mail.colour}; reply "back" to take it back.')
+
+
+def _back(mail: SeatMail, arguments: list[str]) -> None:
+    lifecycle.set_bot(mail.holder, mail.game_id, mail.colour, False)
+    mail.lines.append(f"You play {mail.colour} again; the bot has stopped.")
+
+
+def _key(mail: SeatMail, arguments: list[str]) -> None:
+    accounts.reset_key_by_mail(mail.holder.email)
+    mail.lines.append(
+        "A new API key is on its way in a mail of its own (at most 3 an hour), and your old "
+        "key no longer works."
+    )
+
+
+def _away(mail: SeatMail, arguments: list[str]) -> None:
+    starts, ends = dates(arguments)
+    away.declare(mail.holder, starts, ends)
+    mail.lines.append(
+        f"You are away from {starts:%d %b %Y} to {ends - timedelta(days=1):%d %b %Y}; your "
+        "deadlines wait until you are back."
+    )
+
+
+def _board(mail: SeatMail, arguments: list[str]) -> None:
+    state = mail.state()
+    if state is not None:
+        view = engine.view(state, mail.colour)
+        mail.extra.update(
+            board=board_table(view), view=view, hand=view["players"][mail.colour].get("hand", [])
+        )
+
+
+def _log(mail: SeatMail, arguments: list[str]) -> None:
+    start = round_starts(mail.game_id)[-1]
+    query = (
+        select(Move.seq, Move.colour, Move.move, Move.events)
+        .where(Move.game_id == mail.game_id, Move.seq > start)
+        .order_by(Move.seq)
+    )
+    entries: list[engine.LogEntry] = [
+        {"seq": r.seq, "player": r.colour, "move": r.move, "events": r.events or []}
+        for r in db.session.execute(query)
+    ]
+    # What this seat may see of them: others' secret picks hidden until revealed.
+    shown = engine.visible_log(entries, {mail.colour})
+    mail.extra["log"] = [
+        f"{e['seq']}. {e['player']}: {compose.describe_log_entry(e)}" for e in shown
+    ]
+
+
+def _help(mail: SeatMail, arguments: list[str]) -> None:
+    mail.extra["help"] = True
+
+
+def _moves(mail: SeatMail, arguments: list[str]) -> None:
+    """Every answer lists the seat's moves whenever it must act: nothing more to do."""
+
+
+Command = Callable[[SeatMail, list[str]], None]
+
+COMMANDS: dict[str, Command] = {
+    "moves": _moves,
+    "board": _board,
+    "log": _log,
+    "away": _away,
+    "back": _back,
+    "bot": _bot,
+    "key": _key,
+    "stop": _stop,
+    "help": _help,
+}
+assert tuple(COMMANDS) == COMMAND_WORDS, "reading.COMMAND_WORDS names every command, in order"
+
+
+def run(mail: SeatMail, word: str, arguments: list[str]) -> None:
+    """Carry out one command; a refusal becomes a line of the answer. The service functions
+    check before they write, so a refused command has changed nothing, and what the
+    commands before it did stays, to be committed with the mail's record."""
+    try:
+        COMMANDS[word](mail, arguments)
+    except ServiceError as error:
+        mail.lines.append(f'"{word}": {error.detail}')
+    except ValueError as error:
+        mail.lines.append(f'"{word}": {error}')
+
+
+def dates(arguments: list[str]) -> tuple[datetime, datetime]:
+    """`away FROM UNTIL` or `away UNTIL` (from now), dates as YYYY-MM-DD, UNTIL included."""
+    try:
+        days = [datetime.strptime(a, "%Y-%m-%d").replace(tzinfo=UTC) for a in arguments]
+    except ValueError:
+        days = []
+    if len(days) == 1:
+        return now(), days[0] + timedelta(days=1)
+    if len(days) == 2:
+        return days[0], days[1] + timedelta(days=1)
+    raise ValueError('write it "away 2026-12-20 2027-01-03" (from, until) or "away 2027-01-03".')

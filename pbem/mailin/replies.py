@@ -1,0 +1,275 @@
+"""A seat's reply, from its holder: commands run, moves played, one answer in its thread.
+
+The moves are read and checked inside `play.submit`, by a plan (`_plan`): the state is
+loaded once, the lines are read against it, the decision the mail answers is checked to be
+still open, and the batch is played and committed with the mail's record and answer.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+import engine
+from pbem import play
+from pbem.errors import Conflict, IllegalMoveError, NotActive, ServiceError, StaleSequence
+from pbem.extensions import db
+from pbem.game.seating import Actor
+from pbem.game.states import state_at
+from pbem.mailin import commands, ledger
+from pbem.mailin.commands import SeatMail
+from pbem.mailin.ledger import Result
+from pbem.mailin.reading import COMMAND_WORDS
+from pbem.notify import addresses, answers, compose, outbox
+from pbem.notify.compose import ASKS
+from pbem.store import queries
+from pbem.store.models import Game
+
+#: Decisions answered by a pick that may be changed until the last is in.
+CHANGEABLE = {"castillo_pick": "castillo_pick", "secret_pick": "secret_pick"}
+
+#: Tries at playing a reply while other moves keep landing first.
+TRIES = 3
+
+
+class _Stale(Conflict):
+    """The decision the mail answers is over."""
+
+
+def _fold(word: str) -> str:
+    word = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in word if not unicodedata.combining(c)).strip(" .:!,")
+
+
+def handle(mail: SeatMail, text: str) -> Result:
+    """Run the reply's commands, then play its moves (if any), and answer."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return refuse(
+            mail,
+            "Your mail had no moves and no commands above the quoted text, so nothing was "
+            "played. Write your moves at the top of your reply.",
+            why="empty",
+        )
+    said, moves = [], []
+    for line in lines:
+        words = line.split()
+        word = _fold(words[0])
+        if word in COMMAND_WORDS and not (word == "stop" and len(words) == 1 and _ends(mail)):
+            said.append((word, words[1:]))
+        else:
+            moves.append(line)
+    for word, arguments in said:
+        commands.run(mail, word, arguments)
+    if moves:
+        return _play(mail, "\n".join(moves))
+    # Only commands: answer them, with the game as it is now.
+    db.session.refresh(mail.game)
+    answered = _answer(
+        db.session.connection(), mail, outcome="answered", state=mail.state(), seq=mail.game.seq
+    )
+    game = mail.game
+    result = Result(
+        "answered", ", ".join(w for w, _ in said), game.id, mail.colour, game.seq, answered
+    )
+    return ledger.commit_or_duplicate(mail.inbound, result)
+
+
+def _ends(mail: SeatMail) -> bool:
+    """Whether `stop` is one of the seat's moves now (an "up to" card's early end), and so
+    a bare `stop` line is that move rather than the command."""
+    state = mail.state()
+    return state is not None and any(
+        m["type"] == "end_special" for m in engine.legal_moves(state, mail.colour)
+    )
+
+
+def refuse(mail: SeatMail, reason: str, *, why: str) -> Result:
+    """Answer the holder (never the sender, who may be anyone) and change nothing else."""
+    mail.lines.insert(0, reason)
+    answered = _answer(
+        db.session.connection(), mail, outcome="refused", state=mail.state(), seq=mail.game.seq
+    )
+    result = Result("refused", why, mail.game_id, mail.colour, mail.game.seq, answered)
+    return ledger.commit_or_duplicate(mail.inbound, result)
+
+
+def _play(mail: SeatMail, text: str) -> Result:
+    actor = Actor.by_player(mail.holder.id, mail.colour)
+    answered: list[bool] = []
+
+    def plan(state: engine.State, colour: str) -> list[engine.Move]:
+        stale = _stale(mail, state)
+        if stale:
+            raise _Stale(stale)
+        return engine.parse_moves(text, state, colour)
+
+    def also_write(connection: Connection, outcome: play.Outcome) -> None:
+        played = [engine.format_move(m) for m in outcome.moves]
+        answered.append(
+            _answer(
+                connection,
+                mail,
+                outcome="played",
+                state=outcome.after,
+                seq=outcome.seq,
+                played=played,
+            )
+        )
+
+    for _ in range(TRIES):
+        answered.clear()
+        try:
+            outcome = play.submit(
+                actor,
+                mail.game_id,
+                None,
+                plan,
+                source="email",
+                colour=mail.colour,
+                also_write=also_write,
+            )
+        except StaleSequence:
+            # Another move came first (or this very mail, delivered twice at once).
+            db.session.rollback()
+            if ledger.seen(mail.inbound.message_id):
+                return ledger.duplicate(mail.inbound)
+            continue
+        except ServiceError as error:
+            db.session.rollback()
+            db.session.refresh(mail.game)
+            return _refused(mail, error)
+        played = [engine.format_move(m) for m in outcome.moves]
+        answer = bool(answered and answered[0])
+        return Result("played", "", mail.game_id, mail.colour, outcome.seq, answer, played)
+    db.session.refresh(mail.game)
+    return refuse(
+        mail,
+        "The game kept moving while your mail was read; nothing was played. Try again.",
+        why="busy",
+    )
+
+
+def _refused(mail: SeatMail, error: ServiceError) -> Result:
+    if isinstance(error, NotActive):
+        return refuse(mail, error.detail, why="game not active")
+    if isinstance(error, _Stale):
+        return refuse(mail, error.detail, why="stale decision")
+    why = "illegal move" if isinstance(error, IllegalMoveError) else "refused"
+    return refuse(mail, f"Nothing was played: {error.detail}", why=why)
+
+
+def _answer(
+    connection: Connection,
+    mail: SeatMail,
+    *,
+    outcome: str,
+    state: engine.State | None,
+    seq: int | None,
+    played: list[str] | None = None,
+) -> bool:
+    """Record the mail and queue its answer (unless past the hourly limit); the caller
+    commits. True if an answer was queued."""
+    address = mail.recipient.email
+    answer = ledger.may_answer(address)
+    ledger.record(
+        connection,
+        mail.inbound,
+        game_id=mail.game_id,
+        colour=mail.colour,
+        outcome=outcome,
+        answered_to=address if answer else None,
+    )
+    if not answer:
+        return False
+    context: dict[str, Any] = {
+        "recipient": mail.recipient,
+        "game_id": mail.game_id,
+        "title": mail.game.title,
+        "played": played or [],
+        "lines": mail.lines,
+        "board": None,
+        "log": None,
+        "help": False,
+        "waiting": None,
+        "moves": [],
+        "asks": "",
+        "link": compose.game_link(mail.game_id),
+        "view": None,
+        "hand": [],
+    }
+    pending_seq = None
+    if state is not None:
+        context.update(answers.pending_now(state, mail.colour))
+        if context["moves"]:
+            pending_seq = seq
+    context.update(mail.extra)
+    if played:
+        subject = "played " + "; ".join(played)
+    elif outcome == "refused":
+        subject = "nothing was played"
+    else:
+        subject = "your mail"
+    reply = answers.answer_mail(
+        mail.recipient,
+        game_id=mail.game_id,
+        title=mail.game.title,
+        subject=subject,
+        context=context,
+        seq=pending_seq,
+    )
+    answers.thread(reply, mail.inbound.message_header, mail.inbound.references)
+    outbox.queue(connection, outbox.rows_for([(mail.recipient, "answer", reply)], mail.game_id))
+    return True
+
+
+def _stale(mail: SeatMail, state: engine.State) -> str | None:
+    """Why the decision this mail answers is no longer open, or None (it is, or the mail
+    names none: it then plays on the game as it is now)."""
+    game = db.session.get(Game, mail.game_id)
+    db.session.refresh(game)
+    asked = None
+    for reference in mail.inbound.in_reply_to:
+        named = addresses.read_message_id(reference)
+        if named and named[:2] == (mail.game_id, mail.colour):
+            asked = named[2]
+            break
+    if asked is None or asked > game.seq:
+        return None
+    if _open_since(game, mail.colour, asked, game.seq):
+        return None
+    then = state_at(game, asked)
+    decision = next((p for p in engine.pending(then) if p["player"] == mail.colour), None)
+    what = ASKS.get(decision["kind"], "a decision").rstrip(".") if decision else "a decision"
+    return (
+        f'Your mail answers an earlier decision ("{what}", at move {asked}), which is no '
+        f"longer pending, so nothing was played. The game is at move {game.seq} now; see "
+        "below what is pending."
+    )
+
+
+def _open_since(game: Game, colour: str, since: int, upto: int) -> bool:
+    """Whether the decision `colour` had at move `since` is still open at `upto`: pending
+    all along, or (a secret pick) made and still changeable."""
+    state = state_at(game, since)
+    key = next(
+        (outbox.decision_key(p) for p in engine.pending(state) if p["player"] == colour), None
+    )
+    if key is None:
+        return False
+
+    def still(board: engine.State) -> bool:
+        if key in {outbox.decision_key(p) for p in engine.pending(board)}:
+            return True
+        return key[1] in CHANGEABLE and any(
+            m["type"] == CHANGEABLE[key[1]] for m in engine.legal_moves(board, colour)
+        )
+
+    connection = db.session.connection()
+    for row in queries.moves_between(connection, game.id, since, upto):
+        state, _ = engine.apply(state, row.colour, row.move)
+        if not still(state):
+            return False
+    return True

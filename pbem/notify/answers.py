@@ -1,0 +1,100 @@
+"""The answers to mails taken in: the answer to a seat's reply (what was played, what comes
+next, or why nothing was) and the help text for a mail to the plain address. Composed here,
+like every other mail; the mail door decides what they say."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.utils import format_datetime
+from typing import Any
+
+from flask import current_app
+
+import engine
+from pbem.clock import now
+from pbem.notify import addresses, compose
+from pbem.notify.compose import ASKS, Recipient
+
+#: What others' pending decisions are called, in words (public: every view lists them).
+KINDS = {
+    "power_card": "a power card",
+    "turn": "their turn",
+    "castillo_pick": "the Castillo pick",
+    "secret_pick": "a secret pick",
+    "king_rages": "a King-rages return",
+    "veto_window": "a Veto window",
+}
+
+
+def thread(mail: EmailMessage, message_id: str, references: list[str]) -> None:
+    """Put an answer in the thread of the mail it answers (`message_id`, its References)."""
+    if not message_id:
+        return
+    del mail["In-Reply-To"]
+    del mail["References"]
+    mail["In-Reply-To"] = message_id
+    mail["References"] = " ".join([*references[-8:], message_id])
+
+
+def pending_now(state: engine.State, colour: str) -> dict[str, Any]:
+    """Who must act now, in words, and the seat's own legal moves if it must act."""
+    pending = engine.pending(state)
+    mine = next((p for p in pending if p["player"] == colour), None)
+    others = [
+        f"{p['player']} ({KINDS.get(p['kind'], p['kind'])})"
+        for p in pending
+        if p["player"] != colour
+    ]
+    if engine.is_over(state):
+        waiting = "the game is over."
+    elif mine and others:
+        waiting = f"you, and {', '.join(others)}."
+    elif mine:
+        waiting = "you."
+    else:
+        waiting = f"{', '.join(others)}." if others else None
+    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
+    asks = (
+        ASKS.get(mine["kind"], "A decision is yours.")
+        if mine
+        else ("Your pick is in; you may still change it." if moves else "")
+    )
+    return {"waiting": waiting, "moves": moves, "asks": asks}
+
+
+def answer_mail(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    subject: str,
+    context: dict[str, Any],
+    seq: int | None,
+) -> EmailMessage:
+    """The answer to a seat's reply; `context` fills `templates/mail/answer.*`."""
+    mail = compose.message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=subject[:120],
+        parts=compose.render("answer", **context),
+        seq=seq,
+    )
+    # An answer to a person's own mail: RFC 3834's auto-replied, not auto-generated.
+    mail.replace_header("Auto-Submitted", "auto-replied")
+    return mail
+
+
+def help_mail(to: str) -> EmailMessage:
+    """How to play by mail, for whoever wrote to the plain address."""
+    mail = EmailMessage()
+    mail["From"] = current_app.config["MAIL_FROM"]
+    mail["To"] = to
+    mail["Subject"] = "[El Grande] how to play by mail"
+    mail["Date"] = format_datetime(now())
+    mail["Message-ID"] = addresses.message_id(None, None, None)
+    mail["Auto-Submitted"] = "auto-replied"
+    text, html = compose.render("help", link=compose.base_url())
+    mail.set_content(text, cte="quoted-printable")
+    mail.add_alternative(html, subtype="html", cte="quoted-printable")
+    return mail
