@@ -49,7 +49,7 @@ def main() -> int:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from pbem.web.snapshot import start_chromium
+    from pbem.snapshot import start_chromium
 
     work = Path(tempfile.mkdtemp(prefix="pbem-fresh-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "DATABASE_URL"))}

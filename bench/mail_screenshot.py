@@ -1,6 +1,6 @@
 """A turn mail's HTML part as a mail client would show it: `python bench/mail_screenshot.py`.
 
-Plays the README's mid-game board (pbem.web.snapshot.midgame: five colours, random play
+Plays the README's mid-game board (pbem.snapshot.midgame: five colours, random play
 from a fixed seed) on to the next turn that begins with choosing an action card, composes
 the decision mail its player would get (pbem.notify.compose.decision_mail, in a throwaway
 app for the config), writes the HTML part to a file, opens it in headless Chromium and
@@ -23,7 +23,7 @@ from engine.bots import RandomBot  # noqa: E402
 from pbem import create_app  # noqa: E402
 from pbem.notify import compose  # noqa: E402
 from pbem.notify.compose import Recipient  # noqa: E402
-from pbem.web.snapshot import MIDGAME_SEED, midgame, screenshot, start_chromium  # noqa: E402
+from pbem.snapshot import MIDGAME_SEED, midgame, screenshot, start_chromium  # noqa: E402
 
 #: A mail client's reading pane, roughly.
 WINDOW = (900, 900)

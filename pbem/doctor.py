@@ -67,7 +67,7 @@ def _database(app: Flask) -> list[Finding]:
 
 
 def _scheduler(app: Flask) -> list[Finding]:
-    from pbem.schedule.health import report
+    from pbem.store.health import report
 
     health = report(app.config["PBEM_HEALTH_STALE_SECONDS"])
     if health["database"] != "ok":

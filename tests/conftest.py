@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.web.snapshot import CHROMEDRIVER, CHROMIUM, start_chromium
+from pbem.snapshot import CHROMEDRIVER, CHROMIUM, start_chromium
 
 
 @pytest.fixture(scope="session")

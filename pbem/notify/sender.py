@@ -29,14 +29,14 @@ from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlparse
 
 from flask import Flask, current_app
-from sqlalchemy import bindparam, or_, select, update
+from sqlalchemy import bindparam, select, update
 
 import engine
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.game.states import state_at
 from pbem.notify import compose, outbox
-from pbem.store.heartbeats import beat
+from pbem.store.health import beat
 from pbem.store.models import Game, Notification, Player
 
 GIVE_UP_AFTER = timedelta(days=1)
@@ -391,22 +391,6 @@ def _failed(failures: list[tuple[Any, Exception]], result: Delivery) -> None:
         ),
         marks,
     )
-
-
-def backlog() -> dict[str, Any]:
-    """Rows waiting to be sent, and the age of the oldest, for health checks."""
-    oldest = db.session.execute(
-        select(_outbox.c.created_at)
-        .where(or_(_outbox.c.status == "queued", _outbox.c.status == "sending"))
-        .order_by(_outbox.c.id)
-        .limit(1)
-    ).scalar()
-    count = (
-        db.session.query(Notification)
-        .filter(Notification.status.in_(("queued", "sending")))
-        .count()
-    )
-    return {"unsent": count, "oldest": oldest}
 
 
 def json_body(value: Any) -> str:

@@ -22,7 +22,7 @@ from pbem.errors import NothingToPlay, ServiceError
 from pbem.extensions import db
 from pbem.game.seating import Actor
 from pbem.notify import outbox
-from pbem.store.heartbeats import beat
+from pbem.store.health import beat
 from pbem.store.models import Deadline, Game, Seat
 from pbem.timing import deadlines, policy
 

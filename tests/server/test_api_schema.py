@@ -15,7 +15,7 @@ from schemathesis.specs.openapi.checks import (
 
 from pbem import create_app
 from pbem.extensions import db
-from pbem.store.heartbeats import beat
+from pbem.store.health import beat
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25"))
 

@@ -10,7 +10,7 @@ from pbem import create_app
 from pbem.config import DEVELOPMENT_SECRET
 from pbem.doctor import examine
 from pbem.extensions import db
-from pbem.store.heartbeats import beat
+from pbem.store.health import beat
 from tests.server.mail_helpers import free_port
 
 GOOD = {

@@ -6,8 +6,8 @@ import pytest
 
 import engine
 from engine.data import CASTILLO, REGIONS
+from pbem.snapshot import finished, midgame
 from pbem.web.board import standalone_page
-from pbem.web.snapshot import finished, midgame
 
 pytestmark = pytest.mark.browser
 

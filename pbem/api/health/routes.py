@@ -4,7 +4,7 @@ from flask import current_app
 
 from pbem.api.health.schemas import HealthSchema, LiveSchema
 from pbem.api.safe_json import Blueprint
-from pbem.schedule.health import report
+from pbem.store.health import report
 
 blp = Blueprint("health", __name__, url_prefix="/api/health", description="Health and liveness")
 

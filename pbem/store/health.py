@@ -1,26 +1,26 @@
-"""Is the installation working: the database, the outbox, the scheduler's last passes.
+"""Is the installation working: the database, the outbox's backlog, the scheduler's passes.
 
 The scheduler may run in another process (`pbem scheduler`) or on another machine, so each
-pass leaves a heartbeat row (`pbem.store.heartbeats`) and the web processes read it
-(`report`): monitoring
-that polls `GET /api/health` sees a dead scheduler as a 503.
+pass of the sweep and of the mail sender stamps a heartbeat row when it ends (`beat`), and
+the web processes read them (`report`, what `GET /api/health` answers): monitoring that
+polls it sees a dead scheduler as a 503. On the storage floor, so that the passes stamp
+without knowing who reads the stamps, and the report reads only rows.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from flask import current_app
-from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import insert, or_, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pbem.clock import now
 from pbem.extensions import db
-from pbem.notify.sender import backlog
-from pbem.store.heartbeats import beat
-from pbem.store.models import Heartbeat
+from pbem.store.models import Heartbeat, Notification
 
+_outbox = Notification.__table__
 _heartbeats = Heartbeat.__table__
 
 #: The jobs that beat: the sweep (deadlines, bots) and the mail sender.
@@ -113,4 +113,32 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
     }
 
 
-__all__ = ["JOBS", "beat", "report"]
+def beat(job: str) -> None:
+    """Record that `job` finished a pass now; the pass commits it with its own work."""
+    moment = now()
+    done = db.session.execute(
+        update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment)
+    ).rowcount
+    if done:
+        return
+    try:
+        with db.session.begin_nested():
+            db.session.execute(insert(_heartbeats).values(name=job, at=moment))
+    except IntegrityError:  # another process's first beat came first
+        db.session.execute(update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment))
+
+
+def backlog() -> dict[str, Any]:
+    """Rows waiting to be sent, and the age of the oldest, for health checks."""
+    oldest = db.session.execute(
+        select(_outbox.c.created_at)
+        .where(or_(_outbox.c.status == "queued", _outbox.c.status == "sending"))
+        .order_by(_outbox.c.id)
+        .limit(1)
+    ).scalar()
+    count = (
+        db.session.query(Notification)
+        .filter(Notification.status.in_(("queued", "sending")))
+        .count()
+    )
+    return {"unsent": count, "oldest": oldest}

@@ -1,5 +1,5 @@
-"""Screenshots of the board for the README: `python -m pbem.web.snapshot [boards] [out_dir]`;
-of the pages served by a real server: `python -m pbem.web.snapshot pages [out_dir]`.
+"""Screenshots of the board for the README: `python -m pbem.snapshot [boards] [out_dir]`;
+of the pages served by a real server: `python -m pbem.snapshot pages [out_dir]`.
 
 Renders a mid-game board and a finished game (random play from fixed seeds) as standalone
 pages, opens them in headless Chromium and saves `board-midgame.png` and `board-finished.png`
@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import argparse
 import base64
+import random
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
+from werkzeug.serving import make_server
+
 import engine
 from engine.bots import RandomBot, play_random_game
+from pbem import create_app
+from pbem.cli import upgrade_database
+from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.web.board import standalone_page
+from pbem.web.signin import seat_link
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -91,8 +99,6 @@ def screenshot(driver: Any, page: Path | None, out: Path) -> None:
 
 
 def _play_over_api(client: Any, game_id: int, keys: dict[str, str], seed: int, moves: int) -> None:
-    import random
-
     rng = random.Random(seed)
     for _ in range(moves):
         view = client.get(f"/api/games/{game_id}").get_json()
@@ -108,14 +114,6 @@ def _play_over_api(client: Any, game_id: int, keys: dict[str, str], seed: int, m
 def pages(out_dir: Path) -> None:
     """`web-board.png` (a seat's board page mid-game) and `web-finished.png` (a finished
     game's page), from a real server on a throwaway SQLite database."""
-    import threading
-
-    from werkzeug.serving import make_server
-
-    from pbem import create_app
-    from pbem.cli import upgrade_database
-    from pbem.web.signin import seat_link
-
     names = {"red": "Rosa", "yellow": "Yago", "green": "Greta", "blue": "Bruno", "brown": "Nuno"}
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite"})
@@ -146,8 +144,6 @@ def pages(out_dir: Path) -> None:
             mid = games["Sunday league"]
             pending = client.get(f"/api/games/{mid}").get_json()["pending"][0]["player"]
             with app.app_context():
-                from pbem.game.players import hash_api_key, player_by_key_hash
-
                 player = player_by_key_hash(hash_api_key(keys[pending]))
                 link = seat_link(mid, pending, player.id)
             for name, url in (
@@ -164,7 +160,7 @@ def pages(out_dir: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m pbem.web.snapshot", description=__doc__.split("\n\n")[0]
+        prog="python -m pbem.snapshot", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument(
         "what",
