@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.bots import RandomBot, play_random_game
+from engine.bots import RandomBot
+from engine.driver import play_random_game
 from pbem.web.board import standalone_page
 
 CHROMIUM = "/usr/bin/chromium"
