@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import cards as _cards  # noqa: F401  (registers every card's special action)
-from engine import rules
+from engine import flow, play, setup, waiting
 from engine.batch import Batch, Played, play_batch
 from engine.moves import IllegalMove, Secrecy
 from engine.notation import NotationError, format_move, parse_move, parse_moves
@@ -61,7 +60,7 @@ def new_game(colors: list[str], seed: int = 0, options: dict[str, Any] | None = 
 
     Raises ValueError with a sentence saying what to change on bad colours or options.
     """
-    board = rules.new_board(list(colors) if isinstance(colors, tuple) else colors, seed, options)
+    board = setup.new_board(list(colors) if isinstance(colors, tuple) else colors, seed, options)
     return State.of(board)
 
 
@@ -70,12 +69,12 @@ def pending(state: State) -> list[Pending]:
 
     Public: a Veto window's plan shows no secret here (view() shows a player their own).
     """
-    return rules.pending(state)
+    return waiting.pending(state)
 
 
 def legal_moves(state: State, player: str) -> list[Move]:
     """Every atomic move `player` may make now (empty if none)."""
-    return rules.legal_moves(state, player)
+    return play.legal_moves(state, player)
 
 
 def apply(state: State, player: str, move: Move) -> tuple[State, list[Event]]:
@@ -84,7 +83,7 @@ def apply(state: State, player: str, move: Move) -> tuple[State, list[Event]]:
     Raises IllegalMove, whose message names the rule, for any move the rules refuse.
     """
     board = state.copy_for_push()
-    events = rules.push(board, player, move)
+    events = play.push(board, player, move)
     return board, events
 
 
@@ -95,7 +94,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
 
 def default_move(state: State, player: str) -> Move | None:
     """The move a timeout makes for `player`, or None if they have nothing to do."""
-    return rules.default_move(state, player)
+    return play.default_move(state, player)
 
 
 def is_over(state: State) -> bool:
@@ -108,7 +107,7 @@ def scores(state: State) -> dict[str, int]:
 
 def winners(state: State) -> list[str]:
     """The colours with the highest score (a tie shares the win)."""
-    return rules.winners(state)
+    return flow.winners(state)
 
 
 def to_dict(state: State) -> dict[str, Any]:

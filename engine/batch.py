@@ -13,10 +13,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from engine import rules
 from engine.board import Board
 from engine.moves import IllegalMove
 from engine.observer import REVEALING_EVENTS, reveals_hidden
+from engine.play import push
 from engine.types import Event, Move
 
 #: What each revealing event uncovers, in words.
@@ -65,7 +65,7 @@ def play_batch(state: Board, player: str, moves: list[Move]) -> Batch:
     for index, move in enumerate(moves):
         board = current.copy_for_push()
         try:
-            events = rules.push(board, player, move)
+            events = push(board, player, move)
         except IllegalMove as error:
             raise IllegalMove(_refusal(played, player, index, moves, error)) from None
         played.append(Played(move, events, board))

@@ -1,6 +1,6 @@
 """The game state: a plain record of where everything is, with an exact JSON round trip.
 
-`Board` holds no rules and imports none; `engine.rules` reads and changes it, and
+`Board` holds no rules and imports none; the rules (`engine.play`) read and change it, and
 `engine.state.State` adds python-chess style `legal_moves` and `push` on top. Every field is
 JSON-ready data (strings, ints, lists, dicts with string keys) except `action_decks` and
 `face_up`, keyed by stack number, which `to_dict` writes with string keys.
@@ -37,7 +37,7 @@ class Board:
     taken: list[dict[str, Any]]  # this round's chosen action cards: {player, card, stack}
     turn_order: list[str] = field(default_factory=list)  # this round, highest card first
     turn_index: int = 0
-    turn: dict[str, Any] | None = None  # the turn under way, see rules.Turn keys
+    turn: dict[str, Any] | None = None  # the turn under way, see flow.begin_turn
     picks: dict[str, str | None] = field(default_factory=dict)  # secret picks under way
     last_round_lowest: str | None = None
     special: dict[str, Any] | None = None  # the special action under way, see engine.special
@@ -162,7 +162,7 @@ class Board:
 
 
 #: Dicts of lists that the rules replace, never change in place: `copy_for_push` shares the
-#: lists (rules.play_power_card, rules.start_round, steps._power_card_return write them).
+#: lists (turn_moves.play_power_card, flow.start_round, steps._power_card_return write them).
 _REPLACED_ON_WRITE = ("hands", "discards", "returned_cards", "action_decks")
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from engine.data import PLACES, REGIONS
+
 
 class IllegalMove(Exception):
     """A move the rules (or the move form) do not allow. The message names the rule."""
@@ -84,6 +86,14 @@ def check_form(move: Any) -> MoveForm:
                 f"not {json_type(value)}."
             )
     return form
+
+
+def check_region(name: str, *, castillo: bool = False) -> None:
+    """Refuse a name that is not a region (or, where allowed, the Castillo)."""
+    allowed = PLACES if castillo else REGIONS
+    if name not in allowed:
+        what = "a region or the castillo" if castillo else "a region"
+        raise IllegalMove(f'"{name}" is not {what}: choose from {", ".join(allowed)}.')
 
 
 def json_type(value: Any) -> str:

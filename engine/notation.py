@@ -29,10 +29,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine import rules
 from engine.board import Board
 from engine.data import CARD_STACKS, LOCATIONS, MOBILE_SCOREBOARDS, PLACES, REGIONS
 from engine.moves import IllegalMove, check_form
+from engine.observer import reveals_hidden
+from engine.play import legal_moves, push
 
 Move = dict[str, Any]
 
@@ -357,7 +358,7 @@ def parse_move(text: str, state: Board, player: str) -> Move:
     words = _words(text)
     if not words:
         raise NotationError("An empty line is not a move.")
-    legal = rules.legal_moves(state, player)
+    legal = legal_moves(state, player)
     readings, misses = _readings(words, state)
     # A verb written in full beats a longer one it starts: `do` is do_special, not done.
     if any(r.exact_verb for r in readings):
@@ -427,8 +428,6 @@ def parse_moves(text: str, state: Board, player: str) -> list[Move]:
     After a move that uncovers hidden information (new action cards, secret picks), an
     error says only that, so a refused batch cannot be used to peek.
     """
-    from engine import apply, reveals_hidden  # the facade imports this module
-
     moves: list[Move] = []
     board = state
     revealed = False
@@ -442,7 +441,9 @@ def parse_moves(text: str, state: Board, player: str) -> list[Move]:
             where = f'Line {number} ("{part.strip()}")'
             try:
                 move = parse_move(part, board, player)
-                board, events = apply(board, player, move)
+                after = board.copy_for_push()  # as engine.apply plays it
+                events = push(after, player, move)
+                board = after
             except IllegalMove as error:
                 kind = NotationError if isinstance(error, NotationError) else IllegalMove
                 if revealed:

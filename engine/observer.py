@@ -15,11 +15,12 @@ from typing import Any
 from engine import special
 from engine.board import Board, copy_json
 from engine.data import CASTILLO, COURT, PROVINCE, REGIONS
+from engine.flow import can_place, team_results, winners
 from engine.moves import FORMS, Secrecy
-from engine.rules import can_place, pending, team_results, winners
 from engine.scoring import scoreboard
 from engine.steps import public_picks
 from engine.types import Event, LogEntry
+from engine.waiting import pending
 
 
 def view(board: Board, viewer: str | None) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """`State`: the board, plus the python-chess style methods that play it.
 
-`Board` (engine.board) is a plain record and holds no rules; the rules (engine.rules) read
-and change it. A bot that searches many lines wants `state.copy()`, `state.legal_moves()` and
-`state.push()` in place, so this subclass joins the two without `board` importing `rules`.
+`Board` (engine.board) is a plain record and holds no rules; the rules (engine.play and the
+modules it registers) read and change it. A bot that searches many lines wants
+`state.copy()`, `state.legal_moves()` and `state.push()` in place, so this subclass joins
+the two without `board` importing `play`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from engine import rules
+from engine import play
 from engine.board import Board
 
 
@@ -24,9 +25,9 @@ class State(Board):
 
     def legal_moves(self, player: str) -> list[dict[str, Any]]:
         """Every atomic move `player` may make now."""
-        return rules.legal_moves(self, player)
+        return play.legal_moves(self, player)
 
     def push(self, player: str, move: dict[str, Any]) -> list[dict[str, Any]]:
         """Play `move` on this state in place and return its events (`engine.apply` copies
         first; a bot searching many lines may prefer `copy()` and `push`)."""
-        return rules.push(self, player, move)
+        return play.push(self, player, move)

@@ -20,7 +20,8 @@ from typing import Any
 from werkzeug.serving import make_server
 
 import engine
-from engine.bots import RandomBot, play_random_game
+from engine.bots import RandomBot
+from engine.driver import play_random_game
 from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.game.players import hash_api_key, player_by_key_hash

@@ -4,7 +4,8 @@ Importing this package registers the cards and their move forms.
 """
 
 from engine.moves import PRIVATE, PUBLIC, UNTIL_REVEALED, MoveForm
-from engine.special import CARDS, Forms, register_moves
+from engine.special import CARDS
+from engine.special_moves import Forms, register_moves
 
 from . import intrigue, personal, pieces, punishment, scorings, secret  # noqa: F401
 

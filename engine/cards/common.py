@@ -8,8 +8,7 @@ from typing import Any
 
 from engine.board import Board
 from engine.data import CASTILLO, PLACES, REGIONS
-from engine.moves import IllegalMove
-from engine.rules import check_region
+from engine.moves import IllegalMove, check_region
 from engine.special import Context, Events, Move, SpecialAction
 from engine.steps import Step
 

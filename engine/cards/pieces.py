@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.data import CASTILLO, MOBILE_SCOREBOARDS, NEIGHBOURS, PLACES, REGIONS
-from engine.moves import IllegalMove
-from engine.rules import check_region
+from engine.moves import IllegalMove, check_region
 from engine.special import Context, Move, SpecialAction, register
 
 

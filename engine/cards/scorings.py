@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from engine.board import Board
 from engine.data import CASTILLO, PLACES, REGIONS
-from engine.rules import check_region
+from engine.moves import check_region
 from engine.scoring import value_group
 from engine.special import Context, Move, SpecialAction, register
 from engine.steps import award_steps

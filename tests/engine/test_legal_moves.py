@@ -8,7 +8,7 @@ This test holds them to the plain definition, at every step of random games.
 from __future__ import annotations
 
 import engine
-from engine import rules
+from engine import registry
 from engine.bots import RandomBot
 from engine.memo import per_call
 from engine.moves import IllegalMove
@@ -22,7 +22,7 @@ def by_definition(board: engine.State, player: str) -> list[dict]:
     if board.phase == "over" or player not in board.colours:
         return []
     out = []
-    for rule in rules.RULES.values():
+    for rule in registry.RULES.values():
         for move in rule.candidates(board, player):
             try:
                 with per_call():

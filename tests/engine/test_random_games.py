@@ -175,7 +175,7 @@ def test_default_moves_alone_finish_a_game(players):
 
 GAME_IN_A_PROCESS = """
 import hashlib, json, engine
-from engine.bots import play_random_game
+from engine.driver import play_random_game
 state, log = play_random_game(["red", "blue", "green", "yellow", "brown"], seed=77, bot_seed=5)
 print(hashlib.sha256(json.dumps([engine.to_dict(state), log], sort_keys=True).encode()).hexdigest())
 """

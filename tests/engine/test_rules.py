@@ -3,8 +3,8 @@
 import pytest
 
 import engine
-from engine.bots import play_random_game
 from engine.data import NEIGHBOURS
+from engine.driver import play_random_game
 from tests.engine.helpers import (
     empty_board,
     play,

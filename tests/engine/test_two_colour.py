@@ -5,7 +5,7 @@ import pytest
 import engine
 from engine.bots import RandomBot
 from engine.data import CARD_STACKS
-from engine.rules import team_results
+from engine.flow import team_results
 from engine.scoring import score_place
 from tests.engine.helpers import (
     acting,

@@ -1,0 +1,95 @@
+"""Playing moves: the legal moves of the moment, pushing one, the move a timeout makes.
+
+Importing this module registers every rule: the base rules (engine.turn_moves), the special
+actions' (engine.special_moves) and every card's (engine.cards).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# isort: off
+# In this order, so that RULES holds the base rules first, then the special actions' own,
+# then the cards' (tests/engine/test_legal_moves.py lists moves by definition in its order).
+from engine import turn_moves as _turn_moves  # noqa: F401  (registers the base rules)
+from engine import special_moves as _special_moves  # noqa: F401  (registers their rules)
+from engine import cards as _cards  # noqa: F401  (registers every card's special action)
+# isort: on
+from engine.board import Board
+from engine.memo import per_call
+from engine.moves import IllegalMove, check_form
+from engine.registry import RULES, Events, rules_by_moment
+from engine.special import action_for
+
+
+def moment(board: Board) -> tuple[str, ...]:
+    """The moments of the game whose rules may have moves now (the `when` of a Rule)."""
+    turn = board.turn
+    if board.phase != "turn" or turn is None:
+        return (board.phase,)
+    special = board.special
+    if special is None or special["stage"] == "planning":
+        if turn["step"] != "act":
+            return (turn["step"],)
+        # While the card's moves are open, so are placing and ending the turn. A planning
+        # move's moment is its own type, open only while its card is played.
+        action = action_for(board)
+        return ("act", "planning", *(action.planning_moves if action else ()))
+    return (special["stage"],)  # "inputs" or "window"
+
+
+def legal_moves(board: Board, player: str) -> list[dict[str, Any]]:
+    if board.phase == "over" or player not in board.colours:
+        return []
+    out: list[dict[str, Any]] = []
+    by_moment = rules_by_moment()
+    with per_call():
+        for move_rule in (r for when in moment(board) for r in by_moment.get(when, ())):
+            if move_rule.legal is not None:
+                out.extend(move_rule.legal(board, player))
+                continue
+            for move in move_rule.candidates(board, player):
+                try:
+                    move_rule.check(board, player, move)
+                except IllegalMove:
+                    continue
+                out.append(move)
+    return out
+
+
+def push(board: Board, player: Any, move: Any) -> Events:
+    """Check and play one move on `board` in place; return its events."""
+    check_form(move)
+    if not isinstance(player, str) or player not in board.colours:
+        raise IllegalMove(
+            f"{player!r} is not a player of this game: players are {', '.join(board.colours)}."
+        )
+    if board.phase == "over":
+        raise IllegalMove("The game is over: no more moves can be made.")
+    move_rule = RULES[move["type"]]
+    with per_call():  # the check only reads; `do` changes the board, so it gets no memo
+        move_rule.check(board, player, move)
+    events: Events = []
+    move_rule.do(board, player, move, events)
+    return events
+
+
+def default_move(board: Board, player: str) -> dict[str, Any] | None:
+    """What a timeout plays for `player`: cautious, and never a strategic gift to anyone."""
+    moves = legal_moves(board, player)
+    if not moves:
+        return None
+    kinds = {m["type"] for m in moves}
+    if "play_power_card" in kinds:
+        return min((m for m in moves if m["type"] == "play_power_card"), key=lambda m: m["card"])
+    if "take_caballeros" in kinds:
+        return max((m for m in moves if m["type"] == "take_caballeros"), key=lambda m: m["count"])
+    if "castillo_pick" in kinds:
+        home = board.grandes[player]
+        return next((m for m in moves if m["region"] == home), moves[0])
+    # A veto window times out as `allow`; a turn ends; a special action under way ends
+    # where the card allows, else takes its first listed step.
+    for kind in ("allow", "choose_card", "end_special", "end_turn"):
+        if kind in kinds:
+            return next(m for m in moves if m["type"] == kind)
+    return moves[0]
