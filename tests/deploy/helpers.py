@@ -6,10 +6,12 @@ import re
 import shlex
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
+import click
 import pytest
 
-from pbem.cli import build_parser
+from pbem.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
@@ -29,12 +31,27 @@ def local_path(path: str) -> Path:
     return Path(path)
 
 
-def parse_pbem(args: list[str]):
-    """`pbem ARGS` as the console script parses them; a refused command fails the test."""
+def parse_pbem(args: list[str]) -> SimpleNamespace:
+    """`pbem ARGS` as the console script parses them, run no further: `command` (and
+    `mail_command` or `db_command` under a group) and the command's parameters by name; a
+    refused command fails the test."""
+    names: list[str] = []
+    command: click.Command = cli
+    words = list(args)
     try:
-        return build_parser().parse_args(args)
-    except SystemExit:
+        while isinstance(command, click.Group) and words:
+            found = command.get_command(click.Context(command), words[0])
+            if found is None:
+                break
+            names.append(words.pop(0))
+            command = found
+        if isinstance(command, click.Group):
+            raise click.UsageError(f"no command of {command.name} in {words}")
+        params = command.make_context(" ".join(["pbem", *names]), words).params
+    except (click.ClickException, click.exceptions.Exit):
         pytest.fail(f"pbem does not accept: pbem {shlex.join(args)}")
+    under = {f"{names[0]}_command": names[1]} if len(names) > 1 else {}
+    return SimpleNamespace(command=names[0], **under, **params)
 
 
 def read_unit(path: Path) -> dict[str, list[tuple[str, str]]]:
