@@ -16,6 +16,9 @@ def create_app(config: dict | None = None) -> Flask:
     `pbem.config`). The factory never touches the database and never starts background
     work; `pbem serve` and `pbem db upgrade` bring the schema up to date.
     """
+    # Imported here, not at the top: every `import pbem.<anything>` runs this file first,
+    # and the whole app (flask-smorest, the models, the pages) takes 0.6 s to import, which
+    # `pbem --help`, the engine's users and the ground floor's modules need not wait for.
     from pbem import api, logs, notify, web
     from pbem.config import configure
     from pbem.extensions import db, migrate

@@ -14,7 +14,12 @@ from pathlib import Path
 from flask import Flask
 
 from pbem.extensions import db
+from pbem.game.players import new_api_key, register_player
+from pbem.notify.sender import deliver_due, mail_files, mail_folder, written_since
+from pbem.play.lifecycle import create_game
+from pbem.schedule.sweep import sweep
 from pbem.store.models import Player
+from pbem.web.signin import seat_link
 
 #: Your seat, and the bots', in seat order.
 YOU = ("you@example.org", "You", "red")
@@ -53,11 +58,6 @@ class Demo:
 
 def start_demo(app: Flask, base_url: str) -> Demo:
     """Your player (a new key each time), a new game against bots, and its first mails."""
-    from pbem.game.players import new_api_key, register_player
-    from pbem.notify.sender import deliver_due, mail_files, mail_folder, written_since
-    from pbem.play.lifecycle import create_game
-    from pbem.schedule.sweep import sweep
-    from pbem.web.signin import seat_link
 
     email, name, colour = YOU
     before = mail_files(app)

@@ -12,11 +12,17 @@ from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlparse
 
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask import Flask
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from pbem.config import DEVELOPMENT_SECRET
+from pbem.extensions import db
+from pbem.notify.sender import SmtpTransport, mail_folder
+from pbem.paths import MIGRATIONS_DIR
+from pbem.store.health import report
 
 #: A shorter secret is guessable enough to forge reply addresses and seat links.
 SHORTEST_SECRET = 32
@@ -33,11 +39,6 @@ class Finding:
 
 
 def _database(app: Flask) -> list[Finding]:
-    from alembic.runtime.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-
-    from pbem.extensions import db
-    from pbem.paths import MIGRATIONS_DIR
 
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
     shown = url.render_as_string(hide_password=True)
@@ -67,7 +68,6 @@ def _database(app: Flask) -> list[Finding]:
 
 
 def _scheduler(app: Flask) -> list[Finding]:
-    from pbem.store.health import report
 
     health = report(app.config["PBEM_HEALTH_STALE_SECONDS"])
     if health["database"] != "ok":
@@ -79,7 +79,6 @@ def _scheduler(app: Flask) -> list[Finding]:
 
 
 def _mail(app: Flask) -> list[Finding]:
-    from pbem.notify.sender import SmtpTransport, mail_folder
 
     found = []
     url = app.config.get("SMTP_URL")

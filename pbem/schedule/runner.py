@@ -20,6 +20,9 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
+from pbem.notify.sender import deliver_due
+from pbem.schedule.sweep import sweep
+
 #: Every sweep line starts "game N: ...".
 _GAME_OF_LINE = re.compile(r"game (\d+):")
 
@@ -41,7 +44,6 @@ def _run_job(app: Flask, job: str, work: Callable[[], dict[str, Any]]) -> None:
 
 
 def _sweep_job(app: Flask) -> None:
-    from pbem.schedule.sweep import sweep
 
     def work() -> dict[str, Any]:
         lines = sweep()
@@ -55,7 +57,6 @@ def _sweep_job(app: Flask) -> None:
 
 
 def _mail_job(app: Flask) -> None:
-    from pbem.notify.sender import deliver_due
 
     def work() -> dict[str, Any]:
         result = deliver_due()

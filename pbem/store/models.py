@@ -24,6 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from pbem.clock import now
 from pbem.extensions import db
 
 #: Where a move came from: a door (the API, a mail, the web page) or the scheduler acting
@@ -37,8 +38,6 @@ GAME_STATUSES = ("active", "finished", "aborted", "abandoned")
 
 def utcnow() -> datetime:
     """Now, from the service's one clock (tests set it; never the database's)."""
-    from pbem.clock import now
-
     return now()
 
 

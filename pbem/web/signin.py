@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from flask import current_app, session
+from flask import current_app, session, url_for
 
 from pbem import tokens
 from pbem.errors import Forbidden
@@ -70,8 +70,6 @@ def seat_link(game_id: int, colour: str, player_id: int) -> str:
             parts.netloc, script_name=parts.path or "/", url_scheme=parts.scheme or "https"
         )
         return adapter.build(ENDPOINT, values, force_external=True)
-    from flask import url_for
-
     return url_for(ENDPOINT, _external=True, **values)
 
 
