@@ -1,2 +1,3 @@
-"""Games as the service knows them: players, seating, states, views, and the one play
-function (`play.submit`) that every door into a game goes through."""
+"""Games as the service reads them: players, seating (who acts as which colour), games,
+states (a per-worker cache, snapshots), views and history. Every change to a game goes
+through `pbem.play`, the floor above."""

@@ -1,2 +1,2 @@
-"""Deadlines: the timing policy, deadline rows, the sweep that reminds and acts for late
-seats, and the scheduler process that runs it."""
+"""The scheduler: the sweep (reminders, timeouts, bots, idle games) and the process that
+runs it and the mail sender's passes. The deadlines it acts on are `pbem.timing`'s."""

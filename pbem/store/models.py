@@ -92,7 +92,7 @@ class Seat(db.Model):
 
     A player usually holds one seat per game; in the two-colour variant each person holds
     two (seats 0 and 1, or 2 and 3). Which seats one player may hold is a rule of the game's
-    options, checked by `game.games.create_game` and `give_seat`; the table only keeps
+    options, checked by `play.lifecycle.create_game` and `give_seat`; the table only keeps
     each colour and each position to one seat.
     """
 
