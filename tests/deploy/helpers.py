@@ -38,16 +38,21 @@ def parse_pbem(args: list[str]) -> SimpleNamespace:
     names: list[str] = []
     command: click.Command = cli
     words = list(args)
+    # Each context a child of its group's, as when pbem runs: click keeps a command's help
+    # option as the first context it is made for has it (-h and --help here).
+    ctx = click.Context(cli, info_name="pbem", **cli.context_settings)
     try:
         while isinstance(command, click.Group) and words:
-            found = command.get_command(click.Context(command), words[0])
+            found = command.get_command(ctx, words[0])
             if found is None:
                 break
             names.append(words.pop(0))
             command = found
+            if isinstance(command, click.Group):
+                ctx = click.Context(command, info_name=names[-1], parent=ctx)
         if isinstance(command, click.Group):
             raise click.UsageError(f"no command of {command.name} in {words}")
-        params = command.make_context(" ".join(["pbem", *names]), words).params
+        params = command.make_context(names[-1], words, parent=ctx).params
     except (click.ClickException, click.exceptions.Exit):
         pytest.fail(f"pbem does not accept: pbem {shlex.join(args)}")
     under = {f"{names[0]}_command": names[1]} if len(names) > 1 else {}
