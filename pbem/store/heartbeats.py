@@ -6,7 +6,9 @@ Here, on the storage floor, so that the passes stamp without knowing who reads t
 
 from __future__ import annotations
 
-from sqlalchemy import insert, update
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, insert, update
 from sqlalchemy.exc import IntegrityError
 
 from pbem.clock import now
@@ -19,8 +21,10 @@ _heartbeats = Heartbeat.__table__
 def beat(job: str) -> None:
     """Record that `job` finished a pass now; the pass commits it with its own work."""
     moment = now()
-    done = db.session.execute(
-        update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment)
+    # An UPDATE's result is a CursorResult; Session.execute is typed as returning any Result.
+    done = cast(
+        CursorResult[Any],
+        db.session.execute(update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment)),
     ).rowcount
     if done:
         return
