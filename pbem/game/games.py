@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.store.models import Game, Player, Seat
@@ -30,7 +32,7 @@ def games_of(player: Player) -> list[Game]:
     )
 
 
-def game_summary(game: Game, player: Player) -> dict:
+def game_summary(game: Game, player: Player) -> dict[str, Any]:
     own = [s.colour for s in seats_of(game, player)]
     to_move = sorted({p["player"] for p in game.pending or []})
     return {
