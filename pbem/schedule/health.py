@@ -78,7 +78,8 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
         db.session.rollback()
         # The driver's words name hosts, users and paths: for the log, not for an answer
         # anyone may ask for (`pbem doctor` says the same to the operator).
-        reason = str(error.orig if getattr(error, "orig", None) else error).splitlines()[0]
+        orig = getattr(error, "orig", None)
+        reason = str(orig if orig else error).splitlines()[0]
         current_app.logger.error("health: the database does not answer", extra={"error": reason})
         return {
             "status": "failing",
