@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from flask import Flask
 
 from pbem.paths import MIGRATIONS_DIR
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Application factory: build and configure one app instance.
 
     `config` overrides the environment, which overrides the embedded defaults (see

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import current_app, has_app_context
+from flask import Flask, current_app, has_app_context
 
 
 def now() -> datetime:
     """The current time, UTC: the app's set time if there is one, else the system's."""
     if has_app_context():
-        fixed = current_app.extensions.get("pbem_now")
+        fixed: datetime | None = current_app.extensions.get("pbem_now")
         if fixed is not None:
             return fixed
     return datetime.now(UTC)
 
 
-def set_now(app, moment: datetime | None) -> None:
+def set_now(app: Flask, moment: datetime | None) -> None:
     """Make `app` read `moment` as the time (None: the system clock again)."""
     if moment is not None and moment.tzinfo is None:
         raise ValueError("set_now needs an aware datetime (UTC)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from typing import Any
 
 from flask import Flask
 
@@ -30,7 +31,7 @@ def database_url_from_env() -> str | None:
     return url
 
 
-def configure(app: Flask, config: dict | None) -> None:
+def configure(app: Flask, config: dict[str, Any] | None) -> None:
     """Fill `app.config`: defaults first, then the environment, then `config`."""
     app.config.update(
         SECRET_KEY=None,

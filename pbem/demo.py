@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
@@ -69,7 +70,7 @@ def start_demo(app: Flask, base_url: str) -> Demo:
             you, key = register_player(email, name)
         else:  # a second demo on the same database: the same player, a fresh key to print
             key, you.api_key_hash = new_api_key()
-        seats = [{"email": email, "colour": colour}]
+        seats: list[dict[str, Any]] = [{"email": email, "colour": colour}]
         seats += [{"colour": c, "bot": True} for c in BOT_COLOURS]
         game = create_game(you, "Demo: you against two bots", seats, options={})
         db.session.commit()

@@ -15,7 +15,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, Response, g, request
 from flask.logging import default_handler
 
 #: Attributes every LogRecord has: anything else on a record came from `extra=`.
@@ -84,7 +84,7 @@ def init_app(app: Flask) -> None:
         g.pbem_cpu_started = time.thread_time()
 
     @app.after_request
-    def log_request(response):
+    def log_request(response: Response) -> Response:
         started = g.get("pbem_started")
         fields: dict[str, Any] = {
             "method": request.method,

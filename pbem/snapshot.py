@@ -71,7 +71,8 @@ def midgame(seed: int = MIDGAME_SEED, moves: int = MIDGAME_MOVES) -> engine.Stat
         if engine.is_over(state):
             break
         player = engine.pending(state)[0]["player"]
-        state, _ = engine.apply(state, player, bot.choose(state, player))
+        # engine's bots return plain dicts, not its own Move (engine is fixing its types).
+        state, _ = engine.apply(state, player, bot.choose(state, player))  # type: ignore[arg-type]
     return state
 
 
@@ -146,6 +147,7 @@ def pages(out_dir: Path) -> None:
             pending = client.get(f"/api/games/{mid}").get_json()["pending"][0]["player"]
             with app.app_context():
                 player = player_by_key_hash(hash_api_key(keys[pending]))
+                assert player is not None  # registered above
                 link = seat_link(mid, pending, player.id)
             for name, url in (
                 ("web-board.png", link),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from flask import g, request
 
 from pbem.errors import Unauthorized
@@ -10,8 +12,14 @@ from pbem.store.models import Player
 
 #: The OpenAPI security requirement of endpoints that need a key, and of those where a key
 #: is optional (the empty requirement means "no key is fine too").
-KEY_REQUIRED = [{"bearerAuth": []}]
-KEY_OPTIONAL = [{}, {"bearerAuth": []}]
+KEY_REQUIRED: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+KEY_OPTIONAL: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
+
+
+@overload
+def api_key_hash(required: Literal[True] = True) -> str: ...
+@overload
+def api_key_hash(required: bool) -> str | None: ...
 
 
 def api_key_hash(required: bool = True) -> str | None:
@@ -42,12 +50,19 @@ def key_needed() -> Unauthorized:
     )
 
 
+@overload
+def current_player(required: Literal[True] = True) -> Player: ...
+@overload
+def current_player(required: bool) -> Player | None: ...
+
+
 def current_player(required: bool = True) -> Player | None:
     """The player whose key came with the request.
 
     No header: None, or 401 when `required`. A header with a wrong key is always 401, so a
     client with a typo in its key learns so instead of silently getting the public view.
     """
+    player: Player | None
     if "player" in g:
         player = g.player
     else:

@@ -1,5 +1,7 @@
 """Fields shared by the resources' schemas."""
 
+from typing import Any
+
 import marshmallow as ma
 
 #: Names and titles are shown in mails and pages, and PostgreSQL refuses NUL in text: no
@@ -9,7 +11,7 @@ no_control_characters = ma.validate.Regexp(
 )
 
 
-def Text(max_length: int, **kwargs) -> ma.fields.String:  # noqa: N802 (reads as a field type)
+def Text(max_length: int, **kwargs: Any) -> ma.fields.String:  # noqa: N802 (reads as a field type)
     """A one-line string of 1 to `max_length` characters."""
     return ma.fields.String(
         validate=[ma.validate.Length(min=1, max=max_length), no_control_characters], **kwargs

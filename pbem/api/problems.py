@@ -11,7 +11,7 @@ import http
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, current_app, jsonify
+from flask import Flask, Response, current_app, jsonify
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
@@ -32,7 +32,7 @@ class ProblemSchema(ma.Schema):
     seq = ma.fields.Integer(metadata={"description": "The game's current sequence number"})
 
 
-def problem(status: int, detail: str, kind: str | None = None, **extra: Any):
+def problem(status: int, detail: str, kind: str | None = None, **extra: Any) -> Response:
     """Build a problem+json response."""
     phrase = http.HTTPStatus(status).phrase
     body = {
@@ -69,7 +69,7 @@ class ProblemApi(Api):
 
     ERROR_SCHEMA = ProblemSchema
 
-    def handle_http_exception(self, error: HTTPException):
+    def handle_http_exception(self, error: HTTPException) -> Response:
         data = getattr(error, "data", None) or {}
         messages = data.get("messages") or data.get("errors")
         code = error.code or 500
@@ -103,10 +103,10 @@ class ProblemApi(Api):
                     response.headers[name] = value
         return response
 
-    def _register_responses(self):
+    def _register_responses(self) -> None:
         """Document every error response with the problem schema and its content type."""
         for status in http.HTTPStatus:
-            response = {"description": status.phrase}
+            response: dict[str, Any] = {"description": status.phrase}
             if not (100 <= status < 200) and status not in (204, 304):
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
@@ -120,14 +120,14 @@ def register_error_handlers(app: Flask) -> None:
     """Service errors and unexpected exceptions as problem+json."""
 
     @app.errorhandler(ServiceError)
-    def _service_error(error: ServiceError):
+    def _service_error(error: ServiceError) -> Response:
         response = problem(error.status, error.detail, kind=error.kind, **error.extra)
         if error.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="pbem"'
         return response
 
     @app.errorhandler(Exception)
-    def _unexpected(error: Exception):
+    def _unexpected(error: Exception) -> Response:
         # A bug: logged with its traceback, answered in the same shape as every other error.
         app.logger.exception("unexpected error")
         return problem(

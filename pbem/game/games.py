@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.store.models import Game, Player, Seat
 from pbem.store.queries import MAX_ID
+
+
+class HasId(Protocol):
+    """A player as these reads need one: a `Player`, or the pages' signed-in player."""
+
+    @property
+    def id(self) -> int: ...
 
 
 def get_game(game_id: int) -> Game:
@@ -15,14 +24,14 @@ def get_game(game_id: int) -> Game:
     return game
 
 
-def seats_of(game: Game, player: Player | None) -> list[Seat]:
+def seats_of(game: Game, player: HasId | None) -> list[Seat]:
     """The player's seats in the game, in seat order: one, or two in the two-colour variant."""
     if player is None:
         return []
     return [s for s in game.seats if s.player_id == player.id]
 
 
-def games_of(player: Player) -> list[Game]:
+def games_of(player: HasId) -> list[Game]:
     """The games where the player holds a seat, each once (they may hold two in a game)."""
     seated = db.select(Seat.game_id).where(Seat.player_id == player.id)
     return list(
@@ -30,7 +39,7 @@ def games_of(player: Player) -> list[Game]:
     )
 
 
-def game_summary(game: Game, player: Player) -> dict:
+def game_summary(game: Game, player: Player) -> dict[str, Any]:
     own = [s.colour for s in seats_of(game, player)]
     to_move = sorted({p["player"] for p in game.pending or []})
     return {

@@ -47,7 +47,7 @@ def _entries(game_id: int, after: int, upto: int) -> list[engine.LogEntry]:
     ]
 
 
-def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> list[dict[str, Any]]:
+def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> list[engine.LogEntry]:
     """The log entries with `after < seq <= upto`, as `views.log_for` shows them to the
     holder of the seats `own` (none: to anyone), without their events (the pages show the
     moves; where rounds start is `Record.starts`).
@@ -83,7 +83,7 @@ class Record:
             last_round = tuple(e for e in last_round if e["seq"] >= starts[-1])
         return Record(self.seed, self.seq + len(entries), starts, last_round)
 
-    def last_round_log(self, own: Collection[str]) -> list[dict[str, Any]]:
+    def last_round_log(self, own: Collection[str]) -> list[engine.LogEntry]:
         """The last round's entries as `log_between` shows them to the holder of `own`:
         the same stretch (from the move that started the round to `seq`)."""
         return engine.visible_log(self.last_round, set(own), events=False)
@@ -122,7 +122,7 @@ class _Records:
 
 
 def _records() -> _Records:
-    records = current_app.extensions.get("pbem_records")
+    records: _Records | None = current_app.extensions.get("pbem_records")
     if records is None:  # made once per app, not for each page that asks
         records = current_app.extensions.setdefault("pbem_records", _Records(RECORDS_KEPT))
     return records

@@ -78,9 +78,10 @@ def seating(actor: Actor, game_id: int, *, read_only: bool = False) -> Seating:
     game = rows[0]
     player_id = rows[0].player_id if actor.key_hash is not None else actor.player_id
     if actor.is_scheduler:
-        if actor.colour not in game.colours:
-            raise Invalid(f"Game {game_id} has no {actor.colour} seat.")
-        own = [actor.colour]
+        colour = actor.colour
+        if colour is None or colour not in game.colours:
+            raise Invalid(f"Game {game_id} has no {colour} seat.")
+        own = [colour]
     else:
         own = [r.own_colour for r in rows if r.own_colour is not None]
     timeouts = {r.own_colour: r.own_timeouts or 0 for r in rows if r.own_colour is not None}

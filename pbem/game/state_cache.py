@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
 
 from flask import Flask, current_app
+
+import engine
 
 #: Games kept per worker; a state is a few KiB, so this bounds the cache to a few MiB.
 DEFAULT_SIZE = 1024
@@ -35,10 +36,10 @@ class StateCache:
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self.size = size
-        self._entries: OrderedDict[int, tuple[int, int, Any]] = OrderedDict()
+        self._entries: OrderedDict[int, tuple[int, int, engine.State]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: int, seed: int, seq: int) -> Any | None:
+    def get(self, game_id: int, seed: int, seq: int) -> engine.State | None:
         """The state of game `game_id` after `seq` moves, if this worker holds exactly it."""
         with self._lock:
             entry = self._entries.get(game_id)
@@ -47,7 +48,7 @@ class StateCache:
             self._entries.move_to_end(game_id)
             return entry[2]
 
-    def put(self, game_id: int, seed: int, seq: int, state: Any) -> None:
+    def put(self, game_id: int, seed: int, seq: int, state: engine.State) -> None:
         """Remember `state` as the game after `seq` moves (only ever from committed data)."""
         with self._lock:
             entry = self._entries.get(game_id)
@@ -71,4 +72,5 @@ def init_app(app: Flask) -> None:
 
 def state_cache() -> StateCache:
     """The current app's cache."""
-    return current_app.extensions["pbem_state_cache"]
+    cache: StateCache = current_app.extensions["pbem_state_cache"]
+    return cache

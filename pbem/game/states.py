@@ -61,11 +61,12 @@ def state_at(game: Any, seq: int) -> engine.State:
     return state
 
 
-def snapshots_of(batch: engine.Batch, first_seq: int) -> list[dict]:
+def snapshots_of(batch: engine.Batch, first_seq: int) -> list[dict[str, Any]]:
     """Snapshot rows for a batch whose first move is `first_seq`: one after each move that
     started a round."""
     return [
-        {"seq": first_seq + index, "state": engine.to_dict(played.state)}
+        # engine types a batch's states as `Board`s; they are `State`s (engine is fixing its types).
+        {"seq": first_seq + index, "state": engine.to_dict(played.state)}  # type: ignore[arg-type]
         for index, played in enumerate(batch.played)
         if any(event["type"] == "round_started" for event in played.events)
     ]

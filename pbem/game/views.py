@@ -29,7 +29,7 @@ def _view(game: Game, state: engine.State, colour: str | None, seq: int) -> dict
     return view
 
 
-def current_view(game: Game, player: Player | None, colour: str | None = None) -> dict:
+def current_view(game: Game, player: Player | None, colour: str | None = None) -> dict[str, Any]:
     """The view for the caller now: as `colour` (one of theirs) or their pending colour."""
     own = [s.colour for s in seats_of(game, player)]
     state = current_state(game.id, game.seed, game.seq)
@@ -69,12 +69,14 @@ def undelivered(game_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def view_at(game: Game, player: Player | None, seq: int, colour: str | None = None) -> dict:
+def view_at(
+    game: Game, player: Player | None, seq: int, colour: str | None = None
+) -> dict[str, Any]:
     """The caller's view as it was after move `seq`; `colour` as for `current_view`."""
     return view_of_seats(game, [s.colour for s in seats_of(game, player)], seq, colour)
 
 
-def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None) -> dict:
+def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None) -> dict[str, Any]:
     """The view after move `seq` of whoever holds the seats `own` (none: the public view);
     `colour` as for `current_view`. `game` is a Game or a row with its id, seq, seed, title
     and status."""
@@ -85,7 +87,7 @@ def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None
     return _view(game, state, viewer, seq)
 
 
-def legal_moves_for(actor: Actor, game_id: int, colour: str | None = None) -> dict:
+def legal_moves_for(actor: Actor, game_id: int, colour: str | None = None) -> dict[str, Any]:
     """Every move one of the actor's seats may make now (`colour` picks the seat of a
     person holding two; default: the one pending now). One query finds the actor, the game
     and the seats."""
@@ -98,6 +100,7 @@ def legal_moves_for(actor: Actor, game_id: int, colour: str | None = None) -> di
         return {"seq": game.seq, "colour": mine, "moves": []}
     state = current_state(game_id, game.seed, game.seq)
     mine = resolve_colour(game_id, seats.own, colour, _pending_colours(state), acting=False)
+    assert mine is not None  # `own` is not empty: one of its colours
     return {"seq": game.seq, "colour": mine, "moves": engine.legal_moves(state, mine)}
 
 
@@ -106,11 +109,14 @@ def _moves_of(game: Game) -> list[Move]:
     return list(db.session.execute(query).scalars())
 
 
-def log_for(game: Game, player: Player | None) -> dict:
+def log_for(game: Game, player: Player | None) -> dict[str, Any]:
     """The log as the caller may see it, each move with its events."""
     logged = _moves_of(game)
     entries: list[engine.LogEntry] = [
-        {"seq": m.seq, "player": m.colour, "move": m.move, "events": m.events or []} for m in logged
+        # engine's LogEntry reads its move and events as plain dicts, not its own Move and
+        # Event (engine is fixing its types).
+        {"seq": m.seq, "player": m.colour, "move": m.move, "events": m.events or []}  # type: ignore[typeddict-item]
+        for m in logged
     ]
     shown = engine.visible_log(entries, {s.colour for s in seats_of(game, player)})
     return {
@@ -122,7 +128,7 @@ def log_for(game: Game, player: Player | None) -> dict:
     }
 
 
-def record_of(game: Game) -> dict:
+def record_of(game: Game) -> dict[str, Any]:
     """Setup and log in full, once the game is over: enough to replay it anywhere."""
     if game.status != "finished":
         raise Conflict(

@@ -45,6 +45,7 @@ def pending_now(state: engine.State, colour: str) -> dict[str, Any]:
         for p in pending
         if p["player"] != colour
     ]
+    waiting: str | None
     if engine.is_over(state):
         waiting = "the game is over."
     elif mine and others:
@@ -53,7 +54,8 @@ def pending_now(state: engine.State, colour: str) -> dict[str, Any]:
         waiting = "you."
     else:
         waiting = f"{', '.join(others)}." if others else None
-    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
+    # Until the engine's typed moves land, format_move takes a plain dict.
+    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]  # type: ignore[arg-type]
     asks = (
         ASKS.get(mine["kind"], "A decision is yours.")
         if mine

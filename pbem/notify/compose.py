@@ -7,6 +7,7 @@ view (`engine.view`), the legal moves, the log as `engine.visible_log` lets them
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
@@ -68,7 +69,7 @@ def render(template: str, **context: Any) -> tuple[str, str]:
 def base_url() -> str:
     """PBEM_BASE_URL, else the address of the request being served, else this machine's
     `pbem serve` default (a sweep outside any request)."""
-    configured = current_app.config.get("PBEM_BASE_URL")
+    configured: str | None = current_app.config.get("PBEM_BASE_URL")
     if configured:
         return configured.rstrip("/")
     if has_request_context():
@@ -127,7 +128,7 @@ def when(moment: Any) -> str | None:
     return moment.strftime("%a %d %b %Y, %H:%M UTC") if moment is not None else None
 
 
-def describe_log_entry(entry: dict[str, Any]) -> str:
+def describe_log_entry(entry: Mapping[str, Any]) -> str:
     """A log entry as its reader may see it, in the notation (a hidden one by its type)."""
     if entry.get("hidden"):
         return f"{entry['move']['type'].replace('_', ' ')} (secret)"
@@ -140,7 +141,7 @@ def decision_mail(
     game_id: int,
     title: str,
     state: engine.State,
-    decision: dict[str, Any],
+    decision: Mapping[str, Any],
     seq: int,
     deadline: str | None = None,
     reminder: bool = False,
@@ -156,7 +157,8 @@ def decision_mail(
         (p for p in view["pending"] if p["player"] == colour and p["kind"] == decision["kind"]),
         decision,
     )
-    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
+    # engine's format_move takes a plain dict, not its own Move (engine is fixing its types).
+    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]  # type: ignore[arg-type]
     asks = ASKS.get(decision["kind"], "A decision is yours.")
     context = {
         "recipient": recipient,
@@ -189,7 +191,7 @@ def scoring_mail(
     game_id: int,
     title: str,
     state: engine.State,
-    events: list[dict[str, Any]],
+    events: Sequence[Mapping[str, Any]],
     seq: int,
 ) -> EmailMessage:
     """After a general scoring or at the end: the points awarded and why, and standings."""
@@ -224,7 +226,7 @@ def welcome_mail(
     *,
     game_id: int,
     title: str,
-    seats: list[dict],
+    seats: list[dict[str, Any]],
     claim_token: str | None = None,
 ) -> EmailMessage:
     """The first mail of a seat's thread: the game has started, how to play, how to decline
@@ -252,11 +254,19 @@ def welcome_mail(
 
 def text_of(mail: EmailMessage) -> str:
     """The text part, as a digest quotes it."""
-    return mail.get_body(preferencelist=("plain",)).get_content()
+    body = mail.get_body(preferencelist=("plain",))
+    assert body is not None  # every mail composed here has a text part
+    text: str = body.get_content()
+    return text
 
 
 def moves_mail(
-    recipient: Recipient, *, game_id: int, title: str, entries: list[dict[str, Any]], seq: int
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    entries: Sequence[Mapping[str, Any]],
+    seq: int,
 ) -> EmailMessage:
     """Every move preference: what another seat just played, as the recipient may see it."""
     lines = [f"{e['player']}: {describe_log_entry(e)}" for e in entries]
@@ -276,8 +286,8 @@ def public_summary(
     game_id: int,
     title: str,
     state: engine.State,
-    entries: list[dict[str, Any]],
-    scored: list[dict[str, Any]] | None,
+    entries: Sequence[Mapping[str, Any]],
+    scored: Sequence[Mapping[str, Any]] | None,
 ) -> str:
     """One line per move, who must act next, and scoring results, as a spectator sees them
     (for webhooks, which post where anyone in a channel may read)."""

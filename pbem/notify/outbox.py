@@ -9,15 +9,16 @@ to everyone.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from email.message import EmailMessage
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.engine import Connection
 
 import engine
+from engine.board import Board
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.game.players import claim_token
@@ -47,7 +48,7 @@ RECIPIENTS = Prepared(
 )
 
 
-def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, dict]]:
+def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, dict[str, Any]]]:
     """Each seat's holder as a mail recipient, with their preferences, in seat order."""
     rows = RECIPIENTS.all(connection, {"game": game_id})
     return [(Recipient(r.id, r.email, r.name, r.colour), r.preferences or {}) for r in rows]
@@ -132,9 +133,7 @@ def queue(connection: Connection, rows: list[dict[str, Any]]) -> None:
         connection.execute(_OUTBOX, rows)
 
 
-def general_scoring_events(
-    events: list[dict[str, Any]], state: engine.State
-) -> list[dict[str, Any]] | None:
+def general_scoring_events(events: list[engine.Event], state: Board) -> list[engine.Event] | None:
     """The events of a general scoring this batch completed, else None.
 
     A general scoring begins (`general_scoring`) at a round's end and, where caballeros are
@@ -150,7 +149,7 @@ def general_scoring_events(
     return events
 
 
-def decision_key(entry: dict[str, Any]) -> tuple[str, str]:
+def decision_key(entry: Mapping[str, Any]) -> tuple[str, str]:
     """Whose decision and which (policy.decision_key): a turn's steps are one decision."""
     return entry["player"], policy.decision_key(entry)
 
@@ -167,14 +166,14 @@ def after_batch(
 ) -> None:
     """Queue the mails a committed batch causes (see the module's docstring); `due` gives
     each pending colour's deadline."""
-    state = batch.state
+    # engine types a batch's states as Boards; they are States (engine is fixing its types).
+    state = cast(engine.State, batch.state)
     seen_before = {decision_key(p) for p in engine.pending(before)}
-    fresh: dict[str, dict[str, Any]] = {}
+    fresh: dict[str, engine.Pending] = {}
     for entry in engine.pending(state):
         if decision_key(entry) not in seen_before:
             fresh.setdefault(entry["player"], entry)
     events = general_scoring_events(batch.events, state)
-    scored = events is not None
     seated = recipients(connection, game_id)
     mover = {r.player_id for r, _ in seated if r.colour == batch.player}
     entries = log_entries(batch, seq)
@@ -192,19 +191,25 @@ def after_batch(
             and game_wide
             and wants(preferences, game_id, "every_move")
         ):
-            mine = {r.colour for r, _ in seated if r.player_id == recipient.player_id}
+            mine = {
+                r.colour
+                for r, _ in seated
+                if r.player_id == recipient.player_id and r.colour is not None
+            }
             shown = engine.visible_log(entries, mine)
             mail = compose.moves_mail(
                 recipient, game_id=game_id, title=title, entries=shown, seq=seq
             )
             mails.append((recipient, "every_move", mail))
-        decision = fresh.get(recipient.colour)
-        if decision is not None and wants(preferences, game_id, "decision"):
-            deferred.append(
-                decision_row(game_id, recipient, decision, seq, (due or {}).get(recipient.colour))
-            )
+        colour = recipient.colour
+        if colour is not None:  # always: these are the seats' recipients
+            decision = fresh.get(colour)
+            if decision is not None and wants(preferences, game_id, "decision"):
+                deferred.append(
+                    decision_row(game_id, recipient, decision, seq, (due or {}).get(colour))
+                )
         kind = "game_over" if engine.is_over(state) else "scoring"
-        if scored and game_wide and wants(preferences, game_id, kind):
+        if events is not None and game_wide and wants(preferences, game_id, kind):
             mail = compose.scoring_mail(
                 recipient, game_id=game_id, title=title, state=state, events=events, seq=seq
             )
@@ -223,7 +228,7 @@ def after_batch(
     queue(connection, rows)
 
 
-def first_colour(seated: list[tuple[Recipient, dict]], player_id: int) -> str | None:
+def first_colour(seated: list[tuple[Recipient, dict[str, Any]]], player_id: int) -> str | None:
     """A person holding two colours gets one copy of a game-wide mail: their first seat's."""
     return next((r.colour for r, _ in seated if r.player_id == player_id), None)
 
@@ -232,7 +237,9 @@ def log_entries(batch: engine.Batch, seq: int) -> list[engine.LogEntry]:
     """The batch as log entries (seq is the game's seq after it)."""
     first = seq - len(batch.played) + 1
     return [
-        {"seq": first + i, "player": batch.player, "move": p.move, "events": p.events}
+        # engine's LogEntry reads its move and events as plain dicts, not its own Move and
+        # Event (engine is fixing its types).
+        {"seq": first + i, "player": batch.player, "move": p.move, "events": p.events}  # type: ignore[typeddict-item]
         for i, p in enumerate(batch.played)
     ]
 
@@ -277,7 +284,7 @@ def game_started(
     for recipient, preferences in seated:
         if not wants(preferences, game_id, "decision"):
             continue
-        claim = claim_token(db.session.get(Player, recipient.player_id))
+        claim = claim_token(db.session.get_one(Player, recipient.player_id))
         mail = compose.welcome_mail(
             recipient, game_id=game_id, title=title, seats=seats, claim_token=claim
         )
@@ -324,7 +331,9 @@ def seat_given(connection: Connection, *, game: Any, seats: list[Any]) -> None:
     )
 
 
-def _seat_recipient(connection: Connection, game_id: int, colour: str) -> tuple[Recipient, dict]:
+def _seat_recipient(
+    connection: Connection, game_id: int, colour: str
+) -> tuple[Recipient, dict[str, Any]]:
     return next((r, p) for r, p in recipients(connection, game_id) if r.colour == colour)
 
 
@@ -354,7 +363,7 @@ def timed_out(
     game: Any,
     seat: Any,
     kind: str,
-    moves: list[dict],
+    moves: list[dict[str, Any]],
     seq: int,
     bot_now: bool,
 ) -> None:
@@ -421,7 +430,7 @@ def abandoned(connection: Connection, *, game: Any) -> None:
 
 
 def decision_row(
-    game_id: int, recipient: Recipient, decision: dict[str, Any], seq: int, due: Any
+    game_id: int, recipient: Recipient, decision: Mapping[str, Any], seq: int, due: Any
 ) -> dict[str, Any]:
     """A decision mail to compose later (`sender.compose_queued`): what to say, not the mail."""
     return row(

@@ -7,7 +7,7 @@ from typing import Any
 from pbem.store.models import Player
 
 #: What a player's preferences are when they never set any (see `wants`).
-DEFAULT_PREFERENCES = {
+DEFAULT_PREFERENCES: dict[str, Any] = {
     "mail": {"decision": True, "every_move": False, "scoring": True, "game_over": True},
     "digest_hours": 0,
     "webhooks": [],
@@ -15,14 +15,14 @@ DEFAULT_PREFERENCES = {
 }
 
 
-def preferences_of(player: Player) -> dict:
+def preferences_of(player: Player) -> dict[str, Any]:
     stored = player.preferences or {}
     merged = {**DEFAULT_PREFERENCES, **stored}
     merged["mail"] = {**DEFAULT_PREFERENCES["mail"], **(stored.get("mail") or {})}
     return merged
 
 
-def set_preferences(player: Player, changes: dict) -> dict:
+def set_preferences(player: Player, changes: dict[str, Any]) -> dict[str, Any]:
     """Merge `changes` (already validated) into the player's preferences."""
     preferences = preferences_of(player)
     if "mail" in changes:

@@ -169,7 +169,8 @@ class Delivery:
 
 
 def backoff(attempts: int) -> timedelta:
-    return min(FIRST_RETRY * 2 ** max(attempts - 1, 0), LONGEST_WAIT)
+    doubled: int = 2 ** max(attempts - 1, 0)  # int ** int is typed as Any (a negative power)
+    return min(FIRST_RETRY * doubled, LONGEST_WAIT)
 
 
 def _claim_batch(size: int, moment: Any) -> list[Any]:
@@ -224,7 +225,7 @@ def collect_digests() -> int:
         by_player.setdefault(row.player_id, []).append(row)
     moment, queued = now(), 0
     for player_id, rows in by_player.items():
-        player = db.session.get(Player, player_id)
+        player = db.session.get_one(Player, player_id)
         hours = (player.preferences or {}).get("digest_hours") or 0
         oldest = rows[0].created_at
         if oldest.tzinfo is None:  # SQLite: naive, stored as UTC
@@ -258,8 +259,8 @@ def compose_queued(limit: int = 500) -> int:
     for row in rows:
         payload = row.payload
         try:
-            game = db.session.get(Game, row.game_id)
-            player = db.session.get(Player, row.player_id)
+            game = db.session.get_one(Game, row.game_id)
+            player = db.session.get_one(Player, row.player_id)
             key = (game.id, payload["seq"])
             if key not in states:
                 states[key] = state_at(game, payload["seq"])

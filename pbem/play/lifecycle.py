@@ -5,6 +5,7 @@ caller's transaction; the door that called it commits."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 import engine
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
@@ -16,7 +17,7 @@ from pbem.store.models import Game, Player, Seat, Snapshot, utcnow
 from pbem.timing import deadlines, policy
 
 
-def check_seat_holders(game_options: dict, holders: list[str]) -> None:
+def check_seat_holders(game_options: dict[str, Any], holders: list[str]) -> None:
     """Refuse a seating where one person holds seats they may not: `holders` names who holds
     each seat (their email), in seat order.
 
@@ -46,7 +47,7 @@ def check_seat_holders(game_options: dict, holders: list[str]) -> None:
         )
 
 
-def _holders(seats: list[dict], options: dict) -> list[str]:
+def _holders(seats: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
     """Who holds each seat, by email: a person's, or a house bot's for `{bot: true}` (in a
     two-colour game one bot holds a pair, as one person would)."""
     holders, bots = [], 0
@@ -76,10 +77,10 @@ def _holders(seats: list[dict], options: dict) -> list[str]:
 def create_game(
     creator: Player,
     title: str,
-    seats: list[dict],
-    options: dict | None = None,
-    timing: dict | None = None,
-    default_timing: dict | None = None,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
+    timing: dict[str, Any] | None = None,
+    default_timing: dict[str, Any] | None = None,
 ) -> Game:
     """A new game: `seats` are `{email, colour}` or `{bot: true, colour}` in seat order; the
     creator must hold one."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any, NotRequired, TypedDict
@@ -62,7 +63,7 @@ class SeatDocument(TypedDict):
 class LogEntryDocument(TypedDict):
     seq: int
     colour: str
-    move: dict[str, Any]
+    move: engine.Move  # an object, checked by the engine when the log is replayed
     source: str  # one of MOVE_SOURCES
     time: str  # ISO 8601, UTC
 
@@ -231,14 +232,15 @@ def check_document(data: Any) -> GameDocument:
                 f"{', '.join(MOVE_SOURCES)}."
             )
         _time(entry, "time", where)
-    return data
+    document: GameDocument = data  # every field checked above
+    return document
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _KINDS = {str: "a string", int: "a whole number", bool: "true or false", dict: "an object"}
 
 
-def _field(data: dict, key: str, kind: type, where: str = "") -> Any:
+def _field(data: Mapping[str, Any], key: str, kind: type, where: str = "") -> Any:
     value = data.get(key)
     # bool is an int in Python, not in JSON.
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -248,7 +250,7 @@ def _field(data: dict, key: str, kind: type, where: str = "") -> Any:
     return value
 
 
-def _time(data: dict, key: str, where: str = "") -> datetime:
+def _time(data: Mapping[str, Any], key: str, where: str = "") -> datetime:
     try:
         moment = datetime.fromisoformat(_field(data, key, str, where))
     except ValueError:
@@ -267,7 +269,7 @@ def _email(value: str, where: str) -> None:
 
 
 def _one_line(error: ma.ValidationError) -> str:
-    messages = error.normalized_messages()
+    messages = error.normalized_messages()  # type: ignore[no-untyped-call]  # marshmallow's is unannotated
     return "; ".join(f"{key}: {' '.join(map(str, texts))}" for key, texts in messages.items())
 
 

@@ -10,10 +10,10 @@ without knowing who reads the stamps, and the report reads only rows.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from flask import current_app
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import CursorResult, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pbem.clock import now
@@ -78,7 +78,8 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
         db.session.rollback()
         # The driver's words name hosts, users and paths: for the log, not for an answer
         # anyone may ask for (`pbem doctor` says the same to the operator).
-        reason = str(error.orig if getattr(error, "orig", None) else error).splitlines()[0]
+        orig = getattr(error, "orig", None)
+        reason = str(orig if orig else error).splitlines()[0]
         current_app.logger.error("health: the database does not answer", extra={"error": reason})
         return {
             "status": "failing",
@@ -116,8 +117,10 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
 def beat(job: str) -> None:
     """Record that `job` finished a pass now; the pass commits it with its own work."""
     moment = now()
-    done = db.session.execute(
-        update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment)
+    # An UPDATE's result is a CursorResult; Session.execute is typed as returning any Result.
+    done = cast(
+        CursorResult[Any],
+        db.session.execute(update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment)),
     ).rowcount
     if done:
         return

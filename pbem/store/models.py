@@ -9,6 +9,7 @@ past states are read from the record instead of replayed from move 0.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -24,8 +25,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+import engine
 from pbem.clock import now
-from pbem.extensions import db
+from pbem.extensions import Model
 
 #: Where a move came from: a door (the API, a mail, the web page) or the scheduler acting
 #: for a seat (a timeout, a bot, closing a Veto window).
@@ -41,7 +43,7 @@ def utcnow() -> datetime:
     return now()
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -50,30 +52,30 @@ class Player(db.Model):
     # SHA-256 of the key: the key is 256 random bits, so a fast hash is enough and lets us
     # find the player by an indexed lookup instead of checking every row.
     api_key_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
-    preferences: Mapped[dict] = mapped_column(JSON, default=dict)
+    preferences: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     title: Mapped[str] = mapped_column(String(200))
-    options: Mapped[dict] = mapped_column(JSON, default=dict)
-    timing: Mapped[dict] = mapped_column(JSON, default=dict)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    timing: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # The seed decides the deck orders: it is a secret until the game is over.
     seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default="active")
     creator_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     # Colours in seat order, as given to engine.new_game.
-    colours: Mapped[list] = mapped_column(JSON)
+    colours: Mapped[list[str]] = mapped_column(JSON)
     # Cache: engine.to_dict of the state after `seq` moves, and who must act in it. Deferred:
     # `game.states` reads it (with the seq, in one statement) only when the worker's
     # in-memory cache misses, so loading a Game does not fetch and parse it every time.
-    state: Mapped[dict | None] = mapped_column(JSON, deferred=True)
-    pending: Mapped[list] = mapped_column(JSON, default=list)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, deferred=True)
+    pending: Mapped[list[engine.Pending]] = mapped_column(JSON, default=list)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -87,7 +89,7 @@ class Game(db.Model):
     )
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A player's colour in a game.
 
     A player usually holds one seat per game; in the two-colour variant each person holds
@@ -117,7 +119,7 @@ class Seat(db.Model):
     player: Mapped[Player] = relationship(back_populates="seats")
 
 
-class Move(db.Model):
+class Move(Model):
     __tablename__ = "moves"
     # The unique (game, seq) is the last line of defence against two writers both appending
     # the same sequence number; the conditional update of games.seq is the first.
@@ -129,14 +131,14 @@ class Move(db.Model):
     colour: Mapped[str] = mapped_column(String(16))
     # Who submitted it; null for timeout and bot moves.
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
-    move: Mapped[dict] = mapped_column(JSON)
+    move: Mapped[engine.Move] = mapped_column(JSON)
     # What the move made happen (engine events), public once committed.
-    events: Mapped[list | None] = mapped_column(JSON)
+    events: Mapped[list[engine.Event] | None] = mapped_column(JSON)
     source: Mapped[str] = mapped_column(String(16), default="api")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Snapshot(db.Model):
+class Snapshot(Model):
     """The whole state (engine.to_dict) after move `seq`: at setup and at each round's start.
 
     A past state is the latest snapshot at or before it plus the few moves after it.
@@ -146,10 +148,10 @@ class Snapshot(db.Model):
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    state: Mapped[dict] = mapped_column(JSON)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
-class IdempotencyRecord(db.Model):
+class IdempotencyRecord(Model):
     """The first answer to a request sent with an `Idempotency-Key`, for replaying it."""
 
     __tablename__ = "idempotency_records"
@@ -166,7 +168,7 @@ class IdempotencyRecord(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Notification(db.Model):
+class Notification(Model):
     """The outbox: a message to send, written in the transaction of the change that caused
     it, so a rolled-back move sends nothing and a committed one always sends.
 
@@ -187,7 +189,7 @@ class Notification(db.Model):
     message: Mapped[str] = mapped_column(Text)
     # A decision mail is queued as what to say (colour, seq, decision, deadline) and composed
     # by the sender, off the move's path, from the state at that seq: `message` is "" until.
-    payload: Mapped[dict | None] = mapped_column(JSON)
+    payload: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="queued")  # queued, sent, failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -196,7 +198,7 @@ class Notification(db.Model):
     last_error: Mapped[str | None] = mapped_column(Text)
 
 
-class Deadline(db.Model):
+class Deadline(Model):
     """A pending decision's deadline: written in the transaction that made it pending,
     deleted in the one that answered it. `next_at` is when the sweep must next look at it
     (the next reminder, else the deadline), indexed, so a sweep reads only what is due."""
@@ -211,10 +213,10 @@ class Deadline(db.Model):
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     next_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
-    reminders_sent: Mapped[list] = mapped_column(JSON, default=list)  # hours before due
+    reminders_sent: Mapped[list[int]] = mapped_column(JSON, default=list)  # hours before due
 
 
-class Absence(db.Model):
+class Absence(Model):
     """A player away (vacation): deadlines falling inside move to after it."""
 
     __tablename__ = "absences"
@@ -225,7 +227,7 @@ class Absence(db.Model):
     ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class InboundMail(db.Model):
+class InboundMail(Model):
     """A mail that came in through a mail door, by its Message-ID: a message is handled
     (played, refused, answered) at most once, however often it is delivered. `answered_to`
     and `received_at` count the answers sent to one address in the last hour (a mail loop
@@ -245,7 +247,7 @@ class InboundMail(db.Model):
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class Heartbeat(db.Model):
+class Heartbeat(Model):
     """When a background job (`sweep`, `mail`) last finished a pass, in whichever process
     ran it: the web processes' health check reads it, so a dead scheduler shows there."""
 

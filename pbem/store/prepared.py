@@ -33,13 +33,13 @@ class _Compiled:
     defaults: dict[str, Any]  # the values bound in the statement itself (a LIMIT's)
     bind_processors: dict[str, Callable[[Any], Any]]
     result_processors: tuple[tuple[int, Callable[[Any], Any]], ...]  # (column index, decode)
-    row: type
+    row: type[tuple[Any, ...]]  # a named tuple class
 
 
 class Prepared:
     """`statement` (a SELECT on Core tables), run straight on the driver's cursor."""
 
-    def __init__(self, statement: Select) -> None:
+    def __init__(self, statement: Select[*tuple[Any, ...]]) -> None:
         self.statement = statement
         # By the dialect's id, with the dialect kept beside it so the id is never reused. Two
         # threads compiling at once both store the same thing: no lock needed.
@@ -51,19 +51,24 @@ class Prepared:
             return kept[1]
         compiled = self.statement.compile(dialect=dialect)
         binds = compiled.binds
-        bind_processors = {}
+        bind_processors: dict[str, Callable[[Any], Any]] = {}
         for name, bind in binds.items():
             process = bind.type.dialect_impl(dialect).bind_processor(dialect)
             if process is not None:
                 bind_processors[name] = process
-        result_processors = []
+        result_processors: list[tuple[int, Callable[[Any], Any]]] = []
         for index, column in enumerate(self.statement.selected_columns):
             process = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if process is not None:
                 result_processors.append((index, process))
+        positional = None
+        if dialect.positional:
+            # A positional dialect's compiler lists the parameters in their order.
+            assert compiled.positiontup is not None
+            positional = tuple(compiled.positiontup)
         made = _Compiled(
             sql=str(compiled),
-            positional=tuple(compiled.positiontup) if dialect.positional else None,
+            positional=positional,
             defaults={name: bind.value for name, bind in binds.items()},
             bind_processors=bind_processors,
             result_processors=tuple(result_processors),
@@ -87,15 +92,17 @@ class Prepared:
             fetched = cursor.fetchall()
         finally:
             cursor.close()
-        make, processors = compiled.row._make, compiled.result_processors
+        # The named tuple's fields are known only at run time: mypy reads it as a plain tuple.
+        make = compiled.row._make  # type: ignore[attr-defined]
+        processors = compiled.result_processors
         if not processors:
             return [make(row) for row in fetched]
         rows = []
         for row in fetched:
-            values = list(row)
+            decoded = list(row)
             for index, process in processors:
-                values[index] = process(values[index])
-            rows.append(make(values))
+                decoded[index] = process(decoded[index])
+            rows.append(make(decoded))
         return rows
 
     def first(self, connection: Connection, params: Mapping[str, Any]) -> Any | None:

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
+import engine
 from pbem.store.models import Game, IdempotencyRecord, Move, Player, Seat, Snapshot
 from pbem.store.prepared import Prepared
 
@@ -208,11 +209,11 @@ def append_batch(
     game_id: int,
     expected_seq: int,
     *,
-    state: dict,
-    pending: list,
+    state: dict[str, Any],
+    pending: list[engine.Pending],
     status: str,
-    moves: list[dict],
-    snapshots: list[dict],
+    moves: list[dict[str, Any]],
+    snapshots: list[dict[str, Any]],
     now: datetime,
     abandon_at: datetime | None,
 ) -> bool:

@@ -24,7 +24,7 @@ _KEY = "pbem_read_connection"
 
 def connection() -> Connection:
     """The connection for this request's reads (see the module's doc)."""
-    kept = g.get(_KEY)
+    kept: Connection | None = g.get(_KEY)
     if kept is not None:
         return kept
     if not has_request_context() or request.method not in ("GET", "HEAD"):

@@ -48,7 +48,7 @@ def sync(
     policy (a bot's seat is due at once), answered ones are deleted. Returns each pending
     colour's deadline."""
     timing = policy.timing_of(timing)
-    pending = {}
+    pending: dict[tuple[str, str], engine.Pending] = {}
     if not engine.is_over(state):
         for entry in engine.pending(state):
             pending.setdefault((entry["player"], policy.decision_key(entry)), entry)

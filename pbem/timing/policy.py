@@ -4,7 +4,7 @@ what a game leaves out."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -48,10 +48,11 @@ def timing_of(stored: dict[str, Any] | None) -> dict[str, Any]:
     return timing
 
 
-def decision_key(entry: dict[str, Any]) -> str:
+def decision_key(entry: Mapping[str, Any]) -> str:
     """A pending decision's identity: its kind, and for a Veto window whose veto it answers
     (a counter window is a new decision)."""
-    return entry["kind"] + (f":{entry['vetoer']}" if entry.get("vetoer") else "")
+    kind: str = entry["kind"]
+    return kind + (f":{entry['vetoer']}" if entry.get("vetoer") else "")
 
 
 def due(

@@ -111,7 +111,7 @@ class _Place:
     name: str
     points: str
     fill: str
-    label: tuple[int, int]
+    label: geometry.Point
 
 
 @cache
@@ -260,7 +260,7 @@ def panel_context(
                     "by": None,
                 }
             )
-    pending_by = {}
+    pending_by: dict[str, list[str]] = {}
     for item in view.get("pending", []):
         pending_by.setdefault(item["player"], []).append(
             item["kind"].replace("_", " ") + (f" ({item['step']})" if item.get("step") else "")

@@ -8,6 +8,8 @@ script root the app is served under and the values given, so each is built once 
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import request, url_for
 
 from pbem.web.templating import app_drawn
@@ -18,18 +20,19 @@ LINKS_KEPT = 4096
 SITES_KEPT = 16
 
 
-def link(endpoint: str, **values: object) -> str:
+def link(endpoint: str, **values: Any) -> str:
     """`url_for(endpoint, **values)`, built once per app for the same script root and
     values (a relative link: never `_external`)."""
     key = (request.script_root, endpoint, *values.items())
-    return app_drawn("pbem_links", LINKS_KEPT).get(key, lambda: url_for(endpoint, **values))
+    built: str = app_drawn("pbem_links", LINKS_KEPT).get(key, lambda: url_for(endpoint, **values))
+    return built
 
 
 def site() -> dict[str, str]:
     """The links every page's frame carries (stylesheets, script, home, sign out), as one
     dict built once per script root: a template reads them as `site.home`, with no call.
     Shared by every request: read it, never change it."""
-    return app_drawn("pbem_site_links", SITES_KEPT).get(
+    links: dict[str, str] = app_drawn("pbem_site_links", SITES_KEPT).get(
         request.script_root,
         lambda: {
             "board_css": link("web.static", filename="board.css"),
@@ -39,3 +42,4 @@ def site() -> dict[str, str]:
             "sign_out": link("web.sign_out"),
         },
     )
+    return links

@@ -24,7 +24,7 @@ _PAGE = """<!doctype html><title>El Grande: mail</title>
 
 
 @blp.route("/unsubscribe/<token>", methods=["GET", "POST"])
-def unsubscribe(token: str):
+def unsubscribe(token: str) -> str | tuple[str, int]:
     """GET asks (mail scanners follow links); POST, as mail clients send it, turns the mails
     of that game off for that player."""
     read = read_unsubscribe_token(token)
@@ -53,7 +53,7 @@ def unsubscribe(token: str):
 
 
 @blp.route("/claim/<token>", methods=["GET", "POST"])
-def claim(token: str):
+def claim(token: str) -> str | tuple[str, int]:
     """An invited email claims its API key: shown once, on this page."""
     if request.method == "GET":
         return render_template_string(
@@ -76,7 +76,7 @@ def claim(token: str):
 
 
 @blp.route("/decline/<token>", methods=["GET", "POST"])
-def decline(token: str):
+def decline(token: str) -> str | tuple[str, int]:
     read = read_decline_token(token)
     if read is None:
         return render_template_string(_PAGE, message="This link is not valid.", confirm=False), 404

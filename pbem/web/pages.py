@@ -117,16 +117,21 @@ _PAGES = Drawn(256)
 _LOG_ENTRIES = Drawn(4096)
 
 
-def board_and_panel(game: Any, view: Mapping[str, Any], names: dict[str, str]) -> tuple:
+def board_and_panel(
+    game: Any, view: Mapping[str, Any], names: dict[str, str]
+) -> tuple[Markup, Markup]:
     key = (game.id, game.seed, view["seq"], view["viewer"], tuple(names.items()))
-    return _RENDERED.get(key, lambda: (board_svg(view), panel_html(view, names)))
+    drawn: tuple[Markup, Markup] = _RENDERED.get(
+        key, lambda: (board_svg(view), panel_html(view, names))
+    )
+    return drawn
 
 
-def choices(moves: list[dict[str, Any]]) -> dict[str, Any]:
+def choices(moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The seat's legal moves as the page offers them: power cards, action cards, moves
     aimed at one place (clickable on the board), moves between places, and the rest."""
     power, cards, shifts, other = [], [], [], []
-    by_place: dict[str, list] = {}
+    by_place: dict[str, list[dict[str, Any]]] = {}
     for move in moves:
         choice = {"json": json.dumps(move, separators=(",", ":")), "text": move_text(move)}
         target = move.get("to", move.get("region"))
@@ -168,7 +173,7 @@ def log_row(
 def log_html(
     parts: Any,
     game: Any,
-    entries: list[dict[str, Any]],
+    entries: Sequence[Mapping[str, Any]],
     names: dict[str, str],
     shown: int,
     starts: Collection[int],
@@ -183,7 +188,7 @@ def log_html(
     good (the log is append-only), and by whether it is hidden: `engine.visible_log` shows a
     move either whole or, hidden, as its type alone. Then by the mover's name, where it
     stands from the seq shown, and the links."""
-    drawn = []
+    drawn: list[Markup] = []
     for entry in entries:
         seq = entry["seq"]
         key = (
@@ -196,14 +201,15 @@ def log_html(
             seq > shown,
             links["at"],
         )
-        drawn.append(
-            _LOG_ENTRIES.get(
-                key,
-                lambda entry=entry: parts.log_entry(log_row(entry, names, shown, starts), links),
-            )
-        )
+
+        def draw(entry: Mapping[str, Any] = entry) -> Markup:
+            row: Markup = parts.log_entry(log_row(entry, names, shown, starts), links)
+            return row
+
+        drawn.append(_LOG_ENTRIES.get(key, draw))
     # Each entry was drawn by an autoescaping template: the whole is markup as it stands.
-    return parts.log(Markup("".join(drawn)), whole_game)
+    log: Markup = parts.log(Markup("".join(drawn)), whole_game)
+    return log
 
 
 def final_scoring(view: Mapping[str, Any], names: dict[str, str]) -> dict[str, Any] | None:
@@ -324,7 +330,8 @@ def _draw_board_page(
         offered = choices(engine.legal_moves(state, viewer))
     board, panel = board_and_panel(game, view, names)
     final = final_scoring(view, names)
-    parts = current_app.jinja_env.get_template("web/_game_parts.html").module
+    # A template's module: its macros are known only at run time.
+    parts: Any = current_app.jinja_env.get_template("web/_game_parts.html").module
     links = {
         "now": link("web.game", game_id=game.id, colour=colour_field),
         "at": link("web.game", game_id=game.id, seq=_SEQ_SLOT, colour=colour_field),

@@ -4,6 +4,7 @@ and signing in and out. Thin: `pages` builds what is shown, `pbem.game` does the
 from __future__ import annotations
 
 import json
+from typing import Any, cast
 
 from flask import (
     Blueprint,
@@ -15,15 +16,18 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
 
+import engine
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
+from pbem.paths import TEMPLATES_DIR
 from pbem.play.batch import submit
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
-from pbem.web.board import TEMPLATES_DIR
 from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
 from pbem.web.links import site
@@ -41,7 +45,7 @@ bp.before_request(check_csrf)
 
 
 @bp.app_context_processor
-def _page_globals() -> dict:
+def _page_globals() -> dict[str, Any]:
     return {"csrf_token": csrf_token, "signed_in": current_player, "site": site()}
 
 
@@ -49,7 +53,8 @@ def current_player() -> signin.SignedIn | None:
     """The signed-in player (looked up once per request)."""
     if "web_player" not in g:
         g.web_player = signin.signed_in_player()
-    return g.web_player
+    player: signin.SignedIn | None = g.web_player
+    return player
 
 
 def _seq_arg() -> int | None:
@@ -67,27 +72,28 @@ def _colour_arg() -> str | None:
     return request.args.get("colour") or form.get("colour") or None
 
 
-def _board(game_id: int, status: int = 200, error: str | None = None):
+def _board(game_id: int, status: int = 200, error: str | None = None) -> tuple[str, int]:
     player_id = signin.signed_in_player_id()
     page, player = pages.board_page(game_id, player_id, _seq_arg(), _colour_arg())
     g.web_player = player  # read with the game: the header needs no query of its own
-    parts = current_app.jinja_env.get_template("web/_game_body.html").module
+    # A template's module: its macros are known only at run time.
+    parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
     html = framed("web/game.html", page.title, lambda token: parts.body(page, error, token), player)
     return html, status
 
 
 @bp.get("/")
-def index():
+def index() -> str:
     return render_template("web/index.html", **pages.index_context(current_player()))
 
 
 @bp.get("/games/<int:game_id>")
-def game(game_id: int):
+def game(game_id: int) -> tuple[str, int]:
     return _board(game_id)
 
 
 @bp.post("/games/<int:game_id>/moves")
-def play(game_id: int):
+def play(game_id: int) -> ResponseReturnValue:
     """One move from the page's choices, through the same `submit` as every other door."""
     player = current_player()
     if player is None:
@@ -102,7 +108,12 @@ def play(game_id: int):
     colour = _colour_arg()
     try:
         outcome = submit(
-            Actor.by_player(player.id), game_id, expected_seq, [move], source="web", colour=colour
+            Actor.by_player(player.id),
+            game_id,
+            expected_seq,
+            [cast(engine.Move, move)],  # an object: the engine checks it is a move
+            source="web",
+            colour=colour,
         )
     except ServiceError as error:
         if isinstance(error, NotFound):
@@ -114,7 +125,7 @@ def play(game_id: int):
 
 
 @bp.get("/games/<int:game_id>/sign-in/<token>")
-def seat_sign_in(game_id: int, token: str):
+def seat_sign_in(game_id: int, token: str) -> Response:
     """A seat's link from a mail: signs its player in and shows the board."""
     seat = signin.read_seat_link_token(token, game_id)
     signin.sign_in(seat.player_id)
@@ -122,7 +133,7 @@ def seat_sign_in(game_id: int, token: str):
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])
-def sign_in():
+def sign_in() -> ResponseReturnValue:
     """Sign in by pasting an API key."""
     next_page = _local(request.values.get("next"))
     if request.method == "GET":
@@ -141,7 +152,7 @@ def sign_in():
 
 
 @bp.post("/sign-out")
-def sign_out():
+def sign_out() -> Response:
     signin.sign_out()
     return redirect(url_for("web.index"), code=303)
 
@@ -154,10 +165,10 @@ def _local(target: str | None) -> str | None:
 
 
 @bp.errorhandler(ServiceError)
-def _service_error(error: ServiceError):
+def _service_error(error: ServiceError) -> tuple[str, int]:
     return render_template("web/error.html", message=error.detail), status_of(error)
 
 
 @bp.errorhandler(HTTPException)
-def _http_error(error: HTTPException):
+def _http_error(error: HTTPException) -> tuple[str, int]:
     return render_template("web/error.html", message=error.description), error.code or 500

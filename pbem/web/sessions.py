@@ -40,11 +40,14 @@ VERIFIED_KEPT = 4096
 _INVALID = ("invalid",)
 
 
-def _verify(serializer: URLSafeTimedSerializer, cookie: str, max_age: timedelta) -> tuple:
+def _verify(serializer: URLSafeTimedSerializer, cookie: str, max_age: timedelta) -> tuple[Any, ...]:
     """What `cookie` holds and when it was signed, or `_INVALID` (a bad or expired
     signature, as Flask's own sessions read it)."""
     try:
-        return serializer.loads(cookie, max_age=int(max_age.total_seconds()), return_timestamp=True)
+        loaded: tuple[Any, datetime] = serializer.loads(
+            cookie, max_age=int(max_age.total_seconds()), return_timestamp=True
+        )
+        return loaded
     except BadSignature:
         return _INVALID
 
@@ -53,7 +56,7 @@ class SessionInterface(SecureCookieSessionInterface):
     session_class = _Session
 
     def __init__(self) -> None:
-        self._serializers: dict[tuple, URLSafeTimedSerializer | None] = {}
+        self._serializers: dict[tuple[object, ...], URLSafeTimedSerializer | None] = {}
         self._verified = Drawn(VERIFIED_KEPT)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:

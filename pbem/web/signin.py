@@ -10,6 +10,7 @@ seconds, and only while that player still holds that seat: a seat given to someo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import current_app, session, url_for
@@ -62,7 +63,10 @@ def seat_link(game_id: int, colour: str, player_id: int) -> str:
     Built on PBEM_BASE_URL when set (works outside a request, e.g. in the scheduler);
     otherwise on the URL of the request being served.
     """
-    values = {"game_id": game_id, "token": tokens.seat_link_token(game_id, colour, player_id)}
+    values: dict[str, Any] = {
+        "game_id": game_id,
+        "token": tokens.seat_link_token(game_id, colour, player_id),
+    }
     base = current_app.config.get("PBEM_BASE_URL")
     if base:
         parts = urlsplit(base)

@@ -71,7 +71,7 @@ class Drawn:
 def app_drawn(name: str, size: int) -> Drawn:
     """The current app's `Drawn` called `name`, made on first use: for what is drawn from
     the app's own routes or templates, which another app in the process may not share."""
-    drawn = current_app.extensions.get(name)
+    drawn: Drawn | None = current_app.extensions.get(name)
     if drawn is None:
         drawn = current_app.extensions.setdefault(name, Drawn(size))
     return drawn
@@ -89,4 +89,5 @@ def kept(macro: Any, *args: Any) -> Markup:
     None, Markup), whose `repr` names all of it and tells apart what a template would draw
     differently (`1`, `1.0` and `True`; a string and Markup): the key is that `repr`, so it
     names everything the piece shows."""
-    return _KEPT.get((macro, repr(args)), lambda: macro(*args))
+    shown: Markup = _KEPT.get((macro, repr(args)), lambda: macro(*args))
+    return shown

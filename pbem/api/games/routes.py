@@ -1,6 +1,8 @@
 """Games: create, list, view, and the admin's abort and seat changes."""
 
-from flask import current_app, jsonify
+from typing import Any
+
+from flask import Response, current_app, jsonify
 
 from pbem.api.auth import KEY_OPTIONAL, KEY_REQUIRED, current_player
 from pbem.api.games.schemas import (
@@ -27,7 +29,7 @@ blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 @blp.arguments(GameCreateSchema)
 @blp.response(201, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def create(data: dict) -> dict:
+def create(data: dict[str, Any]) -> dict[str, Any]:
     """Create a game; you must hold one of its seats, and you become its admin."""
     player = current_player()
     game = lifecycle.create_game(
@@ -45,7 +47,7 @@ def create(data: dict) -> dict:
 @blp.route("", methods=["GET"])
 @blp.response(200, GameListSchema)
 @blp.doc(security=KEY_REQUIRED)
-def list_mine() -> dict:
+def list_mine() -> dict[str, Any]:
     """Your games, with who must move in each."""
     player = current_player()
     return {"games": [games.game_summary(game, player) for game in games.games_of(player)]}
@@ -55,7 +57,7 @@ def list_mine() -> dict:
 @blp.arguments(ViewerColourSchema(), location="query")
 @blp.response(200, GameViewSchema)
 @blp.doc(security=KEY_OPTIONAL)
-def show(query: dict, game_id: int):
+def show(query: dict[str, Any], game_id: int) -> Response:
     """The game as you see it (the public view without a key); `viewer` says as which colour."""
     player = current_player(required=False)
     # Returned as a response so the engine's view goes out whole, not cut to the schema.
@@ -65,7 +67,7 @@ def show(query: dict, game_id: int):
 @blp.route("/<int:game_id>/abort", methods=["POST"])
 @blp.response(200, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def abort(game_id: int) -> dict:
+def abort(game_id: int) -> dict[str, Any]:
     """Admin: stop the game for good."""
     player = current_player()
     game = lifecycle.abort_game(player, game_id)
@@ -77,7 +79,7 @@ def abort(game_id: int) -> dict:
 @blp.arguments(SeatChangeSchema)
 @blp.response(200, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def give_seat(data: dict, game_id: int, colour: str) -> dict:
+def give_seat(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
     """Admin: give a seat to another registered player."""
     player = current_player()
     if colour not in COLOURS:
@@ -91,7 +93,7 @@ def give_seat(data: dict, game_id: int, colour: str) -> dict:
 @blp.arguments(SeatBotSchema)
 @blp.response(200, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def seat_bot(data: dict, game_id: int, colour: str) -> dict:
+def seat_bot(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
     """Your seat: let the bot play it, or take it back (the others are told)."""
     player = current_player()
     if colour not in COLOURS:

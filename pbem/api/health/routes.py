@@ -1,10 +1,12 @@
 """GET /api/health: is the installation working; GET /api/health/live: is this process up."""
 
+from typing import Any
+
 from flask import current_app
 
 from pbem.api.health.schemas import HealthSchema, LiveSchema
 from pbem.api.safe_json import Blueprint
-from pbem.store.health import report
+from pbem.store.health import HealthReport, report
 
 blp = Blueprint("health", __name__, url_prefix="/api/health", description="Health and liveness")
 
@@ -12,7 +14,7 @@ blp = Blueprint("health", __name__, url_prefix="/api/health", description="Healt
 @blp.route("")
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, schema=HealthSchema, description="Something needs a person: see problems")
-def health() -> tuple[dict, int]:
+def health() -> tuple[HealthReport, int]:
     """The database, the outbox's backlog and the scheduler's last passes.
 
     503 when the database does not answer or the scheduler has not swept for
@@ -24,7 +26,7 @@ def health() -> tuple[dict, int]:
 
 @blp.route("/live")
 @blp.response(200, LiveSchema)
-def live() -> dict:
+def live() -> dict[str, Any]:
     """Answer at once, touching nothing: for a load balancer, and the baseline the benches
     compare a move's and a page's latency with."""
     return {"status": "ok"}

@@ -1,6 +1,8 @@
 """A game's moves: legal moves, submitting a batch, the log, past states, the record."""
 
-from flask import jsonify
+from typing import Any
+
+from flask import Response, jsonify
 
 from pbem import play
 from pbem.api import idempotency
@@ -26,7 +28,7 @@ blp = Blueprint("moves", __name__, url_prefix="/api/games/<int:game_id>", descri
 @blp.arguments(ViewerColourSchema(), location="query")
 @blp.response(200, LegalMovesSchema)
 @blp.doc(security=KEY_REQUIRED)
-def legal_moves(query: dict, game_id: int) -> dict:
+def legal_moves(query: dict[str, Any], game_id: int) -> dict[str, Any]:
     """Every move your seat may make now (none when it is not your turn); `colour` says which
     seat when you hold two."""
     return views.legal_moves_for(Actor.by_key(api_key_hash()), game_id, query.get("colour"))
@@ -51,7 +53,7 @@ def _answer(outcome: play.Outcome) -> idempotency.Answer:
 @blp.alt_response(200, schema=MoveResultSchema, description="A dry run, or a repeated request")
 @blp.alt_response(409, response="CONFLICT")
 @blp.doc(security=KEY_REQUIRED)
-def submit(headers: dict, data: dict, game_id: int):
+def submit(headers: dict[str, Any], data: dict[str, Any], game_id: int) -> Response:
     """Play a batch of moves as your seat: all of them, or none."""
     key_hash = api_key_hash()
     key = headers.get("idempotency_key")
@@ -81,7 +83,7 @@ def submit(headers: dict, data: dict, game_id: int):
 @blp.route("/log", methods=["GET"])
 @blp.response(200, LogSchema)
 @blp.doc(security=KEY_OPTIONAL)
-def log(game_id: int) -> dict:
+def log(game_id: int) -> dict[str, Any]:
     """The move log with each move's events, other players' unrevealed secrets left out."""
     return views.log_for(get_game(game_id), current_player(required=False))
 
@@ -90,7 +92,7 @@ def log(game_id: int) -> dict:
 @blp.arguments(ViewerColourSchema(), location="query")
 @blp.response(200, GameViewSchema)
 @blp.doc(security=KEY_OPTIONAL)
-def state_at(query: dict, game_id: int, seq: int):
+def state_at(query: dict[str, Any], game_id: int, seq: int) -> Response:
     """The game as you would have seen it after move `seq`."""
     player = current_player(required=False)
     return jsonify(views.view_at(get_game(game_id), player, seq, query.get("colour")))
@@ -99,6 +101,6 @@ def state_at(query: dict, game_id: int, seq: int):
 @blp.route("/record", methods=["GET"])
 @blp.response(200, RecordSchema)
 @blp.doc(security=KEY_OPTIONAL)
-def record(game_id: int) -> dict:
+def record(game_id: int) -> dict[str, Any]:
     """Setup (with the seed) and the whole log, once the game is over."""
     return views.record_of(get_game(game_id))

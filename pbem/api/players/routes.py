@@ -1,5 +1,7 @@
 """Players: register and receive an API key, mail preferences, a new key by mail."""
 
+from typing import Any
+
 from pbem.api.auth import KEY_REQUIRED, current_player
 from pbem.api.players.schemas import (
     AbsenceInSchema,
@@ -24,7 +26,7 @@ blp = Blueprint("players", __name__, url_prefix="/api/players", description="Pla
 @blp.arguments(PlayerCreateSchema)
 @blp.response(201, PlayerCreatedSchema)
 @blp.alt_response(409, response="CONFLICT")
-def register(data: dict) -> dict:
+def register(data: dict[str, Any]) -> dict[str, Any]:
     """Register: the answer holds your API key, shown this once only."""
     player, key = players.register_player(data["email"], data["name"])
     db.session.commit()
@@ -34,7 +36,7 @@ def register(data: dict) -> dict:
 @blp.route("/me/preferences", methods=["GET"])
 @blp.response(200, PreferencesSchema)
 @blp.doc(security=KEY_REQUIRED)
-def get_preferences() -> dict:
+def get_preferences() -> dict[str, Any]:
     """Which events mail you, how often, and your webhooks."""
     return preferences.preferences_of(current_player())
 
@@ -43,7 +45,7 @@ def get_preferences() -> dict:
 @blp.arguments(PreferencesSchema)
 @blp.response(200, PreferencesSchema)
 @blp.doc(security=KEY_REQUIRED)
-def set_preferences(data: dict) -> dict:
+def set_preferences(data: dict[str, Any]) -> dict[str, Any]:
     """Change the preferences given; the others stay as they are."""
     changed = preferences.set_preferences(current_player(), data)
     db.session.commit()
@@ -53,7 +55,7 @@ def set_preferences(data: dict) -> dict:
 @blp.route("/key-reset", methods=["POST"])
 @blp.arguments(KeyResetSchema)
 @blp.response(202, AcceptedSchema)
-def key_reset(data: dict) -> dict:
+def key_reset(data: dict[str, Any]) -> dict[str, Any]:
     """Mail a new API key to a registered email (the old key stops working). The answer is
     the same whether the email is registered or not."""
     accounts.reset_key_by_mail(data["email"])
@@ -67,7 +69,7 @@ def key_reset(data: dict) -> dict:
 @blp.route("/me/absences", methods=["GET"])
 @blp.response(200, AbsenceListSchema)
 @blp.doc(security=KEY_REQUIRED)
-def list_absences() -> dict:
+def list_absences() -> dict[str, Any]:
     """When you said you would be away."""
     return {"absences": _absences(away.absences_of(current_player()))}
 
@@ -76,7 +78,7 @@ def list_absences() -> dict:
 @blp.arguments(AbsenceInSchema)
 @blp.response(201, AbsenceListSchema)
 @blp.doc(security=KEY_REQUIRED)
-def add_absence(data: dict) -> dict:
+def add_absence(data: dict[str, Any]) -> dict[str, Any]:
     """Say you will be away: your deadlines falling inside move to after it (up to each
     game's vacation allowance); the others see only until when you are away."""
     player = current_player()
@@ -88,7 +90,7 @@ def add_absence(data: dict) -> dict:
 @blp.route("/me/absences/<int:absence_id>", methods=["DELETE"])
 @blp.response(200, AbsenceListSchema)
 @blp.doc(security=KEY_REQUIRED)
-def cancel_absence(absence_id: int) -> dict:
+def cancel_absence(absence_id: int) -> dict[str, Any]:
     """Back early, or plans changed: the absence no longer pushes deadlines."""
     player = current_player()
     away.cancel(player, absence_id)
@@ -96,5 +98,5 @@ def cancel_absence(absence_id: int) -> dict:
     return {"absences": _absences(away.absences_of(player))}
 
 
-def _absences(rows: list[dict]) -> list[dict]:
+def _absences(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"id": r["id"], "starts": r["from"], "ends": r["until"]} for r in rows]

@@ -22,7 +22,7 @@ depends_on = None
 NAMING = {"uq": "uq_%(table_name)s_%(column_0_N_name)s"}
 
 
-def _unique_name(columns):
+def _unique_name(columns: list[str]) -> str:
     """The database's name for the unique constraint on `columns` of seats, or our
     convention's name when the database has none."""
     for constraint in sa.inspect(op.get_bind()).get_unique_constraints("seats"):
@@ -31,14 +31,14 @@ def _unique_name(columns):
     return "uq_seats_" + "_".join(columns)
 
 
-def upgrade():
+def upgrade() -> None:
     old = _unique_name(["game_id", "player_id"])
     with op.batch_alter_table("seats", naming_convention=NAMING) as batch_op:
         batch_op.drop_constraint(old, type_="unique")
         batch_op.create_unique_constraint("uq_seats_game_id_position", ["game_id", "position"])
 
 
-def downgrade():
+def downgrade() -> None:
     with op.batch_alter_table("seats", naming_convention=NAMING) as batch_op:
         batch_op.drop_constraint("uq_seats_game_id_position", type_="unique")
         batch_op.create_unique_constraint("uq_seats_game_id_player_id", ["game_id", "player_id"])

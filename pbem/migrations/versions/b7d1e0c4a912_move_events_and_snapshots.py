@@ -20,7 +20,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     with op.batch_alter_table('moves') as batch_op:
         batch_op.add_column(sa.Column('events', sa.JSON(), nullable=True))
     op.create_table(
@@ -34,7 +34,7 @@ def upgrade():
     _backfill(op.get_bind())
 
 
-def _backfill(connection):
+def _backfill(connection: sa.Connection) -> None:
     import engine
 
     games = sa.table(
@@ -72,7 +72,7 @@ def _backfill(connection):
                 )
 
 
-def downgrade():
+def downgrade() -> None:
     op.drop_table('snapshots')
     with op.batch_alter_table('moves') as batch_op:
         batch_op.drop_column('events')

@@ -16,7 +16,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     op.create_table(
         'outbox',
         sa.Column('id', sa.Integer(), nullable=False),
@@ -43,7 +43,7 @@ def upgrade():
         batch_op.add_column(sa.Column('declined_at', sa.DateTime(timezone=True), nullable=True))
 
 
-def downgrade():
+def downgrade() -> None:
     with op.batch_alter_table('seats') as batch_op:
         batch_op.drop_column('declined_at')
     op.drop_index('ix_outbox_status_due', table_name='outbox')

@@ -16,7 +16,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     op.create_table(
         'deadlines',
         sa.Column('id', sa.Integer(), nullable=False),
@@ -51,7 +51,7 @@ def upgrade():
         batch_op.create_index('ix_games_abandon_at', ['abandon_at'])
 
 
-def downgrade():
+def downgrade() -> None:
     with op.batch_alter_table('games') as batch_op:
         batch_op.drop_index('ix_games_abandon_at')
         batch_op.drop_column('abandon_at')

@@ -16,7 +16,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     op.create_table(
         'inbound_mails',
         sa.Column('id', sa.Integer(), nullable=False),
@@ -33,6 +33,6 @@ def upgrade():
     op.create_index('ix_inbound_mails_answered_to', 'inbound_mails', ['answered_to', 'received_at'])
 
 
-def downgrade():
+def downgrade() -> None:
     op.drop_index('ix_inbound_mails_answered_to', table_name='inbound_mails')
     op.drop_table('inbound_mails')
