@@ -21,19 +21,66 @@ from engine.notation import NotationError, format_move, parse_move, parse_moves
 from engine.observer import reveals_hidden, visible_events, visible_log
 from engine.observer import view as _view
 from engine.state import State
-from engine.types import Event, LogEntry, Move, Pending
+from engine.types import (
+    EVENT_TYPES,
+    MOVE_TYPES,
+    ActionCardsView,
+    CastilloView,
+    Event,
+    FaceUpCard,
+    HiddenLogEntry,
+    HiddenMove,
+    LogEntry,
+    Move,
+    Pending,
+    PickView,
+    PlannedStep,
+    PlayerView,
+    RegionView,
+    ShownLogEntry,
+    SpecialView,
+    TakenCard,
+    TeamResult,
+    TurnView,
+    VetoHolder,
+    VetoView,
+    View,
+    Window,
+    WindowView,
+)
 
 __all__ = [
+    "EVENT_TYPES",
+    "MOVE_TYPES",
+    "ActionCardsView",
     "Batch",
+    "CastilloView",
     "Event",
+    "FaceUpCard",
+    "HiddenLogEntry",
+    "HiddenMove",
     "IllegalMove",
     "LogEntry",
     "Move",
     "NotationError",
     "Pending",
+    "PickView",
+    "PlannedStep",
     "Played",
+    "PlayerView",
+    "RegionView",
     "Secrecy",
+    "ShownLogEntry",
+    "SpecialView",
     "State",
+    "TakenCard",
+    "TeamResult",
+    "TurnView",
+    "VetoHolder",
+    "VetoView",
+    "View",
+    "Window",
+    "WindowView",
     "apply",
     "default_move",
     "format_move",
@@ -87,7 +134,7 @@ def apply(state: State, player: str, move: Move) -> tuple[State, list[Event]]:
     return board, events
 
 
-def view(state: State, player: str | None) -> dict[str, Any]:
+def view(state: State, player: str | None) -> View:
     """The game as `player` sees it; None is the public view."""
     return _view(state, player)
 

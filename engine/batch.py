@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
 from engine.board import Board
 from engine.moves import IllegalMove
 from engine.observer import REVEALING_EVENTS, reveals_hidden
 from engine.play import push
 from engine.types import Event, Move
+
+#: The state a batch is played on (an engine.State from the facade), and so its copies.
+B = TypeVar("B", bound=Board)
 
 #: What each revealing event uncovers, in words.
 _UNCOVERS = {
@@ -28,22 +31,22 @@ _UNCOVERS = {
 
 
 @dataclass(frozen=True)
-class Played:
+class Played(Generic[B]):
     """One move of a batch: the move, its events and the state after it."""
 
     move: Move
     events: list[Event]
-    state: Board
+    state: B
 
 
 @dataclass(frozen=True)
-class Batch:
+class Batch(Generic[B]):
     player: str
-    before: Board
-    played: list[Played]
+    before: B
+    played: list[Played[B]]
 
     @property
-    def state(self) -> Board:
+    def state(self) -> B:
         """The state after the whole batch."""
         return self.played[-1].state if self.played else self.before
 
@@ -56,11 +59,11 @@ class Batch:
         return reveals_hidden(self.events)
 
 
-def play_batch(state: Board, player: str, moves: list[Move]) -> Batch:
+def play_batch(state: B, player: str, moves: list[Move]) -> Batch[B]:
     """Play `moves` for `player` from `state` (which is not changed), each on the state the
     previous one left. Raises IllegalMove naming the refused move, with a message that is safe
     to show to `player` (see the module's docstring): nothing of the batch is then played."""
-    played: list[Played] = []
+    played: list[Played[B]] = []
     current = state
     for index, move in enumerate(moves):
         board = current.copy_for_push()
@@ -74,7 +77,7 @@ def play_batch(state: Board, player: str, moves: list[Move]) -> Batch:
 
 
 def _refusal(
-    played: list[Played], player: str, index: int, moves: list[Move], error: IllegalMove
+    played: list[Played[B]], player: str, index: int, moves: list[Move], error: IllegalMove
 ) -> str:
     where = f"Move {index + 1} of {len(moves)}" if len(moves) > 1 else "The move"
     for number, earlier in enumerate(played, start=1):
@@ -96,7 +99,7 @@ def _refusal(
     return f"{where} ({_quote(moves[index])}) is illegal: {reason} Nothing was played."
 
 
-def _turn_ended_by_itself(played: list[Played], player: str) -> int | None:
+def _turn_ended_by_itself(played: list[Played[B]], player: str) -> int | None:
     """The number of the batch's move after which `player`'s turn ended without an
     `end_turn` from them, if it did."""
     for number, earlier in enumerate(played, start=1):
@@ -107,7 +110,7 @@ def _turn_ended_by_itself(played: list[Played], player: str) -> int | None:
     return None
 
 
-def _quote(move: Any) -> str:
+def _quote(move: object) -> str:
     """The move as JSON, cut short: it is the client's own input, and may be huge."""
     try:
         text = json.dumps(move, sort_keys=True)

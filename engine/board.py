@@ -9,9 +9,56 @@ JSON-ready data (strings, ints, lists, dicts with string keys) except `action_de
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Literal, NotRequired, Self, TypedDict, TypeVar, cast
 
 from engine.data import LOCATIONS
+from engine.types import Step, TakenCard, Window
+
+T = TypeVar("T")
+
+
+class Turn(TypedDict):
+    """The turn under way (`flow.begin_turn` starts it)."""
+
+    player: str
+    step: Literal["draw", "choose_card", "act"]
+    draw_limit: int  # caballeros the power card lets this player take to court
+    drawn: int
+    card: str | None  # the action card, once chosen
+    stack: int | None
+    place_limit: int  # caballeros the card lets this player place from court
+    placed: int
+    placement: Literal["open", "started", "closed"]
+    special: Literal["open", "under_way", "done"]  # see engine.special
+    card_kept: NotRequired[bool]  # a kept Veto stays before its player, not laid aside
+
+
+def chosen_card(turn: Turn) -> str:
+    """The turn's action card, chosen before anything of its step "act" happens."""
+    card = turn["card"]
+    assert card is not None, "no action card is chosen yet"
+    return card
+
+
+class Frame(TypedDict):
+    """The special action under way (see engine.special for its stages)."""
+
+    player: str
+    card: str
+    stage: Literal["planning", "inputs", "window"]
+    steps: list[Step]  # the plan
+    # What the card's planning and inputs chose so far: each card's own JSON, read and
+    # written by that card alone (engine.cards), so no one type fits them all.
+    data: dict[str, Any]
+    picks: dict[str, str | None]  # secret picks of a secret-disk card
+    window: Window | None
+
+
+class KeptVeto(TypedDict):
+    """A Veto card kept before its player, laid aside when round `expires` ends unused."""
+
+    player: str
+    expires: int  # a round_index
 
 
 @dataclass
@@ -34,14 +81,14 @@ class Board:
     face_up: dict[int, str | None]  # stack -> its card face up this round; None once taken
     action_discards: list[str]
     mobile_scoreboards: dict[str, str | None]  # "8/4/0" / "4/0/0" -> place, None if not out
-    taken: list[dict[str, Any]]  # this round's chosen action cards: {player, card, stack}
+    taken: list[TakenCard]  # this round's chosen action cards
     turn_order: list[str] = field(default_factory=list)  # this round, highest card first
     turn_index: int = 0
-    turn: dict[str, Any] | None = None  # the turn under way, see flow.begin_turn
+    turn: Turn | None = None  # the turn under way
     picks: dict[str, str | None] = field(default_factory=dict)  # secret picks under way
     last_round_lowest: str | None = None
-    special: dict[str, Any] | None = None  # the special action under way, see engine.special
-    vetoes: list[dict[str, Any]] = field(default_factory=list)  # kept Veto cards: {player, expires}
+    special: Frame | None = None  # the special action under way
+    vetoes: list[KeptVeto] = field(default_factory=list)  # kept Veto cards
     returned_cards: dict[str, list[int]] = field(default_factory=dict)  # private: power_card_return
     teams: list[list[str]] = field(default_factory=list)  # two-colour variant: colours per person
 
@@ -95,7 +142,7 @@ class Board:
         here[source] -= n
         here[target] += n
 
-    def copy(self) -> Board:
+    def copy(self) -> Self:
         """A copy whose changes never reach this board (cheaper than deepcopy), of the same
         class (an `engine.State` copies to a State).
 
@@ -110,7 +157,7 @@ class Board:
             setattr(new, name, {k: v.copy() for k, v in getattr(self, name).items()})
         return new
 
-    def copy_for_push(self) -> Board:
+    def copy_for_push(self) -> Self:
         """A copy to play moves on with `push` (`engine.apply` does, on every move): as
         `copy`, but what the rules change rarely is shared until they change it. Each
         colour's caballero counts are copied by `move_caballeros`, their one writer; the
@@ -121,7 +168,7 @@ class Board:
         new.caballeros = self.caballeros.copy()
         return new
 
-    def _copy_shared(self) -> Board:
+    def _copy_shared(self) -> Self:
         new = object.__new__(type(self))  # not __init__: every field is set below
         new.__dict__.update(self.__dict__)  # the scalars, what setup fixes, the caballeros
         new.grandes = self.grandes.copy()
@@ -151,7 +198,7 @@ class Board:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], copy: bool = True) -> Board:
+    def from_dict(cls, data: dict[str, Any], copy: bool = True) -> Self:
         """The board `to_dict` wrote. With `copy=False` the board takes `data`'s dicts and
         lists as they are: for data nobody else holds, such as JSON just decoded."""
         take = copy_json if copy else _as_is
@@ -166,18 +213,32 @@ class Board:
 _REPLACED_ON_WRITE = ("hands", "discards", "returned_cards", "action_decks")
 
 
-def copy_json(value: Any) -> Any:
+def copy_json(value: T) -> T:
     """A deep copy of JSON-like data (dicts, lists, scalars), faster than copy.deepcopy."""
+    # A copy has its original's type, which the checker cannot see through `_copy`.
+    return cast(T, _copy(value))
+
+
+def _copy(value: Any) -> Any:  # any JSON value; typed by copy_json
     kind = type(value)
     if kind is dict:
-        return {k: copy_json(v) for k, v in value.items()}
+        return {k: _copy(v) for k, v in value.items()}
     if kind is list:
-        return [copy_json(v) for v in value]
+        return [_copy(v) for v in value]
     return value
 
 
-def _as_is(value: Any) -> Any:
+def _as_is(value: T) -> T:
     return value
+
+
+def revealed_picks(picks: dict[str, str | None]) -> dict[str, str]:
+    """Secret picks once every one is made, as a reveal shows them."""
+    out: dict[str, str] = {}
+    for colour, region in picks.items():
+        assert region is not None, f"{colour} has not picked yet"
+        out[colour] = region
+    return out
 
 
 def empty_locations() -> dict[str, int]:

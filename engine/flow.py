@@ -7,9 +7,7 @@ are in `engine.turn_moves` (and `engine.special_moves` for special actions).
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.board import Board
+from engine.board import Board, chosen_card, revealed_picks
 from engine.data import (
     CASTILLO,
     COURT,
@@ -21,8 +19,7 @@ from engine.data import (
     SCORING_ROUNDS,
 )
 from engine.scoring import score_place
-
-Events = list[dict[str, Any]]
+from engine.types import Events, GameOverEvent, TeamResult
 
 # ---------------------------------------------------------------------------------------
 # The round
@@ -44,7 +41,7 @@ def start_round(board: Board, events: Events) -> None:
         {
             "type": "round_started",
             "round": board.round,
-            "action_cards": [board.face_up[s] for s in sorted(board.face_up) if board.face_up[s]],
+            "action_cards": [card for s in sorted(board.face_up) if (card := board.face_up[s])],
         }
     )
 
@@ -135,9 +132,10 @@ def maybe_end_turn(board: Board, events: Events) -> None:
 def end_turn(board: Board, events: Events) -> None:
     turn = board.turn
     assert turn is not None
+    card = chosen_card(turn)  # a turn ends at its step "act"
     # The King card comes back next round; a kept Veto stays with its player until used.
-    if turn["card"] != KING_CARD and not turn.get("card_kept"):
-        board.action_discards.append(turn["card"])
+    if card != KING_CARD and not turn.get("card_kept"):
+        board.action_discards.append(card)
     events.append({"type": "turn_ended", "player": turn["player"]})
     board.turn = None
     board.turn_index += 1
@@ -192,11 +190,10 @@ def begin_general_scoring(board: Board, events: Events) -> None:
 
 def resolve_general_scoring(board: Board, events: Events) -> None:
     events.extend(score_place(board, CASTILLO))
-    picks = board.picks
+    picks = revealed_picks(board.picks)  # every pick is made by now
     if picks:
-        events.append({"type": "castillo_revealed", "picks": dict(picks)})
+        events.append({"type": "castillo_revealed", "picks": picks})
     for colour, region in picks.items():
-        assert region is not None
         n = board.count(colour, CASTILLO)
         board.move_caballeros(colour, CASTILLO, region, n)
         events.append(
@@ -217,7 +214,11 @@ def resolve_general_scoring(board: Board, events: Events) -> None:
 def game_over(board: Board, events: Events) -> None:
     board.phase = "over"
     board.turn = None
-    event = {"type": "game_over", "scores": dict(board.scores), "winners": winners(board)}
+    event: GameOverEvent = {
+        "type": "game_over",
+        "scores": dict(board.scores),
+        "winners": winners(board),
+    }
     if board.teams:
         event["teams"] = team_results(board)
     events.append(event)
@@ -232,14 +233,14 @@ def winners(board: Board) -> list[str]:
         results = team_results(board)
         best = max((r["score"], r["best_colour"]) for r in results)
         return [c for r in results if (r["score"], r["best_colour"]) == best for c in r["colours"]]
-    best = max(board.scores.values())
-    return [c for c in board.colours if board.scores[c] == best]
+    top = max(board.scores.values())
+    return [c for c in board.colours if board.scores[c] == top]
 
 
-def team_results(board: Board) -> list[dict[str, Any]]:
+def team_results(board: Board) -> list[TeamResult]:
     """Two-colour variant final score per person: the floor of the two colours' mean, less
     1 for every full 5 points between them; a tie goes to the higher best colour."""
-    out = []
+    out: list[TeamResult] = []
     for team in board.teams:
         a, b = (board.scores[c] for c in team)
         out.append(

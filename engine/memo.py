@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 
@@ -46,4 +46,5 @@ def cached(key: Hashable, compute: Callable[[], T]) -> T:
         return compute()
     if key not in memo:
         memo[key] = compute()
-    return memo[key]  # type: ignore[return-value]
+    # Each key is only ever stored by one `compute`, so its value has that compute's type.
+    return cast(T, memo[key])

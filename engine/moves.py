@@ -2,16 +2,20 @@
 
 A move is a JSON dict `{"type": ..., field: value}`. `check_form` refuses anything that is
 not a well-formed move of a known type, with a sentence saying what to send instead, so
-no `KeyError` or `TypeError` can escape `apply` later.
+no `KeyError` or `TypeError` can escape `apply` later. Each form has its `TypedDict` in
+`engine.types` (tests/engine/test_types.py keeps the two alike). `check_region` refuses a
+field that names no region.
 """
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import cast
 
 from engine.data import PLACES, REGIONS
+from engine.types import Move
 
 
 class IllegalMove(Exception):
@@ -40,8 +44,8 @@ class Secrecy(Enum):
 @dataclass(frozen=True)
 class MoveForm:
     type: str
-    required: dict[str, type] = field(default_factory=dict)
-    optional: dict[str, type] = field(default_factory=dict)
+    required: dict[str, builtins.type] = field(default_factory=dict)
+    optional: dict[str, builtins.type] = field(default_factory=dict)
     secrecy: Secrecy = field(kw_only=True)
 
 
@@ -54,7 +58,7 @@ def register_form(form: MoveForm) -> None:
     FORMS[form.type] = form
 
 
-def check_form(move: Any) -> MoveForm:
+def check_form(move: object) -> MoveForm:
     """Refuse a move that is not a dict of a known type with correctly typed fields."""
     if not isinstance(move, dict):
         raise IllegalMove(
@@ -75,14 +79,14 @@ def check_form(move: Any) -> MoveForm:
     for name, value in move.items():
         if name == "type":
             continue
-        expected = form.required.get(name) or form.optional.get(name)
-        if expected is None:
+        wanted = form.required.get(name) or form.optional.get(name)
+        if wanted is None:
             allowed = ", ".join(sorted([*form.required, *form.optional])) or "none"
             raise IllegalMove(f'A "{kind}" move has no field "{name}" (its fields: {allowed}).')
         # bool is a subclass of int in Python; true is not a card number.
-        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
             raise IllegalMove(
-                f'The field "{name}" of a "{kind}" move must be {_TYPE_NAMES[expected]}, '
+                f'The field "{name}" of a "{kind}" move must be {_TYPE_NAMES[wanted]}, '
                 f"not {json_type(value)}."
             )
     return form
@@ -96,7 +100,15 @@ def check_region(name: str, *, castillo: bool = False) -> None:
         raise IllegalMove(f'"{name}" is not {what}: choose from {", ".join(allowed)}.')
 
 
-def json_type(value: Any) -> str:
+def well_formed(move: object) -> Move:
+    """`move`, once `check_form` has found it well formed; IllegalMove if it is not."""
+    check_form(move)
+    # check_form has just checked its type and every field against its form, which the Move
+    # TypedDicts mirror (tests/engine/test_types.py): a checker cannot follow that.
+    return cast(Move, move)
+
+
+def json_type(value: object) -> str:
     return {
         bool: "true/false",
         int: "a number",

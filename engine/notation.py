@@ -27,15 +27,17 @@ import itertools
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from engine.board import Board
 from engine.data import CARD_STACKS, LOCATIONS, MOBILE_SCOREBOARDS, PLACES, REGIONS
-from engine.moves import IllegalMove, check_form
+from engine.moves import IllegalMove, well_formed
 from engine.observer import reveals_hidden
 from engine.play import legal_moves, push
+from engine.types import Move
 
-Move = dict[str, Any]
+#: A field's value in a line: a number or a name.
+Value = int | str
 
 
 class NotationError(IllegalMove):
@@ -178,7 +180,7 @@ def format_move(move: Move) -> str:
 
     Raises IllegalMove if `move` is not a well-formed move.
     """
-    check_form(move)
+    move = well_formed(move)
     notation = NOTATION.get(move["type"])
     if notation is None:
         raise NotationError(f'The move type "{move["type"]}" has no notation yet.')
@@ -190,9 +192,13 @@ def format_move(move: Move) -> str:
             continue
         # The stack is written only for a card found in two stacks (score_chosen_region):
         # that alone tells two face-up cards apart.
-        if slot.field == "stack" and len(CARD_STACKS.get(move["card"], ())) < 2:
+        if (
+            slot.field == "stack"
+            and move["type"] == "choose_card"  # the one move with a stack
+            and len(CARD_STACKS.get(move["card"], ())) < 2
+        ):
             continue
-        words.append(str(move[slot.field]))
+        words.append(str(move.get(slot.field)))
     return " ".join(words)
 
 
@@ -287,7 +293,7 @@ def _read_slots(
     moves: list[Move] = []
     misses: list[tuple[bool, str]] = []
     for groups in _splits(words, notation.slots):
-        choices: list[list[tuple[str, Any]]] = []
+        choices: list[list[tuple[str, Value]]] = []
         for slot, group in zip(notation.slots, groups, strict=False):
             text = " ".join(group)
             if slot.kind == "number":
@@ -311,7 +317,7 @@ def _read_slots(
                 if slot.default is not None:
                     choices.append([(slot.field, slot.default)])
             for fields in itertools.product(*choices):
-                moves.append({"type": type_, **dict(fields)})
+                moves.append(_spelt(type_, dict(fields)))
     if not moves and not misses:
         misses.append((False, f'A "{notation.verb}" line is written like "{_example(type_)}".'))
     return moves, misses
@@ -336,7 +342,14 @@ def _readings(words: list[str], board: Board) -> tuple[list[_Reading], list[_Mis
     return readings, misses
 
 
-def _key(move: Move) -> tuple[tuple[str, Any], ...]:
+def _spelt(type_: str, fields: dict[str, Value]) -> Move:
+    """The move a line spells: `type_` with the fields its notation's slots read."""
+    # NOTATION's slots are the form's fields, a number slot an int field and a name slot a
+    # str one (tests/engine/test_notation.py, test_types.py): a checker cannot follow that.
+    return cast(Move, {"type": type_, **fields})
+
+
+def _key(move: Move) -> tuple[tuple[str, object], ...]:
     return tuple(sorted(move.items()))
 
 
@@ -365,7 +378,7 @@ def parse_move(text: str, state: Board, player: str) -> Move:
         readings = [r for r in readings if r.exact_verb]
 
     # A legal move the line names, if just one.
-    found: dict[tuple, Move] = {}
+    found: dict[tuple[tuple[str, object], ...], Move] = {}
     for reading in readings:
         for move in reading.moves:
             for candidate in legal:
@@ -379,7 +392,7 @@ def parse_move(text: str, state: Board, player: str) -> Move:
 
     # Else what the line spells, preferring a move type the player may make now, then a
     # verb written in full, then the verb format_move writes.
-    legal_types = {m["type"] for m in legal}
+    legal_types: set[str] = {m["type"] for m in legal}
     if readings:
 
         def rank(r: _Reading) -> tuple[bool, bool, bool]:
@@ -465,7 +478,7 @@ def _or(items: list[str], quote: bool = False) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-_EXAMPLES: dict[str, Move] = {
+_EXAMPLES: dict[str, dict[str, Value]] = {
     "play_power_card": {"card": 9},
     "take_caballeros": {"count": 3},
     "take_from_region": {"region": "aragon"},
@@ -489,7 +502,7 @@ _EXAMPLES: dict[str, Move] = {
 
 
 def _example(type_: str) -> str:
-    return format_move({"type": type_, **_EXAMPLES.get(type_, {})})
+    return format_move(_spelt(type_, _EXAMPLES.get(type_, {})))
 
 
 __all__ = ["ALIASES", "NOTATION", "NotationError", "format_move", "parse_move", "parse_moves"]

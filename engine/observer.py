@@ -9,8 +9,8 @@ caller which uncommitted results it must not show.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping
+from typing import TypeVar, cast
 
 from engine import special
 from engine.board import Board, copy_json
@@ -19,30 +19,27 @@ from engine.flow import can_place, team_results, winners
 from engine.moves import FORMS, Secrecy
 from engine.scoring import scoreboard
 from engine.steps import public_picks
-from engine.types import Event, LogEntry
+from engine.types import (
+    ActionCardsView,
+    Event,
+    HiddenLogEntry,
+    LogEntry,
+    PlayerView,
+    RegionView,
+    ShownLogEntry,
+    TurnView,
+    VetoView,
+    View,
+    WindowView,
+)
 from engine.waiting import pending
 
+D = TypeVar("D", bound=Mapping[str, object])
 
-def view(board: Board, viewer: str | None) -> dict[str, Any]:
+
+def view(board: Board, viewer: str | None) -> View:
     """The game as `viewer` sees it; `viewer=None` is the public (spectator) view."""
-    players: dict[str, Any] = {}
-    for colour in board.colours:
-        here = board.caballeros[colour]
-        seen: dict[str, Any] = {
-            "score": board.scores[colour],
-            "court": here[COURT],
-            "province": here[PROVINCE],
-            "grande": board.grandes[colour],
-            "power_cards_played": list(board.discards[colour]),
-            "power_card": board.power_played.get(colour),
-            "hand_size": len(board.hands[colour]),
-        }
-        if colour == viewer:
-            seen["hand"] = list(board.hands[colour])
-            # Which played cards came back (power_card_return) is this player's secret.
-            seen["returned_cards"] = list(board.returned_cards.get(colour, []))
-        players[colour] = seen
-    out: dict[str, Any] = {
+    out: View = {
         "viewer": viewer,
         "colours": list(board.colours),
         "round": board.round,
@@ -51,30 +48,15 @@ def view(board: Board, viewer: str | None) -> dict[str, Any]:
         "chart": list(board.chart),
         "phase": board.phase,
         "king": board.king,
-        "regions": {
-            region: {
-                "caballeros": board.in_place(region),
-                "scoreboard": list(scoreboard(board, region)),
-                "grandes": [c for c in board.colours if board.grandes[c] == region],
-            }
-            for region in REGIONS
-        },
+        "regions": {region: _region_view(board, region) for region in REGIONS},
         "castillo": {
             # The Castillo's contents are public (the books have players call them out).
             "caballeros": board.in_place(CASTILLO),
             "scoreboard": list(scoreboard(board, CASTILLO)),
         },
         "mobile_scoreboards": dict(board.mobile_scoreboards),
-        "players": players,
-        "action_cards": {
-            "face_up": [
-                {"stack": stack, "card": card}
-                for stack, card in sorted(board.face_up.items())
-                if card
-            ],
-            "taken": [dict(t) for t in board.taken],
-            "deck_sizes": {str(s): len(d) for s, d in sorted(board.action_decks.items())},
-        },
+        "players": {colour: _player_view(board, colour, viewer) for colour in board.colours},
+        "action_cards": _action_cards_view(board),
         "turn_order": list(board.turn_order),
         "turn": _turn_view(board),
         "special": special.view(board, viewer),
@@ -92,7 +74,43 @@ def view(board: Board, viewer: str | None) -> dict[str, Any]:
     return out
 
 
-def _turn_view(board: Board) -> dict[str, Any] | None:
+def _player_view(board: Board, colour: str, viewer: str | None) -> PlayerView:
+    here = board.caballeros[colour]
+    seen: PlayerView = {
+        "score": board.scores[colour],
+        "court": here[COURT],
+        "province": here[PROVINCE],
+        "grande": board.grandes[colour],
+        "power_cards_played": list(board.discards[colour]),
+        "power_card": board.power_played.get(colour),
+        "hand_size": len(board.hands[colour]),
+    }
+    if colour == viewer:
+        seen["hand"] = list(board.hands[colour])
+        # Which played cards came back (power_card_return) is this player's secret.
+        seen["returned_cards"] = list(board.returned_cards.get(colour, []))
+    return seen
+
+
+def _region_view(board: Board, region: str) -> RegionView:
+    return {
+        "caballeros": board.in_place(region),
+        "scoreboard": list(scoreboard(board, region)),
+        "grandes": [c for c in board.colours if board.grandes[c] == region],
+    }
+
+
+def _action_cards_view(board: Board) -> ActionCardsView:
+    return {
+        "face_up": [
+            {"stack": stack, "card": card} for stack, card in sorted(board.face_up.items()) if card
+        ],
+        "taken": [t.copy() for t in board.taken],
+        "deck_sizes": {str(s): len(d) for s, d in sorted(board.action_decks.items())},
+    }
+
+
+def _turn_view(board: Board) -> TurnView | None:
     turn = board.turn
     if turn is None:
         return None
@@ -110,12 +128,12 @@ def _turn_view(board: Board) -> dict[str, Any] | None:
     }
 
 
-def _veto_view(board: Board, viewer: str | None) -> dict[str, Any]:
+def _veto_view(board: Board, viewer: str | None) -> VetoView:
     frame = board.special
-    window = None
+    window: WindowView | None = None
     if frame is not None and frame["stage"] == "window":
         shown = special.view(board, viewer)
-        assert shown is not None
+        assert shown is not None and frame["window"] is not None
         window = {
             **copy_json(frame["window"]),
             "player": frame["player"],
@@ -130,6 +148,11 @@ def _veto_view(board: Board, viewer: str | None) -> dict[str, Any]:
         ],
         "window": window,
     }
+
+
+def _copy(value: D) -> D:
+    """A shallow copy, of the same TypedDict (which `dict(value)` does not tell a checker)."""
+    return cast(D, dict(value))
 
 
 # -- the log and events -------------------------------------------------------------------
@@ -162,12 +185,12 @@ def visible_events(
     """
     if not committed and reveals_hidden(events):
         return []
-    return [dict(event) for event in events]
+    return [_copy(event) for event in events]
 
 
 def visible_log(
     entries: Iterable[LogEntry], viewers: Collection[str], *, events: bool = True
-) -> list[LogEntry]:
+) -> list[ShownLogEntry]:
     """Log entries as the person holding the colours `viewers` may see them (none for a
     spectator). Entries carry their events, in seq order; with `events=False` each carries
     an empty list instead, for a reader that shows only the moves (a page's log).
@@ -181,7 +204,7 @@ def visible_log(
         raise TypeError("visible_log takes a collection of colours, not one colour string")
     viewers = frozenset(viewers)
     entries = list(entries)
-    shown: list[LogEntry] = []
+    shown: list[ShownLogEntry] = []
     # Walk from the end: a pick is revealed by a revealing event at or after it.
     revealed = False
     for entry in reversed(entries):
@@ -193,16 +216,18 @@ def visible_log(
         hide = entry["player"] not in viewers and (
             secrecy is Secrecy.PRIVATE or (secrecy is Secrecy.UNTIL_REVEALED and not revealed)
         )
-        out: LogEntry = {
-            **entry,
-            "move": dict(move),
-            "events": (
-                visible_events(entry.get("events") or [], viewers, committed=True) if events else []
-            ),
-        }
+        shown_events = (
+            visible_events(entry.get("events") or [], viewers, committed=True) if events else []
+        )
         if hide:
-            out["move"] = {"type": move.get("type", "")}
-            out["hidden"] = True
-        shown.append(out)
+            hidden: HiddenLogEntry = {
+                **entry,
+                "move": {"type": move.get("type", "")},
+                "events": shown_events,
+                "hidden": True,
+            }
+            shown.append(hidden)
+        else:
+            shown.append({**entry, "move": _copy(move), "events": shown_events})
     shown.reverse()
     return shown

@@ -6,8 +6,6 @@ actions' (engine.special_moves) and every card's (engine.cards).
 
 from __future__ import annotations
 
-from typing import Any
-
 # isort: off
 # In this order, so that RULES holds the base rules first, then the special actions' own,
 # then the cards' (tests/engine/test_legal_moves.py lists moves by definition in its order).
@@ -17,9 +15,10 @@ from engine import cards as _cards  # noqa: F401  (registers every card's specia
 # isort: on
 from engine.board import Board
 from engine.memo import per_call
-from engine.moves import IllegalMove, check_form
-from engine.registry import RULES, Events, rules_by_moment
+from engine.moves import IllegalMove, well_formed
+from engine.registry import RULES, rules_by_moment
 from engine.special import action_for
+from engine.types import Events, Move
 
 
 def moment(board: Board) -> tuple[str, ...]:
@@ -38,10 +37,10 @@ def moment(board: Board) -> tuple[str, ...]:
     return (special["stage"],)  # "inputs" or "window"
 
 
-def legal_moves(board: Board, player: str) -> list[dict[str, Any]]:
+def legal_moves(board: Board, player: str) -> list[Move]:
     if board.phase == "over" or player not in board.colours:
         return []
-    out: list[dict[str, Any]] = []
+    out: list[Move] = []
     by_moment = rules_by_moment()
     with per_call():
         for move_rule in (r for when in moment(board) for r in by_moment.get(when, ())):
@@ -57,9 +56,12 @@ def legal_moves(board: Board, player: str) -> list[dict[str, Any]]:
     return out
 
 
-def push(board: Board, player: Any, move: Any) -> Events:
-    """Check and play one move on `board` in place; return its events."""
-    check_form(move)
+def push(board: Board, player: object, move: object) -> Events:
+    """Check and play one move on `board` in place; return its events.
+
+    `player` and `move` are as a client sent them: checked here, before any rule reads them.
+    """
+    move = well_formed(move)
     if not isinstance(player, str) or player not in board.colours:
         raise IllegalMove(
             f"{player!r} is not a player of this game: players are {', '.join(board.colours)}."
@@ -74,7 +76,7 @@ def push(board: Board, player: Any, move: Any) -> Events:
     return events
 
 
-def default_move(board: Board, player: str) -> dict[str, Any] | None:
+def default_move(board: Board, player: str) -> Move | None:
     """What a timeout plays for `player`: cautious, and never a strategic gift to anyone."""
     moves = legal_moves(board, player)
     if not moves:
@@ -86,7 +88,9 @@ def default_move(board: Board, player: str) -> dict[str, Any] | None:
         return max((m for m in moves if m["type"] == "take_caballeros"), key=lambda m: m["count"])
     if "castillo_pick" in kinds:
         home = board.grandes[player]
-        return next((m for m in moves if m["region"] == home), moves[0])
+        # In the Castillo pick every legal move is one.
+        picks = (m for m in moves if m["type"] == "castillo_pick" and m["region"] == home)
+        return next(picks, moves[0])
     # A veto window times out as `allow`; a turn ends; a special action under way ends
     # where the card allows, else takes its first listed step.
     for kind in ("allow", "choose_card", "end_special", "end_turn"):

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.board import Board
 from engine.data import CASTILLO, HOME_BONUS, KING_BONUS, MOBILE_SCOREBOARDS, SCOREBOARDS
+from engine.types import Award, ScoreEvent
+
+
+class RankedAward(Award):
+    """An award with the rank it is for (1 for a lone first place's bonuses)."""
+
+    rank: int
 
 
 def scoreboard(board: Board, place: str) -> tuple[int, int, int]:
@@ -60,7 +65,7 @@ def sole_first(counts: dict[str, int]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def rank_awards(board: Board, place: str) -> list[list[dict[str, Any]]]:
+def rank_awards(board: Board, place: str) -> list[list[RankedAward]]:
     """The awards for scoring `place` now, grouped by rank, best rank first.
 
     Each group holds the colours that share a rank (a lone first place's king's and home
@@ -68,7 +73,7 @@ def rank_awards(board: Board, place: str) -> list[list[dict[str, Any]]]:
     """
     counts = board.in_place(place)
     first = sole_first(counts) if place != CASTILLO else None
-    groups: dict[int, list[dict[str, Any]]] = {}
+    groups: dict[int, list[RankedAward]] = {}
     ranked = rank_points(counts, scoreboard(board, place), len(board.colours))
     for colour, rank, points in ranked:
         group = groups.setdefault(rank, [])
@@ -85,9 +90,9 @@ def rank_awards(board: Board, place: str) -> list[list[dict[str, Any]]]:
     return [groups[rank] for rank in sorted(groups)]
 
 
-def score_place(board: Board, place: str) -> list[dict[str, Any]]:
+def score_place(board: Board, place: str) -> list[ScoreEvent]:
     """Score one region or the Castillo: add the points to `board.scores`, return the events."""
-    events: list[dict[str, Any]] = []
+    events: list[ScoreEvent] = []
     for group in rank_awards(board, place):
         for award in group:
             if award["points"] > 0:

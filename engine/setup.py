@@ -82,7 +82,7 @@ def new_board(colours: list[str], seed: int, options: dict[str, Any] | None = No
 TWO_COLOUR_DECKS = ((1, 3, 5, 7, 9, 11, 13), (1, 2, 4, 6, 8, 10, 12))
 
 
-def _check_setup(colours: list[str], seed: Any, options: dict[str, Any]) -> None:
+def _check_setup(colours: list[str], seed: object, options: dict[str, Any]) -> None:
     if not isinstance(colours, list | tuple) or not 2 <= len(colours) <= 5:
         raise ValueError("El Grande is played by 2 to 5 players: give 2 to 5 colours.")
     unknown = [c for c in colours if c not in COLOURS]

@@ -21,16 +21,15 @@ inputs, a window's answers) are in `engine.special_moves`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from engine.board import Board, copy_json
+from engine.board import Board, Frame, chosen_card, copy_json
 from engine.flow import maybe_end_turn
 from engine.memo import cached
 from engine.moves import IllegalMove
-from engine.steps import Step, execute, public_picks, public_step
+from engine.steps import execute, public_picks, public_plan
+from engine.types import Events, Move, Pending, SpecialView, Step
 
-Move = dict[str, Any]
-Events = list[dict[str, Any]]
 T = TypeVar("T")
 
 
@@ -41,8 +40,8 @@ class Context:
         assert board.turn is not None
         self.board = board
         self.actor: str = board.turn["player"]
-        self.frame: dict[str, Any] = board.special or new_frame(board)
-        self._memo: dict[tuple[str, int], Any] = {}
+        self.frame: Frame = board.special or new_frame(board)
+        self._memo: dict[tuple[str, int], object] = {}
 
     def remember(self, name: str, compute: Callable[[], T]) -> T:
         """`compute()`, kept on this context while the plan has as many steps as now.
@@ -54,7 +53,8 @@ class Context:
         key = (name, len(self.frame["steps"]))
         if key not in self._memo:
             self._memo[key] = compute()
-        return self._memo[key]
+        # Each name is only ever remembered from one `compute`, so of that compute's type.
+        return cast(T, self._memo[key])
 
     @property
     def steps(self) -> list[Step]:
@@ -62,6 +62,7 @@ class Context:
 
     @property
     def data(self) -> dict[str, Any]:
+        """The card's own choices so far (see `Frame`)."""
         return self.frame["data"]
 
     @property
@@ -70,11 +71,12 @@ class Context:
         return self.remember("projected", lambda: projected(self.board, self.frame))
 
 
-def new_frame(board: Board) -> dict[str, Any]:
-    assert board.turn is not None
+def new_frame(board: Board) -> Frame:
+    turn = board.turn
+    assert turn is not None
     return {
-        "player": board.turn["player"],
-        "card": board.turn["card"],
+        "player": turn["player"],
+        "card": chosen_card(turn),
         "stage": "planning",
         "steps": [],
         "data": {},
@@ -83,7 +85,7 @@ def new_frame(board: Board) -> dict[str, Any]:
     }
 
 
-def projected(board: Board, frame: dict[str, Any]) -> Board:
+def projected(board: Board, frame: Frame) -> Board:
     """The board as the plan's steps so far would leave it (a copy; `board` is untouched).
 
     `legal_moves` asks for it once per candidate move, so it is remembered for the call
@@ -120,7 +122,7 @@ class SpecialAction:
     def legal(self, ctx: Context, move_type: str) -> list[Move]:
         """The candidates `check` accepts. A card whose candidates meet its checks by
         construction may say so (return them all): legal_moves is on every step of a game."""
-        out = []
+        out: list[Move] = []
         for move in self.candidates(ctx, move_type):
             try:
                 self.check(ctx, move)
@@ -144,7 +146,7 @@ class SpecialAction:
     def start_inputs(self, ctx: Context) -> None:
         """Called once planning ends: set up what others must answer, if anything."""
 
-    def input_pending(self, ctx: Context) -> list[dict[str, Any]]:
+    def input_pending(self, ctx: Context) -> list[Pending]:
         return []
 
     def input_candidates(self, ctx: Context, player: str, move_type: str) -> Iterable[Move]:
@@ -233,8 +235,9 @@ def spend_veto(board: Board, player: str) -> None:
     board.action_discards.append("veto")
 
 
-def close_window(board: Board, frame: dict[str, Any], events: Events) -> None:
+def close_window(board: Board, frame: Frame, events: Events) -> None:
     window = frame["window"]
+    assert window is not None
     vetoes = [
         (a["from_step"], i, p)
         for i, (p, a) in enumerate(window["answers"].items())
@@ -282,7 +285,7 @@ def close_window(board: Board, frame: dict[str, Any], events: Events) -> None:
         carry_out(board, frame, window["from_step"], events)
 
 
-def carry_out(board: Board, frame: dict[str, Any], vetoed_from: int | None, events: Events) -> None:
+def carry_out(board: Board, frame: Frame, vetoed_from: int | None, events: Events) -> None:
     """Execute the plan's steps before `vetoed_from` (all without a veto); end the action."""
     events.append(
         {
@@ -308,7 +311,7 @@ def carry_out(board: Board, frame: dict[str, Any], vetoed_from: int | None, even
 # Who must act, and the view
 
 
-def pending(board: Board, viewer: str | None = None) -> list[dict[str, Any]]:
+def pending(board: Board, viewer: str | None = None) -> list[Pending]:
     """Who must act on the special action, and on what. A Veto window's plan is shown as
     `viewer` may see it (None: the public plan), whoever the entry is for: an entry is read
     by everyone who reads pending, not only by its holder (the acting player's own window
@@ -322,6 +325,7 @@ def pending(board: Board, viewer: str | None = None) -> list[dict[str, Any]]:
         assert action is not None
         return action.input_pending(Context(board))
     window = frame["window"]
+    assert window is not None
     steps = frame["steps"] if window["kind"] == "action" else []
     return [
         {
@@ -332,25 +336,25 @@ def pending(board: Board, viewer: str | None = None) -> list[dict[str, Any]]:
             "acting": frame["player"],
             "card": frame["card"],
             "vetoer": window.get("vetoer"),
-            "plan": [{"step": i, **public_step(s, viewer)} for i, s in enumerate(steps, 1)],
+            "plan": public_plan(steps, viewer),
         }
         for h in window["holders"]
         if h not in window["answers"]
     ]
 
 
-def view(board: Board, viewer: str | None) -> dict[str, Any] | None:
+def view(board: Board, viewer: str | None) -> SpecialView | None:
     frame = board.special
     if frame is None:
         return None
     action = action_for(board)
     assert action is not None
     ctx = Context(board)
-    out = {
+    out: SpecialView = {
         "player": frame["player"],
         "card": frame["card"],
         "stage": frame["stage"],
-        "plan": [{"step": i, **public_step(s, viewer)} for i, s in enumerate(frame["steps"], 1)],
+        "plan": public_plan(frame["steps"], viewer),
         "choices": action.public_data(ctx, viewer),
     }
     if frame["picks"]:

@@ -12,11 +12,9 @@ from dataclasses import dataclass
 
 from engine.board import Board
 from engine.moves import PUBLIC, IllegalMove, MoveForm, register_form
-from engine.registry import RULES, Rule, rule
+from engine.registry import RULES, Rule, register, rule
 from engine.special import (
     Context,
-    Events,
-    Move,
     SpecialAction,
     action_for,
     begin,
@@ -24,7 +22,11 @@ from engine.special import (
     finish_planning,
     open_window,
 )
+from engine.types import AllowMove, Answer, EndSpecialMove, Events, Move, VetoMove
 from engine.waiting import turn_for, waiting_for
+
+#: The answers to a Veto window.
+WindowMove = AllowMove | VetoMove
 
 
 def _acting(board: Board, player: str, doing: str) -> tuple[Context, SpecialAction]:
@@ -82,10 +84,10 @@ def _planning_rule(move_type: str) -> None:
         if action.complete(ctx):
             finish_planning(board, ctx, events)
 
-    RULES[move_type] = Rule(move_type, candidates, check, do, move_type, legal)
+    register(Rule(move_type, candidates, check, do, move_type, legal))
 
 
-def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
+def _end_special_candidates(board: Board, player: str) -> Iterable[EndSpecialMove]:
     frame = board.special
     if frame is None or frame["stage"] != "planning" or frame["player"] != player:
         return ()
@@ -93,7 +95,7 @@ def _end_special_candidates(board: Board, player: str) -> Iterable[Move]:
 
 
 @rule("end_special", _end_special_candidates, "planning")
-def check_end_special(board: Board, player: str, move: Move) -> None:
+def check_end_special(board: Board, player: str, move: EndSpecialMove) -> None:
     ctx, action = _acting(board, player, "end a special action")
     if board.special is None:
         raise IllegalMove("No special action is under way: to give it up, use skip_special.")
@@ -114,7 +116,7 @@ def _planning_move_left(board: Board, player: str, action: SpecialAction) -> boo
 
 
 @check_end_special.do
-def end_special(board: Board, player: str, move: Move, events: Events) -> None:
+def end_special(board: Board, player: str, move: EndSpecialMove, events: Events) -> None:
     finish_planning(board, Context(board), events)
 
 
@@ -146,7 +148,7 @@ def _input_rule(move_type: str) -> None:
         if ctx.frame["stage"] == "inputs" and not action.input_pending(ctx):
             open_window(board, ctx, events)
 
-    RULES[move_type] = Rule(move_type, candidates, check, do, "inputs")
+    register(Rule(move_type, candidates, check, do, "inputs"))
 
 
 def _window_steps(board: Board, player: str) -> int:
@@ -155,24 +157,26 @@ def _window_steps(board: Board, player: str) -> int:
     if frame is None or frame["stage"] != "window":
         return 0
     window = frame["window"]
+    assert window is not None  # open at the stage "window"
     if player not in window["holders"] or player in window["answers"]:
         return 0
     return len(frame["steps"]) if window["kind"] == "action" else 1
 
 
-def _allow_candidates(board: Board, player: str) -> Iterable[Move]:
+def _allow_candidates(board: Board, player: str) -> Iterable[WindowMove]:
     return ({"type": "allow"},) if _window_steps(board, player) else ()
 
 
-def _veto_candidates(board: Board, player: str) -> Iterable[Move]:
+def _veto_candidates(board: Board, player: str) -> Iterable[WindowMove]:
     return ({"type": "veto", "from_step": k} for k in range(1, _window_steps(board, player) + 1))
 
 
-def _check_window(board: Board, player: str, move: Move) -> None:
+def _check_window(board: Board, player: str, move: WindowMove) -> None:
     frame = board.special
     if frame is None or frame["stage"] != "window":
         raise IllegalMove(f"No veto window is open: {waiting_for(board)}.")
     window = frame["window"]
+    assert window is not None
     if player not in window["holders"]:
         if window["kind"] == "action" and player in board.partners(frame["player"]):
             raise IllegalMove(
@@ -194,17 +198,23 @@ def _check_window(board: Board, player: str, move: Move) -> None:
             )
 
 
-def _answer(board: Board, player: str, move: Move, events: Events) -> None:
+def _answer(board: Board, player: str, move: WindowMove, events: Events) -> None:
     frame = board.special
     assert frame is not None
     window = frame["window"]
-    window["answers"][player] = {"answer": move["type"], "from_step": move.get("from_step")}
+    assert window is not None
+    answer: Answer = (
+        {"answer": "veto", "from_step": move["from_step"]}
+        if move["type"] == "veto"
+        else {"answer": "allow", "from_step": None}
+    )
+    window["answers"][player] = answer
     if len(window["answers"]) == len(window["holders"]):
         close_window(board, frame, events)
 
 
-RULES["allow"] = Rule("allow", _allow_candidates, _check_window, _answer, "window")
-RULES["veto"] = Rule("veto", _veto_candidates, _check_window, _answer, "window")
+register(Rule("allow", _allow_candidates, _check_window, _answer, "window"))
+register(Rule("veto", _veto_candidates, _check_window, _answer, "window"))
 
 for _form in (
     MoveForm("end_special", secrecy=PUBLIC),

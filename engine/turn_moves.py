@@ -8,10 +8,9 @@ special action's own moves are in `engine.special_moves`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
 
-from engine.board import Board
+from engine.board import Board, Turn, chosen_card
 from engine.data import (
     CARD_STACKS,
     CASTILLO,
@@ -31,7 +30,18 @@ from engine.flow import (
     resolve_general_scoring,
 )
 from engine.moves import IllegalMove, check_region
-from engine.registry import Events, rule
+from engine.registry import rule
+from engine.types import (
+    CastilloPickMove,
+    ChooseCardMove,
+    EndTurnMove,
+    Events,
+    PlaceMove,
+    PlayPowerCardMove,
+    SkipSpecialMove,
+    TakeCaballerosMove,
+    TakeFromRegionMove,
+)
 from engine.waiting import turn_for, waiting_for
 
 # -- power cards --------------------------------------------------------------------------
@@ -41,20 +51,20 @@ from engine.waiting import turn_for, waiting_for
 # step); the rule's check still decides. Skipping the rest keeps legal_moves cheap.
 
 
-def _turn_at(board: Board, player: str, step: str) -> dict[str, Any] | None:
+def _turn_at(board: Board, player: str, step: str) -> Turn | None:
     turn = board.turn
     if board.phase != "turn" or turn is None or turn["player"] != player or turn["step"] != step:
         return None
     return turn
 
 
-def _power_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+def _power_candidates(board: Board, player: str) -> Iterable[PlayPowerCardMove]:
     if board.phase != "power_cards" or power_card_player(board) != player:
         return ()
     return ({"type": "play_power_card", "card": v} for v in board.hands[player])
 
 
-def _legal_power_cards(board: Board, player: str) -> list[dict[str, Any]]:
+def _legal_power_cards(board: Board, player: str) -> list[PlayPowerCardMove]:
     """What `check_power_card` accepts, found at once: the cards of the hand, but a value
     already played this round only when every card of the hand repeats one."""
     if board.phase != "power_cards" or power_card_player(board) != player:
@@ -70,7 +80,7 @@ def _legal_power_cards(board: Board, player: str) -> list[dict[str, Any]]:
 
 
 @rule("play_power_card", _power_candidates, "power_cards", legal=_legal_power_cards)
-def check_power_card(board: Board, player: str, move: dict[str, Any]) -> None:
+def check_power_card(board: Board, player: str, move: PlayPowerCardMove) -> None:
     if board.phase != "power_cards":
         raise IllegalMove(f"Power cards are played at the start of a round: {waiting_for(board)}.")
     if power_card_player(board) != player:
@@ -93,7 +103,7 @@ def check_power_card(board: Board, player: str, move: dict[str, Any]) -> None:
 
 
 @check_power_card.do
-def play_power_card(board: Board, player: str, move: dict[str, Any], events: Events) -> None:
+def play_power_card(board: Board, player: str, move: PlayPowerCardMove, events: Events) -> None:
     value = move["card"]
     # Replaced, not changed in place: states copied for a move share these lists.
     board.hands[player] = [v for v in board.hands[player] if v != value]
@@ -110,7 +120,7 @@ def play_power_card(board: Board, player: str, move: dict[str, Any], events: Eve
 # -- drawing caballeros to court ------------------------------------------------------------
 
 
-def _draw_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+def _draw_candidates(board: Board, player: str) -> Iterable[TakeCaballerosMove]:
     turn = _turn_at(board, player, "draw")
     if not turn:
         return ()
@@ -119,7 +129,7 @@ def _draw_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
 
 
 @rule("take_caballeros", _draw_candidates, "draw")
-def check_take(board: Board, player: str, move: dict[str, Any]) -> None:
+def check_take(board: Board, player: str, move: TakeCaballerosMove) -> None:
     turn = turn_for(board, player, ("draw",), "take caballeros to your court")
     n, limit = move["count"], turn["draw_limit"]
     if n < 0:
@@ -136,7 +146,7 @@ def check_take(board: Board, player: str, move: dict[str, Any]) -> None:
 
 
 @check_take.do
-def take_caballeros(board: Board, player: str, move: dict[str, Any], events: Events) -> None:
+def take_caballeros(board: Board, player: str, move: TakeCaballerosMove, events: Events) -> None:
     turn = board.turn
     assert turn is not None
     board.move_caballeros(player, PROVINCE, COURT, move["count"])
@@ -147,14 +157,14 @@ def take_caballeros(board: Board, player: str, move: dict[str, Any], events: Eve
     )
 
 
-def _recall_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+def _recall_candidates(board: Board, player: str) -> Iterable[TakeFromRegionMove]:
     if not _turn_at(board, player, "choose_card") or board.count(player, PROVINCE):
         return ()
     return ({"type": "take_from_region", "region": r} for r in REGIONS)
 
 
 @rule("take_from_region", _recall_candidates, "choose_card")
-def check_take_from_region(board: Board, player: str, move: dict[str, Any]) -> None:
+def check_take_from_region(board: Board, player: str, move: TakeFromRegionMove) -> None:
     turn = turn_for(board, player, ("choose_card",), "take caballeros from a region")
     region = move["region"]
     check_region(region)
@@ -173,7 +183,7 @@ def check_take_from_region(board: Board, player: str, move: dict[str, Any]) -> N
 
 
 @check_take_from_region.do
-def take_from_region(board: Board, player: str, move: dict[str, Any], events: Events) -> None:
+def take_from_region(board: Board, player: str, move: TakeFromRegionMove, events: Events) -> None:
     turn = board.turn
     assert turn is not None
     board.move_caballeros(player, move["region"], COURT)
@@ -186,7 +196,7 @@ def take_from_region(board: Board, player: str, move: dict[str, Any], events: Ev
 # -- the action card ----------------------------------------------------------------------
 
 
-def _card_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+def _card_candidates(board: Board, player: str) -> Iterable[ChooseCardMove]:
     if not _turn_at(board, player, "choose_card"):
         return ()
     return (
@@ -197,12 +207,12 @@ def _card_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
 
 
 @rule("choose_card", _card_candidates, "choose_card")
-def check_choose_card(board: Board, player: str, move: dict[str, Any]) -> None:
+def check_choose_card(board: Board, player: str, move: ChooseCardMove) -> None:
     turn_for(board, player, ("choose_card",), "choose an action card")
     _face_up_stack(board, move)
 
 
-def _face_up_stack(board: Board, move: dict[str, Any]) -> int:
+def _face_up_stack(board: Board, move: ChooseCardMove) -> int:
     """The stack of the face-up card a choose_card move names."""
     card, stack = move["card"], move.get("stack")
     if card not in CARD_STACKS:
@@ -231,14 +241,15 @@ def _face_up_list(board: Board) -> str:
 
 
 @check_choose_card.do
-def choose_card(board: Board, player: str, move: dict[str, Any], events: Events) -> None:
+def choose_card(board: Board, player: str, move: ChooseCardMove, events: Events) -> None:
     turn = board.turn
     assert turn is not None
     stack = _face_up_stack(board, move)
     card = board.face_up[stack]
+    assert card is not None  # _face_up_stack found it face up
     board.face_up[stack] = None
     board.taken.append({"player": player, "card": card, "stack": stack})
-    turn.update(card=card, stack=stack, place_limit=stack, step="act")
+    turn.update({"card": card, "stack": stack, "place_limit": stack, "step": "act"})
     events.append({"type": "card_chosen", "player": player, "card": card, "stack": stack})
     maybe_end_turn(board, events)
 
@@ -246,7 +257,7 @@ def choose_card(board: Board, player: str, move: dict[str, Any], events: Events)
 # -- placing caballeros from court ----------------------------------------------------------
 
 
-def _place_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+def _place_candidates(board: Board, player: str) -> Iterable[PlaceMove]:
     if not _turn_at(board, player, "act") or not can_place(board):
         return ()
     return ({"type": "place", "to": p} for p in PLACES_FROM_COURT[board.king])
@@ -260,7 +271,7 @@ PLACES_FROM_COURT = {
 
 
 @rule("place", _place_candidates, "act")
-def check_place(board: Board, player: str, move: dict[str, Any]) -> None:
+def check_place(board: Board, player: str, move: PlaceMove) -> None:
     turn = turn_for(board, player, ("act",), "place caballeros")
     target = move["to"]
     check_region(target, castillo=True)
@@ -293,7 +304,7 @@ def check_place(board: Board, player: str, move: dict[str, Any]) -> None:
 
 
 @check_place.do
-def place(board: Board, player: str, move: dict[str, Any], events: Events) -> None:
+def place(board: Board, player: str, move: PlaceMove, events: Events) -> None:
     turn = board.turn
     assert turn is not None
     board.move_caballeros(player, COURT, move["to"])
@@ -306,34 +317,34 @@ def place(board: Board, player: str, move: dict[str, Any], events: Events) -> No
 # -- the special action and the end of the turn -------------------------------------------
 
 
-def _in_act(move: dict[str, Any]) -> Callable[[Board, str], Iterable[dict[str, Any]]]:
-    # A fresh dict each time: a caller may change the moves it is given.
-    return lambda board, player: (dict(move),) if _turn_at(board, player, "act") else ()
-
-
-def _skip_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+def _skip_candidates(board: Board, player: str) -> Iterable[SkipSpecialMove]:
     turn = _turn_at(board, player, "act")
     return ({"type": "skip_special"},) if turn and turn["special"] == "open" else ()
 
 
 @rule("skip_special", _skip_candidates, "act")
-def check_skip_special(board: Board, player: str, move: dict[str, Any]) -> None:
+def check_skip_special(board: Board, player: str, move: SkipSpecialMove) -> None:
     turn = turn_for(board, player, ("act",), "skip the special action")
     if turn["special"] != "open":
         raise IllegalMove("The special action of this card is already done or skipped.")
 
 
 @check_skip_special.do
-def skip_special(board: Board, player: str, move: dict[str, Any], events: Events) -> None:
+def skip_special(board: Board, player: str, move: SkipSpecialMove, events: Events) -> None:
     turn = board.turn
     assert turn is not None
     turn["special"] = "done"
-    events.append({"type": "special_skipped", "player": player, "card": turn["card"]})
+    events.append({"type": "special_skipped", "player": player, "card": chosen_card(turn)})
     maybe_end_turn(board, events)
 
 
-@rule("end_turn", _in_act({"type": "end_turn"}), "act")
-def check_end_turn(board: Board, player: str, move: dict[str, Any]) -> None:
+def _end_turn_candidates(board: Board, player: str) -> Iterable[EndTurnMove]:
+    # A fresh dict each time: a caller may change the moves it is given.
+    return ({"type": "end_turn"},) if _turn_at(board, player, "act") else ()
+
+
+@rule("end_turn", _end_turn_candidates, "act")
+def check_end_turn(board: Board, player: str, move: EndTurnMove) -> None:
     turn = turn_for(board, player, ("act",), "end your turn")
     if turn["special"] == "under_way":
         raise IllegalMove(
@@ -343,25 +354,25 @@ def check_end_turn(board: Board, player: str, move: dict[str, Any]) -> None:
 
 
 @check_end_turn.do
-def do_end_turn(board: Board, player: str, move: dict[str, Any], events: Events) -> None:
+def do_end_turn(board: Board, player: str, move: EndTurnMove, events: Events) -> None:
     turn = board.turn
     assert turn is not None
     if turn["special"] == "open":
-        events.append({"type": "special_skipped", "player": player, "card": turn["card"]})
+        events.append({"type": "special_skipped", "player": player, "card": chosen_card(turn)})
     end_turn(board, events)
 
 
 # -- the Castillo's secret disk ---------------------------------------------------------------
 
 
-def _pick_candidates(board: Board, player: str) -> Iterable[dict[str, Any]]:
+def _pick_candidates(board: Board, player: str) -> Iterable[CastilloPickMove]:
     if board.phase != "castillo_pick" or player not in board.picks:
         return ()
     return ({"type": "castillo_pick", "region": r} for r in REGIONS)
 
 
 @rule("castillo_pick", _pick_candidates, "castillo_pick")
-def check_castillo_pick(board: Board, player: str, move: dict[str, Any]) -> None:
+def check_castillo_pick(board: Board, player: str, move: CastilloPickMove) -> None:
     if board.phase != "castillo_pick":
         raise IllegalMove(f"There is no Castillo pick under way: {waiting_for(board)}.")
     if player not in board.picks:
@@ -376,7 +387,7 @@ def check_castillo_pick(board: Board, player: str, move: dict[str, Any]) -> None
 
 
 @check_castillo_pick.do
-def castillo_pick(board: Board, player: str, move: dict[str, Any], events: Events) -> None:
+def castillo_pick(board: Board, player: str, move: CastilloPickMove, events: Events) -> None:
     board.picks[player] = move["region"]
     events.append({"type": "secret_pick_made", "player": player, "for": "castillo"})
     if all(board.picks.values()):

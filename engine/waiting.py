@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine import special
-from engine.board import Board
+from engine.board import Board, Turn
 from engine.flow import power_card_player
 from engine.moves import IllegalMove
+from engine.types import Pending
 
 
-def pending(board: Board, viewer: str | None = None) -> list[dict[str, Any]]:
+def pending(board: Board, viewer: str | None = None) -> list[Pending]:
     """Who must act now, and on what; public (no secret in it) unless `viewer` is given, when
     a Veto window's plan shows that colour's own secret too (engine.observer asks so)."""
     if board.phase == "power_cards":
@@ -25,7 +24,7 @@ def pending(board: Board, viewer: str | None = None) -> list[dict[str, Any]]:
     return []
 
 
-def turn_for(board: Board, player: str, steps: tuple[str, ...], doing: str) -> dict[str, Any]:
+def turn_for(board: Board, player: str, steps: tuple[str, ...], doing: str) -> Turn:
     """The turn under way, if it is `player`'s and at one of `steps`; else a clear refusal."""
     turn = board.turn
     if board.phase != "turn" or turn is None:
@@ -44,7 +43,7 @@ _STEP_HINTS = {
 }
 
 
-def _step_hint(turn: dict[str, Any]) -> str:
+def _step_hint(turn: Turn) -> str:
     return _STEP_HINTS[turn["step"]]
 
 

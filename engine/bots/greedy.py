@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import engine
 from engine.bots.model import (
     CARD_WORTH,
@@ -17,6 +15,7 @@ from engine.bots.model import (
 )
 from engine.data import CASTILLO, COURT, POWER_CARDS, PROVINCE
 from engine.rng import Rng
+from engine.types import Move, SpecialView, View
 
 
 class GreedyBot:
@@ -33,7 +32,7 @@ class GreedyBot:
         self.rng = Rng(seed)
 
     # -- the entry point ---------------------------------------------------------------
-    def choose(self, state: engine.State, player: str) -> dict[str, Any]:
+    def choose(self, state: engine.State, player: str) -> Move:
         moves = engine.legal_moves(state, player)
         if not moves:
             raise ValueError(f"{player} has no legal move now")
@@ -44,7 +43,7 @@ class GreedyBot:
         if "play_power_card" in kinds:
             return self._power_card(seen, player, moves)
         if "take_caballeros" in kinds:
-            return max(moves, key=lambda m: m.get("count", -1))
+            return max(moves, key=_count)
         if "castillo_pick" in kinds or "secret_pick" in kinds:
             return self._secret_pick(seen, player, moves)
         if "return_caballero" in kinds:
@@ -55,14 +54,16 @@ class GreedyBot:
             return self._choose_card(state, seen, player, moves)
         return self._turn_move(state, seen, player, moves, deep=True)[0]
 
-    def _best(self, moves: list[dict[str, Any]], values: list[float]) -> dict[str, Any]:
+    def _best(self, moves: list[Move], values: list[float]) -> Move:
         """The move of highest value; ties broken by the bot's own generator."""
         top = max(values)
         tied = [m for m, v in zip(moves, values, strict=True) if v >= top - EPS]
         return tied[0] if len(tied) == 1 else self.rng.choice(tied)
 
     # -- lookahead ---------------------------------------------------------------------
-    def _after(self, state: engine.State, player: str, move: dict[str, Any]):
+    def _after(
+        self, state: engine.State, player: str, move: Move
+    ) -> tuple[engine.State, View | None]:
         """The state after `move` and the model of its view, or None if the result would
         show something hidden (others' secret picks, a revealed pick outcome)."""
         nxt, events = engine.apply(state, player, move)
@@ -71,7 +72,7 @@ class GreedyBot:
         seen = engine.view(nxt, player)
         return nxt, seen
 
-    def _score_seen(self, seen: dict[str, Any], player: str) -> float:
+    def _score_seen(self, seen: View, player: str) -> float:
         m = Model.of(seen, player)
         value = m.value()
         special = seen.get("special")
@@ -85,61 +86,33 @@ class GreedyBot:
     def _turn_move(
         self,
         state: engine.State,
-        seen: dict[str, Any],
+        seen: View,
         player: str,
-        moves: list[dict[str, Any]],
+        moves: list[Move],
         deep: bool,
-    ) -> tuple[dict[str, Any], float]:
+    ) -> tuple[Move, float]:
         """One step of the bot's own turn: placing, planning its special action, ending."""
         base = Model.of(seen, player)
         v0 = base.value()
         left = placements_left(seen, player)
         pot, alloc = placement_plan(base, left) if left else (0.0, {})
-        turn = seen.get("turn") or {}
-        special_open = turn.get("special") == "open"
+        turn = seen["turn"]
+        special_open = turn is not None and turn["special"] == "open"
         values: list[float] = []
         best_special = 0.0
-        pending_places: list[int] = []
+        pending_places: list[tuple[int, str]] = []  # (index, where to) of each place move
         for i, move in enumerate(moves):
-            kind = move["type"]
-            if kind == "place":
+            if move["type"] == "place":
                 values.append(0.0)
-                pending_places.append(i)
+                pending_places.append((i, move["to"]))
                 continue
-            if kind == "end_turn":
+            if move["type"] == "end_turn":
                 values.append(v0 - EPS)
                 continue
-            if kind == "skip_special":
+            if move["type"] == "skip_special":
                 values.append(v0 + pot)
                 continue
-            if kind == "move_caballero":
-                m = base.copy()
-                m.move(move["colour"], move["from"], move["to"])
-                value = m.value() + (placement_plan(m, left)[0] if left else 0.0)
-            elif kind == "special_place":
-                m = base.copy()
-                m.move(player, COURT, move["to"])
-                value = m.value()
-            elif kind == "remove_caballero":
-                m = base.copy()
-                m.move(move["colour"], move["region"], PROVINCE)
-                value = m.value() + pot
-            else:
-                nxt, after = self._after(state, player, move)
-                if after is None:
-                    value = v0
-                elif (
-                    deep
-                    and kind in ("special_option", "special_region")
-                    and _mine_to_plan(after, player)
-                ):
-                    value = self._rollout(nxt, player)
-                else:
-                    value = self._score_seen(after, player)
-            if kind == "return_power_card":
-                value += 0.05 * move["card"]  # the higher card back
-            if kind == "end_special":
-                value += EPS  # stop an "up to" card rather than move for nothing
+            value = self._special_move_value(state, base, v0, pot, left, player, move, deep)
             values.append(value)
             if special_open:
                 best_special = max(best_special, value - v0 - pot)
@@ -147,8 +120,7 @@ class GreedyBot:
             # Placing first and the card's action after (a scoring then counts them) is
             # worth the best spread of the placements plus the best first special move.
             target = max(alloc, key=lambda t: (alloc[t], t)) if alloc else None
-            for i in pending_places:
-                to = moves[i]["to"]
+            for i, to in pending_places:
                 if to == target:
                     values[i] = v0 + pot + best_special + 2 * EPS
                 else:
@@ -158,6 +130,48 @@ class GreedyBot:
                     values[i] = v0 + gain + best_special
         choice = self._best(moves, values)
         return choice, max(values)
+
+    def _special_move_value(
+        self,
+        state: engine.State,
+        base: Model,
+        v0: float,
+        pot: float,
+        left: int,
+        player: str,
+        move: Move,
+        deep: bool,
+    ) -> float:
+        """The value of a move of the bot's special action (planning or ending it)."""
+        if move["type"] == "move_caballero":
+            m = base.copy()
+            m.move(move["colour"], move["from"], move["to"])
+            value = m.value() + (placement_plan(m, left)[0] if left else 0.0)
+        elif move["type"] == "special_place":
+            m = base.copy()
+            m.move(player, COURT, move["to"])
+            value = m.value()
+        elif move["type"] == "remove_caballero":
+            m = base.copy()
+            m.move(move["colour"], move["region"], PROVINCE)
+            value = m.value() + pot
+        else:
+            nxt, after = self._after(state, player, move)
+            if after is None:
+                value = v0
+            elif (
+                deep
+                and move["type"] in ("special_option", "special_region")
+                and _mine_to_plan(after, player)
+            ):
+                value = self._rollout(nxt, player)
+            else:
+                value = self._score_seen(after, player)
+        if move["type"] == "return_power_card":
+            value += 0.05 * move["card"]  # the higher card back
+        if move["type"] == "end_special":
+            value += EPS  # stop an "up to" card rather than move for nothing
+        return value
 
     def _rollout(self, state: engine.State, player: str, limit: int = 40) -> float:
         """Play the bot's own moves greedily (one step deep) while it is its turn to act,
@@ -179,8 +193,8 @@ class GreedyBot:
 
     # -- power cards -------------------------------------------------------------------
     def _power_card(
-        self, seen: dict[str, Any], me: str, moves: list[dict[str, Any]]
-    ) -> dict[str, Any]:
+        self, seen: View, me: str, moves: list[Move]
+    ) -> Move:
         """The power card for the action card the bot wants: the chance of getting each
         face-up card (from the cards already played and those others may still hold), the
         caballeros it brings to court, less what playing a high card early costs."""
@@ -201,6 +215,7 @@ class GreedyBot:
 
         values = []
         for move in moves:
+            assert move["type"] == "play_power_card"  # the only moves of the moment
             v = move["card"]
             drawn = min(POWER_CARDS[v], province)
             court_then = court + drawn
@@ -248,13 +263,14 @@ class GreedyBot:
 
     # -- secret choices ----------------------------------------------------------------
     def _secret_pick(
-        self, seen: dict[str, Any], me: str, moves: list[dict[str, Any]]
-    ) -> dict[str, Any]:
+        self, seen: View, me: str, moves: list[Move]
+    ) -> Move:
         """Castillo and secret-disk picks, judged on the board alone (others' picks unknown)."""
         m = Model.of(seen, me, project=False)
-        card = "castillo" if moves[0]["type"] == "castillo_pick" else seen["special"]["card"]
+        card = "castillo" if moves[0]["type"] == "castillo_pick" else _special(seen)["card"]
         values = []
         for move in moves:
+            assert move["type"] == "castillo_pick" or move["type"] == "secret_pick"
             region = move["region"]
             trial = m.copy()
             if card == "castillo":
@@ -264,7 +280,7 @@ class GreedyBot:
                 n = min(2, have) if card == "secret_two_from_region" else have
                 trial.move(me, region, PROVINCE, n)
             elif card == "eviction":
-                source = seen["special"]["choices"]["region"]
+                source = _special(seen)["choices"]["region"]
                 trial.move(me, source, region, m.counts[source].get(me, 0))
             elif card == "secret_scoring":
                 for colour, points in trial.awards(region).items():
@@ -273,23 +289,25 @@ class GreedyBot:
         return self._best(moves, values)
 
     def _king_rages_return(
-        self, seen: dict[str, Any], me: str, moves: list[dict[str, Any]]
-    ) -> dict[str, Any]:
+        self, seen: View, me: str, moves: list[Move]
+    ) -> Move:
         """Return the caballero that costs least (those already returned counted)."""
         m = Model.of(seen, me)
-        returns = (seen["special"]["choices"].get("returns") or {}).get(me, {})
+        returns = (_special(seen)["choices"].get("returns") or {}).get(me, {})
         for source, n in returns.items():
             m.move(me, source, PROVINCE, n)
         values = []
         for move in moves:
+            assert move["type"] == "return_caballero"  # the only moves of the moment
             trial = m.copy()
             trial.move(me, move["from"], PROVINCE)
             values.append(trial.value())
         return self._best(moves, values)
 
-    def _window(self, seen: dict[str, Any], me: str, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    def _window(self, seen: View, me: str, moves: list[Move]) -> Move:
         """Veto when stopping the plan (from its best step) gains more than the card is worth."""
         window = seen["veto"]["window"]
+        assert window is not None  # the bot answers it
         steps = [s for s in window["plan"]]
         base = Model.of(seen, me, project=False)
 
@@ -313,13 +331,14 @@ class GreedyBot:
             elif move["type"] == "allow" or window["player"] in base.mine:
                 values.append(value_of(None, False) + (EPS if move["type"] == "allow" else 0))
             else:
+                assert move["type"] == "veto"
                 values.append(value_of(move["from_step"], True) - EPS)
         return self._best(moves, values)
 
     # -- the action card ---------------------------------------------------------------
     def _choose_card(
-        self, state: engine.State, seen: dict[str, Any], me: str, moves: list[dict[str, Any]]
-    ) -> dict[str, Any]:
+        self, state: engine.State, seen: View, me: str, moves: list[Move]
+    ) -> Move:
         """Each face-up card played out greedily (placements and special action)."""
         values = []
         for move in moves:
@@ -332,6 +351,18 @@ class GreedyBot:
         return self._best(moves, values)
 
 
-def _mine_to_plan(seen: dict[str, Any], me: str) -> bool:
+def _count(move: Move) -> int:
+    """How many caballeros a move takes to court (-1 for a move that takes none)."""
+    return move["count"] if move["type"] == "take_caballeros" else -1
+
+
+def _special(seen: View) -> SpecialView:
+    """The special action under way, which the bot is asked about."""
+    special = seen["special"]
+    assert special is not None
+    return special
+
+
+def _mine_to_plan(seen: View, me: str) -> bool:
     special = seen.get("special")
     return bool(special and special["player"] == me and special["stage"] == "planning")

@@ -4,8 +4,6 @@ evaluation (a projected score per colour, weighed into one value for the bot's s
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.data import (
     CASTILLO,
     COURT,
@@ -18,6 +16,7 @@ from engine.data import (
     REGIONS,
     SCOREBOARDS,
 )
+from engine.types import Step, View
 
 #: Evaluation weights (points). A caballero in court is a future placement; one on the
 #: board (outside the castillo) a little more, so placing never looks worse than keeping.
@@ -90,6 +89,20 @@ class Model:
         "hand",
         "mobile",
     )
+    colours: list[str]
+    me: str
+    mine: list[str]  # the colours of the bot's side (two in the two-colour variant)
+    others: list[str]
+    king: str
+    grandes: dict[str, str]
+    counts: dict[str, dict[str, int]]  # place -> colour -> caballeros, colours with none left out
+    boards: dict[str, tuple[int, int, int]]
+    scores: dict[str, float]
+    court: dict[str, int]
+    province: dict[str, int]
+    vetoes: dict[str, int]
+    hand: int
+    mobile: dict[str, str | None]
 
     def copy(self) -> Model:
         m = Model.__new__(Model)
@@ -102,7 +115,7 @@ class Model:
         return m
 
     @classmethod
-    def of(cls, seen: dict[str, Any], me: str, project: bool = True) -> Model:
+    def of(cls, seen: View, me: str, project: bool = True) -> Model:
         m = cls.__new__(cls)
         m.colours = list(seen["colours"])
         m.me = me
@@ -153,24 +166,23 @@ class Model:
                 else:
                     here.pop(colour, None)
 
-    def step(self, step: dict[str, Any]) -> None:
+    def step(self, step: Step) -> None:
         """Carry out one public plan step (as `engine.steps` would)."""
-        do = step["do"]
-        if do == "move":
+        if step["do"] == "move":
             for part in step["caballeros"]:
                 self.move(part["colour"], part["from"], part["to"], part["count"])
-        elif do == "award":
+        elif step["do"] == "award":
             for award in step["awards"]:
                 self.scores[award["player"]] += award["points"]
-        elif do == "mobile_scoreboard":
+        elif step["do"] == "mobile_scoreboard":
             self.mobile[step["scoreboard"]] = step["to"]
-        elif do == "king":
+        elif step["do"] == "king":
             self.king = step["to"]
-        elif do == "grande":
+        elif step["do"] == "grande":
             self.grandes[step["colour"]] = step["to"]
-        elif do == "keep_veto":
+        elif step["do"] == "keep_veto":
             self.vetoes[step["colour"]] += 1
-        elif do == "power_card_return" and step["colour"] == self.me:
+        elif step["do"] == "power_card_return" and step["colour"] == self.me:
             self.hand += 1
 
     # -- reading -------------------------------------------------------------------------
@@ -274,10 +286,10 @@ def placement_plan(m: Model, k: int) -> tuple[float, dict[str, int]]:
     targets = sorted(NEIGHBOURS[m.king]) + [CASTILLO]
     table = [[m.place_gain(t, m.me, j) if j else 0.0 for j in range(k + 1)] for t in targets]
     # best[used] = (gain, allocation) over the targets seen so far.
-    best: list[tuple[float, tuple[int, ...]]] = [(0.0, ())] * (k + 1)
-    best = [(0.0, ())] + [(-1e9, ())] * k
+    none: tuple[int, ...] = ()
+    best = [(0.0, none)] + [(-1e9, none)] * k
     for row in table:
-        nxt: list[tuple[float, tuple[int, ...]]] = [(-1e9, ())] * (k + 1)
+        nxt = [(-1e9, none)] * (k + 1)
         for used, (gain, alloc) in enumerate(best):
             if gain <= -1e9:
                 continue
@@ -290,7 +302,7 @@ def placement_plan(m: Model, k: int) -> tuple[float, dict[str, int]]:
     return gain, {t: j for t, j in zip(targets, alloc, strict=False) if j}
 
 
-def placements_left(seen: dict[str, Any], me: str) -> int:
+def placements_left(seen: View, me: str) -> int:
     """How many caballeros `me` may still place this turn, from what the view shows."""
     turn = seen.get("turn")
     if not turn or turn["player"] != me or turn["step"] not in ("act", "choose_card", "draw"):

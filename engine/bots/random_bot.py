@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import engine
 from engine.rng import Rng
+from engine.types import Move
 
 
 class RandomBot:
@@ -14,7 +13,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, state: engine.State, player: str) -> dict[str, Any]:
+    def choose(self, state: engine.State, player: str) -> Move:
         moves = engine.legal_moves(state, player)
         if not moves:
             raise ValueError(f"{player} has no legal move now")

@@ -4,13 +4,12 @@ secret picks."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
-from engine.board import Board
+from engine.board import Board, revealed_picks
 from engine.data import CASTILLO, PLACES, REGIONS
 from engine.moves import IllegalMove, check_region
-from engine.special import Context, Events, Move, SpecialAction
-from engine.steps import Step
+from engine.special import Context, SpecialAction
+from engine.types import Events, Move, Pending, SpecialRegionMove, Step, TargetMove
 
 
 def two_colour(board: Board) -> bool:
@@ -61,7 +60,8 @@ class OrderedTargets(SpecialAction):
         return ctx.board.opponents(ctx.actor)
 
     def ordered(self, ctx: Context) -> list[str]:
-        return ctx.data.setdefault("targets", [])
+        targets: list[str] = ctx.data.setdefault("targets", [])
+        return targets
 
     def still_to_order(self, ctx: Context) -> list[str]:
         ordered = ctx.data.get("targets", [])
@@ -72,10 +72,10 @@ class OrderedTargets(SpecialAction):
     def on_target(self, ctx: Context, colour: str) -> None:
         """Add what the card does to `colour` to the plan (or set up its input)."""
 
-    def target_candidates(self, ctx: Context) -> Iterable[Move]:
+    def target_candidates(self, ctx: Context) -> Iterable[TargetMove]:
         return ({"type": "target", "player": c} for c in self.still_to_order(ctx))
 
-    def check_target_move(self, ctx: Context, move: Move) -> None:
+    def check_target_move(self, ctx: Context, move: TargetMove) -> None:
         colour = move["player"]
         check_colour(ctx.board, colour)
         if colour in ctx.board.team_of(ctx.actor):
@@ -106,9 +106,11 @@ class OrderedTargets(SpecialAction):
         return self.target_candidates(ctx)
 
     def check(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "target"  # its only planning move
         self.check_target_move(ctx, move)
 
     def add(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "target"
         self.add_target(ctx, move["player"])
 
     def complete(self, ctx: Context) -> bool:
@@ -146,7 +148,9 @@ class EveryOpponent(OrderedTargets):
         return "targets" in ctx.data
 
 
-def check_region_choice(ctx: Context, move: Move, holds: Callable[[str], int], empty: str) -> None:
+def check_region_choice(
+    ctx: Context, move: SpecialRegionMove, holds: Callable[[str], int], empty: str
+) -> None:
     """A `special_region` naming where an intrigue takes caballeros from, once only.
 
     `holds(region)` counts the caballeros the card could take there; `empty` is the
@@ -176,7 +180,7 @@ class SecretPicks(SpecialAction):
     def start_inputs(self, ctx: Context) -> None:
         ctx.frame["picks"] = {c: None for c in self.pickers(ctx)}
 
-    def input_pending(self, ctx: Context) -> list[dict[str, Any]]:
+    def input_pending(self, ctx: Context) -> list[Pending]:
         picks = ctx.frame["picks"]
         return [{"player": c, "kind": "secret_pick"} for c, r in picks.items() if r is None]
 
@@ -186,17 +190,18 @@ class SecretPicks(SpecialAction):
         return ({"type": "secret_pick", "region": r} for r in REGIONS)
 
     def check_input(self, ctx: Context, player: str, move: Move) -> None:
+        assert move["type"] == "secret_pick"  # its only input move
         if player not in ctx.frame["picks"]:
             raise IllegalMove(f"You have no secret pick to make for {self.card}.")
         check_region(move["region"])
         self.check_pick(ctx, player, move["region"])
 
     def add_input(self, ctx: Context, player: str, move: Move, events: Events) -> None:
+        assert move["type"] == "secret_pick"
         picks = ctx.frame["picks"]
         picks[player] = move["region"]
         events.append({"type": "secret_pick_made", "player": player, "for": self.card})
         if all(picks.values()):
-            events.append(
-                {"type": "secret_picks_revealed", "card": self.card, "picks": dict(picks)}
-            )
-            ctx.frame["steps"].extend(self.steps_from_picks(ctx, picks))
+            revealed = revealed_picks(picks)
+            events.append({"type": "secret_picks_revealed", "card": self.card, "picks": revealed})
+            ctx.frame["steps"].extend(self.steps_from_picks(ctx, revealed))

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 
 from engine.data import COURT
 from engine.moves import IllegalMove
-from engine.special import Context, Move, SpecialAction, register
-from engine.steps import move_step
+from engine.special import Context, SpecialAction, register
+from engine.steps import move_step, movement
+from engine.types import Move, SpecialRegionMove
 
 from .common import (
     check_colour,
@@ -50,7 +51,7 @@ class MoveCaballeros(SpecialAction):
     def used(self, ctx: Context) -> dict[str, int]:
         used = {"own": 0, "foreign": 0, "any": 0}
         for step in ctx.steps:
-            part = step["caballeros"][0]
+            part = movement(step)
             used[_kind(ctx, part["colour"])] += 1
             used["any"] += 1
         return used
@@ -100,6 +101,7 @@ class MoveCaballeros(SpecialAction):
         return sources(ctx.board)
 
     def check(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "move_caballero"  # its only planning move
         board = ctx.projected
         colour, source, target = move["colour"], move["from"], move["to"]
         check_colour(board, colour)
@@ -126,6 +128,7 @@ class MoveCaballeros(SpecialAction):
         return f"{self.card} moves {limit} caballeros {whose}, no more."
 
     def add(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "move_caballero"
         ctx.steps.append(move_step(move["colour"], move["from"], move["to"]))
 
     def complete(self, ctx: Context) -> bool:
@@ -158,11 +161,12 @@ class FiveFromRegion(MoveCaballeros):
         if move_type == "special_region":
             if "region" not in ctx.data:
                 board = ctx.board
-                yield from (
+                regions: Iterable[SpecialRegionMove] = (
                     {"type": "special_region", "region": r}
                     for r in sources(board)
                     if self.movable_in(ctx, r)
                 )
+                yield from regions
             return
         yield from super().candidates(ctx, move_type)
 
@@ -176,6 +180,7 @@ class FiveFromRegion(MoveCaballeros):
                 "There are no caballeros in {region} that this card may move.",
             )
             return
+        assert move["type"] == "move_caballero"  # its other planning move
         if not region:
             raise IllegalMove("First name the region to move caballeros out of (special_region).")
         if move["from"] != region:
@@ -226,6 +231,7 @@ class OwnRegion(SpecialAction):
                 "You have no caballeros in {region}.",
             )
             return
+        assert move["type"] == "move_caballero"  # its other planning move
         if not region:
             raise IllegalMove(
                 "First name the region to take your caballeros out of (special_region)."
@@ -242,6 +248,7 @@ class OwnRegion(SpecialAction):
         if move["type"] == "special_region":
             ctx.data.update(region=move["region"], count=ctx.board.count(ctx.actor, move["region"]))
         else:
+            assert move["type"] == "move_caballero"
             ctx.steps.append(move_step(ctx.actor, move["from"], move["to"]))
 
     def complete(self, ctx: Context) -> bool:
@@ -264,7 +271,8 @@ class CourtTwo(SpecialAction):
         # Fixed when the action begins: the court as it was then (fewer if fewer).
         if "due" not in ctx.data:
             return min(self.number, ctx.board.count(ctx.actor, COURT))
-        return ctx.data["due"]
+        due: int = ctx.data["due"]
+        return due
 
     def candidates(self, ctx: Context, move_type: str) -> Iterable[Move]:
         if len(ctx.steps) >= self.due(ctx):
@@ -272,6 +280,7 @@ class CourtTwo(SpecialAction):
         return ({"type": "special_place", "to": t} for t in targets(ctx.board))
 
     def check(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "special_place"  # its only planning move
         check_target(ctx.board, move["to"])
         if ctx.projected.count(ctx.actor, COURT) == 0:
             raise IllegalMove("Your court is empty: there is no caballero to place.")
@@ -279,6 +288,7 @@ class CourtTwo(SpecialAction):
             raise IllegalMove(f"{self.card} places {self.number} caballeros from court, no more.")
 
     def add(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "special_place"
         ctx.data.setdefault("due", self.due(ctx))
         ctx.steps.append(move_step(ctx.actor, COURT, move["to"]))
 

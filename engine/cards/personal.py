@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from engine.data import COURT, PROVINCE
 from engine.moves import IllegalMove
-from engine.special import Context, Move, SpecialAction, register
+from engine.special import Context, SpecialAction, register
 from engine.steps import move_step
+from engine.types import Move
 
 
 class KeepVeto(SpecialAction):
@@ -66,6 +68,7 @@ class PowerCardReturn(SpecialAction):
         return ({"type": "return_power_card", "card": v} for v in sorted(set(self.played(ctx))))
 
     def check(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "return_power_card"  # its only planning move
         if move["card"] not in self.played(ctx):
             raise IllegalMove(
                 f"You have not played power card {move['card']}: only a played "
@@ -73,12 +76,13 @@ class PowerCardReturn(SpecialAction):
             )
 
     def add(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "return_power_card"
         ctx.steps.append({"do": "power_card_return", "colour": ctx.actor, "card": move["card"]})
 
     def complete(self, ctx: Context) -> bool:
         return True
 
-    def public_data(self, ctx: Context, viewer: str | None) -> dict:
+    def public_data(self, ctx: Context, viewer: str | None) -> dict[str, Any]:
         return {}
 
 

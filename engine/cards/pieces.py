@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from engine.data import CASTILLO, MOBILE_SCOREBOARDS, NEIGHBOURS, PLACES, REGIONS
 from engine.moves import IllegalMove, check_region
-from engine.special import Context, Move, SpecialAction, register
+from engine.special import Context, SpecialAction, register
+from engine.types import Move
 
 
 class OneStep(SpecialAction):
@@ -34,6 +35,7 @@ class MobileScoreboard(OneStep):
                 yield {"type": "move_scoreboard", "scoreboard": name, "to": place}
 
     def check(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "move_scoreboard"  # its only planning move
         board, name, place = ctx.board, move["scoreboard"], move["to"]
         if name not in MOBILE_SCOREBOARDS:
             raise IllegalMove(
@@ -55,6 +57,7 @@ class MobileScoreboard(OneStep):
             )
 
     def add(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "move_scoreboard"
         ctx.steps.append(
             {"do": "mobile_scoreboard", "scoreboard": move["scoreboard"], "to": move["to"]}
         )
@@ -73,6 +76,7 @@ class MoveKing(OneStep):
         return ({"type": "move_king", "to": r} for r in REGIONS)
 
     def check(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "move_king"  # its only planning move
         to, king = move["to"], ctx.board.king
         if to == CASTILLO:
             raise IllegalMove("The king goes to a region, never into the castillo.")
@@ -86,6 +90,7 @@ class MoveKing(OneStep):
             )
 
     def add(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "move_king"
         ctx.steps.append({"do": "king", "to": move["to"]})
 
 
@@ -101,6 +106,7 @@ class MoveGrande(OneStep):
         return ({"type": "move_grande", "to": r} for r in REGIONS)
 
     def check(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "move_grande"  # its only planning move
         board, to = ctx.board, move["to"]
         home = board.grandes[ctx.actor]
         if to == CASTILLO:
@@ -114,6 +120,7 @@ class MoveGrande(OneStep):
             raise IllegalMove(f"Your grande is already in {home}.")
 
     def add(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "move_grande"
         ctx.steps.append({"do": "grande", "colour": ctx.actor, "to": move["to"]})
 
 

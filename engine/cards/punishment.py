@@ -9,12 +9,12 @@ opponent in that order and everyone after.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from engine.data import COURT, PROVINCE, REGIONS
 from engine.moves import IllegalMove
-from engine.special import Context, Events, Move, SpecialAction, register
-from engine.steps import Step, move_step
+from engine.special import Context, SpecialAction, register
+from engine.steps import move_step, movement
+from engine.types import Events, Move, Pending, Step
 
 from .common import EveryOpponent, OrderedTargets, check_colour, check_source, sources, two_colour
 
@@ -47,7 +47,7 @@ class OneFromEachOpponent(SpecialAction):
         self.card = card
 
     def done_for(self, ctx: Context) -> list[str]:
-        return [s["caballeros"][0]["colour"] for s in ctx.steps]
+        return [movement(s)["colour"] for s in ctx.steps]
 
     def still_open(self, ctx: Context) -> list[str]:
         board = ctx.board
@@ -68,6 +68,7 @@ class OneFromEachOpponent(SpecialAction):
                     yield {"type": "remove_caballero", "colour": colour, "region": region}
 
     def check(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "remove_caballero"  # its only planning move
         colour, region = move["colour"], move["region"]
         check_colour(ctx.board, colour)
         if colour in ctx.board.team_of(ctx.actor):
@@ -79,6 +80,7 @@ class OneFromEachOpponent(SpecialAction):
             raise IllegalMove(f"There is no {colour} caballero in {region}.")
 
     def add(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "remove_caballero"
         ctx.steps.append(move_step(move["colour"], move["region"], PROVINCE))
 
     def complete(self, ctx: Context) -> bool:
@@ -110,17 +112,19 @@ class KingRages(EveryOpponent):
         ctx.data["returns"] = {c: {} for c in ctx.data["targets"]}
 
     def returner(self, ctx: Context) -> str | None:
-        for colour in ctx.data["targets"]:
+        targets: list[str] = ctx.data["targets"]
+        for colour in targets:
             if sum(ctx.data["returns"][colour].values()) < ctx.data["due"][colour]:
                 return colour
         return None
 
-    def input_pending(self, ctx: Context) -> list[dict[str, Any]]:
+    def input_pending(self, ctx: Context) -> list[Pending]:
         colour = self.returner(ctx)
         return [{"player": colour, "kind": "king_rages"}] if colour else []
 
     def left(self, ctx: Context, colour: str, location: str) -> int:
-        return ctx.board.count(colour, location) - ctx.data["returns"][colour].get(location, 0)
+        returned: int = ctx.data["returns"][colour].get(location, 0)
+        return ctx.board.count(colour, location) - returned
 
     def input_candidates(self, ctx: Context, player: str, move_type: str) -> Iterable[Move]:
         if player != self.returner(ctx):
@@ -139,6 +143,7 @@ class KingRages(EveryOpponent):
                     f"King rages goes round in turn: it is {current}'s to return now."
                 )
             raise IllegalMove("King rages asks nothing of you.")
+        assert move["type"] == "return_caballero"  # its only input move
         source = move["from"]
         if source != COURT:
             check_source(ctx.board, source)
@@ -146,6 +151,7 @@ class KingRages(EveryOpponent):
             raise IllegalMove(f"You have no caballero left in {source} to return.")
 
     def add_input(self, ctx: Context, player: str, move: Move, events: Events) -> None:
+        assert move["type"] == "return_caballero"
         returns = ctx.data["returns"][player]
         returns[move["from"]] = returns.get(move["from"], 0) + 1
         if self.returner(ctx) is None:

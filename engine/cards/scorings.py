@@ -14,8 +14,9 @@ from engine.board import Board
 from engine.data import CASTILLO, PLACES, REGIONS
 from engine.moves import check_region
 from engine.scoring import value_group
-from engine.special import Context, Move, SpecialAction, register
+from engine.special import Context, SpecialAction, register
 from engine.steps import award_steps
+from engine.types import Move
 
 
 class ScorePlaces(SpecialAction):
@@ -54,9 +55,11 @@ class ScoreChosenRegion(SpecialAction):
         return ({"type": "special_region", "region": p} for p in PLACES)
 
     def check(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "special_region"  # its only planning move
         check_region(move["region"], castillo=True)
 
     def add(self, ctx: Context, move: Move) -> None:
+        assert move["type"] == "special_region"
         ctx.steps.extend(award_steps(ctx.board, move["region"]))
 
     def complete(self, ctx: Context) -> bool:

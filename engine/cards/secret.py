@@ -12,8 +12,9 @@ from collections.abc import Iterable
 
 from engine.data import PROVINCE, REGIONS
 from engine.moves import IllegalMove
-from engine.special import Context, Move, register
-from engine.steps import Step, award_steps, move_step
+from engine.special import Context, register
+from engine.steps import award_steps, move_step
+from engine.types import Move, Step
 
 from .common import EveryOpponent, OrderedTargets, SecretPicks, check_source, sources
 
@@ -52,7 +53,7 @@ class SecretReturn(OrderedTargets, SecretPicks):
 
     def steps_from_picks(self, ctx: Context, picks: dict[str, str]) -> list[Step]:
         board = ctx.board
-        out = []
+        out: list[Step] = []
         for colour in ctx.data["targets"]:
             region = picks[colour]
             have = board.count(colour, region)
@@ -99,6 +100,7 @@ class Eviction(OrderedTargets, SecretPicks):
             return
         if "region" not in ctx.data:
             raise IllegalMove("First name the region to evict (special_region).")
+        assert move["type"] == "target"  # its other planning move
         self.check_target_move(ctx, move)
 
     def add(self, ctx: Context, move: Move) -> None:
@@ -107,6 +109,7 @@ class Eviction(OrderedTargets, SecretPicks):
             if len(self.affected(ctx)) == 1:
                 self.add_target(ctx, self.affected(ctx)[0])
         else:
+            assert move["type"] == "target"
             self.add_target(ctx, move["player"])
 
     def complete(self, ctx: Context) -> bool:
