@@ -71,8 +71,7 @@ def midgame(seed: int = MIDGAME_SEED, moves: int = MIDGAME_MOVES) -> engine.Stat
         if engine.is_over(state):
             break
         player = engine.pending(state)[0]["player"]
-        # engine's bots return plain dicts, not its own Move (engine is fixing its types).
-        state, _ = engine.apply(state, player, bot.choose(state, player))  # type: ignore[arg-type]
+        state, _ = engine.apply(state, player, bot.choose(state, player))
     return state
 
 

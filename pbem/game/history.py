@@ -47,7 +47,9 @@ def _entries(game_id: int, after: int, upto: int) -> list[engine.LogEntry]:
     ]
 
 
-def log_between(game_id: int, own: Collection[str], after: int, upto: int) -> list[engine.LogEntry]:
+def log_between(
+    game_id: int, own: Collection[str], after: int, upto: int
+) -> list[engine.ShownLogEntry]:
     """The log entries with `after < seq <= upto`, as `views.log_for` shows them to the
     holder of the seats `own` (none: to anyone), without their events (the pages show the
     moves; where rounds start is `Record.starts`).
@@ -83,7 +85,7 @@ class Record:
             last_round = tuple(e for e in last_round if e["seq"] >= starts[-1])
         return Record(self.seed, self.seq + len(entries), starts, last_round)
 
-    def last_round_log(self, own: Collection[str]) -> list[engine.LogEntry]:
+    def last_round_log(self, own: Collection[str]) -> list[engine.ShownLogEntry]:
         """The last round's entries as `log_between` shows them to the holder of `own`:
         the same stretch (from the move that started the round to `seq`)."""
         return engine.visible_log(self.last_round, set(own), events=False)

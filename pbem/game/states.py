@@ -61,12 +61,11 @@ def state_at(game: Any, seq: int) -> engine.State:
     return state
 
 
-def snapshots_of(batch: engine.Batch, first_seq: int) -> list[dict[str, Any]]:
+def snapshots_of(batch: engine.Batch[engine.State], first_seq: int) -> list[dict[str, Any]]:
     """Snapshot rows for a batch whose first move is `first_seq`: one after each move that
     started a round."""
     return [
-        # engine types a batch's states as `Board`s; they are `State`s (engine is fixing its types).
-        {"seq": first_seq + index, "state": engine.to_dict(played.state)}  # type: ignore[arg-type]
+        {"seq": first_seq + index, "state": engine.to_dict(played.state)}
         for index, played in enumerate(batch.played)
         if any(event["type"] == "round_started" for event in played.events)
     ]

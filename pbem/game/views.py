@@ -24,9 +24,14 @@ def _pending_colours(state: engine.State) -> set[str]:
 
 
 def _view(game: Game, state: engine.State, colour: str | None, seq: int) -> dict[str, Any]:
-    view = engine.view(state, colour)
-    view.update(id=game.id, title=game.title, seq=seq, status=game.status)
-    return view
+    """The engine's view with the game's id, title, seq and status beside it."""
+    return {
+        **engine.view(state, colour),
+        "id": game.id,
+        "title": game.title,
+        "seq": seq,
+        "status": game.status,
+    }
 
 
 def current_view(game: Game, player: Player | None, colour: str | None = None) -> dict[str, Any]:
@@ -113,10 +118,7 @@ def log_for(game: Game, player: Player | None) -> dict[str, Any]:
     """The log as the caller may see it, each move with its events."""
     logged = _moves_of(game)
     entries: list[engine.LogEntry] = [
-        # engine's LogEntry reads its move and events as plain dicts, not its own Move and
-        # Event (engine is fixing its types).
-        {"seq": m.seq, "player": m.colour, "move": m.move, "events": m.events or []}  # type: ignore[typeddict-item]
-        for m in logged
+        {"seq": m.seq, "player": m.colour, "move": m.move, "events": m.events or []} for m in logged
     ]
     shown = engine.visible_log(entries, {s.colour for s in seats_of(game, player)})
     return {

@@ -54,8 +54,7 @@ def pending_now(state: engine.State, colour: str) -> dict[str, Any]:
         waiting = "you."
     else:
         waiting = f"{', '.join(others)}." if others else None
-    # Until the engine's typed moves land, format_move takes a plain dict.
-    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]  # type: ignore[arg-type]
+    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
     asks = (
         ASKS.get(mine["kind"], "A decision is yours.")
         if mine

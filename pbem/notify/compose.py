@@ -157,8 +157,7 @@ def decision_mail(
         (p for p in view["pending"] if p["player"] == colour and p["kind"] == decision["kind"]),
         decision,
     )
-    # engine's format_move takes a plain dict, not its own Move (engine is fixing its types).
-    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]  # type: ignore[arg-type]
+    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
     asks = ASKS.get(decision["kind"], "A decision is yours.")
     context = {
         "recipient": recipient,
@@ -362,7 +361,7 @@ def timed_out_mail(
     game_id: int,
     title: str,
     kind: str,
-    moves: list[dict[str, Any]],
+    moves: list[engine.Move],
     seq: int,
     bot_now: bool,
 ) -> EmailMessage:

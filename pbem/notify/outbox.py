@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from email.message import EmailMessage
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.engine import Connection
@@ -160,14 +160,13 @@ def after_batch(
     game_id: int,
     title: str,
     before: engine.State,
-    batch: engine.Batch,
+    batch: engine.Batch[engine.State],
     seq: int,
     due: dict[str, Any] | None = None,
 ) -> None:
     """Queue the mails a committed batch causes (see the module's docstring); `due` gives
     each pending colour's deadline."""
-    # engine types a batch's states as Boards; they are States (engine is fixing its types).
-    state = cast(engine.State, batch.state)
+    state = batch.state
     seen_before = {decision_key(p) for p in engine.pending(before)}
     fresh: dict[str, engine.Pending] = {}
     for entry in engine.pending(state):
@@ -233,13 +232,11 @@ def first_colour(seated: list[tuple[Recipient, dict[str, Any]]], player_id: int)
     return next((r.colour for r, _ in seated if r.player_id == player_id), None)
 
 
-def log_entries(batch: engine.Batch, seq: int) -> list[engine.LogEntry]:
+def log_entries(batch: engine.Batch[engine.State], seq: int) -> list[engine.LogEntry]:
     """The batch as log entries (seq is the game's seq after it)."""
     first = seq - len(batch.played) + 1
     return [
-        # engine's LogEntry reads its move and events as plain dicts, not its own Move and
-        # Event (engine is fixing its types).
-        {"seq": first + i, "player": batch.player, "move": p.move, "events": p.events}  # type: ignore[typeddict-item]
+        {"seq": first + i, "player": batch.player, "move": p.move, "events": p.events}
         for i, p in enumerate(batch.played)
     ]
 
@@ -363,7 +360,7 @@ def timed_out(
     game: Any,
     seat: Any,
     kind: str,
-    moves: list[dict[str, Any]],
+    moves: list[engine.Move],
     seq: int,
     bot_now: bool,
 ) -> None:

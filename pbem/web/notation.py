@@ -4,7 +4,7 @@ for the log, and words for the move buttons."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import engine
 from pbem.web.board import card_title, place_name
@@ -19,7 +19,8 @@ def notation(move: Mapping[str, Any]) -> str:
     """A log entry's move in the notation; a move shown without its fields (another's secret
     pick, a card taken back) reads as its kind and "(secret)"."""
     try:
-        return engine.format_move(dict(move))
+        # A logged move, checked when it was played; one shown without its fields fails here.
+        return engine.format_move(cast(engine.Move, dict(move)))
     except engine.IllegalMove:
         return str(move.get("type", "")).replace("_", " ") + " (secret)"
 
