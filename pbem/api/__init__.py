@@ -3,6 +3,8 @@ idempotency, problem+json errors and the docs page."""
 
 from __future__ import annotations
 
+import copy
+
 from flask import Flask
 
 from pbem.api.docs import blp as docs
@@ -12,6 +14,7 @@ from pbem.api.moves.routes import blp as moves
 from pbem.api.players.routes import blp as players
 from pbem.api.problems import ProblemApi, register_error_handlers
 from pbem.api.safe_json import SafeJSONProvider
+from pbem.api.typed import engine_components, typed_ref
 
 #: The flask-smorest Api: the blueprints, the OpenAPI spec and the docs, bound per app.
 api = ProblemApi()
@@ -21,6 +24,11 @@ def init_app(app: Flask) -> None:
     """Bind the API to `app`: its JSON reading, blueprints, errors and docs page."""
     app.json = SafeJSONProvider(app)
     api.init_app(app)
+    # The engine's types, as schemas the routes' `Typed` fields refer to (copied: apispec
+    # may resolve what it is given in place).
+    api.ma_plugin.converter.add_attribute_function(typed_ref)
+    for name, schema in copy.deepcopy(engine_components()).items():
+        api.spec.components.schema(name, schema)
     for blueprint in (health, players, games, moves):
         api.register_blueprint(blueprint)
     api.spec.components.security_scheme(

@@ -10,7 +10,6 @@ from pbem.api.games.schemas import (
     GameCreateSchema,
     GameListSchema,
     GameSummarySchema,
-    GameViewSchema,
     SeatBotSchema,
     SeatChangeSchema,
     ViewerColourSchema,
@@ -55,7 +54,7 @@ def list_mine() -> dict[str, Any]:
 
 @blp.route("/<int:game_id>", methods=["GET"])
 @blp.arguments(ViewerColourSchema(), location="query")
-@blp.response(200, GameViewSchema)
+@blp.response(200, "GameView")
 @blp.doc(security=KEY_OPTIONAL)
 def show(query: dict[str, Any], game_id: int) -> Response:
     """The game as you see it (the public view without a key); `viewer` says as which colour."""

@@ -83,27 +83,6 @@ class GameListSchema(ma.Schema):
     games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True)
 
 
-class GameViewSchema(ma.Schema):
-    """The engine's view for the caller, with the game's id, title, seq and status added."""
-
-    class Meta:
-        unknown = ma.INCLUDE
-
-    id = ma.fields.Integer(required=True)
-    title = ma.fields.String(required=True)
-    seq = ma.fields.Integer(required=True)
-    status = ma.fields.String(required=True)
-    viewer = ma.fields.String(
-        allow_none=True,
-        metadata={"description": "The colour this view is for; null for the public view"},
-    )
-    round = ma.fields.Integer()
-    rounds_total = ma.fields.Integer()
-    phase = ma.fields.Raw()
-    players = ma.fields.Dict()
-    pending = ma.fields.List(ma.fields.Dict())
-
-
 class ViewerColourSchema(ma.Schema):
     """`?colour=`: which of your colours to see or act as, when you hold two."""
 

@@ -7,7 +7,7 @@ from flask import Response, jsonify
 from pbem import play
 from pbem.api import idempotency
 from pbem.api.auth import KEY_OPTIONAL, KEY_REQUIRED, api_key_hash, current_player
-from pbem.api.games.schemas import GameViewSchema, ViewerColourSchema
+from pbem.api.games.schemas import ViewerColourSchema
 from pbem.api.moves.schemas import (
     IdempotencyHeaderSchema,
     LegalMovesSchema,
@@ -90,7 +90,7 @@ def log(game_id: int) -> dict[str, Any]:
 
 @blp.route("/states/<int:seq>", methods=["GET"])
 @blp.arguments(ViewerColourSchema(), location="query")
-@blp.response(200, GameViewSchema)
+@blp.response(200, "GameView")
 @blp.doc(security=KEY_OPTIONAL)
 def state_at(query: dict[str, Any], game_id: int, seq: int) -> Response:
     """The game as you would have seen it after move `seq`."""

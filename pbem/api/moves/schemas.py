@@ -1,7 +1,10 @@
+from typing import Any
+
 import marshmallow as ma
 
 from pbem.api.fields import no_control_characters
 from pbem.api.games.schemas import COLOURS
+from pbem.api.typed import Typed
 
 #: A batch bigger than this is not a turn: the longest turn is a few dozen atomic moves.
 MAX_BATCH = 200
@@ -15,13 +18,15 @@ class MovesInSchema(ma.Schema):
         metadata={"description": "The game's seq you last saw; a stale one gets 409"},
     )
     moves = ma.fields.List(
-        ma.fields.Dict(keys=ma.fields.String()),
+        Typed("Move"),
         required=True,
         validate=ma.validate.Length(min=1, max=MAX_BATCH),
         metadata={"description": 'Atomic moves, e.g. [{"type": "play_power_card", "card": 9}]'},
     )
+    # No `load_default`: the spec would then call the field's default a value every body
+    # has, and clients generated from it (openapi-typescript) would require it.
     dry_run = ma.fields.Boolean(
-        load_default=False, metadata={"description": "Show the result, commit nothing"}
+        metadata={"description": "Show the result, commit nothing (default false)"}
     )
     colour = ma.fields.String(
         validate=ma.validate.OneOf(COLOURS),
@@ -30,6 +35,10 @@ class MovesInSchema(ma.Schema):
             "when both or neither of your colours must act now)"
         },
     )
+
+    @ma.post_load
+    def _not_a_dry_run_unless_asked(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return {"dry_run": False, **data}
 
 
 class IdempotencyHeaderSchema(ma.Schema):
@@ -45,8 +54,8 @@ class IdempotencyHeaderSchema(ma.Schema):
 
 class MoveResultSchema(ma.Schema):
     seq = ma.fields.Integer(required=True)
-    events = ma.fields.List(ma.fields.Dict(), required=True)
-    view = ma.fields.Dict(required=True)
+    events = ma.fields.List(Typed("Event"), required=True)
+    view = Typed("GameView", required=True)
     dry_run = ma.fields.Boolean()
     withheld = ma.fields.String(
         metadata={"description": "Why a dry run's result is not shown (it would reveal a secret)"}
@@ -56,7 +65,7 @@ class MoveResultSchema(ma.Schema):
 class LegalMovesSchema(ma.Schema):
     seq = ma.fields.Integer(required=True)
     colour = ma.fields.String(required=True, metadata={"description": "The seat they are for"})
-    moves = ma.fields.List(ma.fields.Dict(), required=True)
+    moves = ma.fields.List(Typed("Move"), required=True)
 
 
 class LogEntrySchema(ma.Schema):
@@ -64,7 +73,7 @@ class LogEntrySchema(ma.Schema):
     player = ma.fields.String(required=True, metadata={"description": "The seat's colour"})
     move = ma.fields.Dict(required=True)
     events = ma.fields.List(
-        ma.fields.Dict(), required=True, metadata={"description": "What the move made happen"}
+        Typed("Event"), required=True, metadata={"description": "What the move made happen"}
     )
     source = ma.fields.String(required=True)
     time = ma.fields.String(required=True)
