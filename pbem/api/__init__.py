@@ -12,7 +12,7 @@ from pbem.api.games.routes import blp as games
 from pbem.api.health.routes import blp as health
 from pbem.api.moves.routes import blp as moves
 from pbem.api.players.routes import blp as players
-from pbem.api.problems import ProblemApi, register_error_handlers
+from pbem.api.problems import DeclaredErrors, ProblemApi, register_error_handlers
 from pbem.api.safe_json import SafeJSONProvider
 from pbem.api.typed import engine_components, typed_ref
 
@@ -23,7 +23,7 @@ api = ProblemApi()
 def init_app(app: Flask) -> None:
     """Bind the API to `app`: its JSON reading, blueprints, errors and docs page."""
     app.json = SafeJSONProvider(app)
-    api.init_app(app)
+    api.init_app(app, spec_kwargs={"extra_plugins": [DeclaredErrors()]})
     # The engine's types, as schemas the routes' `Typed` fields refer to (copied: apispec
     # may resolve what it is given in place).
     api.ma_plugin.converter.add_attribute_function(typed_ref)

@@ -11,6 +11,7 @@ import http
 from typing import Any
 
 import marshmallow as ma
+from apispec import BasePlugin
 from flask import Flask, Response, current_app, jsonify
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
@@ -114,6 +115,22 @@ class ProblemApi(Api):
         response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+class DeclaredErrors(BasePlugin):
+    """Declares in the spec the errors every operation may answer besides its own: 401 where
+    a key is asked for (a key nobody holds), 404 where the path names a game, a seat, a seq
+    or an absence (none such)."""
+
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
+        for operation in (operations or {}).values():
+            responses = operation.setdefault("responses", {})
+            if any("bearerAuth" in needed for needed in operation.get("security", [])):
+                responses.setdefault("401", "UNAUTHORIZED")
+            if path and "{" in path:
+                responses.setdefault("404", "NOT_FOUND")
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -63,3 +63,19 @@ def test_api_matches_its_spec(case, app, seeded):
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {seeded['key']}"}
         excluded += [ignored_auth, missing_required_header, negative_data_rejection]
     case.call_and_validate(app=app, excluded_checks=excluded)
+
+
+def test_errors_any_operation_may_answer_are_declared(app):
+    """401 wherever a key is asked for, 404 wherever the path names something."""
+    spec = app.test_client().get("/api/openapi.json").get_json()
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if method not in ("get", "post", "put", "delete"):
+                continue  # the path's own parameters
+            declared = set(operation["responses"])
+            if any("bearerAuth" in s for s in operation.get("security", [])):
+                assert "401" in declared, (method, path)
+            if "{" in path:
+                assert "404" in declared, (method, path)
+    moves = spec["paths"]["/api/games/{game_id}/moves"]["post"]
+    assert moves["responses"]["401"] == {"$ref": "#/components/responses/UNAUTHORIZED"}
