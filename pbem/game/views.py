@@ -6,7 +6,7 @@ nothing here decides what is secret.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import engine
@@ -153,7 +153,4 @@ def record_of(game: Game) -> dict[str, Any]:
 
 
 def _isoformat(moment: datetime) -> str:
-    # SQLite hands back naive datetimes; every time we store is UTC.
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
     return moment.isoformat()

@@ -227,10 +227,7 @@ def collect_digests() -> int:
     for player_id, rows in by_player.items():
         player = db.session.get_one(Player, player_id)
         hours = (player.preferences or {}).get("digest_hours") or 0
-        oldest = rows[0].created_at
-        if oldest.tzinfo is None:  # SQLite: naive, stored as UTC
-            oldest = oldest.replace(tzinfo=moment.tzinfo)
-        if moment - oldest < timedelta(hours=hours):
+        if moment - rows[0].created_at < timedelta(hours=hours):
             continue
         recipient = compose.Recipient(player.id, player.email, player.name, None)
         mail = compose.digest_mail(recipient, [r.message for r in rows])
@@ -362,12 +359,7 @@ def _failed(failures: list[tuple[Any, Exception]], result: Delivery) -> None:
     moment = now()
     marks = []
     for row, error in failures:
-        created = (
-            row.created_at
-            if row.created_at.tzinfo
-            else row.created_at.replace(tzinfo=moment.tzinfo)
-        )
-        give_up = moment - created >= GIVE_UP_AFTER
+        give_up = moment - row.created_at >= GIVE_UP_AFTER
         marks.append(
             {
                 "row_id": row.id,

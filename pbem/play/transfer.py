@@ -92,8 +92,7 @@ class ImportRefused(Invalid):
 
 
 def _iso(moment: datetime) -> str:
-    # SQLite hands back naive datetimes; every time we store is UTC.
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+    return moment.isoformat()
 
 
 def export_game(game_id: int, *, with_seed: bool = False) -> GameDocument:

@@ -34,10 +34,6 @@ _seats = Seat.__table__
 MOST_MOVES = 60
 
 
-def _utc(moment: datetime, like: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=like.tzinfo)
-
-
 def sweep(limit: int = 500) -> list[str]:
     """Act on everything due now; one line per action.
 
@@ -87,7 +83,7 @@ def _claim(deadline_id: int) -> Any:
 
 def _handle(deadline_id: int, moment: datetime) -> str | None:
     row = _claim(deadline_id)
-    if row is None or _utc(row.next_at, moment) > moment:
+    if row is None or row.next_at > moment:
         db.session.rollback()  # taken by another sweep, answered, or already handled
         return None
     game = db.session.get(Game, row.game_id)
@@ -97,7 +93,7 @@ def _handle(deadline_id: int, moment: datetime) -> str | None:
         db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
         db.session.commit()
         return None
-    due_at = _utc(row.due_at, moment)
+    due_at = row.due_at
     if seat.bot or moment >= due_at:
         return _play_for(game, seat, row, timing)
     return _remind(game, seat, row, timing, due_at, moment)

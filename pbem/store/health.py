@@ -50,18 +50,13 @@ class HealthReport(TypedDict):
     problems: list[str]
 
 
-def _utc(moment: datetime, like: datetime) -> datetime:
-    # SQLite keeps no time zone; everything stored is UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=like.tzinfo)
-
-
 def _age(moment: datetime | None, at: datetime) -> float | None:
-    return None if moment is None else round((at - _utc(moment, at)).total_seconds(), 1)
+    return None if moment is None else round((at - moment).total_seconds(), 1)
 
 
 def _job(last: datetime | None, at: datetime) -> JobHealth:
     return {
-        "last": None if last is None else _utc(last, at).isoformat(),
+        "last": None if last is None else last.isoformat(),
         "age_seconds": _age(last, at),
     }
 

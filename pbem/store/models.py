@@ -8,7 +8,7 @@ past states are read from the record instead of replayed from move 0.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -21,8 +21,10 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    TypeDecorator,
     UniqueConstraint,
 )
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 import engine
@@ -36,6 +38,24 @@ MOVE_SOURCES = ("api", "email", "web", "timeout", "bot", "scheduler", "admin")
 #: A game's life: `active` until the engine says it is over (`finished`), its admin stops
 #: it (`aborted`), or nobody but the server has moved in it for too long (`abandoned`).
 GAME_STATUSES = ("active", "finished", "aborted", "abandoned")
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A moment, always read back aware in UTC. PostgreSQL keeps the zone; SQLite keeps none
+    (what is stored there is UTC), so a naive value read back is UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is not None:
+            return value.astimezone(UTC)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
 
 
 def utcnow() -> datetime:
@@ -53,7 +73,7 @@ class Player(Model):
     # find the player by an indexed lookup instead of checking every row.
     api_key_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     preferences: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
@@ -77,11 +97,11 @@ class Game(Model):
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, deferred=True)
     pending: Mapped[list[engine.Pending]] = mapped_column(JSON, default=list)
     seq: Mapped[int] = mapped_column(Integer, default=0)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
     # When the game is abandoned unless a person (not a timeout or a bot) moves before:
     # pushed on by each person's move, per the game's timing policy. Indexed for the sweep.
-    abandon_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    abandon_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), index=True)
 
     creator: Mapped[Player] = relationship()
     seats: Mapped[list[Seat]] = relationship(
@@ -110,7 +130,7 @@ class Seat(Model):
     colour: Mapped[str] = mapped_column(String(16))
     position: Mapped[int] = mapped_column(Integer)
     # When its holder declined it (from their first mail); cleared when the seat is given.
-    declined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    declined_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
     # Timeouts in a row (a move of the holder's own resets it), and whether a bot plays it.
     timeouts: Mapped[int] = mapped_column(Integer, default=0)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -135,7 +155,7 @@ class Move(Model):
     # What the move made happen (engine events), public once committed.
     events: Mapped[list[engine.Event] | None] = mapped_column(JSON)
     source: Mapped[str] = mapped_column(String(16), default="api")
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 
 
 class Snapshot(Model):
@@ -165,7 +185,7 @@ class IdempotencyRecord(Model):
     request_hash: Mapped[str] = mapped_column(String(64))
     status_code: Mapped[int] = mapped_column(Integer)
     response: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 
 
 class Notification(Model):
@@ -192,9 +212,9 @@ class Notification(Model):
     payload: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="queued")  # queued, sent, failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    next_attempt_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
     last_error: Mapped[str | None] = mapped_column(Text)
 
 
@@ -210,9 +230,9 @@ class Deadline(Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     colour: Mapped[str] = mapped_column(String(16))
     decision: Mapped[str] = mapped_column(String(64))  # e.g. "turn", "veto_window:blue"
-    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    next_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    opened_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    due_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    next_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
     reminders_sent: Mapped[list[int]] = mapped_column(JSON, default=list)  # hours before due
 
 
@@ -223,8 +243,8 @@ class Absence(Model):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
-    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    starts_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    ends_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 class InboundMail(Model):
@@ -244,7 +264,7 @@ class InboundMail(Model):
     sender: Mapped[str] = mapped_column(String(254))
     outcome: Mapped[str] = mapped_column(String(16))  # played, answered, refused, help
     answered_to: Mapped[str | None] = mapped_column(String(254))
-    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    received_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 class Heartbeat(Model):
@@ -254,4 +274,4 @@ class Heartbeat(Model):
     __tablename__ = "heartbeats"
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -82,4 +82,4 @@ def _recompute(player: Player) -> None:
 
 
 def _iso(moment: datetime) -> str:
-    return (moment if moment.tzinfo else moment.replace(tzinfo=now().tzinfo)).isoformat()
+    return moment.isoformat()

@@ -3,7 +3,6 @@ change that made them pending (or answered them)."""
 
 from __future__ import annotations
 
-from datetime import UTC as _UTC
 from datetime import datetime
 from typing import Any
 
@@ -32,11 +31,6 @@ GAME_SEATS = Prepared(
 )
 
 
-def _as_utc(moment: datetime, like: datetime) -> datetime:
-    # SQLite hands back naive datetimes; every time we store is UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=like.tzinfo)
-
-
 def sync(
     connection: Connection,
     game_id: int,
@@ -57,7 +51,7 @@ def sync(
     gone = [r.id for key, r in existing.items() if key not in pending]
     if gone:
         connection.execute(delete(_deadlines).where(_deadlines.c.id.in_(gone)))
-    due = {c: _as_utc(r.due_at, moment) for (c, _), r in existing.items() if (c, _) in pending}
+    due = {c: r.due_at for (c, _), r in existing.items() if (c, _) in pending}
     fresh = [key for key in pending if key not in existing]
     if fresh:
         seats = seats_of(connection, game_id)
@@ -100,9 +94,7 @@ def absences_of(
     ).all()
     out: dict[int, list[tuple[datetime, datetime]]] = {}
     for row in rows:
-        start = row.starts_at if row.starts_at.tzinfo else row.starts_at.replace(tzinfo=_UTC)
-        end = row.ends_at if row.ends_at.tzinfo else row.ends_at.replace(tzinfo=_UTC)
-        out.setdefault(row.player_id, []).append((start, end))
+        out.setdefault(row.player_id, []).append((row.starts_at, row.ends_at))
     return out
 
 
@@ -115,7 +107,7 @@ def recompute(connection: Connection, game_id: int, timing: dict[str, Any]) -> N
     rows = connection.execute(select(_deadlines).where(_deadlines.c.game_id == game_id)).all()
     for row in rows:
         seat = seats[row.colour]
-        opened = _as_utc(row.opened_at, datetime.now(_UTC))
+        opened = row.opened_at
         kind = row.decision.partition(":")[0]
         due_at = policy.due(timing, kind, opened, away.get(seat.player_id, []))
         next_at = opened if seat.bot else policy.next_look(timing, due_at, row.reminders_sent)

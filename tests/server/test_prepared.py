@@ -3,7 +3,7 @@
 same column names, JSON decoded and nulls kept, on SQLite and on PostgreSQL."""
 
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import Integer, bindparam, select
@@ -106,3 +106,23 @@ def test_parameters_go_through_their_types(app, played):
             connection, prepared, params
         )
         db.session.remove()
+
+
+def test_every_moment_read_back_is_aware_in_utc(app, api):
+    """One column type (UtcDateTime) for every moment: SQLite keeps no zone, PostgreSQL does;
+    either way a moment comes back aware, in UTC, through the ORM and through Core."""
+    import sqlalchemy as sa
+
+    from pbem.store.models import Game, Seat, UtcDateTime
+
+    api.new_game(["red", "blue", "green"])
+    with app.app_context():
+        for table in db.metadata.sorted_tables:
+            for column in table.columns:
+                assert not isinstance(column.type, sa.DateTime) or isinstance(
+                    column.type, UtcDateTime
+                ), f"{table.name}.{column.name} is a DateTime without UtcDateTime"
+        game = db.session.execute(sa.select(Game)).scalars().first()
+        core = db.session.execute(sa.select(Game.__table__.c.created_at)).scalar()
+        assert game.created_at.utcoffset() == core.utcoffset() == timedelta(0)
+        assert db.session.execute(sa.select(Seat.declined_at)).scalar() is None
