@@ -236,35 +236,7 @@ def panel_context(
     over = view.get("phase") == "over"
     # Scoring after the current round counts as still to come until the game is over.
     scorings = [] if over else [r for r in chart if r >= round_now and r in SCORING_ROUNDS]
-    taken = {t["stack"]: t for t in view["action_cards"]["taken"]}
-    face_up = {c["stack"]: c for c in view["action_cards"]["face_up"]}
-    action_cards = []
-    for stack in sorted(set(taken) | set(face_up)):
-        if stack in taken:
-            card = taken[stack]
-            action_cards.append(
-                {
-                    "stack": stack,
-                    "card": card["card"],
-                    "title": card_title(card["card"]),
-                    "by": colour_chip(card["player"]),
-                }
-            )
-        else:
-            card = face_up[stack]
-            action_cards.append(
-                {
-                    "stack": stack,
-                    "card": card["card"],
-                    "title": card_title(card["card"]),
-                    "by": None,
-                }
-            )
-    pending_by: dict[str, list[str]] = {}
-    for item in view.get("pending", []):
-        pending_by.setdefault(item["player"], []).append(
-            item["kind"].replace("_", " ") + (f" ({item['step']})" if item.get("step") else "")
-        )
+    pending_by = _pending_by_colour(view)
     rows = []
     for colour in colours:
         seen = players[colour]
@@ -299,7 +271,7 @@ def panel_context(
         "over": over,
         "scorings": scorings,
         "king_region": place_name(view["king"]) if view.get("king") else "",
-        "action_cards": action_cards,
+        "action_cards": _action_cards(view["action_cards"]),
         "players": rows,
         # Apart from the rows: a power card played changes this line, not every row.
         "played": [
@@ -315,6 +287,30 @@ def panel_context(
         ],
         "winners": [{**colour_chip(c), "name": names.get(c, c)} for c in view.get("winners", [])],
     }
+
+
+def _action_cards(cards: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The five stacks' cards in stack order: taken ones with who took them."""
+    taken = {t["stack"]: t for t in cards["taken"]}
+    face_up = {c["stack"]: c for c in cards["face_up"]}
+    shown = []
+    for stack in sorted(set(taken) | set(face_up)):
+        card = taken.get(stack) or face_up[stack]
+        by = colour_chip(card["player"]) if stack in taken else None
+        shown.append(
+            {"stack": stack, "card": card["card"], "title": card_title(card["card"]), "by": by}
+        )
+    return shown
+
+
+def _pending_by_colour(view: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Each pending colour's decisions, in words ("turn (draw)")."""
+    pending_by: dict[str, list[str]] = {}
+    for item in view.get("pending", []):
+        pending_by.setdefault(item["player"], []).append(
+            item["kind"].replace("_", " ") + (f" ({item['step']})" if item.get("step") else "")
+        )
+    return pending_by
 
 
 @cache
