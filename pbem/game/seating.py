@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from pbem.errors import Forbidden, Invalid, NotFound
 from pbem.extensions import db
@@ -88,6 +88,28 @@ def seating(actor: Actor, game_id: int, *, read_only: bool = False) -> Seating:
     return Seating(game=game, player_id=player_id, own=own, timeouts=timeouts)
 
 
+@overload
+def resolve_colour(
+    game_id: int,
+    own: list[str],
+    asked: str | None,
+    pending: Collection[str],
+    *,
+    acting: Literal[True],
+) -> str: ...
+
+
+@overload
+def resolve_colour(
+    game_id: int,
+    own: list[str],
+    asked: str | None,
+    pending: Collection[str],
+    *,
+    acting: bool,
+) -> str | None: ...
+
+
 def resolve_colour(
     game_id: int,
     own: list[str],
@@ -102,7 +124,7 @@ def resolve_colour(
     else their only colour; else, for a person holding two (the two-colour variant), the one
     of theirs in `pending`. When both or neither are pending, a look gets the first in seat
     order and an act is refused: it must say which. Someone holding no seat looks at the
-    public view (None) and may not act.
+    public view (None) and may not act: acting, the answer is never None.
     """
     if asked is not None and asked not in own:
         if not own:

@@ -80,7 +80,7 @@ def _process(raw: bytes, recipient: str | None) -> Result:
     if seat is None:
         return _help(inbound)
     game_id, colour = seat
-    game = db.session.get(Game, game_id)
+    game = db.session.get_one(Game, game_id)  # the seat exists, so does its game
     holder = next(s.player for s in game.seats if s.colour == colour)
     mail = SeatMail(inbound, game, colour, holder)
     refusal = _refusal(raw, inbound, holder.email)

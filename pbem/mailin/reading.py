@@ -12,7 +12,7 @@ from email import policy
 from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
-from email.utils import getaddresses, parseaddr
+from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
 from html.parser import HTMLParser
 
 from mailparser_reply import EmailReplyParser
@@ -167,9 +167,15 @@ def new_text(message: EmailMessage) -> str:
         raise Unreadable("its text part is not text")
     if part.get_content_subtype() == "html":
         content = html_to_text(content)
-    elif part.get_param("format", "").lower() == "flowed":
-        content = unflow(content, delsp=part.get_param("delsp", "").lower() == "yes")
+    elif _param(part, "format").lower() == "flowed":
+        content = unflow(content, delsp=_param(part, "delsp").lower() == "yes")
     return reply_part(content)
+
+
+def _param(part: Message, name: str) -> str:
+    """A Content-Type parameter of `part`, "" if absent; an RFC 2231 one (a tuple) decoded."""
+    value = part.get_param(name, "")
+    return value if isinstance(value, str) else collapse_rfc2231_value(value)
 
 
 def reply_part(text: str) -> str:
@@ -246,7 +252,7 @@ class _HtmlText(HTMLParser):
         self.quoted_from: int | None = None  # depth of an element that starts the quote
         self.depth = 0
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.depth += 1 if tag not in ("br", "hr", "img", "meta", "link", "input") else 0
         attributes = dict(attrs)
         marks = f"{attributes.get('class', '')} {attributes.get('id', '')}".lower()
@@ -267,7 +273,7 @@ class _HtmlText(HTMLParser):
             # Outlook separates the quote with a rule.
             self.quoted_from = 0
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in self.SKIP and self.skip:
             self.skip -= 1
         if tag == "blockquote" and self.quote:
@@ -277,7 +283,7 @@ class _HtmlText(HTMLParser):
         if tag not in ("br", "hr", "img", "meta", "link", "input"):
             self.depth -= 1
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self.skip:
             return
         quoted = self.quote or self.quoted_from is not None

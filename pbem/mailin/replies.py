@@ -228,7 +228,7 @@ def _answer(
 def _stale(mail: SeatMail, state: engine.State) -> str | None:
     """Why the decision this mail answers is no longer open, or None (it is, or the mail
     names none: it then plays on the game as it is now)."""
-    game = db.session.get(Game, mail.game_id)
+    game = db.session.get_one(Game, mail.game_id)
     db.session.refresh(game)
     asked = None
     for reference in mail.inbound.in_reply_to:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from functools import partial
+from typing import ParamSpec, TypeVar
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
@@ -21,6 +23,9 @@ from pbem.mailin.door import accepts, process_inbound
 
 logger = logging.getLogger(__name__)
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
 
 class InboundHandler:
     """aiosmtpd's handler: each call runs in a worker thread, in an app context (the
@@ -29,19 +34,24 @@ class InboundHandler:
     def __init__(self, app: Flask) -> None:
         self.app = app
 
-    def _in_app(self, work, *args, **kwargs):
+    def _in_app(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         with self.app.app_context():
             try:
                 return work(*args, **kwargs)
             finally:
                 db.session.remove()
 
-    async def _run(self, work, *args, **kwargs):
+    async def _run(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, partial(self._in_app, work, *args, **kwargs))
 
     async def handle_RCPT(  # noqa: N802 (aiosmtpd's name)
-        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        address: str,
+        rcpt_options: list[str],
     ) -> str:
         if not await self._run(accepts, address):
             return "550 5.1.1 No such seat here"
@@ -52,6 +62,7 @@ class InboundHandler:
         self, server: SMTP, session: Session, envelope: Envelope
     ) -> str:
         raw = envelope.original_content or envelope.content
+        assert raw is not None  # aiosmtpd sets the content before it calls handle_DATA
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
         for recipient in envelope.rcpt_tos:
@@ -78,6 +89,6 @@ class Listener(Controller):
             decode_data=False,
         )
 
-    def factory(self):
+    def factory(self) -> SMTP:
         server_class = LMTP if self.lmtp else SMTP
         return server_class(self.handler, **self.SMTP_kwargs)

@@ -122,7 +122,11 @@ def submit(
 
 
 def _outcome(
-    seats: Seating, colour: str, before: engine.State, batch: engine.Batch, dry_run: bool
+    seats: Seating,
+    colour: str,
+    before: engine.State,
+    batch: engine.Batch[engine.State],
+    dry_run: bool,
 ) -> Outcome:
     """The batch as the acting seat sees it: a dry run that would uncover something shows
     the game as it is now (else a player could peek, then play something else)."""
@@ -131,8 +135,14 @@ def _outcome(
     withheld = dry_run and batch.reveals_hidden
     shown, seq = (before, game.seq) if withheld else (batch.state, new_seq)
     status = "finished" if engine.is_over(shown) else "active"
-    view = engine.view(shown, colour)
-    view.update(id=game.game_id, title=game.title, seq=seq, status=status)
+    # The engine's view with the game's id, title, seq and status beside it (as views._view).
+    view: dict[str, Any] = {
+        **engine.view(shown, colour),
+        "id": game.game_id,
+        "title": game.title,
+        "seq": seq,
+        "status": status,
+    }
     return Outcome(
         game_id=game.game_id,
         player_id=seats.player_id,
@@ -149,7 +159,7 @@ def _outcome(
 
 def _commit(
     seats: Seating,
-    batch: engine.Batch,
+    batch: engine.Batch[engine.State],
     colour: str,
     source: str,
     outcome: Outcome,

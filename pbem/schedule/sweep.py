@@ -10,9 +10,10 @@ Every action is mailed to the players it concerns, in the same transaction.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import CursorResult, Row, delete, select, update
+from sqlalchemy.engine import Connection
 
 import engine
 from engine.bots import GreedyBot
@@ -74,7 +75,7 @@ def sweep(limit: int = 500) -> list[str]:
     return lines
 
 
-def _claim(deadline_id: int) -> Any:
+def _claim(deadline_id: int) -> Row[Any] | None:
     query = select(_deadlines).where(_deadlines.c.id == deadline_id)
     if db.session.get_bind().dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
@@ -86,7 +87,7 @@ def _handle(deadline_id: int, moment: datetime) -> str | None:
     if row is None or row.next_at > moment:
         db.session.rollback()  # taken by another sweep, answered, or already handled
         return None
-    game = db.session.get(Game, row.game_id)
+    game = db.session.get_one(Game, row.game_id)
     seat = next(s for s in game.seats if s.colour == row.colour)
     timing = policy.timing_of(game.timing)
     if game.status != "active":
@@ -99,7 +100,14 @@ def _handle(deadline_id: int, moment: datetime) -> str | None:
     return _remind(game, seat, row, timing, due_at, moment)
 
 
-def _remind(game, seat, row, timing, due_at: datetime, moment: datetime) -> str | None:
+def _remind(
+    game: Game,
+    seat: Seat,
+    row: Row[Any],
+    timing: dict[str, Any],
+    due_at: datetime,
+    moment: datetime,
+) -> str | None:
     sent = list(row.reminders_sent or [])
     owed = policy.reminders_owed(timing, due_at, moment, sent)
     sent += owed
@@ -116,10 +124,12 @@ def _remind(game, seat, row, timing, due_at: datetime, moment: datetime) -> str 
     return None
 
 
-def plan_for(state: engine.State, colour: str, decision: str, bot: GreedyBot | None) -> list:
+def plan_for(
+    state: engine.State, colour: str, decision: str, bot: GreedyBot | None
+) -> list[engine.Move]:
     """The moves the server makes for `colour` to answer `decision`: the engine's default
     move each step, or the bot's, until that decision is no longer theirs."""
-    moves: list[dict] = []
+    moves: list[engine.Move] = []
     while len(moves) < MOST_MOVES:
         mine = [
             p
@@ -136,7 +146,7 @@ def plan_for(state: engine.State, colour: str, decision: str, bot: GreedyBot | N
     return moves
 
 
-def _play_for(game, seat, row, timing) -> str | None:
+def _play_for(game: Game, seat: Seat, row: Row[Any], timing: dict[str, Any]) -> str | None:
     by_bot = seat.bot or timing["on_timeout"] == "bot"
     bot = GreedyBot(game.seed % 2**31 + game.seq) if by_bot else None
     timed_out = not seat.bot
@@ -145,7 +155,7 @@ def _play_for(game, seat, row, timing) -> str | None:
     def plan(state: engine.State, colour: str) -> list[engine.Move]:
         return plan_for(state, colour, row.decision, bot)
 
-    def tell(connection, outcome) -> None:
+    def tell(connection: Connection, outcome: play.Outcome) -> None:
         if not timed_out:
             return
         timeouts = seat.timeouts + 1
@@ -192,12 +202,18 @@ def abandon_idle_games() -> list[str]:
     )
     lines = []
     for game_id in idle:
-        changed = db.session.execute(
-            update(_games)
-            .where(
-                _games.c.id == game_id, _games.c.status == "active", _games.c.abandon_at <= moment
-            )
-            .values(status="abandoned", pending=[], updated_at=moment)
+        # An UPDATE's result is a CursorResult; Session.execute is typed as returning any Result.
+        changed = cast(
+            CursorResult[Any],
+            db.session.execute(
+                update(_games)
+                .where(
+                    _games.c.id == game_id,
+                    _games.c.status == "active",
+                    _games.c.abandon_at <= moment,
+                )
+                .values(status="abandoned", pending=[], updated_at=moment)
+            ),
         ).rowcount
         if changed:
             db.session.execute(delete(_deadlines).where(_deadlines.c.game_id == game_id))
