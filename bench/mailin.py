@@ -83,21 +83,27 @@ def prepare(app, games: int) -> tuple[list[bytes], list[bytes]]:
 
 
 class Plays:
-    """Counts `engine.play_batch` calls: how often a door plays a batch for one mail."""
+    """Counts `engine.play_batch` calls (how often a door plays a batch for one mail) and
+    the SQL statements sent."""
 
     def __init__(self) -> None:
         self.calls = 0
+        self.statements = 0
         self.real = engine.play_batch
+
+    def statement(self, *args, **kwargs) -> None:
+        self.statements += 1
 
     def __call__(self, *args, **kwargs):
         self.calls += 1
         return self.real(*args, **kwargs)
 
 
-def timed(app, messages: list[bytes], expected: str) -> tuple[float, float]:
-    """Seconds for all the messages, and batches played per message."""
+def timed(app, messages: list[bytes], expected: str) -> tuple[float, float, float]:
+    """Seconds for all the messages, and batches played and statements sent per message."""
     plays = Plays()
     engine.play_batch = plays
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", plays.statement)
     try:
         started = time.perf_counter()
         with app.app_context():
@@ -108,7 +114,8 @@ def timed(app, messages: list[bytes], expected: str) -> tuple[float, float]:
         elapsed = time.perf_counter() - started
     finally:
         engine.play_batch = plays.real
-    return elapsed, plays.calls / len(messages)
+        sa.event.remove(sa.engine.Engine, "before_cursor_execute", plays.statement)
+    return elapsed, plays.calls / len(messages), plays.statements / len(messages)
 
 
 def main() -> None:
@@ -140,11 +147,11 @@ def main() -> None:
             ("commands (board)", commands, "answered"),
             ("moves (played)", moves, "played"),
         ):
-            elapsed, plays = timed(app, messages, expected)
+            elapsed, plays, statements = timed(app, messages, expected)
             print(
                 f"{label}: {len(messages)} messages in {elapsed:.2f} s, "
-                f"{len(messages) / elapsed:.0f} messages/s, {plays:.1f} batches played "
-                f"per message ({dialect})"
+                f"{len(messages) / elapsed:.0f} messages/s, {plays:.1f} batches played and "
+                f"{statements:.1f} SQL statements per message ({dialect})"
             )
 
 

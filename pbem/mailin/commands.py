@@ -38,10 +38,12 @@ class SeatMail:
     lines: list[str] = field(default_factory=list)
     #: What the answer shows besides (a board, the log, the help).
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Kept apart from `game`, whose attributes a commit expires (reading them again would
+    #: cost a query).
+    game_id: int = field(init=False)
 
-    @property
-    def game_id(self) -> int:
-        return int(self.game.id)
+    def __post_init__(self) -> None:
+        self.game_id = self.game.id
 
     @property
     def recipient(self) -> Recipient:
