@@ -23,15 +23,18 @@ def _pending_colours(state: engine.State) -> set[str]:
     return {p["player"] for p in engine.pending(state)}
 
 
+def game_view(
+    state: engine.State, colour: str | None, *, game_id: int, title: str, seq: int, status: str
+) -> dict[str, Any]:
+    """The API's game view: the engine's view with the game's id, title, seq and status
+    beside it (the spec's `GameView`)."""
+    view: dict[str, Any] = {**engine.view(state, colour)}
+    view.update(id=game_id, title=title, seq=seq, status=status)
+    return view
+
+
 def _view(game: Game, state: engine.State, colour: str | None, seq: int) -> dict[str, Any]:
-    """The engine's view with the game's id, title, seq and status beside it."""
-    return {
-        **engine.view(state, colour),
-        "id": game.id,
-        "title": game.title,
-        "seq": seq,
-        "status": game.status,
-    }
+    return game_view(state, colour, game_id=game.id, title=game.title, seq=seq, status=game.status)
 
 
 def current_view(game: Game, player: Player | None, colour: str | None = None) -> dict[str, Any]:

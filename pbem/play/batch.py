@@ -26,6 +26,7 @@ from pbem.extensions import db
 from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
+from pbem.game.views import game_view
 from pbem.notify import outbox
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
@@ -135,14 +136,7 @@ def _outcome(
     withheld = dry_run and batch.reveals_hidden
     shown, seq = (before, game.seq) if withheld else (batch.state, new_seq)
     status = "finished" if engine.is_over(shown) else "active"
-    # The engine's view with the game's id, title, seq and status beside it (as views._view).
-    view: dict[str, Any] = {
-        **engine.view(shown, colour),
-        "id": game.game_id,
-        "title": game.title,
-        "seq": seq,
-        "status": status,
-    }
+    view = game_view(shown, colour, game_id=game.game_id, title=game.title, seq=seq, status=status)
     return Outcome(
         game_id=game.game_id,
         player_id=seats.player_id,
