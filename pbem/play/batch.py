@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -172,15 +173,7 @@ def _commit(
         pending=[] if finished else engine.pending(batch.state),
         status="finished" if finished else "active",
         moves=[
-            {
-                "seq": game.seq + 1 + index,
-                "colour": colour,
-                "player_id": seats.player_id,
-                "move": played.move,
-                "events": played.events,
-                "source": source,
-                "created_at": now,
-            }
+            move_row(game.seq + 1 + index, colour, seats.player_id, played, source, now)
             for index, played in enumerate(batch.played)
         ],
         snapshots=snapshots_of(batch, game.seq + 1),
@@ -210,6 +203,27 @@ def _commit(
         db.session.rollback()
         return False
     return True
+
+
+def move_row(
+    seq: int,
+    colour: str,
+    player_id: int | None,
+    played: engine.Played[engine.State],
+    source: str,
+    created_at: datetime,
+) -> dict[str, Any]:
+    """The row of one move in the log (table `moves`), as every write path stores it: the
+    play function, and an import replaying a file."""
+    return {
+        "seq": seq,
+        "colour": colour,
+        "player_id": player_id,
+        "move": played.move,
+        "events": played.events,
+        "source": source,
+        "created_at": created_at,
+    }
 
 
 def _lost_race(game_id: int) -> None:

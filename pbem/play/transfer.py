@@ -27,7 +27,7 @@ from pbem.extensions import db
 from pbem.game.games import get_game
 from pbem.game.players import house_bot_number, is_unreachable, newcomer, normal_email
 from pbem.game.states import snapshots_of
-from pbem.play.batch import HUMAN_SOURCES
+from pbem.play.batch import HUMAN_SOURCES, move_row
 from pbem.play.lifecycle import check_seat_holders
 from pbem.store import queries
 from pbem.store.models import (
@@ -321,15 +321,10 @@ def _replay(document: GameDocument) -> _Replay:
                     f"The engine refuses move {entry['seq']} ({colour} {quoted}): {error.message}"
                 ) from None
             played.append(engine.Played(entry["move"], events, state))
+            # Who submitted a person's move is not in the file: its seat's holder, set below.
+            when = _time(entry, "time")
             replay.moves.append(
-                {
-                    "seq": entry["seq"],
-                    "colour": colour,
-                    "move": entry["move"],
-                    "events": events,
-                    "source": entry["source"],
-                    "created_at": _time(entry, "time"),
-                }
+                move_row(entry["seq"], colour, None, played[-1], entry["source"], when)
             )
         batch = engine.Batch(colour, before, played)
         replay.snapshots.extend(snapshots_of(batch, entries[0]["seq"]))
@@ -395,7 +390,6 @@ def _write(document: GameDocument, replay: _Replay) -> int:
     if logged:
         holders = {s.colour: s.player_id for s in game.seats}
         for row in replay.moves:
-            # Who submitted a person's move is not in the file: its seat's holder now.
             row["player_id"] = holders[row["colour"]] if row["source"] in HUMAN_SOURCES else None
         moved = queries.append_batch(
             connection,
