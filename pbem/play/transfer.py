@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+import string
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any, NotRequired, TypedDict
@@ -153,43 +154,17 @@ def parse_document(text: str | bytes) -> GameDocument:
 
 def check_document(data: Any) -> GameDocument:
     """`data` if it is a document of this format, with every field of the right kind."""
-    marker = data.get("format") if isinstance(data, dict) else None
-    name, _, version = marker.partition("/") if isinstance(marker, str) else ("", "", "")
-    if name != FORMAT_NAME:
-        raise ImportRefused(
-            f'This is not an El Grande game export: it has no "format": "{FORMAT}"; pbem '
-            "import reads the files pbem export writes."
-        )
-    if version != str(FORMAT_VERSION):
-        raise ImportRefused(
-            f"This file is in format {marker!r}, which this server does not know; it reads "
-            f"{FORMAT!r}. Import it with the version of the server that exported it."
-        )
-    _field(data, "title", str)
-    if not 1 <= len(data["title"].strip()) <= 200 or _CONTROL.search(data["title"]):
-        raise ImportRefused("The title must be 1 to 200 characters on one line.")
-    if _field(data, "status", str) not in GAME_STATUSES:
-        raise ImportRefused(f"The status {data['status']!r} is none of {', '.join(GAME_STATUSES)}.")
-    _field(data, "options", dict)
-    try:
-        TimingSchema().load(_field(data, "timing", dict))
-    except ma.ValidationError as error:
-        raise ImportRefused(f"The timing policy is not valid: {_one_line(error)}") from None
-    _time(data, "created_at")
-    if data.get("finished_at") is not None:
-        _time(data, "finished_at")
-    _email(_field(data, "admin", str), "admin")
-    seats = _field(data, "seats", list)
-    for index, seat in enumerate(seats, start=1):
-        where = f"seat {index}"
-        if not isinstance(seat, dict):
-            raise ImportRefused(f"Seat {index} is not an object.")
-        _field(seat, "colour", str, where)
-        name = _field(seat, "name", str, where)
-        if not 1 <= len(name.strip()) <= 100 or _CONTROL.search(name):
-            raise ImportRefused(f"The name of seat {index} must be 1 to 100 characters.")
-        _email(_field(seat, "email", str, where), where)
-        _field(seat, "bot", bool, where)
+    errors = _DOCUMENT.validate(data)
+    if errors:
+        raise ImportRefused(_refusal(errors, data, _DOCUMENT))
+    document: GameDocument = data  # every field checked by the schema
+    _check_together(document)
+    return document
+
+
+def _check_together(document: GameDocument) -> None:
+    """The checks across fields, once each field is of its kind: seats, holders, the log."""
+    seats = document["seats"]
     colours = [s["colour"] for s in seats]
     if len(set(colours)) != len(colours):
         raise ImportRefused("Each seat needs its own colour; a colour is given twice.")
@@ -198,77 +173,228 @@ def check_document(data: Any) -> GameDocument:
         if is_unreachable(email) and house_bot_number(email) is None:
             raise ImportRefused(f"Seat {index}'s email {email} cannot receive mail.")
     try:
-        check_seat_holders(data["options"], [normal_email(s["email"]) for s in seats])
+        check_seat_holders(document["options"], [normal_email(s["email"]) for s in seats])
     except Invalid as error:
         raise ImportRefused(error.detail) from None
-    if "seed" not in data:
-        raise ImportRefused(
-            "The file holds no seed: the game was not finished when it was exported without "
-            "--with-seed, and its decks cannot be rebuilt without it. Export it again with "
-            "`pbem export GAME --with-seed`."
-        )
-    seed = _field(data, "seed", int)
-    if not 0 <= seed < 2**63:
-        raise ImportRefused("The seed must be a whole number from 0 to 2**63 - 1.")
-    for number, entry in enumerate(_field(data, "log", list), start=1):
-        where = f"log entry {number}"
-        if not isinstance(entry, dict):
-            raise ImportRefused(f"Log entry {number} is not an object.")
-        if _field(entry, "seq", int, where) != number:
+    for number, entry in enumerate(document["log"], start=1):
+        if entry["seq"] != number:
             raise ImportRefused(
                 f"Log entry {number} has seq {entry['seq']}: the log must number its moves "
                 "1, 2, 3 ... in order, with none missing."
             )
-        if _field(entry, "colour", str, where) not in colours:
+        if entry["colour"] not in colours:
             raise ImportRefused(
                 f"Move {number} is played by {entry['colour']!r}, which holds no seat (the "
                 f"seats are {', '.join(colours)})."
             )
-        _field(entry, "move", dict, where)
-        if _field(entry, "source", str, where) not in MOVE_SOURCES:
-            raise ImportRefused(
-                f"Move {number} has the source {entry['source']!r}, none of "
-                f"{', '.join(MOVE_SOURCES)}."
-            )
-        _time(entry, "time", where)
-    document: GameDocument = data  # every field checked above
-    return document
 
+
+# --- the document's schema ------------------------------------------------------------------
+#
+# Its messages are templates that `_refusal` fills in with string.Template, once, for the
+# field that failed: $key (the field), $where (admin, seat 2, log entry 3), $place (" of
+# seat 2", or nothing at the top), $index (the seat's or entry's number), $value (the value's
+# repr, cut to 60 characters) and $repr (all of it). No message holds the file's text itself.
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_KINDS = {str: "a string", int: "a whole number", bool: "true or false", dict: "an object"}
+
+_NOT_OURS = (
+    f'This is not an El Grande game export: it has no "format": "{FORMAT}"; pbem import reads '
+    "the files pbem export writes."
+)
 
 
-def _field(data: Mapping[str, Any], key: str, kind: type, where: str = "") -> Any:
-    value = data.get(key)
-    # bool is an int in Python, not in JSON.
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        what = _KINDS.get(kind, "a list")
-        place = f" of {where}" if where else ""
-        raise ImportRefused(f'The field "{key}"{place} must be {what}; it is {value!r:.60}.')
-    return value
+def _messages(message: str) -> dict[str, Any]:
+    """A field's messages for a value that is missing, null or of another JSON kind."""
+    return {"required": message, "null": message, "invalid": message}
 
 
-def _time(data: Mapping[str, Any], key: str, where: str = "") -> datetime:
-    try:
-        moment = datetime.fromisoformat(_field(data, key, str, where))
-    except ValueError:
-        place = f" of {where}" if where else ""
-        raise ImportRefused(
-            f'The field "{key}"{place} must be an ISO 8601 time such as '
-            f"2026-12-24T18:00:00+00:00; it is {data[key]!r:.60}."
-        ) from None
+def _kind(what: str) -> dict[str, Any]:
+    return _messages(f'The field "$key"$place must be {what}; it is $value.')
+
+
+def _string(**kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(required=True, error_messages=_kind("a string"), **kwargs)
+
+
+def _integer(messages: dict[str, Any] | None = None, **kwargs: Any) -> ma.fields.Integer:
+    # strict: 3.0 is no whole number here (and marshmallow refuses a bool as an int).
+    messages = {**_kind("a whole number"), **(messages or {})}
+    return ma.fields.Integer(strict=True, required=True, error_messages=messages, **kwargs)
+
+
+def _object() -> ma.fields.Dict:
+    return ma.fields.Dict(required=True, error_messages=_kind("an object"))
+
+
+def _items(schema: type[ma.Schema], item: str) -> ma.fields.List[Any]:
+    """A list of objects; `item` names one in a message (seat 2, log entry 3)."""
+    return ma.fields.List(
+        ma.fields.Nested(schema),
+        required=True,
+        error_messages=_kind("a list"),
+        metadata={"item": item},
+    )
+
+
+def _format(marker: str) -> None:
+    name, _, version = marker.partition("/")
+    if name != FORMAT_NAME:
+        raise ma.ValidationError(_NOT_OURS)
+    if version != str(FORMAT_VERSION):
+        raise ma.ValidationError(
+            f"This file is in format $repr, which this server does not know; it reads "
+            f"{FORMAT!r}. Import it with the version of the server that exported it."
+        )
+
+
+def _text(longest: int, message: str) -> Callable[[str], None]:
+    """One line of 1 to `longest` characters, not counting the spaces around it."""
+
+    def check(value: str) -> None:
+        if not 1 <= len(value.strip()) <= longest or _CONTROL.search(value):
+            raise ma.ValidationError(message)
+
+    return check
+
+
+def _email(value: str) -> None:
+    email = normal_email(value)
+    if not 3 <= len(email) <= 254 or "@" not in email or _CONTROL.search(email):
+        raise ma.ValidationError("The email of $where ($value) is not an email address.")
+
+
+def _utc(text: str) -> datetime:
+    """An ISO 8601 time, as `datetime.fromisoformat` reads it; a naive one is UTC."""
+    moment = datetime.fromisoformat(text)
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _email(value: str, where: str) -> None:
-    email = normal_email(value)
-    if not 3 <= len(email) <= 254 or "@" not in email or _CONTROL.search(email):
-        raise ImportRefused(f"The email of {where} ({value!r:.60}) is not an email address.")
+class _Boolean(ma.fields.Boolean):
+    """true or false, and nothing else (marshmallow's also takes 1 and "yes")."""
+
+    def _deserialize(self, value: Any, *args: Any, **kwargs: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        raise self.make_error("invalid")
 
 
-def _one_line(error: ma.ValidationError) -> str:
-    messages = error.normalized_messages()  # type: ignore[no-untyped-call]  # marshmallow's is unannotated
+class _Time(ma.fields.Field[datetime]):
+    """A moment as a string in ISO 8601, such as 2026-12-24T18:00:00+00:00."""
+
+    default_error_messages = {
+        "iso": 'The field "$key"$place must be an ISO 8601 time such as '
+        "2026-12-24T18:00:00+00:00; it is $value."
+    }
+
+    def _deserialize(self, value: Any, *args: Any, **kwargs: Any) -> datetime:
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        try:
+            return _utc(value)
+        except ValueError:
+            raise self.make_error("iso") from None
+
+
+class _Policy(ma.fields.Nested):
+    """The timing policy: an object, checked by its own schema."""
+
+    def _deserialize(self, value: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):  # refused as any field's kind is
+            raise self.make_error("invalid")
+        return super()._deserialize(value, *args, **kwargs)
+
+
+class _SeatSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE  # keys this server does not read are ignored
+
+    error_messages = {"type": "Seat $index is not an object."}
+
+    colour = _string()
+    name = _string(validate=_text(100, "The name of seat $index must be 1 to 100 characters."))
+    email = _string(validate=_email)
+    bot = _Boolean(required=True, error_messages=_kind("true or false"))
+
+
+class _LogEntrySchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    error_messages = {"type": "Log entry $index is not an object."}
+
+    seq = _integer()
+    colour = _string()
+    move = _object()  # the engine checks the move itself when the log is replayed
+    source = _string(
+        validate=ma.validate.OneOf(
+            MOVE_SOURCES, error="Move $index has the source $repr, none of {choices}."
+        )
+    )
+    time = _Time(required=True, error_messages=_kind("a string"))
+
+
+class _DocumentSchema(ma.Schema):
+    """A `GameDocument`, field by field, in the order its faults are told."""
+
+    class Meta:
+        unknown = ma.EXCLUDE  # exported_at, seed_is_secret, warning: not read
+
+    error_messages = {"type": _NOT_OURS}
+
+    format = ma.fields.String(required=True, validate=_format, error_messages=_messages(_NOT_OURS))
+    title = _string(validate=_text(200, "The title must be 1 to 200 characters on one line."))
+    status = _string(
+        validate=ma.validate.OneOf(GAME_STATUSES, error="The status $repr is none of {choices}.")
+    )
+    options = _object()
+    timing = _Policy(TimingSchema, required=True, error_messages=_kind("an object"))
+    created_at = _Time(required=True, error_messages=_kind("a string"))
+    finished_at = _Time(allow_none=True, error_messages=_kind("a string"))  # null while running
+    admin = _string(validate=_email)
+    seats = _items(_SeatSchema, "seat")
+    seed = _integer(
+        validate=ma.validate.Range(
+            0, 2**63 - 1, error="The seed must be a whole number from 0 to 2**63 - 1."
+        ),
+        messages={
+            "required": "The file holds no seed: the game was not finished when it was exported "
+            "without --with-seed, and its decks cannot be rebuilt without it. Export it again "
+            "with `pbem export GAME --with-seed`.",
+        },
+    )
+    log = _items(_LogEntrySchema, "log entry")
+
+
+_DOCUMENT = _DocumentSchema()
+
+
+def _refusal(
+    errors: Mapping[Any, Any], data: Any, schema: ma.Schema, where: str = "", index: int = 0
+) -> str:
+    """The first of `errors` (what `schema` found in `data`), in the order the schema declares
+    its fields, as one sentence."""
+    key = next(key for key in [*schema.fields, "_schema"] if key in errors)
+    found, field = errors[key], schema.fields.get(key)
+    if isinstance(field, ma.fields.List) and isinstance(found, dict):  # by the item's index
+        number = min(found)
+        assert isinstance(field.inner, ma.fields.Nested)
+        item = f"{field.metadata['item']} {number + 1}"
+        return _refusal(found[number], data[key][number], field.inner.schema, item, number + 1)
+    if isinstance(found, dict):  # the timing policy's own messages, naming its keys
+        return f"The timing policy is not valid: {_one_line(found)}"
+    value = data.get(key) if isinstance(data, dict) else data
+    return string.Template(found[0]).substitute(
+        key=key,
+        where=where or key,
+        place=f" of {where}" if where else "",
+        index=index,
+        value=f"{value!r:.60}",
+        repr=repr(value),
+    )
+
+
+def _one_line(messages: Mapping[str, Any]) -> str:
     return "; ".join(f"{key}: {' '.join(map(str, texts))}" for key, texts in messages.items())
 
 
@@ -322,7 +448,7 @@ def _replay(document: GameDocument) -> _Replay:
                 ) from None
             played.append(engine.Played(entry["move"], events, state))
             # Who submitted a person's move is not in the file: its seat's holder, set below.
-            when = _time(entry, "time")
+            when = _utc(entry["time"])
             replay.moves.append(
                 move_row(entry["seq"], colour, None, played[-1], entry["source"], when)
             )
@@ -357,10 +483,9 @@ def _write(document: GameDocument, replay: _Replay) -> int:
     active = status == "active"
     last_pending = engine.pending(replay.last) if active else []
     logged = bool(replay.moves)
-    created_at = _time(document, "created_at")
-    ended_at = (
-        _time(document, "finished_at") if not active and document.get("finished_at") else None
-    )
+    created_at = _utc(document["created_at"])
+    finished_at = document.get("finished_at")
+    ended_at = _utc(finished_at) if not active and finished_at else None
     game = Game(
         title=document["title"].strip(),
         options=dict(document["options"]),

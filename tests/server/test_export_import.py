@@ -432,6 +432,54 @@ def test_each_bad_file_is_refused_in_one_line_and_changes_nothing(app, api, pbem
     assert table_snapshot(app) == before
 
 
+DOCUMENT = {
+    "format": "elgrande-pbem-game/1",
+    "title": "A game",
+    "status": "active",
+    "options": {},
+    "timing": {},
+    "created_at": "2026-01-01T00:00:00",  # naive: read as UTC
+    "finished_at": None,
+    "admin": "a@example.org",
+    "seats": [
+        {"colour": "red", "name": "A", "email": "a@example.org", "bot": False},
+        {"colour": "blue", "name": "B", "email": "b@example.org", "bot": False},
+    ],
+    "seed": 1,
+    "log": [{"seq": 1, "colour": "red", "move": {}, "source": "api", "time": "2026-01-01"}],
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("seed",), True, 'The field "seed" must be a whole number; it is True.'),
+        (
+            ("log", 0, "seq"),
+            1.0,
+            'The field "seq" of log entry 1 must be a whole number; it is 1.0.',
+        ),
+        (("seats", 1, "bot"), 1, 'The field "bot" of seat 2 must be true or false; it is 1.'),
+        (("seats", 1), "x", "Seat 2 is not an object."),
+        (("timing",), [], 'The field "timing" must be an object; it is [].'),
+        (("created_at",), "{value}", 'The field "created_at" must be an ISO 8601 time such as'),
+        (("status",), "$value", "The status '$value' is none of active,"),
+        (("admin",), "a.org", "The email of admin ('a.org') is not an email address."),
+    ],
+)
+def test_a_field_of_the_wrong_kind_is_refused_by_name(path, value, message):
+    assert transfer.check_document(json.loads(json.dumps(DOCUMENT)))["seed"] == 1
+    document = json.loads(json.dumps(DOCUMENT))
+    *parents, last = path
+    target = document
+    for key in parents:
+        target = target[key]
+    target[last] = value
+    with pytest.raises(transfer.ImportRefused) as refusal:
+        transfer.check_document(document)
+    assert refusal.value.detail.startswith(message)
+
+
 def test_a_game_against_house_bots_moves_with_its_bots(app, api, fresh_app):
     key = api.register("human@example.org", "Human")
     seats = [{"email": "human@example.org", "colour": "red"}]
