@@ -195,3 +195,15 @@ def test_the_walk_sees_imports_inside_functions_and_relative_ones(source: str, t
     (tmp_path / "auth.py").write_text(f"def f():\n    {source}\n", encoding="utf-8")
     found = [t for t, _ in imports("pbem.api.auth", tmp_path / "auth.py", known)]
     assert found == [source.split()[1] if source.startswith("import") else "pbem.game.states"]
+
+
+def test_no_function_is_over_80_lines() -> None:
+    """A function one can read on a screen: from its `def` to its last line, 80 at most."""
+    long = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > 80:
+                    long.append(f"{name}.{node.name}: {lines} lines")
+    assert long == []
