@@ -10,7 +10,8 @@ Events carry no secret: the returned power card is not named.
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Any, cast
 
 from engine.board import Board, copy_json
 from engine.scoring import rank_awards
@@ -79,21 +80,21 @@ def _keep_veto(board: Board, step: KeepVetoStep, events: Events) -> None:
     events.append({"type": "veto_kept", "player": step["colour"]})
 
 
+#: How each kind of plan step is carried out, by its `do`. Each executor takes its own kind
+#: of step; the table is keyed by that kind, so the step is typed `Any` here.
+EXECUTORS: dict[str, Callable[[Board, Any, Events], None]] = {
+    "move": _move,
+    "award": _award,
+    "mobile_scoreboard": _mobile_scoreboard,
+    "king": _king,
+    "grande": _grande,
+    "power_card_return": _power_card_return,
+    "keep_veto": _keep_veto,
+}
+
+
 def execute(board: Board, step: Step, events: Events) -> None:
-    if step["do"] == "move":
-        _move(board, step, events)
-    elif step["do"] == "award":
-        _award(board, step, events)
-    elif step["do"] == "mobile_scoreboard":
-        _mobile_scoreboard(board, step, events)
-    elif step["do"] == "king":
-        _king(board, step, events)
-    elif step["do"] == "grande":
-        _grande(board, step, events)
-    elif step["do"] == "power_card_return":
-        _power_card_return(board, step, events)
-    else:
-        _keep_veto(board, step, events)
+    EXECUTORS[step["do"]](board, step, events)
 
 
 def public_step(step: Step, viewer: str | None) -> Step:
