@@ -5,14 +5,10 @@ like every other mail; the mail door decides what they say."""
 from __future__ import annotations
 
 from email.message import EmailMessage
-from email.utils import format_datetime
 from typing import Any
 
-from flask import current_app
-
 import engine
-from pbem.clock import now
-from pbem.notify import addresses, compose
+from pbem.notify import compose
 from pbem.notify.compose import ASKS, Recipient
 
 #: What others' pending decisions are called, in words (public: every view lists them).
@@ -87,15 +83,11 @@ def answer_mail(
 
 
 def help_mail(to: str) -> EmailMessage:
-    """How to play by mail, for whoever wrote to the plain address."""
-    mail = EmailMessage()
-    mail["From"] = current_app.config["MAIL_FROM"]
-    mail["To"] = to
-    mail["Subject"] = "[El Grande] how to play by mail"
-    mail["Date"] = format_datetime(now())
-    mail["Message-ID"] = addresses.message_id(None, None, None)
-    mail["Auto-Submitted"] = "auto-replied"
-    text, html = compose.render("help", link=compose.base_url())
-    mail.set_content(text, cte="quoted-printable")
-    mail.add_alternative(html, subtype="html", cte="quoted-printable")
+    """How to play by mail, for whoever wrote to the plain address (no name: just `to`)."""
+    parts = compose.render("help", link=compose.base_url())
+    mail = compose.plain_message(
+        Recipient(0, to, "", None), "[El Grande] how to play by mail", parts
+    )
+    # An answer to a person's own mail: RFC 3834's auto-replied, not auto-generated.
+    mail.replace_header("Auto-Submitted", "auto-replied")
     return mail

@@ -307,8 +307,8 @@ def public_summary(
     return "\n".join(lines)
 
 
-def _plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) -> EmailMessage:
-    """A mail to a player that belongs to no game's thread (a key, a digest)."""
+def plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) -> EmailMessage:
+    """A mail that belongs to no game's thread (a key, a digest, the help)."""
     mail = EmailMessage()
     mail["From"] = current_app.config["MAIL_FROM"]
     mail["To"] = formataddr((recipient.name, recipient.email))
@@ -325,13 +325,13 @@ def _plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) -
 def key_mail(recipient: Recipient, key: str) -> EmailMessage:
     """A new API key, asked for by mail (POST /api/players/key-reset)."""
     parts = render("key", recipient=recipient, key=key, link=base_url())
-    return _plain_message(recipient, "[El Grande] your new API key", parts)
+    return plain_message(recipient, "[El Grande] your new API key", parts)
 
 
 def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
     """Gathered mails (every move, scorings) in one, for a player who asked for a digest."""
     subject = f"[El Grande] what happened in your games ({len(parts)})"
-    return _plain_message(recipient, subject, render("digest", recipient=recipient, parts=parts))
+    return plain_message(recipient, subject, render("digest", recipient=recipient, parts=parts))
 
 
 def declined_mail(

@@ -318,6 +318,10 @@ def test_mail_to_the_plain_address_gets_the_help_text(mail_app, mail_api, smtp):
     deliver(mail_app)
     (help_mail,) = smtp.inbox.to("newcomer@example.net")
     assert "Play by reply" in body_text(help_mail) and "away 2026-12-20" in body_text(help_mail)
+    # To whoever wrote, as their own mail's answer (RFC 3834), in its thread.
+    assert help_mail["To"] == "newcomer@example.net"
+    assert help_mail["Auto-Submitted"] == "auto-replied"
+    assert help_mail["In-Reply-To"] and help_mail["Subject"] == "[El Grande] how to play by mail"
     # An address of ours that names nothing at all is bounced.
     assert (
         inbound(mail_app, fresh_mail("x@example.net", "nobody@pbem.example", "hi")).exit_code == 67
