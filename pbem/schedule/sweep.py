@@ -10,9 +10,9 @@ Every action is mailed to the players it concerns, in the same transaction.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import CursorResult, Row, delete, select, update
+from sqlalchemy import Row, delete, select, update
 from sqlalchemy.engine import Connection
 
 import engine
@@ -23,6 +23,7 @@ from pbem.errors import NothingToPlay, ServiceError
 from pbem.extensions import db
 from pbem.game.seating import Actor
 from pbem.notify import outbox
+from pbem.store import queries
 from pbem.store.health import beat
 from pbem.store.models import Deadline, Game, Seat
 from pbem.timing import deadlines, policy
@@ -202,9 +203,7 @@ def abandon_idle_games() -> list[str]:
     )
     lines = []
     for game_id in idle:
-        # An UPDATE's result is a CursorResult; Session.execute is typed as returning any Result.
-        changed = cast(
-            CursorResult[Any],
+        abandoned = queries.changed(
             db.session.execute(
                 update(_games)
                 .where(
@@ -213,9 +212,9 @@ def abandon_idle_games() -> list[str]:
                     _games.c.abandon_at <= moment,
                 )
                 .values(status="abandoned", pending=[], updated_at=moment)
-            ),
-        ).rowcount
-        if changed:
+            )
+        )
+        if abandoned:
             db.session.execute(delete(_deadlines).where(_deadlines.c.game_id == game_id))
             outbox.abandoned(db.session.connection(), game=db.session.get(Game, game_id))
             lines.append(f"game {game_id}: abandoned, no player having moved in it for too long")

@@ -10,15 +10,16 @@ without knowing who reads the stamps, and the report reads only rows.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 from flask import current_app
-from sqlalchemy import CursorResult, insert, or_, select, update
+from sqlalchemy import insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.store.models import Heartbeat, Notification
+from pbem.store.queries import changed
 
 _outbox = Notification.__table__
 _heartbeats = Heartbeat.__table__
@@ -112,11 +113,9 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
 def beat(job: str) -> None:
     """Record that `job` finished a pass now; the pass commits it with its own work."""
     moment = now()
-    # An UPDATE's result is a CursorResult; Session.execute is typed as returning any Result.
-    done = cast(
-        CursorResult[Any],
-        db.session.execute(update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment)),
-    ).rowcount
+    done = changed(
+        db.session.execute(update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment))
+    )
     if done:
         return
     try:

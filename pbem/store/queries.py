@@ -7,10 +7,10 @@ the ORM's bookkeeping for a Game entity costs more than the engine's work on a m
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import and_, bindparam, func, insert, select, update
-from sqlalchemy.engine import Connection, Row
+from sqlalchemy.engine import Connection, CursorResult, Result, Row
 
 import engine
 from pbem.store.models import Game, IdempotencyRecord, Move, Player, Seat, Snapshot
@@ -240,3 +240,9 @@ def append_batch(
     if snapshots:
         connection.execute(INSERT_SNAPSHOTS, [{"game_id": game_id, **s} for s in snapshots])
     return True
+
+
+def changed(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE changed. Session.execute is typed as returning any
+    Result; for these statements it is a CursorResult, which counts them."""
+    return cast(CursorResult[Any], result).rowcount
