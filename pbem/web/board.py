@@ -19,7 +19,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from engine.data import CASTILLO, PLACE_NAMES, REGIONS, SCORING_ROUNDS
+from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
+from pbem.notify.board_text import place_name
 from pbem.paths import TEMPLATES_DIR
 from pbem.web import geometry, templating
 from pbem.web.templating import kept
@@ -68,10 +69,6 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-
-
-def place_name(place: str) -> str:
-    return PLACE_NAMES.get(place, place.replace("_", " ").title())
 
 
 def card_title(card: str) -> str:

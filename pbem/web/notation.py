@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 import engine
-from pbem.web.board import card_title, place_name
+from pbem.notify.board_text import place_name
+from pbem.web.board import card_title
 
 
 def move_text(move: Mapping[str, Any]) -> str:

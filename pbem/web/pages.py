@@ -23,9 +23,10 @@ from pbem.game import history
 from pbem.game.games import games_of, seats_of
 from pbem.game.states import current_state
 from pbem.game.views import view_of_seats
+from pbem.notify.board_text import place_name
 from pbem.store import queries, reads
 from pbem.store.models import Game
-from pbem.web.board import PLACES, board_svg, colour_chip, panel_html, place_name
+from pbem.web.board import PLACES, board_svg, colour_chip, panel_html
 from pbem.web.links import link
 from pbem.web.notation import move_text, notation
 from pbem.web.signin import SignedIn
