@@ -57,8 +57,7 @@ class SeatMail:
 
 
 def _stop(mail: SeatMail, arguments: list[str]) -> None:
-    muted = set(preferences.preferences_of(mail.holder)["muted_games"]) | {mail.game_id}
-    preferences.set_preferences(mail.holder, {"muted_games": sorted(muted)})
+    preferences.mute(mail.holder, mail.game_id)
     mail.lines.append(
         "No more mail from this game will come to you (answers to your own mails still do). "
         "Turn it back on with PUT /api/players/me/preferences."

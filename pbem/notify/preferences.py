@@ -40,3 +40,9 @@ def wants(preferences: dict[str, Any], game_id: int, kind: str) -> bool:
         return False
     defaults = DEFAULT_PREFERENCES["mail"]
     return bool((preferences.get("mail") or {}).get(kind, defaults.get(kind, False)))
+
+
+def mute(player: Player, game_id: int) -> None:
+    """No more mail from game `game_id` for `player` (the unsubscribe link, `stop` by mail)."""
+    muted = set(preferences_of(player)["muted_games"]) | {game_id}
+    set_preferences(player, {"muted_games": sorted(muted)})

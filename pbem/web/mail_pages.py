@@ -8,6 +8,7 @@ from flask import Blueprint, render_template_string, request
 from pbem.errors import ServiceError
 from pbem.extensions import db
 from pbem.game.players import claim_key
+from pbem.notify import preferences
 from pbem.play.lifecycle import decline_seat
 from pbem.store.models import Player
 from pbem.tokens import read_decline_token, read_unsubscribe_token
@@ -41,11 +42,7 @@ def unsubscribe(token: str) -> str | tuple[str, int]:
             confirm=True,
             game_id=game_id,
         )
-    preferences = dict(player.preferences or {})
-    muted = set(preferences.get("muted_games") or [])
-    muted.add(game_id)
-    preferences["muted_games"] = sorted(muted)
-    player.preferences = preferences
+    preferences.mute(player, game_id)
     db.session.commit()
     return render_template_string(
         _PAGE, message=f"You will get no more mails from game {game_id}.", confirm=False
