@@ -16,6 +16,7 @@ from pbem.tokens import read_decline_token, read_unsubscribe_token
 blp = Blueprint("mail", __name__, url_prefix="/mail")
 
 _PAGE = """<!doctype html><title>El Grande: mail</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <body style="font-family: Georgia, serif; max-width: 36em; margin: 3em auto;">
 <p>{{ message }}</p>
 {% if key %}<pre style="background:#f6f3ea; padding: 8px;">{{ key }}</pre>{% endif %}
@@ -40,7 +41,7 @@ def unsubscribe(token: str) -> str | tuple[str, int]:
             _PAGE,
             message=f"Stop the mails of El Grande game {game_id}?",
             confirm=True,
-            game_id=game_id,
+            button="Stop these mails",
         )
     preferences.mute(player, game_id)
     db.session.commit()

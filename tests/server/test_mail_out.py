@@ -224,7 +224,10 @@ def test_one_click_unsubscribe_stops_that_games_mails(mail_app, mail_api, smtp):
     address = dict(addresses_of(mail_app, game_id))["blue"]
     first = smtp.inbox.to(address)[0]
     link = header(first, "List-Unsubscribe").strip("<>").replace("https://pbem.example", "")
-    assert mail_api.client.get(link).status_code == 200  # a scanner's GET changes nothing
+    asked = mail_api.client.get(link)  # a scanner's GET changes nothing
+    assert asked.status_code == 200
+    # It asks, with a button that says what it does (it had an empty one).
+    assert "<button>Stop these mails</button>" in asked.get_data(as_text=True)
     response = mail_api.client.post(link, data={"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
     received = len(smtp.inbox.to(address))
