@@ -8,7 +8,9 @@ script root the app is served under and the values given, so each is built once 
 
 from __future__ import annotations
 
+import string
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from flask import request, url_for
 
@@ -43,3 +45,35 @@ def site() -> dict[str, str]:
         },
     )
     return links
+
+
+#: What a path of this site may hold when it is given back as a redirect: printable ASCII
+#: without spaces or backslashes. Browsers drop tabs and newlines from a URL and read `\\` as
+#: `/`, so `/\t/evil.test` or `/\\evil.test` would leave the site; Werkzeug refuses a header
+#: with a newline in it (a 500). Nothing this site links to needs any of them.
+_PATH_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-._~!$&'()*+,;=:@/?#%[]")
+#: Longer than any link the pages make.
+_MAX_PATH = 2000
+
+
+def own_path(target: str | None) -> str | None:
+    """`target` as a path of this site (`/games/1?colour=red`, as `request.full_path` gives
+    it) to redirect to, or None when it is anything else: another site in any form a browser
+    would follow (`//evil.test`, a backslash, a tab or newline, `https://evil.test`,
+    `javascript:`), or text no link of ours holds. An absolute URL to this very host and
+    script root comes back as its path. The one test for every redirect to a value a
+    request gave."""
+    if not target or len(target) > _MAX_PATH:
+        return None
+    parts = urlsplit(target) if target.isascii() else None
+    if parts is not None and parts.scheme in ("http", "https") and parts.netloc == request.host:
+        prefix = f"{parts.scheme}://{parts.netloc}{request.script_root}"
+        target = target[len(prefix) :] if target.startswith(prefix) else ""
+    if not set(target) <= _PATH_CHARACTERS or not target.startswith("/"):
+        return None
+    # Refused decoded too, so no layer that decodes once more (a proxy, a browser's address
+    # bar) can make another site of it.
+    decoded = unquote(target)
+    if decoded.startswith(("//", "/\\")) or not decoded.isprintable():
+        return None
+    return target

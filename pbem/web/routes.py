@@ -30,7 +30,7 @@ from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
-from pbem.web.links import site
+from pbem.web.links import own_path, site
 from pbem.web.notation import move_text
 from pbem.web.status import status_of
 
@@ -135,7 +135,7 @@ def seat_sign_in(game_id: int, token: str) -> Response:
 @bp.route("/sign-in", methods=["GET", "POST"])
 def sign_in() -> ResponseReturnValue:
     """Sign in by pasting an API key."""
-    next_page = _local(request.values.get("next"))
+    next_page = own_path(request.values.get("next"))
     if request.method == "GET":
         return render_template("web/sign_in.html", next=next_page, error=None)
     key = request.form.get("api_key", "").strip()
@@ -155,13 +155,6 @@ def sign_in() -> ResponseReturnValue:
 def sign_out() -> Response:
     signin.sign_out()
     return redirect(url_for("web.index"), code=303)
-
-
-def _local(target: str | None) -> str | None:
-    """`target` if it is a path on this site (never another site: no open redirect)."""
-    if target and target.startswith("/") and not target.startswith(("//", "/\\")):
-        return target
-    return None
 
 
 @bp.errorhandler(ServiceError)
