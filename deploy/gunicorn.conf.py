@@ -11,24 +11,23 @@ import gc
 import os
 
 bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")
-# Requests are short and mostly CPU (the engine, the ORM, JSON, drawing a page) plus one small
-# transaction, so one request at a time per process: with the GIL a second thread only queues
-# behind the first. Measured with bench/api.py on 2 cores, gthread workers also balanced badly:
-# a worker accepts every keep-alive connection that arrives while it is awake, and all 8 bench
-# clients ended up in one process (one core busy, the other idle; move p50 17 ms against 8 ms
-# with sync workers). Sync workers take a connection only when idle, so load spreads over every
-# core. Sync workers do not hold connections open and assume a buffering proxy (nginx) in front
-# of them for slow clients, as gunicorn's documentation says.
+# Workers: gevent's, one connection per greenlet. A client that stops sending (a body
+# announced at 1,000 bytes and 2 sent, or headers a byte at a time) then holds a greenlet
+# waiting on its socket, not a process: sync workers were held until the arbiter killed them
+# after `timeout` (gunicorn's HTML 500), and two such clients held both. Requests are short
+# and mostly CPU (the engine, the ORM, JSON, a page) plus one small transaction, so one runs at
+# a time per process as with sync workers, and psycopg 3 waits on PostgreSQL cooperatively. A
+# body may pause at most PBEM_BODY_PAUSE_SECONDS (`pbem.bodies`), and a worker holds at most
+# `worker_connections` clients: past that, new ones wait in the listen queue. A proxy in front
+# still has to bound headers' time and connections per client (deploy/README.md).
+# bench/api.py, sync against gevent workers, alternated: see deploy/README.md.
 #
 # One worker per core (at least two, so one slow request never holds up every other). More
 # workers did not use the cores better: the database runs on the same host (compose, or the
 # systemd units' usual setup) and takes a core while a worker waits on it. And each worker keeps
 # its own states and drawn pages (`state_cache`, `web.pages`), so with twice the workers each
-# sees a game half as often and draws more of a page anew. On 2 cores, one worker per core
-# against two, over several runs: bench/api.py move p50 7.6-9.4 ms against 9.1-9.7 on SQLite
-# (p99 28-35 against 47-64, and more moves a second), 12.4 against 13.4 ms on PostgreSQL;
-# bench/web.py the board page after a move 6.6 against 8-9 ms; health the same. With the
-# database on another host, raise WEB_CONCURRENCY.
+# sees a game half as often and draws more of a page anew. With the database on another host,
+# raise WEB_CONCURRENCY.
 
 
 def _cores() -> int:
@@ -42,7 +41,9 @@ def _cores() -> int:
 
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, _cores())))
 threads = int(os.environ.get("PBEM_THREADS", "1"))
-worker_class = "gthread" if threads > 1 else "sync"
+# PBEM_WORKER_CLASS=sync (or PBEM_THREADS above 1, for gthread) where gevent cannot be used.
+worker_class = os.environ.get("PBEM_WORKER_CLASS") or ("gthread" if threads > 1 else "gevent")
+worker_connections = 200
 timeout = 30
 graceful_timeout = 20
 keepalive = 5

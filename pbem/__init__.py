@@ -21,6 +21,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # and the whole app (flask-smorest, the models, the pages) takes 0.6 s to import, which
     # `pbem --help`, the engine's users and the ground floor's modules need not wait for.
     from pbem import api, logs, notify, web
+    from pbem.bodies import WholeBodies
     from pbem.config import configure
     from pbem.extensions import db, migrate
     from pbem.game import state_cache
@@ -48,4 +49,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     state_cache.init_app(app)
     reads.init_app(app)
     notify.init_app(app)
+    app.wsgi_app = WholeBodies(  # type: ignore[method-assign]
+        app.wsgi_app,
+        lambda: app.config["MAX_CONTENT_LENGTH"],
+        pause=app.config["PBEM_BODY_PAUSE_SECONDS"],
+    )
     return app

@@ -9,6 +9,8 @@ from typing import Any
 
 from flask import Flask
 
+from pbem.bodies import BODY_PAUSE_SECONDS
+
 #: The secret of a development checkout: never good enough to sign mail addresses with.
 DEVELOPMENT_SECRET = "dev-only-not-secret"
 
@@ -75,6 +77,8 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # The scheduler (pbem.schedule.runner): seconds between sweeps (deadlines, reminders,
         # bots) and between mail sender passes.
         PBEM_SWEEP_SECONDS=5.0,
+        # How long a request body may pause before the request is given up (pbem.bodies).
+        PBEM_BODY_PAUSE_SECONDS=BODY_PAUSE_SECONDS,
         PBEM_MAIL_SECONDS=2.0,
     )
     url = database_url_from_env()
@@ -96,7 +100,7 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
     for name in ("MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR", "PBEM_HEALTH_STALE_SECONDS"):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])
-    for name in ("PBEM_SWEEP_SECONDS", "PBEM_MAIL_SECONDS"):
+    for name in ("PBEM_SWEEP_SECONDS", "PBEM_MAIL_SECONDS", "PBEM_BODY_PAUSE_SECONDS"):
         if os.environ.get(name):
             app.config[name] = float(os.environ[name])
     # Anything else as FLASK_<NAME>, e.g. FLASK_MAX_CONTENT_LENGTH=131072.

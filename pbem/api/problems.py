@@ -17,6 +17,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
+from pbem.bodies import too_large
 from pbem.errors import ServiceError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -86,12 +87,8 @@ class ProblemApi(Api):
                 detail += "."
             response = problem(code, detail, kind="invalid-request", errors=messages)
         elif code == 413:
-            limit = current_app.config.get("MAX_CONTENT_LENGTH")
             response = problem(
-                413,
-                f"The request body is larger than the {limit} bytes this server accepts; "
-                "send fewer moves per request.",
-                kind="too-large",
+                413, too_large(current_app.config.get("MAX_CONTENT_LENGTH")), kind="too-large"
             )
         else:
             detail = error.description or http.HTTPStatus(code).phrase
