@@ -5,9 +5,32 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import Flask
+from flask import Flask, g, request
+from flask.typing import ResponseReturnValue
 
 from pbem.paths import MIGRATIONS_DIR
+
+
+class App(Flask):
+    """Flask, with a GET that met the database gone tried once more (`pbem.store.outage`)."""
+
+    def dispatch_request(self) -> ResponseReturnValue:
+        if request.method not in ("GET", "HEAD"):
+            return super().dispatch_request()
+        before = set(vars(g))
+        try:
+            return super().dispatch_request()
+        except Exception as error:
+            from pbem.store import outage  # the store loads with the app, not with `pbem`
+
+            if not outage.is_outage(error):
+                raise
+            # Anything read on the lost connection goes with it: the session, the read
+            # connection and what the view kept in `g`.
+            for name in set(vars(g)) - before:
+                delattr(g, name)
+            outage.start_afresh()
+            return super().dispatch_request()
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -31,7 +54,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # The instance folder holds the SQLite database, the made secret and mail files: the
     # checkout's `instance/` by default, PBEM_INSTANCE_PATH elsewhere (an installed package,
     # a container's volume).
-    app = Flask(
+    app = App(
         __name__,
         instance_relative_config=True,
         instance_path=os.environ.get("PBEM_INSTANCE_PATH") or None,

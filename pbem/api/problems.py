@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from pbem.bodies import too_large
 from pbem.errors import ServiceError
+from pbem.store import outage
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -142,6 +143,11 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:
+        if outage.is_outage(error):
+            app.logger.warning("database unavailable: %s", str(error).splitlines()[0])
+            response = problem(503, outage.UNAVAILABLE, kind="database-unavailable")
+            response.headers["Retry-After"] = str(outage.RETRY_AFTER_SECONDS)
+            return response
         # A bug: logged with its traceback, answered in the same shape as every other error.
         app.logger.exception("unexpected error")
         return problem(

@@ -25,6 +25,8 @@ from typing import Any
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.sql import Select
 
+from pbem.store.outage import as_sqlalchemy_error
+
 
 @dataclass(frozen=True)
 class _Compiled:
@@ -86,12 +88,17 @@ class Prepared:
         args: Any = values
         if compiled.positional is not None:
             args = tuple(values[name] for name in compiled.positional)
-        cursor = connection.connection.cursor()
+        cursor = None
         try:
-            cursor.execute(compiled.sql, args)
-            fetched = cursor.fetchall()
-        finally:
-            cursor.close()
+            cursor = connection.connection.cursor()
+            try:
+                cursor.execute(compiled.sql, args)
+                fetched = cursor.fetchall()
+            finally:
+                cursor.close()
+        except Exception as error:
+            # Past SQLAlchemy, its errors must be made here: a lost connection is a 503.
+            raise as_sqlalchemy_error(connection, error, compiled.sql, args, cursor) from error
         # The named tuple's fields are known only at run time: mypy reads it as a plain tuple.
         make = compiled.row._make  # type: ignore[attr-defined]
         processors = compiled.result_processors

@@ -36,9 +36,14 @@ def connection() -> Connection:
     return taken
 
 
+def give_back() -> None:
+    """Close the request's read connection, if it took one."""
+    taken = g.pop(_KEY, None)
+    if taken is not None:
+        taken.close()
+
+
 def init_app(app: Flask) -> None:
     @app.teardown_appcontext
-    def give_back(_error: BaseException | None) -> None:
-        taken = g.pop(_KEY, None)
-        if taken is not None:
-            taken.close()
+    def _give_back(_error: BaseException | None) -> None:
+        give_back()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
+import sqlalchemy.exc
 from flask import (
     Blueprint,
     current_app,
@@ -26,6 +27,7 @@ from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
 from pbem.paths import TEMPLATES_DIR
 from pbem.play.batch import submit
+from pbem.store import outage
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.csrf import check_csrf, csrf_token
@@ -160,6 +162,22 @@ def sign_out() -> Response:
 @bp.errorhandler(ServiceError)
 def _service_error(error: ServiceError) -> tuple[str, int]:
     return render_template("web/error.html", message=error.detail), status_of(error)
+
+
+@bp.errorhandler(sqlalchemy.exc.DBAPIError)
+@bp.errorhandler(sqlalchemy.exc.TimeoutError)
+def _database_error(error: Exception) -> ResponseReturnValue:
+    """The database gone for a moment: a page that says so, and when to try again."""
+    # The page is drawn without the database: the request's session is spent.
+    outage.start_afresh()
+    g.web_player = None  # the header must not ask the database who is signed in
+    if not outage.is_outage(error):
+        current_app.logger.exception("unexpected error")
+        message = "The server failed on this request; nothing was changed. Please report it."
+        return render_template("web/error.html", message=message), 500
+    current_app.logger.warning("database unavailable: %s", str(error).splitlines()[0])
+    page = render_template("web/error.html", message=outage.UNAVAILABLE)
+    return page, 503, {"Retry-After": str(outage.RETRY_AFTER_SECONDS)}
 
 
 @bp.errorhandler(HTTPException)
