@@ -43,7 +43,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # Imported here, not at the top: every `import pbem.<anything>` runs this file first,
     # and the whole app (flask-smorest, the models, the pages) takes 0.6 s to import, which
     # `pbem --help`, the engine's users and the ground floor's modules need not wait for.
-    from pbem import api, logs, notify, web
+    from pbem import api, headers, logs, notify, web
     from pbem.bodies import WholeBodies
     from pbem.config import configure
     from pbem.extensions import db, migrate
@@ -72,6 +72,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     state_cache.init_app(app)
     reads.init_app(app)
     notify.init_app(app)
+    headers.init_app(app)
     app.wsgi_app = WholeBodies(  # type: ignore[method-assign]
         app.wsgi_app,
         lambda: app.config["MAX_CONTENT_LENGTH"],

@@ -172,13 +172,14 @@ def _base_url(app: Flask) -> list[Finding]:
         return [
             Finding("fail", "base url", f"PBEM_BASE_URL {base!r} is not an http(s) URL with a host")
         ]
-    if parts.scheme == "http" and parts.hostname not in ("localhost", "127.0.0.1"):
+    if parts.scheme == "http" and not app.debug:
         return [
             Finding(
                 "warn",
                 "base url",
-                f"{base} is plain http: seat sign-in links in mails would travel unencrypted; "
-                "serve https (deploy/nginx) and set an https URL",
+                f"{base} is plain http: seat sign-in links in mails would travel unencrypted, "
+                "and the session cookie goes without Secure; serve https (deploy/nginx) and "
+                "set an https URL",
             )
         ]
     return [Finding("ok", "base url", base)]

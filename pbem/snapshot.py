@@ -60,6 +60,8 @@ def start_chromium(profile_dir: str | Path, window: tuple[int, int] = WINDOW) ->
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile_dir}")
     options.add_argument(f"--window-size={window[0]},{window[1]}")
+    # The console's messages, for tests to read (a page refused by its CSP says so there).
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
 
 

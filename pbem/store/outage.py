@@ -23,8 +23,7 @@ RETRY_AFTER_SECONDS = 2
 
 #: What a person reads: nothing was changed, and trying again is right.
 UNAVAILABLE = (
-    "The database was not reachable for a moment; nothing was changed. Try again in a few "
-    "seconds."
+    "The database was not reachable for a moment; nothing was changed. Try again in a few seconds."
 )
 
 

@@ -8,18 +8,22 @@ from flask import Blueprint, render_template_string, request
 from pbem.errors import ServiceError
 from pbem.extensions import db
 from pbem.game.players import claim_key
+from pbem.headers import no_referrer
 from pbem.notify import preferences
 from pbem.play.lifecycle import decline_seat
 from pbem.store.models import Player
 from pbem.tokens import read_decline_token, read_unsubscribe_token
 
 blp = Blueprint("mail", __name__, url_prefix="/mail")
+# Each page's address holds a token: no Referer carries it anywhere.
+blp.before_request(no_referrer)
 
 _PAGE = """<!doctype html><title>El Grande: mail</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<body style="font-family: Georgia, serif; max-width: 36em; margin: 3em auto;">
+<link rel="stylesheet" href="{{ url_for('web.static', filename='pages.css') }}">
+<body class="mail-page">
 <p>{{ message }}</p>
-{% if key %}<pre style="background:#f6f3ea; padding: 8px;">{{ key }}</pre>{% endif %}
+{% if key %}<pre class="key">{{ key }}</pre>{% endif %}
 {% if confirm %}<form method="post">
 <button>{{ button }}</button></form>{% endif %}
 </body>"""

@@ -25,6 +25,7 @@ import engine
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
+from pbem.headers import no_referrer
 from pbem.paths import TEMPLATES_DIR
 from pbem.play.batch import submit
 from pbem.store import outage
@@ -129,6 +130,7 @@ def play(game_id: int) -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>/sign-in/<token>")
 def seat_sign_in(game_id: int, token: str) -> Response:
     """A seat's link from a mail: signs its player in and shows the board."""
+    no_referrer()
     seat = signin.read_seat_link_token(token, game_id)
     signin.sign_in(seat.player_id)
     return redirect(url_for("web.game", game_id=game_id, colour=seat.colour), code=303)
@@ -137,6 +139,7 @@ def seat_sign_in(game_id: int, token: str) -> Response:
 @bp.route("/sign-in", methods=["GET", "POST"])
 def sign_in() -> ResponseReturnValue:
     """Sign in by pasting an API key."""
+    no_referrer()
     next_page = own_path(request.values.get("next"))
     if request.method == "GET":
         return render_template("web/sign_in.html", next=next_page, error=None)

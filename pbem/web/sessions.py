@@ -20,7 +20,7 @@ import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import Flask, Request
+from flask import Flask, Request, has_request_context, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
@@ -87,6 +87,13 @@ class SessionInterface(SecureCookieSessionInterface):
         session = self.session_class(copy.deepcopy(data))
         session.signed_at = signed_at
         return session
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        # Secure whenever the pages are served over https: PBEM_BASE_URL says so, or the
+        # request came that way (gunicorn believes nginx's X-Forwarded-Proto).
+        base = app.config.get("PBEM_BASE_URL") or ""
+        secure = app.config["SESSION_COOKIE_SECURE"] or base.startswith("https://")
+        return bool(secure or (has_request_context() and request.is_secure))
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
         if session.modified:

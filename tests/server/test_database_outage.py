@@ -65,9 +65,7 @@ def test_a_get_meets_a_dead_connection_and_answers_all_the_same(api, terminate_n
     assert response.json == expected
 
 
-def test_a_move_meets_a_dead_connection_503_and_nothing_written(
-    app, api, terminate_next_checkout
-):
+def test_a_move_meets_a_dead_connection_503_and_nothing_written(app, api, terminate_next_checkout):
     game_id, keys = api.new_game(["red", "blue", "green"])
     colour = _pending(api, game_id)
     legal = api.get(f"/api/games/{game_id}/legal-moves", key=keys[colour]).json

@@ -99,10 +99,13 @@ def test_the_base_url_missing_malformed_or_plain_http(database_url):
         (None, "fail", "PBEM_BASE_URL is not set"),
         ("elgrande.example.org", "fail", "not an http(s) URL"),
         ("http://elgrande.example.org", "warn", "unencrypted"),
-        ("http://127.0.0.1:5000", "ok", "127.0.0.1"),
+        # Plain http on this machine too, unless in debug (a developer's own server).
+        ("http://127.0.0.1:5000", "warn", "without Secure"),
     ]:
         found = findings({**base, "PBEM_BASE_URL": url})["base url"]
         assert found[0] == level and words in found[1], (url, found)
+    found = findings({**base, "PBEM_BASE_URL": "http://127.0.0.1:5000", "DEBUG": True})
+    assert found["base url"][0] == "ok"
 
 
 def test_the_command_prints_the_findings_and_exits_1_on_a_failure(tmp_path):

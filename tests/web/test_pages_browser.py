@@ -148,3 +148,30 @@ def test_play_a_turn_by_clicking_and_step_through_it(browser, live, app, api, mo
     assert step("previous-round") == 0
     assert step("now") == last
     assert by_css(browser, "form.moves")  # back at the present, the moves are offered again
+
+
+def test_pages_keep_to_their_content_security_policy(browser, live, app, api):
+    """Under the pages' CSP (this site's scripts and styles only), Chromium refuses nothing
+    on the home, sign-in and board pages, and the chips keep their colours from the
+    stylesheet. (The turn test above clicks the map, which needs the board's script.)"""
+    game_id, _ = api.new_game(["red", "blue", "green"])
+    colour = api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
+    browser.get_log("browser")  # what earlier tests left
+    browser.get(f"{live}/sign-in")
+    browser.get(f"{live}/")
+    browser.get(seat_link_for(app, game_id, colour))
+    refused = [
+        entry["message"]
+        for entry in browser.get_log("browser")
+        if "Content Security Policy" in entry["message"] or "Refused" in entry["message"]
+    ]
+    assert refused == []
+    chip = by_css(browser, f".panel .chip.c-{colour}")[0]
+    background = browser.execute_script(
+        "return getComputedStyle(arguments[0]).backgroundColor", chip
+    )
+    from pbem.web.board import COLOUR_FILLS
+
+    fill = COLOUR_FILLS[colour]
+    expected = tuple(int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    assert background == "rgb({}, {}, {})".format(*expected)

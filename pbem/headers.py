@@ -1,0 +1,43 @@
+"""The headers every answer carries against being framed, sniffed or followed: pages may run
+only this site's scripts and styles, nothing may show them in a frame, and what a page's
+address holds goes no further than this site.
+
+Set once for the app (`init_app`); a page whose address carries a credential (a seat's
+sign-in link, a link from a mail) asks for no referrer at all with `no_referrer()`.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, g, request
+
+#: The pages' policy: scripts, styles, images and forms of this site only, no plugins, no
+#: `<base>`, and never inside another site's frame. Pages keep no inline script or style.
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+#: Everything else (JSON, the API's docs, whose Swagger UI runs an inline script): never
+#: framed, and nothing it may load on its own.
+OTHER_POLICY = "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+
+_NO_REFERRER = "pbem_no_referrer"
+
+
+def no_referrer() -> None:
+    """This request's page is reached by an address holding a credential: no `Referer` from
+    it, even to this site."""
+    setattr(g, _NO_REFERRER, True)
+
+
+def _protect(response: Response) -> Response:
+    headers = response.headers
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    page = response.mimetype == "text/html" and request.blueprint != "api-docs"
+    headers.setdefault("Content-Security-Policy", PAGE_POLICY if page else OTHER_POLICY)
+    headers["Referrer-Policy"] = "no-referrer" if g.get(_NO_REFERRER) else "same-origin"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(_protect)
