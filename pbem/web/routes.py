@@ -3,7 +3,6 @@ and signing in and out. Thin: `pages` builds what is shown, `pbem.game` does the
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 import sqlalchemy.exc
@@ -103,7 +102,8 @@ def play(game_id: int) -> ResponseReturnValue:
         raise Forbidden("Sign in (with your seat's link or your API key) to play.")
     try:
         expected_seq = int(request.form.get("expected_seq", ""))
-        move = json.loads(request.form.get("move", ""))
+        # The API's reader: the same refusals (duplicate keys, huge numbers, deep nesting).
+        move = current_app.json.loads(request.form.get("move", ""))
     except ValueError:
         raise Invalid("This form is missing its move or the game's seq; reload the page.") from None
     if not isinstance(move, dict):
