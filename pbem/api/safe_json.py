@@ -4,7 +4,8 @@ is refused as a 400 with a sentence, never let through to fail later as a 500.
 - a 5,000-digit number (Python refuses to turn it into text again: an error message or a
   log line quoting it would fail);
 - arrays or objects nested a thousand deep (the parser runs out of stack: RecursionError);
-- a lone surrogate such as "\\ud800" (valid JSON, but not text: no database stores it).
+- a lone surrogate such as "\\ud800" (valid JSON, but not text: no database stores it);
+- a key given twice in one object (JSON allows it; which one was meant is anyone's guess).
 """
 
 from __future__ import annotations
@@ -57,12 +58,28 @@ def _check(value: Any, depth: int = 0) -> None:
             _check(item, depth + 1)
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, refused when a key comes twice: `{"expected_seq": 9, "expected_seq": 0}`
+    would otherwise be read as the last one, not as the client may have meant."""
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise UnacceptableJSON(
+                f"The key {key!r} appears twice in one object of the body; send it once."
+            )
+        seen.add(key)
+    raise AssertionError("unreachable: fewer keys than pairs means one came twice")
+
+
 class SafeJSONProvider(DefaultJSONProvider):
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         if isinstance(s, bytes):
             s = s.decode("utf-8")
         try:
-            value = json.loads(s, parse_int=_parse_int, **kwargs)
+            value = json.loads(s, parse_int=_parse_int, object_pairs_hook=_object, **kwargs)
         except RecursionError:
             raise UnacceptableJSON(f"The body nests deeper than {MAX_DEPTH} levels.") from None
         _check(value)

@@ -1,5 +1,7 @@
 """Bad input: each gets a 4xx problem+json a person can act on, and the database is unchanged."""
 
+import json
+
 import pytest
 
 from tests.server.conftest import assert_problem, table_snapshot
@@ -227,4 +229,38 @@ def test_an_id_past_the_databases_integers_is_not_found(app, api, game):
         kwargs = {"json": {"bot": True}} if method == "put" else {}
         response = getattr(api.client, method)(path, headers=api.auth(key), **kwargs)
         assert assert_problem(response, 404)["detail"].startswith(("There is no", "You have no"))
+    assert table_snapshot(app) == before
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        # The first would be refused as stale; read as the last, it was played.
+        '{{"expected_seq": 99999, "expected_seq": {seq}, "moves": [{move}]}}',
+        '{{"expected_seq": {seq}, "moves": [{dup}]}}',
+    ],
+)
+def test_a_key_given_twice_is_refused_by_name(app, api, game, template):
+    before = table_snapshot(app)
+    move = json.dumps(game["legal"][0])
+    dup = move[:-1] + ', "type": "pass"}'  # `type` twice in the move
+    text = template.format(seq=game["seq"], move=move, dup=dup)
+    response = raw_post(api, moves_url(game), text, game["keys"][game["mover"]])
+    problem = assert_problem(response, 400)
+    twice = "expected_seq" if "99999" in template else "type"
+    assert f"'{twice}' appears twice" in problem["detail"]
+    assert table_snapshot(app) == before
+
+
+def test_a_key_given_twice_in_the_pages_move_form_is_refused(app, api, client, game):
+    from tests.web.helpers import move_form, offered_moves, page, sign_in_seat
+
+    sign_in_seat(app, client, game["id"], game["mover"])
+    doc = page(client, f"/games/{game['id']}")
+    move = offered_moves(doc)[0]
+    before = table_snapshot(app)
+    form = {**move_form(doc), "move": move[:-1] + ', "type": "pass"}'}
+    response = client.post(f"/games/{game['id']}/moves", data=form)
+    assert response.status_code == 422
+    assert "reload the page" in response.get_data(as_text=True)
     assert table_snapshot(app) == before
