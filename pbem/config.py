@@ -76,6 +76,10 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         PBEM_LOG_LEVEL="INFO",
         # The scheduler (pbem.schedule.runner): seconds between sweeps (deadlines, reminders,
         # bots) and between mail sender passes.
+        # Webhooks (pbem.notify.webhooks): https only unless http is allowed, and never to
+        # an internal address unless its host or network is named here.
+        PBEM_WEBHOOK_ALLOW_HTTP=False,
+        PBEM_WEBHOOK_ALLOWED_HOSTS="",
         PBEM_SWEEP_SECONDS=5.0,
         # How long a request body may pause before the request is given up (pbem.bodies).
         PBEM_BODY_PAUSE_SECONDS=BODY_PAUSE_SECONDS,
@@ -94,9 +98,16 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         "IMAP_URL",
         "PBEM_LOG_FORMAT",
         "PBEM_LOG_LEVEL",
+        "PBEM_WEBHOOK_ALLOWED_HOSTS",
     ):
         if os.environ.get(name):
             app.config[name] = os.environ[name]
+    if os.environ.get("PBEM_WEBHOOK_ALLOW_HTTP"):
+        app.config["PBEM_WEBHOOK_ALLOW_HTTP"] = os.environ["PBEM_WEBHOOK_ALLOW_HTTP"] in (
+            "1",
+            "true",
+            "yes",
+        )
     for name in ("MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR", "PBEM_HEALTH_STALE_SECONDS"):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])

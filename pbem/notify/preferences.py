@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
+
+from pbem.errors import Invalid
+from pbem.notify import webhooks
 from pbem.store.models import Player
 
 #: What a player's preferences are when they never set any (see `wants`).
@@ -23,7 +27,10 @@ def preferences_of(player: Player) -> dict[str, Any]:
 
 
 def set_preferences(player: Player, changes: dict[str, Any]) -> dict[str, Any]:
-    """Merge `changes` (already validated) into the player's preferences."""
+    """Merge `changes` (already validated in form) into the player's preferences; a webhook
+    for a game the player is not in, or to where this server will not post, is refused."""
+    for hook in changes.get("webhooks") or []:
+        _check_webhook(player, hook)
     preferences = preferences_of(player)
     if "mail" in changes:
         preferences["mail"] = {**preferences["mail"], **changes["mail"]}
@@ -32,6 +39,17 @@ def set_preferences(player: Player, changes: dict[str, Any]) -> dict[str, Any]:
             preferences[name] = changes[name]
     player.preferences = preferences
     return preferences
+
+
+def _check_webhook(player: Player, hook: dict[str, Any]) -> None:
+    game_id = hook["game_id"]
+    if not any(seat.game_id == game_id for seat in player.seats):
+        raise Invalid(
+            f"You have no seat in game {game_id}; a webhook can only follow a game you play in."
+        )
+    refused = webhooks.refusal(hook["url"], current_app.config)
+    if refused is not None:
+        raise Invalid(refused)
 
 
 def wants(preferences: dict[str, Any], game_id: int, kind: str) -> bool:

@@ -19,7 +19,6 @@ import json
 import smtplib
 import ssl
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email import message_from_string, policy
@@ -35,7 +34,7 @@ import engine
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.game.states import state_at
-from pbem.notify import compose, outbox
+from pbem.notify import compose, outbox, webhooks
 from pbem.store.health import beat
 from pbem.store.models import Game, Notification, Player
 
@@ -124,15 +123,6 @@ class SmtpTransport:
             except OSError:
                 pass
             self._smtp = None
-
-
-def post_webhook(url: str, body: str) -> None:
-    request = urllib.request.Request(
-        url, data=body.encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 (the URL is the player's own)
-        if response.status >= 300:
-            raise OSError(f"the webhook answered {response.status}")
 
 
 def mail_folder(app: Flask) -> Path:
@@ -323,7 +313,7 @@ def _send_batch(batch: list[Any], mail: Transport, result: Delivery) -> bool:
                 break
             try:
                 if row.channel == "webhook":
-                    post_webhook(row.recipient, row.message)
+                    webhooks.post(row.recipient, row.message, current_app.config)
                 else:
                     mail.send(row.recipient, row.message)
             except (OSError, smtplib.SMTPException) as error:
@@ -359,7 +349,9 @@ def _failed(failures: list[tuple[Any, Exception]], result: Delivery) -> None:
     moment = now()
     marks = []
     for row, error in failures:
-        give_up = moment - row.created_at >= GIVE_UP_AFTER
+        # A webhook to where this server will not post fails for good at once.
+        refused = isinstance(error, webhooks.WebhookRefused)
+        give_up = refused or moment - row.created_at >= GIVE_UP_AFTER
         marks.append(
             {
                 "row_id": row.id,

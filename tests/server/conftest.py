@@ -201,6 +201,9 @@ def mail_app(database_url, smtp):
             "SMTP_URL": smtp.url,
             "MAIL_FROM": "El Grande <play@pbem.example>",
             "PBEM_BASE_URL": "https://pbem.example",
+            # The tests' webhook receiver listens on plain http on this machine.
+            "PBEM_WEBHOOK_ALLOW_HTTP": True,
+            "PBEM_WEBHOOK_ALLOWED_HOSTS": "127.0.0.1",
         }
     )
     yield app

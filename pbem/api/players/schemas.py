@@ -31,8 +31,11 @@ class WebhookSchema(ma.Schema):
         required=True,
         schemes={"http", "https"},
         require_tld=False,
-        validate=ma.validate.Length(max=2000),
-        metadata={"description": "Discord's or Slack's incoming-webhook URL"},
+        validate=ma.validate.Length(min=1, max=2000),
+        metadata={
+            "description": "Discord's or Slack's incoming-webhook URL: https, to a public "
+            "address, for a game you play in"
+        },
     )
     format = ma.fields.String(
         load_default="discord",

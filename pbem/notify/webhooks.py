@@ -1,0 +1,156 @@
+"""Where webhooks may post: a player's URL must not turn the server into their way into the
+operator's network (loopback, private, link-local, multicast or reserved addresses), and
+outside a test bench it must be https.
+
+Checked twice: when the URL is set (its form, and an address written into it), and when a
+webhook is sent, after resolving its host; the post then goes to the very address that was
+checked, so a name that resolves elsewhere a second later (DNS rebinding) gains nothing. A
+name is not resolved when it is set: DNS may fail for a moment, and only the send-time
+answer decides where a post goes. The operator may allow http
+(`PBEM_WEBHOOK_ALLOW_HTTP`) and name hosts or networks that are fine although internal
+(`PBEM_WEBHOOK_ALLOWED_HOSTS`: `chat.lan, 10.1.0.0/16`).
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import socket
+import ssl
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+#: Names that are this machine or its local network whatever DNS says.
+_LOCAL_NAMES = ("localhost", ".localhost", ".local", ".internal", ".home.arpa", ".lan")
+
+
+class WebhookRefused(OSError):
+    """A webhook this server will not post to; the sentence says why."""
+
+
+def _allowed(config: dict[str, Any]) -> tuple[set[str], list[Network]]:
+    names: set[str] = set()
+    networks: list[Network] = []
+    raw = config.get("PBEM_WEBHOOK_ALLOWED_HOSTS") or ""
+    entries: Iterable[str] = raw.split(",") if isinstance(raw, str) else raw
+    for entry in (e.strip().lower() for e in entries):
+        if not entry:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            names.add(entry)
+    return names, networks
+
+
+def _literal_address(host: str) -> Address | None:
+    """`host` as an address if it is one, in any form a URL library would connect to
+    (`2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`)."""
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        try:
+            # The legacy forms inet_aton reads (decimal, octal, hex, fewer parts).
+            address = ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return None
+    return address
+
+
+def _address_refusal(address: Address, networks: list[Network]) -> str | None:
+    # `::ffff:127.0.0.1` is 127.0.0.1 to the network stack.
+    address = getattr(address, "ipv4_mapped", None) or address
+    public = address.is_global and not address.is_multicast
+    if public or any(address in network for network in networks):
+        return None
+    kind = (
+        "a loopback"
+        if address.is_loopback
+        else "a link-local"
+        if address.is_link_local
+        else "a multicast"
+        if address.is_multicast
+        else "a private"
+        if address.is_private
+        else "a reserved"
+    )
+    return f"Webhooks go only to public addresses; {address} is {kind} address."
+
+
+def refusal(url: str, config: dict[str, Any]) -> str | None:
+    """Why this server will not post to `url` as it is written, or None."""
+    parts = urlsplit(url)
+    allow_http = bool(config.get("PBEM_WEBHOOK_ALLOW_HTTP"))
+    if parts.scheme != "https" and not (allow_http and parts.scheme == "http"):
+        return "Webhooks must use https; this server does not post to other addresses."
+    host = (parts.hostname or "").lower()
+    if not host:
+        return "This webhook URL names no host."
+    names, networks = _allowed(config)
+    if host in names:
+        return None
+    address = _literal_address(host)
+    if address is not None:
+        return _address_refusal(address, networks)
+    if host.endswith(_LOCAL_NAMES) or host == "localhost":
+        return f"Webhooks go only to public addresses; {host} is a name of the local network."
+    return None
+
+
+def _resolved(host: str, port: int, config: dict[str, Any]) -> str:
+    """The address to connect to for `host`, each of its addresses checked."""
+    names, networks = _allowed(config)
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        raise WebhookRefused(f"The webhook's host {host} could not be resolved: {error}") from None
+    addresses = [str(info[4][0]) for info in found]
+    if host.lower() not in names:
+        for text in addresses:
+            refused = _address_refusal(ipaddress.ip_address(text.split("%")[0]), networks)
+            if refused is not None:
+                raise WebhookRefused(f"{refused} ({host} resolves to it)")
+    return addresses[0]
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """https to a checked address, with the certificate checked for the URL's host name."""
+
+    def __init__(self, host: str, address: str, port: int, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self._address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+def post(url: str, body: str, config: dict[str, Any], timeout: float = 10) -> None:
+    """POST `body` (JSON) to `url`, after checking it again; redirects are not followed."""
+    refused = refusal(url, config)
+    if refused is not None:
+        raise WebhookRefused(refused)
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    address = _resolved(host, port, config)
+    connection: http.client.HTTPConnection
+    if parts.scheme == "https":
+        connection = _PinnedHTTPS(host, address, port, timeout)
+    else:
+        connection = http.client.HTTPConnection(address, port, timeout=timeout)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    headers = {"Content-Type": "application/json", "Host": parts.netloc.rpartition("@")[2]}
+    try:
+        connection.request("POST", path, body=body.encode(), headers=headers)
+        status = connection.getresponse().status
+    finally:
+        connection.close()
+    if 300 <= status < 400:
+        raise WebhookRefused(f"the webhook answered {status} (a redirect, which is not followed)")
+    if status >= 300:
+        raise OSError(f"the webhook answered {status}")
