@@ -85,6 +85,15 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         PBEM_BODY_PAUSE_SECONDS=BODY_PAUSE_SECONDS,
         PBEM_MAIL_SECONDS=2.0,
     )
+    _from_environment(app)
+    if config:
+        app.config.update(config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = instance_secret(app)
+
+
+def _from_environment(app: Flask) -> None:
+    """The settings the environment gives, over the defaults."""
     url = database_url_from_env()
     if url:
         app.config["SQLALCHEMY_DATABASE_URI"] = url
@@ -103,11 +112,8 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         if os.environ.get(name):
             app.config[name] = os.environ[name]
     if os.environ.get("PBEM_WEBHOOK_ALLOW_HTTP"):
-        app.config["PBEM_WEBHOOK_ALLOW_HTTP"] = os.environ["PBEM_WEBHOOK_ALLOW_HTTP"] in (
-            "1",
-            "true",
-            "yes",
-        )
+        allow = os.environ["PBEM_WEBHOOK_ALLOW_HTTP"].lower() in ("1", "true", "yes")
+        app.config["PBEM_WEBHOOK_ALLOW_HTTP"] = allow
     for name in ("MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR", "PBEM_HEALTH_STALE_SECONDS"):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])
@@ -116,10 +122,6 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
             app.config[name] = float(os.environ[name])
     # Anything else as FLASK_<NAME>, e.g. FLASK_MAX_CONTENT_LENGTH=131072.
     app.config.from_prefixed_env()
-    if config:
-        app.config.update(config)
-    if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = instance_secret(app)
 
 
 def instance_secret(app: Flask) -> str:
