@@ -6,17 +6,23 @@ nothing here decides what is secret.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import engine
+from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, NotFound
 from pbem.extensions import db
 from pbem.game.games import seats_of
+from pbem.game.players import unknown_key
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, state_at
-from pbem.store.models import Deadline, Game, Move, Notification, Player
-from pbem.timing.away import away_in
+from pbem.store import queries, reads
+from pbem.store.models import Game, Move, Player
 
 
 def _pending_colours(state: engine.State) -> set[str]:
@@ -37,44 +43,67 @@ def _view(game: Game, state: engine.State, colour: str | None, seq: int) -> dict
     return game_view(state, colour, game_id=game.id, title=game.title, seq=seq, status=game.status)
 
 
-def current_view(game: Game, player: Player | None, colour: str | None = None) -> dict[str, Any]:
-    """The view for the caller now: as `colour` (one of theirs) or their pending colour."""
-    own = [s.colour for s in seats_of(game, player)]
-    state = current_state(game.id, game.seed, game.seq)
-    viewer = resolve_colour(game.id, own, colour, _pending_colours(state), acting=False)
-    view = _view(game, state, viewer, game.seq)
-    view["deadlines"] = deadlines_of(game.id)
-    view["away"] = away_in(game)
-    if player is not None and game.creator_id == player.id:
-        view["undelivered"] = undelivered(game.id)
-    return view
+@dataclass(frozen=True)
+class CallersView:
+    """The game as its caller sees it now, read in a few statements: `etag` says what the
+    view holds (it changes whenever the answer would), `build()` makes the view itself (the
+    state is read only then, so a client whose copy is current costs no state)."""
+
+    etag: str
+    build: Callable[[], dict[str, Any]]
 
 
-def deadlines_of(game_id: int) -> list[dict[str, Any]]:
-    """Each pending decision's deadline, soonest first."""
-    rows = db.session.execute(
-        db.select(Deadline).where(Deadline.game_id == game_id).order_by(Deadline.due_at)
-    ).scalars()
-    return [{"player": d.colour, "decision": d.decision, "due": _isoformat(d.due_at)} for d in rows]
+def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> CallersView:
+    """The view for whoever holds the key (none: the public) now, as `colour` (one of theirs)
+    or their pending colour: the game, the caller and their seats in one statement; beside
+    it the deadlines, who is away, and for the game's maker the undelivered mail."""
+    connection = reads.connection()
+    params = {"game": queries.id_or_zero(game_id)}
+    if key_hash is not None:
+        rows = queries.CALLER_AT_GAME_TO_VIEW.all(connection, {**params, "key_hash": key_hash})
+        if not rows:
+            raise unknown_key()
+    else:
+        rows = queries.GAME_AND_SEATS_TO_VIEW.all(connection, {**params, "player": None})
+    if not rows or rows[0].game_id is None:
+        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+    game = rows[0]
+    own = [r.own_colour for r in rows if r.own_colour is not None]
+    pending = {p["player"] for p in game.pending or []}
+    viewer = resolve_colour(game_id, own, colour, pending, acting=False)
+    beside: dict[str, Any] = {
+        "deadlines": [
+            {"player": d.colour, "decision": d.decision, "due": _isoformat(d.due_at)}
+            for d in queries.DEADLINES.all(connection, params)
+        ],
+        "away": {
+            a.colour: _isoformat(a.until)
+            for a in queries.AWAY.all(connection, {**params, "moment": now()})
+        },
+    }
+    if key_hash is not None and game.creator_id == game.player_id:
+        beside["undelivered"] = [
+            {
+                "recipient": n.recipient,
+                "kind": n.kind,
+                "queued": _isoformat(n.created_at),
+                "attempts": n.attempts,
+                "error": n.last_error,
+            }
+            for n in queries.UNDELIVERED.all(connection, params)
+        ]
+    shown = [game.seq, game.status, game.title, viewer, beside]
+    digest = hashlib.blake2b(json.dumps(shown, sort_keys=True).encode(), digest_size=12)
 
+    def build() -> dict[str, Any]:
+        state = current_state(game.game_id, game.seed, game.seq)
+        view = game_view(
+            state, viewer, game_id=game.game_id, title=game.title, seq=game.seq, status=game.status
+        )
+        view.update(beside)
+        return view
 
-def undelivered(game_id: int) -> list[dict[str, Any]]:
-    """The game's messages the sender gave up on, for its admin to act on."""
-    failed = db.session.execute(
-        db.select(Notification)
-        .where(Notification.game_id == game_id, Notification.status == "failed")
-        .order_by(Notification.id)
-    ).scalars()
-    return [
-        {
-            "recipient": n.recipient,
-            "kind": n.kind,
-            "queued": _isoformat(n.created_at),
-            "attempts": n.attempts,
-            "error": n.last_error,
-        }
-        for n in failed
-    ]
+    return CallersView(etag=f"{game.seq}-{digest.hexdigest()}", build=build)
 
 
 def view_at(

@@ -9,11 +9,21 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import and_, bindparam, func, insert, select, update
+from sqlalchemy import Select, and_, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection, CursorResult, Result, Row
 
 import engine
-from pbem.store.models import Game, IdempotencyRecord, Move, Player, Seat, Snapshot
+from pbem.store.models import (
+    Absence,
+    Deadline,
+    Game,
+    IdempotencyRecord,
+    Move,
+    Notification,
+    Player,
+    Seat,
+    Snapshot,
+)
 from pbem.store.prepared import Prepared
 
 #: Ids and sequence numbers in URLs are checked against this before they reach the database:
@@ -39,33 +49,45 @@ _GAME_AND_SEAT_COLUMNS = (
     _seats.c.timeouts.label("own_timeouts"),
 )
 
-# A game and the seats player `player` holds in it: one row per seat, in seat order, or one
-# row with a null `own_colour` when they hold none (or when no player is asking).
-SELECT_GAME_AND_SEATS = (
-    select(*_GAME_AND_SEAT_COLUMNS)
-    .select_from(
-        _games.outerjoin(
-            _seats,
-            and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == bindparam("player")),
+def _game_and_seats(*columns: Any) -> Select[Any]:
+    """A game and the seats player `player` holds in it: one row per seat, in seat order, or
+    one row with a null `own_colour` when they hold none (or when no player is asking)."""
+    return (
+        select(*columns)
+        .select_from(
+            _games.outerjoin(
+                _seats,
+                and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == bindparam("player")),
+            )
         )
+        .where(_games.c.id == bindparam("game"))
+        .order_by(_seats.c.position)
     )
-    .where(_games.c.id == bindparam("game"))
-    .order_by(_seats.c.position)
-)
 
-# The same, found from the hash of the caller's API key: one round trip answers who asks,
-# whether the game exists and which seats they hold. The game columns are null when there is
-# no such game; no row at all means no player holds the key.
-SELECT_CALLER_AT_GAME = (
-    select(_players.c.id.label("player_id"), *_GAME_AND_SEAT_COLUMNS)
-    .select_from(
-        _players.outerjoin(_games, _games.c.id == bindparam("game")).outerjoin(
-            _seats, and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == _players.c.id)
+
+def _caller_at_game(*columns: Any) -> Select[Any]:
+    """The same, found from the hash of the caller's API key: one round trip answers who
+    asks, whether the game exists and which seats they hold. The game columns are null when
+    there is no such game; no row at all means no player holds the key."""
+    return (
+        select(_players.c.id.label("player_id"), *columns)
+        .select_from(
+            _players.outerjoin(_games, _games.c.id == bindparam("game")).outerjoin(
+                _seats, and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == _players.c.id)
+            )
         )
+        .where(_players.c.api_key_hash == bindparam("key_hash"))
+        .order_by(_seats.c.position)
     )
-    .where(_players.c.api_key_hash == bindparam("key_hash"))
-    .order_by(_seats.c.position)
-)
+
+
+SELECT_GAME_AND_SEATS = _game_and_seats(*_GAME_AND_SEAT_COLUMNS)
+SELECT_CALLER_AT_GAME = _caller_at_game(*_GAME_AND_SEAT_COLUMNS)
+# The API's view of a game also says who must act (so the viewer's colour is known before the
+# state is read) and who made the game (who is told of undelivered mail).
+_VIEW_COLUMNS = (*_GAME_AND_SEAT_COLUMNS, _games.c.pending, _games.c.creator_id)
+SELECT_GAME_AND_SEATS_TO_VIEW = _game_and_seats(*_VIEW_COLUMNS)
+SELECT_CALLER_AT_GAME_TO_VIEW = _caller_at_game(*_VIEW_COLUMNS)
 
 _me = _players.alias("me")
 
@@ -129,9 +151,47 @@ SELECT_SNAPSHOT_SEQS = (
     .order_by(_snapshots.c.seq)
 )
 
+# Beside a game's view: each pending decision's deadline, the seats whose holder is away at
+# `moment` (until when), and the messages the sender gave up on (for the game's maker).
+_deadlines = Deadline.__table__
+_absences = Absence.__table__
+_outbox = Notification.__table__
+SELECT_DEADLINES = (
+    select(_deadlines.c.colour, _deadlines.c.decision, _deadlines.c.due_at)
+    .where(_deadlines.c.game_id == bindparam("game"))
+    .order_by(_deadlines.c.due_at)
+)
+SELECT_AWAY = (
+    select(_seats.c.colour, func.max(_absences.c.ends_at).label("until"))
+    .select_from(_seats.join(_absences, _absences.c.player_id == _seats.c.player_id))
+    .where(
+        _seats.c.game_id == bindparam("game"),
+        _absences.c.starts_at <= bindparam("moment"),
+        _absences.c.ends_at > bindparam("moment"),
+    )
+    .group_by(_seats.c.colour, _seats.c.position)
+    .order_by(_seats.c.position)
+)
+SELECT_UNDELIVERED = (
+    select(
+        _outbox.c.recipient,
+        _outbox.c.kind,
+        _outbox.c.created_at,
+        _outbox.c.attempts,
+        _outbox.c.last_error,
+    )
+    .where(_outbox.c.game_id == bindparam("game"), _outbox.c.status == "failed")
+    .order_by(_outbox.c.id)
+)
+
 # The reads of every page and every move, run on the driver's cursor (`prepared`).
 GAME_AND_SEATS = Prepared(SELECT_GAME_AND_SEATS)
 CALLER_AT_GAME = Prepared(SELECT_CALLER_AT_GAME)
+GAME_AND_SEATS_TO_VIEW = Prepared(SELECT_GAME_AND_SEATS_TO_VIEW)
+CALLER_AT_GAME_TO_VIEW = Prepared(SELECT_CALLER_AT_GAME_TO_VIEW)
+DEADLINES = Prepared(SELECT_DEADLINES)
+AWAY = Prepared(SELECT_AWAY)
+UNDELIVERED = Prepared(SELECT_UNDELIVERED)
 GAME_PAGE = Prepared(SELECT_GAME_PAGE)
 STATE = Prepared(SELECT_STATE)
 MOVES_BETWEEN = Prepared(SELECT_MOVES_BETWEEN)

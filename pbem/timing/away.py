@@ -55,23 +55,6 @@ def absences_of(player: Player) -> list[dict[str, Any]]:
     return [{"id": a.id, "from": _iso(a.starts_at), "until": _iso(a.ends_at)} for a in rows]
 
 
-def away_in(game: Game) -> dict[str, str]:
-    """{colour: until} for the game's seats whose holder is away now (no reason given)."""
-    moment = now()
-    holders = {s.player_id: s.colour for s in game.seats}
-    rows = db.session.execute(
-        select(Absence.player_id, Absence.ends_at).where(
-            Absence.player_id.in_(holders), Absence.starts_at <= moment, Absence.ends_at > moment
-        )
-    ).all()
-    out: dict[str, str] = {}
-    for seat in game.seats:
-        ends = [r.ends_at for r in rows if r.player_id == seat.player_id]
-        if ends:
-            out[seat.colour] = _iso(max(ends))
-    return out
-
-
 def _recompute(player: Player) -> None:
     seated = select(Seat.game_id).where(Seat.player_id == player.id)
     games = db.session.execute(

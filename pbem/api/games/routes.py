@@ -2,9 +2,9 @@
 
 from typing import Any
 
-from flask import Response, current_app, jsonify
+from flask import Response, current_app, jsonify, request
 
-from pbem.api.auth import KEY_OPTIONAL, KEY_REQUIRED, current_player
+from pbem.api.auth import KEY_OPTIONAL, KEY_REQUIRED, api_key_hash, current_player
 from pbem.api.games.schemas import (
     COLOURS,
     GameCreateSchema,
@@ -18,7 +18,7 @@ from pbem.api.safe_json import Blueprint
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game import games
-from pbem.game.views import current_view
+from pbem.game.views import callers_view
 from pbem.play import lifecycle
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
@@ -54,13 +54,29 @@ def list_mine() -> dict[str, Any]:
 
 @blp.route("/<int:game_id>", methods=["GET"])
 @blp.arguments(ViewerColourSchema(), location="query")
-@blp.response(200, "GameView")
-@blp.doc(security=KEY_OPTIONAL)
+@blp.response(200, "GameView", headers={"ETag": {"schema": {"type": "string"}}})
+@blp.doc(
+    security=KEY_OPTIONAL,
+    parameters=[
+        {
+            "in": "header",
+            "name": "If-None-Match",
+            "schema": {"type": "string"},
+            "description": "The ETag of the view you hold: 304 while it is current",
+        }
+    ],
+    responses={"304": {"description": "Not Modified: the view you hold is current"}},
+)
 def show(query: dict[str, Any], game_id: int) -> Response:
-    """The game as you see it (the public view without a key); `viewer` says as which colour."""
-    player = current_player(required=False)
+    """The game as you see it (the public view without a key); `viewer` says as which colour.
+    Its ETag changes whenever the view does: send it back as `If-None-Match` to be told 304
+    Not Modified, with no body, while nothing has changed."""
+    seen = callers_view(api_key_hash(required=False), game_id, query.get("colour"))
     # Returned as a response so the engine's view goes out whole, not cut to the schema.
-    return jsonify(current_view(games.get_game(game_id), player, query.get("colour")))
+    current = seen.etag in request.if_none_match
+    response = Response(status=304) if current else jsonify(seen.build())
+    response.set_etag(seen.etag)
+    return response
 
 
 @blp.route("/<int:game_id>/abort", methods=["POST"])

@@ -1,0 +1,118 @@
+"""A player's view of a game (a bot's main read) costs a few statements, none through the
+ORM, and its ETag lets a client poll for nothing: 304 while nothing it shows has changed,
+and a new tag after a move, an absence, a deadline or a failed mail."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import sqlalchemy as sa
+
+from pbem.clock import set_now
+from pbem.extensions import db
+from tests.server.test_deadlines import T0, first_pending, new_game
+
+
+def _get(api, game_id, key=None, tag=None):
+    headers = api.auth(key)
+    if tag:
+        headers["If-None-Match"] = tag
+    return api.client.get(f"/api/games/{game_id}", headers=headers)
+
+
+def _statements(app, call) -> list[str]:
+    """The SQL each statement `call()` runs (through SQLAlchemy or on a driver's cursor)."""
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def record(_conn, _cursor, statement, *_args):
+        seen.append(statement)
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    raw: list[str] = []
+    try:
+        from pbem.store import prepared
+
+        original = prepared.Prepared.all
+
+        def counted(self, connection, params):
+            raw.append(str(self.statement))
+            return original(self, connection, params)
+
+        prepared.Prepared.all = counted
+        try:
+            call()
+        finally:
+            prepared.Prepared.all = original
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+    return seen + raw
+
+
+def test_a_players_view_is_read_in_three_statements(app, api):
+    game_id, keys = api.new_game(["red", "blue", "green"])  # red made it
+    _get(api, game_id, keys["blue"])  # the state is cached from here on, as in a worker
+    run = _statements(app, lambda: _get(api, game_id, keys["blue"]))
+    # The caller, game and seats; the deadlines; who is away. (Six, through the ORM, before.)
+    assert len(run) == 3, run
+    # The maker also reads the mail that could not be sent.
+    maker = _statements(app, lambda: _get(api, game_id, keys["red"]))
+    assert len(maker) == 4, maker
+
+
+def test_an_unchanged_view_is_304_without_a_body_and_changes_with_a_move(app, api):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    first = _get(api, game_id, keys["red"])
+    tag = first.headers["ETag"]
+    assert tag and first.status_code == 200
+    again = _get(api, game_id, keys["red"], tag)
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
+    # Another player's tag is another view's: it is no good for this one.
+    other = _get(api, game_id, keys["blue"]).headers["ETag"]
+    assert other != tag and _get(api, game_id, keys["red"], other).status_code == 200
+    assert _get(api, game_id, None, tag).status_code == 200  # the public view is another
+    colour = api.get(f"/api/games/{game_id}").json["pending"][0]["player"]
+    legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).json
+    api.post_moves(game_id, keys[colour], [legal["moves"][0]], legal["seq"])
+    after = _get(api, game_id, keys["red"], tag)
+    assert after.status_code == 200 and after.json["seq"] == 1
+    assert after.headers["ETag"] != tag
+
+
+def test_the_tag_changes_with_an_absence_and_its_deadline(mail_app, mail_api):
+    game_id, keys = new_game(mail_api, mail_app, timing={"vacation_days": 3})
+    colour = first_pending(mail_api, game_id)
+    other = next(c for c in keys if c != colour)
+    tag = _get(mail_api, game_id, keys[other]).headers["ETag"]
+    mail_api.client.post(
+        "/api/players/me/absences",
+        json={
+            "from": (T0 + timedelta(hours=24)).isoformat(),
+            "until": (T0 + timedelta(hours=72)).isoformat(),
+        },
+        headers=mail_api.auth(keys[colour]),
+    )
+    pushed = _get(mail_api, game_id, keys[other], tag)
+    assert pushed.status_code == 200  # the deadline moved: same seq, another view
+    assert pushed.json["deadlines"][0]["due"] == (T0 + timedelta(hours=96)).isoformat()
+    tag = pushed.headers["ETag"]
+    assert _get(mail_api, game_id, keys[other], tag).status_code == 304
+    set_now(mail_app, T0 + timedelta(hours=30))  # now they are away
+    away = _get(mail_api, game_id, keys[other], tag)
+    assert away.status_code == 200 and away.json["away"] == {
+        colour: (T0 + timedelta(hours=72)).isoformat()
+    }
+
+
+def test_the_makers_tag_changes_when_a_mail_fails(mail_app, mail_api):
+    game_id, keys = new_game(mail_api, mail_app)
+    tag = _get(mail_api, game_id, keys["red"]).headers["ETag"]
+    with mail_app.app_context():
+        db.session.execute(
+            sa.text("UPDATE outbox SET status = 'failed', last_error = 'refused' WHERE id = "
+                    "(SELECT min(id) FROM outbox)")
+        )  # fmt: skip
+        db.session.commit()
+    failed = _get(mail_api, game_id, keys["red"], tag)
+    assert failed.status_code == 200 and failed.json["undelivered"][0]["error"] == "refused"
