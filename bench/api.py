@@ -3,9 +3,11 @@
 For each database (SQLite in a temporary folder, PostgreSQL in a schema of its own) this
 starts gunicorn on a fresh database, lets N client threads play random games (each seat
 through its own key, every move a POST with `expected_seq`) for a while, then lets the same
-N threads call GET /api/health/live for as long, and prints moves/s and p50/p99 latency for
-both, with the ratio of the p50s. The baseline is the liveness answer, which touches nothing
-(as GET /api/health did before it read the database and the scheduler's heartbeats).
+N threads call GET /api/health/live for as long, then a player's view of a game
+(GET /api/games/{id} with a key), then the same view sent back its ETag (a 304), and prints
+the rate and p50/p99 latency of each, with the ratios of the p50s to health's. The baseline
+is the liveness answer, which touches nothing (as GET /api/health did before it read the
+database and the scheduler's heartbeats).
 
     python bench/api.py --clients 8 --seconds 20 --db sqlite --db postgresql
 
@@ -75,6 +77,29 @@ def health(port: int, stop_at: float, latencies: list[float], errors: list[str])
         latencies.append(time.perf_counter() - started)
         if status != 200:
             errors.append(str(status))
+
+
+def view(port: int, seed: int, stop_at: float, latencies, errors, conditional: bool = False):
+    """A bot's poll: GET /api/games/{id} with a player's key (not the game's maker), over and
+    over; `conditional` sends back the ETag, as a bot that polls cheaply would (304)."""
+    client = Client(port)
+    game_id, keys = new_game(client, random.Random(seed), players=3)
+    headers = {"Authorization": f"Bearer {keys['yellow']}"}
+    wanted = 200
+    if conditional:
+        client.connection.request("GET", f"/api/games/{game_id}", headers=headers)
+        answer = client.connection.getresponse()
+        answer.read()
+        headers["If-None-Match"] = answer.headers["ETag"]
+        wanted = 304
+    while time.perf_counter() < stop_at:
+        started = time.perf_counter()
+        client.connection.request("GET", f"/api/games/{game_id}", headers=headers)
+        answer = client.connection.getresponse()
+        answer.read()
+        latencies.append(time.perf_counter() - started)
+        if answer.status != wanted:
+            errors.append(str(answer.status))
 
 
 def run_clients(work, count: int, seconds: float) -> tuple[list[float], list[str], float]:
@@ -154,9 +179,21 @@ def bench(label: str, database_url: str, args) -> None:
         checks, health_errors, health_time = run_clients(
             lambda i, *rest: health(port, *rest), args.clients, args.seconds
         )
+        views, view_errors, view_time = run_clients(
+            lambda i, *rest: view(port, 1000 + i, *rest), args.clients, args.seconds
+        )
+        polls, poll_errors, poll_time = run_clients(
+            lambda i, *rest: view(port, 2000 + i, *rest, conditional=True),
+            args.clients,
+            args.seconds,
+        )
         move = figures("POST moves", moves, move_time, move_errors)
         ping = figures("GET health", checks, health_time, health_errors)
+        seen = figures("GET view", views, view_time, view_errors)
+        poll = figures("GET view 304", polls, poll_time, poll_errors)
         print(f"  move p50 / health p50 = {move['p50'] / ping['p50']:.2f}  (goal: within 3)")
+        print(f"  view p50 / health p50 = {seen['p50'] / ping['p50']:.2f}  (goal: within 3)")
+        print(f"  304 p50 / health p50 = {poll['p50'] / ping['p50']:.2f}")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
