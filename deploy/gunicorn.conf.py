@@ -20,7 +20,7 @@ bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")
 # body may pause at most PBEM_BODY_PAUSE_SECONDS (`pbem.bodies`), and a worker holds at most
 # `worker_connections` clients: past that, new ones wait in the listen queue. A proxy in front
 # still has to bound headers' time and connections per client (deploy/README.md).
-# bench/api.py, sync against gevent workers, alternated: see deploy/README.md.
+# What it costs on PostgreSQL (about a fifth of the moves a second): deploy/README.md.
 #
 # One worker per core (at least two, so one slow request never holds up every other). More
 # workers did not use the cores better: the database runs on the same host (compose, or the
