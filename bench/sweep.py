@@ -84,9 +84,18 @@ def copy_games(app, live: int, due: int, rounds: int, moment: datetime) -> dict[
     from sqlalchemy import delete, func, insert, select, text, update
 
     from pbem.extensions import db
-    from pbem.store.models import Deadline, Game, Notification, Player, Seat, Snapshot
+    from pbem.store.models import (
+        Deadline,
+        Game,
+        IdleLimit,
+        Notification,
+        Player,
+        Seat,
+        Snapshot,
+    )
 
     players, games, seats = Player.__table__, Game.__table__, Seat.__table__
+    idle_limits = IdleLimit.__table__
     snapshots, deadlines, outbox = Snapshot.__table__, Deadline.__table__, Notification.__table__
     started = time.perf_counter()
     with app.app_context():
@@ -111,14 +120,15 @@ def copy_games(app, live: int, due: int, rounds: int, moment: datetime) -> dict[
         # The template: every deadline far, its first one due for the warm-up sweep.
         connection.execute(update(deadlines).values(**far))
         connection.execute(update(deadlines).where(deadlines.c.id == first["id"]).values(**warm))
-        connection.execute(
-            update(games).values(abandon_at=moment + timedelta(days=30), updated_at=moment)
-        )
+        connection.execute(update(games).values(updated_at=moment))
+        connection.execute(update(idle_limits).values(abandon_at=moment + timedelta(days=30)))
         new_players, new_games, new_seats, new_snapshots, new_deadlines = [], [], [], [], []
+        new_idle_limits = []
         for index in range(1, live):
             game_id = game["id"] + index
             new_games.append({**game, "id": game_id, "title": f"bench {index}"})
             new_snapshots.append({**snapshot, "game_id": game_id})
+            new_idle_limits.append({"game_id": game_id, "abandon_at": moment + timedelta(days=30)})
             for seat in game_seats:
                 player_id += 1
                 seat_id += 1
@@ -148,6 +158,7 @@ def copy_games(app, live: int, due: int, rounds: int, moment: datetime) -> dict[
             (games, new_games),
             (seats, new_seats),
             (snapshots, new_snapshots),
+            (idle_limits, new_idle_limits),
             (deadlines, new_deadlines),
         ):
             for chunk in _chunks(batch):
@@ -174,17 +185,15 @@ def explain(app, moment: datetime) -> list[str]:
     from sqlalchemy import select
 
     from pbem.extensions import db
-    from pbem.store.models import Deadline, Game
+    from pbem.store.models import Deadline, IdleLimit
 
-    deadlines, games = Deadline.__table__, Game.__table__
+    deadlines, idle_limits = Deadline.__table__, IdleLimit.__table__
     queries = {
         "due": select(deadlines.c.id)
         .where(deadlines.c.next_at <= moment)
         .order_by(deadlines.c.next_at)
         .limit(500),
-        "abandon": select(games.c.id).where(
-            games.c.status == "active", games.c.abandon_at <= moment
-        ),
+        "abandon": select(idle_limits.c.game_id).where(idle_limits.c.abandon_at <= moment),
     }
     lines = []
     with app.app_context():

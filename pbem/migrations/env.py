@@ -111,9 +111,25 @@ def run_migrations_online() -> None:
             target_metadata=get_metadata(),
             **conf_args
         )
-
-        with context.begin_transaction():
-            context.run_migrations()
+        sqlite = connection.dialect.name == 'sqlite'
+        if sqlite:
+            # SQLite alters a table by rebuilding it (batch mode): with foreign keys enforced,
+            # dropping the old `games` fails while other rows point at it. As SQLite's own
+            # procedure says: off for the rebuild (outside a transaction), checked after.
+            connection.exec_driver_sql('PRAGMA foreign_keys=OFF')
+            connection.commit()
+        try:
+            with context.begin_transaction():
+                context.run_migrations()
+            if sqlite:
+                broken = connection.exec_driver_sql('PRAGMA foreign_key_check').all()
+                if broken:
+                    raise RuntimeError(f'the migration left rows pointing nowhere: {broken}')
+        finally:
+            if sqlite:
+                connection.rollback()
+                connection.exec_driver_sql('PRAGMA foreign_keys=ON')
+                connection.commit()
 
 
 if context.is_offline_mode():

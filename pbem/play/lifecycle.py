@@ -13,7 +13,7 @@ from pbem.extensions import db
 from pbem.game.games import get_game
 from pbem.game.players import BOT_DOMAIN, invite, is_unreachable, newcomer, normal_email
 from pbem.notify import outbox
-from pbem.store.models import Game, Player, Seat, Snapshot, utcnow
+from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.timing import deadlines, policy
 
 
@@ -118,7 +118,6 @@ def create_game(
         state=engine.to_dict(state),
         pending=engine.pending(state),
         seq=0,
-        abandon_at=policy.abandon_at(timing, utcnow()),
     )
     game.seats = [
         Seat(player_id=players[email].id, colour=colour, position=i, bot=bool(seat.get("bot")))
@@ -127,6 +126,7 @@ def create_game(
     db.session.add(game)
     db.session.flush()
     db.session.add(Snapshot(game_id=game.id, seq=0, state=game.state))
+    db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(timing, utcnow())))
     connection = db.session.connection()
     due = deadlines.sync(connection, game.id, game.timing, state, utcnow())
     outbox.game_started(connection, game_id=game.id, title=game.title, state=state, due=due)

@@ -35,6 +35,7 @@ from pbem.store.models import (
     GAME_STATUSES,
     MOVE_SOURCES,
     Game,
+    IdleLimit,
     Move,
     Player,
     Seat,
@@ -501,7 +502,6 @@ def _write(document: GameDocument, replay: _Replay) -> int:
         seq=0,
         created_at=created_at,
         updated_at=created_at if logged else ended_at or now,
-        abandon_at=policy.abandon_at(timing, now) if active else None,
     )
     game.seats = [
         Seat(player_id=players[email].id, colour=seat["colour"], position=i, bot=seat["bot"])
@@ -510,6 +510,8 @@ def _write(document: GameDocument, replay: _Replay) -> int:
     db.session.add(game)
     db.session.flush()
     db.session.add(Snapshot(game_id=game.id, seq=0, state=game.state))
+    if active:
+        db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(timing, now)))
     db.session.flush()
     connection = db.session.connection()
     if logged:

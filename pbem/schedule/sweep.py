@@ -25,11 +25,12 @@ from pbem.game.seating import Actor
 from pbem.notify import outbox
 from pbem.store import queries
 from pbem.store.health import beat
-from pbem.store.models import Deadline, Game, Seat
+from pbem.store.models import Deadline, Game, IdleLimit, Seat
 from pbem.timing import deadlines, policy
 
 _deadlines = Deadline.__table__
 _games = Game.__table__
+_idle_limits = IdleLimit.__table__
 _seats = Seat.__table__
 
 #: A decision played out by the server takes at most this many moves (a whole turn).
@@ -192,25 +193,30 @@ def _play_for(game: Game, seat: Seat, row: Row[Any], timing: dict[str, Any]) -> 
 
 
 def abandon_idle_games() -> list[str]:
-    """Games no person has moved in for their policy's days: abandoned, everyone told."""
+    """Games no person has moved in for their policy's days: abandoned, everyone told. An
+    idle limit that comes due is deleted, whatever became of its game meanwhile."""
     moment = now()
-    idle = (
+    due = (
         db.session.execute(
-            select(_games.c.id).where(_games.c.status == "active", _games.c.abandon_at <= moment)
+            select(_idle_limits.c.game_id).where(_idle_limits.c.abandon_at <= moment)
         )
         .scalars()
         .all()
     )
     lines = []
-    for game_id in idle:
-        abandoned = queries.changed(
+    for game_id in due:
+        # Deleted only if still due: a person who moved meanwhile has put it off.
+        gone = queries.changed(
+            db.session.execute(
+                delete(_idle_limits).where(
+                    _idle_limits.c.game_id == game_id, _idle_limits.c.abandon_at <= moment
+                )
+            )
+        )
+        abandoned = gone and queries.changed(
             db.session.execute(
                 update(_games)
-                .where(
-                    _games.c.id == game_id,
-                    _games.c.status == "active",
-                    _games.c.abandon_at <= moment,
-                )
+                .where(_games.c.id == game_id, _games.c.status == "active")
                 .values(status="abandoned", pending=[], updated_at=moment)
             )
         )

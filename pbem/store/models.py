@@ -99,14 +99,28 @@ class Game(Model):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
-    # When the game is abandoned unless a person (not a timeout or a bot) moves before:
-    # pushed on by each person's move, per the game's timing policy. Indexed for the sweep.
-    abandon_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), index=True)
+    # Every move rewrites this row (seq, state, pending): no column that a move changes may
+    # be indexed, so that PostgreSQL can update it in place (a HOT update, no index entry
+    # written). What the sweep must find by time is kept apart (IdleLimit, Deadline).
 
     creator: Mapped[Player] = relationship()
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
     )
+
+
+class IdleLimit(Model):
+    """When a game is abandoned unless a person (not a timeout or a bot) moves before: pushed
+    on by each person's move, per the game's timing policy, and indexed for the sweep.
+
+    A narrow row of its own, not a column of the game's: an indexed column that changed on
+    every move would keep the game's wide row from being updated in place. The sweep deletes
+    it when it comes due (abandoning the game if it is still active)."""
+
+    __tablename__ = "idle_limits"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    abandon_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
 
 
 class Seat(Model):

@@ -18,6 +18,7 @@ from pbem.store.models import (
     Deadline,
     Game,
     IdempotencyRecord,
+    IdleLimit,
     Move,
     Notification,
     Player,
@@ -35,6 +36,7 @@ _seats = Seat.__table__
 _players = Player.__table__
 _moves = Move.__table__
 _snapshots = Snapshot.__table__
+_idle_limits = IdleLimit.__table__
 
 # What the move path reads of a game and of the caller's seats in it (never the big state).
 _GAME_AND_SEAT_COLUMNS = (
@@ -48,6 +50,7 @@ _GAME_AND_SEAT_COLUMNS = (
     _seats.c.colour.label("own_colour"),
     _seats.c.timeouts.label("own_timeouts"),
 )
+
 
 def _game_and_seats(*columns: Any) -> Select[Any]:
     """A game and the seats player `player` holds in it: one row per seat, in seat order, or
@@ -214,9 +217,18 @@ CLAIM_SEQ = (
         pending=bindparam("pending"),
         status=bindparam("status"),
         updated_at=bindparam("updated_at"),
-        # A person's move (not the server's) puts off abandoning the game.
-        abandon_at=func.coalesce(bindparam("abandon_at"), _games.c.abandon_at),
     )
+)
+
+# A person's move (not the server's) puts off abandoning the game. Its own narrow row: the
+# game's row is then updated in place (see models.IdleLimit). Unchanged, it is not written.
+PUT_OFF_ABANDONING = (
+    update(_idle_limits)
+    .where(
+        _idle_limits.c.game_id == bindparam("game"),
+        _idle_limits.c.abandon_at < bindparam("abandon_at"),
+    )
+    .values(abandon_at=bindparam("abandon_at"))
 )
 
 RESET_TIMEOUTS = (
@@ -291,11 +303,12 @@ def append_batch(
             "pending": pending,
             "status": status,
             "updated_at": now,
-            "abandon_at": abandon_at,
         },
     ).rowcount
     if claimed != 1:
         return False
+    if abandon_at is not None:
+        connection.execute(PUT_OFF_ABANDONING, {"game": game_id, "abandon_at": abandon_at})
     connection.execute(APPEND_MOVES, [{"game_id": game_id, **m} for m in moves])
     if snapshots:
         connection.execute(INSERT_SNAPSHOTS, [{"game_id": game_id, **s} for s in snapshots])

@@ -24,6 +24,7 @@ TABLES_CHILD_FIRST = [
     "inbound_mails",
     "idempotency_records",
     "deadlines",
+    "idle_limits",
     "absences",
     "outbox",
     "snapshots",

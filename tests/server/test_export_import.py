@@ -26,7 +26,16 @@ from pbem.game.seating import Actor
 from pbem.game.states import snapshots_of
 from pbem.play import lifecycle, transfer
 from pbem.store import queries
-from pbem.store.models import Deadline, Game, Move, Notification, Player, Seat, Snapshot
+from pbem.store.models import (
+    Deadline,
+    Game,
+    IdleLimit,
+    Move,
+    Notification,
+    Player,
+    Seat,
+    Snapshot,
+)
 from tests.server.conftest import empty_tables, migrated_database, table_snapshot
 from tests.server.helpers import stored_state
 
@@ -303,7 +312,12 @@ def test_a_running_game_moves_with_its_seed_and_plays_on(app, api, fresh_app):
             opened = row.opened_at if row.opened_at.tzinfo else row.opened_at.replace(tzinfo=UTC)
             due = row.due_at if row.due_at.tzinfo else row.due_at.replace(tzinfo=UTC)
             assert opened == now and due >= now + timedelta(hours=24)
-        assert game.abandon_at is not None
+        # ... and the game is abandoned if no person moves in it for the policy's days.
+        idle = db.session.get(IdleLimit, imported)
+        abandon_at = (
+            idle.abandon_at if idle.abandon_at.tzinfo else idle.abandon_at.replace(tzinfo=UTC)
+        )
+        assert abandon_at == now + timedelta(days=game.timing["abandon_after_days"])
         db.session.remove()
 
     # A seat's holder (invited here) claims their account and plays a legal move on.
