@@ -74,16 +74,18 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # Logs (pbem.logs): one JSON object a line, or "text" for a person at a terminal.
         PBEM_LOG_FORMAT="json",
         PBEM_LOG_LEVEL="INFO",
-        # The scheduler (pbem.schedule.runner): seconds between sweeps (deadlines, reminders,
-        # bots) and between mail sender passes.
         # Webhooks (pbem.notify.webhooks): https only unless http is allowed, and never to
         # an internal address unless its host or network is named here.
         PBEM_WEBHOOK_ALLOW_HTTP=False,
         PBEM_WEBHOOK_ALLOWED_HOSTS="",
+        # The scheduler (pbem.schedule.runner): seconds between sweeps (deadlines, reminders,
+        # bots) and between mail sender passes.
         PBEM_SWEEP_SECONDS=5.0,
+        PBEM_MAIL_SECONDS=2.0,
+        # Days a delivered mail or webhook stays in the outbox (pbem.notify.retention).
+        PBEM_OUTBOX_KEEP_DAYS=30.0,
         # How long a request body may pause before the request is given up (pbem.bodies).
         PBEM_BODY_PAUSE_SECONDS=BODY_PAUSE_SECONDS,
-        PBEM_MAIL_SECONDS=2.0,
     )
     _from_environment(app)
     if config:
@@ -117,7 +119,12 @@ def _from_environment(app: Flask) -> None:
     for name in ("MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR", "PBEM_HEALTH_STALE_SECONDS"):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])
-    for name in ("PBEM_SWEEP_SECONDS", "PBEM_MAIL_SECONDS", "PBEM_BODY_PAUSE_SECONDS"):
+    for name in (
+        "PBEM_SWEEP_SECONDS",
+        "PBEM_MAIL_SECONDS",
+        "PBEM_BODY_PAUSE_SECONDS",
+        "PBEM_OUTBOX_KEEP_DAYS",
+    ):
         if os.environ.get(name):
             app.config[name] = float(os.environ[name])
     # Anything else as FLASK_<NAME>, e.g. FLASK_MAX_CONTENT_LENGTH=131072.

@@ -20,8 +20,12 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
+from pbem.notify.retention import prune_outbox
 from pbem.notify.sender import deliver_due
 from pbem.schedule.sweep import sweep
+
+#: Seconds between passes of the outbox's prune.
+PRUNE_SECONDS = 3600
 
 #: Every sweep line starts "game N: ...".
 _GAME_OF_LINE = re.compile(r"game (\d+):")
@@ -39,7 +43,7 @@ def _run_job(app: Flask, job: str, work: Callable[[], dict[str, Any]]) -> None:
             app.logger.exception("job failed", extra={"job": job})
             return
     fields = {"job": job, "ms": round((time.perf_counter() - started) * 1000, 1), **fields}
-    busy = any(fields.get(k) for k in ("actions", "sent", "retried", "failed"))
+    busy = any(fields.get(k) for k in ("actions", "sent", "retried", "failed", "pruned"))
     app.logger.log(logging.INFO if busy else logging.DEBUG, "job", extra=fields)
 
 
@@ -65,6 +69,14 @@ def _mail_job(app: Flask) -> None:
     _run_job(app, "mail", work)
 
 
+def _prune_job(app: Flask) -> None:
+
+    def work() -> dict[str, Any]:
+        return {"pruned": prune_outbox()}
+
+    _run_job(app, "prune", work)
+
+
 def add_jobs(scheduler: BaseScheduler, app: Flask) -> None:
     # coalesce + one instance: a slow pass is not stacked up behind itself. The first pass
     # runs at once, so a (re)started scheduler shows as healthy without waiting an interval.
@@ -79,6 +91,8 @@ def add_jobs(scheduler: BaseScheduler, app: Flask) -> None:
     mail_seconds = app.config["PBEM_MAIL_SECONDS"]
     scheduler.add_job(_sweep_job, "interval", seconds=sweep_seconds, id="sweep", **options)
     scheduler.add_job(_mail_job, "interval", seconds=mail_seconds, id="mail", **options)
+    # Delivered outbox rows are deleted after PBEM_OUTBOX_KEEP_DAYS: an hourly pass is plenty.
+    scheduler.add_job(_prune_job, "interval", seconds=PRUNE_SECONDS, id="prune", **options)
 
 
 def run_blocking(app: Flask) -> None:

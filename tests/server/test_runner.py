@@ -1,4 +1,5 @@
-"""The scheduler's intervals come from the settings (PBEM_SWEEP_SECONDS, PBEM_MAIL_SECONDS)."""
+"""The scheduler's intervals come from the settings (PBEM_SWEEP_SECONDS, PBEM_MAIL_SECONDS);
+the outbox is pruned every hour."""
 
 from datetime import timedelta
 
@@ -21,16 +22,22 @@ def test_the_jobs_run_every_5_and_2_seconds_by_default(monkeypatch):
     monkeypatch.delenv("PBEM_SWEEP_SECONDS", raising=False)
     monkeypatch.delenv("PBEM_MAIL_SECONDS", raising=False)
     app = create_app(SETTINGS)
-    assert intervals(app) == {"sweep": timedelta(seconds=5), "mail": timedelta(seconds=2)}
+    assert intervals(app) == {
+        "sweep": timedelta(seconds=5),
+        "mail": timedelta(seconds=2),
+        "prune": timedelta(hours=1),
+    }
 
 
 def test_the_environment_sets_the_intervals(monkeypatch):
     monkeypatch.setenv("PBEM_SWEEP_SECONDS", "0.5")
     monkeypatch.setenv("PBEM_MAIL_SECONDS", "7")
     app = create_app(SETTINGS)
-    assert intervals(app) == {"sweep": timedelta(seconds=0.5), "mail": timedelta(seconds=7)}
+    assert intervals(app)["sweep"] == timedelta(seconds=0.5)
+    assert intervals(app)["mail"] == timedelta(seconds=7)
 
 
 def test_the_callers_config_sets_the_intervals():
     app = create_app({**SETTINGS, "PBEM_SWEEP_SECONDS": 1, "PBEM_MAIL_SECONDS": 0.25})
-    assert intervals(app) == {"sweep": timedelta(seconds=1), "mail": timedelta(seconds=0.25)}
+    assert intervals(app)["sweep"] == timedelta(seconds=1)
+    assert intervals(app)["mail"] == timedelta(seconds=0.25)

@@ -1,0 +1,55 @@
+"""How long the outbox keeps what it has delivered: a sent mail (or webhook) and the rows
+folded into a digest are deleted once `PBEM_OUTBOX_KEEP_DAYS` have passed since they went.
+
+Nothing reads a delivered row again except the last hour's count of key mails (a limit on
+how often one address is sent a key), so at least a day is kept whatever the setting says.
+Failed rows stay: the game's admin is shown them until they are dealt with. The scheduler
+calls `prune_outbox` every hour.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import current_app
+from sqlalchemy import delete, select
+
+from pbem.clock import now
+from pbem.extensions import db
+from pbem.store import queries
+from pbem.store.models import Notification
+
+_outbox = Notification.__table__
+
+#: Statuses of a row whose message has gone (as itself, or inside a digest).
+DELIVERED = ("sent", "digested")
+#: Rows deleted in one transaction: a long backlog goes in short steps, not one long lock.
+BATCH = 1000
+
+
+def prune_outbox() -> int:
+    """Delete delivered rows older than the retention; how many went."""
+    days = max(float(current_app.config["PBEM_OUTBOX_KEEP_DAYS"]), 1.0)
+    cutoff = now() - timedelta(days=days)
+    # `next_attempt_at` is when a row was last picked up to send (or, for a digested row,
+    # written), so never after it went: the condition on it lets the (status,
+    # next_attempt_at) index find the rows; the one on `sent_at` keeps the retention exact.
+    old = (
+        select(_outbox.c.id)
+        .where(
+            _outbox.c.status.in_(DELIVERED),
+            _outbox.c.next_attempt_at < cutoff,
+            _outbox.c.sent_at < cutoff,
+        )
+        .limit(BATCH)
+    )
+    pruned = 0
+    while True:
+        ids = db.session.execute(old).scalars().all()
+        if ids:
+            pruned += queries.changed(
+                db.session.execute(delete(_outbox).where(_outbox.c.id.in_(ids)))
+            )
+        db.session.commit()
+        if len(ids) < BATCH:
+            return pruned
