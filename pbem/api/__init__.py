@@ -8,6 +8,7 @@ import copy
 from flask import Flask
 
 from pbem.api.docs import blp as docs
+from pbem.api.fields import SchemaRules
 from pbem.api.games.routes import blp as games
 from pbem.api.health.routes import blp as health
 from pbem.api.moves.routes import blp as moves
@@ -23,7 +24,7 @@ api = ProblemApi()
 def init_app(app: Flask) -> None:
     """Bind the API to `app`: its JSON reading, blueprints, errors and docs page."""
     app.json = SafeJSONProvider(app)
-    api.init_app(app, spec_kwargs={"extra_plugins": [DeclaredErrors()]})
+    api.init_app(app, spec_kwargs={"extra_plugins": [DeclaredErrors(), SchemaRules()]})
     # The engine's types, as schemas the routes' `Typed` fields refer to (copied: apispec
     # may resolve what it is given in place).
     api.ma_plugin.converter.add_attribute_function(typed_ref)

@@ -1,8 +1,9 @@
-"""Fields shared by the resources' schemas."""
+"""Fields shared by the resources' schemas, and the rules a schema states beyond its fields."""
 
 from typing import Any
 
 import marshmallow as ma
+from apispec import BasePlugin
 
 #: Names and titles are shown in mails and pages, and PostgreSQL refuses NUL in text: no
 #: control characters. A Regexp validator, so the spec carries it as a `pattern`.
@@ -16,3 +17,21 @@ def Text(max_length: int, **kwargs: Any) -> ma.fields.String:  # noqa: N802 (rea
     return ma.fields.String(
         validate=[ma.validate.Length(min=1, max=max_length), no_control_characters], **kwargs
     )
+
+
+class Flag(ma.fields.Boolean):
+    """A boolean sent as JSON's true or false, as the spec says: not 0, 1, "yes" or "on",
+    which marshmallow's Boolean also reads (a client sending 0 meant something else)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class SchemaRules(BasePlugin):
+    """Puts a schema's `OPENAPI_RULES` (JSON Schema a field cannot say, such as "this field or
+    that one") into its component in the spec."""
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> Any:
+        return getattr(kwargs.get("schema"), "OPENAPI_RULES", None)

@@ -118,7 +118,9 @@ class ProblemApi(Api):
 class DeclaredErrors(BasePlugin):
     """Declares in the spec the errors every operation may answer besides its own: 401 where
     a key is asked for (a key nobody holds), 404 where the path names a game, a seat, a seq
-    or an absence (none such)."""
+    or an absence (none such); where a body is sent, 400 (not JSON the server can read),
+    413 (too large) and 415 (not JSON at all); and everywhere 503 (the database is away for
+    a moment: try again after `Retry-After`)."""
 
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
@@ -129,6 +131,11 @@ class DeclaredErrors(BasePlugin):
                 responses.setdefault("401", "UNAUTHORIZED")
             if path and "{" in path:
                 responses.setdefault("404", "NOT_FOUND")
+            if "requestBody" in operation:
+                responses.setdefault("400", "BAD_REQUEST")
+                responses.setdefault("413", "REQUEST_ENTITY_TOO_LARGE")
+                responses.setdefault("415", "UNSUPPORTED_MEDIA_TYPE")
+            responses.setdefault("503", "SERVICE_UNAVAILABLE")
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -16,7 +16,6 @@ from typing import Any
 import flask
 import flask_smorest
 from flask.json.provider import DefaultJSONProvider
-from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from webargs.flaskparser import abort as flask_abort
 
@@ -90,8 +89,18 @@ class SafeParser(FlaskParser):
     """webargs' parser reads bodies with `json.loads` itself: read them safely instead."""
 
     def _raw_load_json(self, req: flask.Request) -> Any:
+        # Only operations that take a body read one, and each needs it: a body of another
+        # type, or none, is refused rather than read as an empty object (which a PUT of
+        # preferences would have answered 200, having changed nothing).
         if not is_json_request(req):
-            return core.missing
+            if req.content_length or req.headers.get("Transfer-Encoding"):
+                flask_abort(
+                    415,
+                    messages={
+                        "body": ["Send the body as JSON, with Content-Type: application/json."]
+                    },
+                )
+            flask_abort(400, messages={"body": ["This request needs a JSON body."]})
         try:
             return flask.current_app.json.loads(req.get_data(cache=True))
         except UnacceptableJSON as error:

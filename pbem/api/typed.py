@@ -62,6 +62,8 @@ class Components:
             return {"type": "array", "items": self.of(args[0])}
         if origin is dict:
             return {"type": "object", "additionalProperties": self.of(args[1])}
+        if annotation is int:
+            return dict(_INTEGER)
         if annotation in _SCALARS:
             return {"type": _SCALARS[annotation]}
         return {}  # Any: JSON of any shape
@@ -114,6 +116,10 @@ class Components:
 
 
 _SCALARS: dict[Any, str] = {int: "integer", str: "string", bool: "boolean", float: "number"}
+#: A number of the game's (a card, a count, a step): a 32-bit integer, which every client
+#: language holds. Any larger one in a move is illegal, and one of over 30 digits is refused
+#: as a body (pbem.api.safe_json), so the spec says what the server takes.
+_INTEGER = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}
 
 
 def _tag(members: list[Any]) -> str | None:
@@ -140,6 +146,9 @@ def engine_components() -> dict[str, dict[str, Any]]:
     components = Components()
     for name, union in NAMED_UNIONS.items():
         components.named_union(name, union)
+    # A move is closed: the engine refuses a field it does not know (engine.moves.check_form).
+    for move in get_args(engine.Move):
+        components.schemas[move.__name__]["additionalProperties"] = False
     components.of(engine.View)
     components.schemas["GameView"] = {
         "allOf": [

@@ -1,4 +1,5 @@
-"""schemathesis against /api/openapi.json: no 5xx, and every answer matches the spec."""
+"""schemathesis against /api/openapi.json: no 5xx, and every answer matches the spec; one
+request at a time, and in runs that follow the spec's links from a game made to its moves."""
 
 import os
 import zlib
@@ -79,3 +80,79 @@ def test_errors_any_operation_may_answer_are_declared(app):
                 assert "404" in declared, (method, path)
     moves = spec["paths"]["/api/games/{game_id}/moves"]["post"]
     assert moves["responses"]["401"] == {"$ref": "#/components/responses/UNAUTHORIZED"}
+
+
+#: Runs of the stateful test, and calls in each at most (CI's time: a few seconds).
+RUNS = int(os.environ.get("SCHEMATHESIS_STATEFUL_RUNS", "8"))
+STEPS = 12
+
+
+def _game_body(players: dict[str, str]) -> dict:
+    """A game schemathesis could not guess: the caller (red) among registered players, and
+    red to begin, so red's legal moves are not empty."""
+    return {
+        "title": "Stateful",
+        "seats": [{"email": email, "colour": colour} for colour, email in players.items()],
+        "options": {"first_player": "red"},
+    }
+
+
+#: The operations of playing a game (the rest are the test above's): few enough that runs
+#: of a dozen calls follow the links from a new game to a move played in it.
+PLAYING = r"^/api/games(/\{game_id\}(/(legal-moves|moves|log))?)?$"
+
+
+class GameRuns(schema.include(path_regex=PLAYING).as_state_machine()):  # type: ignore[misc]
+    """Runs of calls chained by the spec's links (POST /api/games -> its view, its legal
+    moves, its moves, its log, ...), as red. The body of a new game is ours (its
+    rules, such as who may sit, are more than a schema says), and red asks as red (a
+    generated `colour` would be another seat's: 403); the rest is generated."""
+
+    app = None
+    players: dict[str, str] = {}
+    key = ""
+    seen: set[tuple[str, str, int]] = set()
+
+    def before_call(self, case):
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {self.key}"}
+        if (case.method, case.path) == ("POST", "/api/games"):
+            case.body = _game_body(self.players)
+        if case.path == "/api/games/{game_id}/legal-moves":
+            case.query = {}
+
+    def call(self, case, **kwargs):
+        return case.call(app=self.app, **kwargs)
+
+    def after_call(self, response, case):
+        self.seen.add((case.method, case.path, response.status_code))
+
+    def validate_response(self, response, case, additional_checks=None, **kwargs):
+        # As above: a body that fits the schema may break the game's rules (a 422 by
+        # design), and the key is put in by hand.
+        excluded = [ignored_auth, missing_required_header]
+        if case.method in ("POST", "PUT"):
+            excluded.append(positive_data_acceptance)
+        case.validate_response(response, excluded_checks=excluded, transport_kwargs=kwargs)
+
+
+def test_runs_following_the_links_reach_a_game_and_play_in_it(app, api):
+    players = {colour: f"{colour}-stateful@example.org" for colour in ("red", "blue", "green")}
+    keys = {colour: api.register(email) for colour, email in players.items()}
+    GameRuns.app, GameRuns.players, GameRuns.key = app, players, keys["red"]
+    GameRuns.seen = set()
+    GameRuns.run(
+        settings=settings(
+            max_examples=RUNS,
+            stateful_step_count=STEPS,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    seen = GameRuns.seen
+    assert ("POST", "/api/games", 201) in seen
+    assert ("GET", "/api/games/{game_id}/legal-moves", 200) in seen
+    # Moves sent to a game the runs made (the links give its id): answered by the game (a
+    # move played, refused as stale or illegal), not as "no such game".
+    answers = {status for method, path, status in seen if path.endswith("/moves")}
+    assert answers & {201, 409, 422}, sorted(seen)

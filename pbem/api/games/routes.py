@@ -24,10 +24,34 @@ from pbem.play import lifecycle
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 
 
+def _game_link(path: str, method: str) -> dict[str, Any]:
+    """An OpenAPI link from an answer holding a game's `id` to an operation on that game."""
+    pointer = ("/api/games/{game_id}" + path).replace("/", "~1")
+    return {
+        "operationRef": f"#/paths/{pointer}/{method}",
+        "parameters": {"game_id": "$response.body#/id"},
+    }
+
+
+#: What a client does next with a game it made: clients and schemathesis's stateful run
+#: follow these from the 201 to the game's own operations.
+GAME_LINKS = {
+    "GetGame": _game_link("", "get"),
+    "GetLegalMoves": _game_link("/legal-moves", "get"),
+    "PlayMoves": _game_link("/moves", "post"),
+    "GetLog": _game_link("/log", "get"),
+    "AbortGame": _game_link("/abort", "post"),
+    "HandSeatToBot": {
+        **_game_link("/seats/{colour}/bot", "put"),
+        "parameters": {"game_id": "$response.body#/id", "colour": "$response.body#/seats/0/colour"},
+    },
+}
+
+
 @blp.route("", methods=["POST"])
 @blp.arguments(GameCreateSchema)
 @blp.response(201, GameSummarySchema)
-@blp.doc(security=KEY_REQUIRED)
+@blp.doc(security=KEY_REQUIRED, responses={201: {"links": GAME_LINKS}})
 def create(data: dict[str, Any]) -> dict[str, Any]:
     """Create a game; you must hold one of its seats, and you become its admin."""
     player = current_player()

@@ -1,10 +1,14 @@
 import marshmallow as ma
 
-from pbem.api.fields import Text
+from pbem.api.fields import Flag, Text
 from pbem.timing.schemas import TimingSchema
 
 #: Seat colours, in the words of elgrande.md.
 COLOURS = ("red", "yellow", "green", "blue", "brown")
+
+
+#: A seat a house bot plays: `"bot": true`.
+_BOT_SEAT = {"required": ["bot"], "properties": {"bot": {"enum": [True]}}}
 
 
 class SeatInSchema(ma.Schema):
@@ -12,13 +16,25 @@ class SeatInSchema(ma.Schema):
         validate=ma.validate.Length(max=254),
         metadata={"description": "The seat's player (invited if they have no account)"},
     )
-    bot = ma.fields.Boolean(
+    bot = Flag(
         metadata={
             "description": "true instead of an email: a house bot plays the seat (a seat "
             "has an email or this, not both)"
         }
     )
     colour = ma.fields.String(required=True, validate=ma.validate.OneOf(COLOURS))
+
+    # An email, or "bot": true, never both or neither (play.lifecycle refuses the rest). Said
+    # as one `not` beside the properties (not a `oneOf` of two shapes, nor an `anyOf`, which
+    # generated clients turn into unions or refuse), so a client still has one SeatIn class.
+    OPENAPI_RULES = {
+        "not": {
+            "anyOf": [
+                {**_BOT_SEAT, "required": ["email", "bot"]},
+                {"not": {"anyOf": [{"required": ["email"]}, _BOT_SEAT]}},
+            ]
+        }
+    }
 
 
 class GameOptionsSchema(ma.Schema):
@@ -107,7 +123,7 @@ class SeatChangeSchema(ma.Schema):
 
 
 class SeatBotSchema(ma.Schema):
-    bot = ma.fields.Boolean(
+    bot = Flag(
         required=True,
         metadata={"description": "true: a bot plays your seat; false: you take it back"},
     )

@@ -2,7 +2,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from pbem.api.fields import no_control_characters
+from pbem.api.fields import Flag, no_control_characters
 from pbem.api.games.schemas import COLOURS
 from pbem.api.typed import Typed
 
@@ -25,9 +25,7 @@ class MovesInSchema(ma.Schema):
     )
     # No `load_default`: the spec would then call the field's default a value every body
     # has, and clients generated from it (openapi-typescript) would require it.
-    dry_run = ma.fields.Boolean(
-        metadata={"description": "Show the result, commit nothing (default false)"}
-    )
+    dry_run = Flag(metadata={"description": "Show the result, commit nothing (default false)"})
     colour = ma.fields.String(
         validate=ma.validate.OneOf(COLOURS),
         metadata={

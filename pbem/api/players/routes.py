@@ -74,10 +74,17 @@ def list_absences() -> dict[str, Any]:
     return {"absences": _absences(away.absences_of(current_player()))}
 
 
+#: From your absences to withdrawing the first (a link clients and schemathesis follow).
+WITHDRAW_ABSENCE = {
+    "operationRef": "#/paths/~1api~1players~1me~1absences~1{absence_id}/delete",
+    "parameters": {"absence_id": "$response.body#/absences/0/id"},
+}
+
+
 @blp.route("/me/absences", methods=["POST"])
 @blp.arguments(AbsenceInSchema)
 @blp.response(201, AbsenceListSchema)
-@blp.doc(security=KEY_REQUIRED)
+@blp.doc(security=KEY_REQUIRED, responses={201: {"links": {"Withdraw": WITHDRAW_ABSENCE}}})
 def add_absence(data: dict[str, Any]) -> dict[str, Any]:
     """Say you will be away: your deadlines falling inside move to after it (up to each
     game's vacation allowance); the others see only until when you are away."""

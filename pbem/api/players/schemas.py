@@ -1,6 +1,7 @@
 import marshmallow as ma
 
-from pbem.api.fields import Text
+from pbem.api.fields import Flag, Text
+from pbem.store.queries import MAX_ID
 
 
 class PlayerCreateSchema(ma.Schema):
@@ -19,22 +20,24 @@ class PlayerCreatedSchema(ma.Schema):
 
 
 class MailChoicesSchema(ma.Schema):
-    decision = ma.fields.Boolean(metadata={"description": "A decision is yours (default on)"})
-    every_move = ma.fields.Boolean(metadata={"description": "Every batch others play (off)"})
-    scoring = ma.fields.Boolean(metadata={"description": "After each general scoring (on)"})
-    game_over = ma.fields.Boolean(metadata={"description": "The final scores (on)"})
+    decision = Flag(metadata={"description": "A decision is yours (default on)"})
+    every_move = Flag(metadata={"description": "Every batch others play (off)"})
+    scoring = Flag(metadata={"description": "After each general scoring (on)"})
+    game_over = Flag(metadata={"description": "The final scores (on)"})
 
 
 class WebhookSchema(ma.Schema):
-    game_id = ma.fields.Integer(required=True, strict=True, validate=ma.validate.Range(min=1))
+    game_id = ma.fields.Integer(
+        required=True, strict=True, validate=ma.validate.Range(min=1, max=MAX_ID)
+    )
     url = ma.fields.URL(
         required=True,
         schemes={"http", "https"},
         require_tld=False,
-        validate=ma.validate.Length(min=1, max=2000),
+        validate=[ma.validate.Length(min=1, max=2000), ma.validate.Regexp(r"^https?://\S+$")],
         metadata={
-            "description": "Discord's or Slack's incoming-webhook URL: https, to a public "
-            "address, for a game you play in"
+            "description": "Discord's or Slack's incoming-webhook URL: https (or http where "
+            "the operator allows it), to a public address, for a game you play in"
         },
     )
     format = ma.fields.String(
@@ -56,7 +59,9 @@ class PreferencesSchema(ma.Schema):
     )
     webhooks = ma.fields.List(ma.fields.Nested(WebhookSchema), validate=ma.validate.Length(max=50))
     muted_games = ma.fields.List(
-        ma.fields.Integer(strict=True), metadata={"description": "Games that send you no mail"}
+        ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=MAX_ID)),
+        validate=ma.validate.Length(max=1000),
+        metadata={"description": "Games that send you no mail"},
     )
 
 
@@ -78,7 +83,10 @@ class AbsenceInSchema(ma.Schema):
     ends = ma.fields.AwareDateTime(
         required=True,
         data_key="until",
-        metadata={"description": "When you are back (ISO 8601 with a time zone)"},
+        metadata={
+            "description": "When you are back (ISO 8601 with a time zone), after `from`: an "
+            "absence that ends when it starts is refused (422)"
+        },
     )
 
 
