@@ -23,6 +23,7 @@ from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, state_at
 from pbem.store import queries, reads
 from pbem.store.models import Game, Move, Player
+from pbem.store.prepared import all_together
 
 
 def _pending_colours(state: engine.State) -> set[str]:
@@ -56,15 +57,22 @@ class CallersView:
 def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> CallersView:
     """The view for whoever holds the key (none: the public) now, as `colour` (one of theirs)
     or their pending colour: the game, the caller and their seats in one statement; beside
-    it the deadlines, who is away, and for the game's maker the undelivered mail."""
-    connection = reads.connection()
+    it the deadlines, who is away, and for the game's maker the undelivered mail. The four
+    are sent together (one round trip on PostgreSQL), the mail read for any key: a round
+    trip more would cost more than reading it for nobody."""
     params = {"game": queries.id_or_zero(game_id)}
+    calls = [
+        (queries.CALLER_AT_GAME_TO_VIEW, {**params, "key_hash": key_hash})
+        if key_hash is not None
+        else (queries.GAME_AND_SEATS_TO_VIEW, {**params, "player": None}),
+        (queries.DEADLINES, params),
+        (queries.AWAY, {**params, "moment": now()}),
+    ]
     if key_hash is not None:
-        rows = queries.CALLER_AT_GAME_TO_VIEW.all(connection, {**params, "key_hash": key_hash})
-        if not rows:
-            raise unknown_key()
-    else:
-        rows = queries.GAME_AND_SEATS_TO_VIEW.all(connection, {**params, "player": None})
+        calls.append((queries.UNDELIVERED, params))
+    rows, deadlines, away, *undelivered = all_together(reads.connection(), calls)
+    if key_hash is not None and not rows:
+        raise unknown_key()
     if not rows or rows[0].game_id is None:
         raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
     game = rows[0]
@@ -74,12 +82,9 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
     beside: dict[str, Any] = {
         "deadlines": [
             {"player": d.colour, "decision": d.decision, "due": _isoformat(d.due_at)}
-            for d in queries.DEADLINES.all(connection, params)
+            for d in deadlines
         ],
-        "away": {
-            a.colour: _isoformat(a.until)
-            for a in queries.AWAY.all(connection, {**params, "moment": now()})
-        },
+        "away": {a.colour: _isoformat(a.until) for a in away},
     }
     if key_hash is not None and game.creator_id == game.player_id:
         beside["undelivered"] = [
@@ -90,7 +95,7 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
                 "attempts": n.attempts,
                 "error": n.last_error,
             }
-            for n in queries.UNDELIVERED.all(connection, params)
+            for n in undelivered[0]
         ]
     shown = [game.seq, game.status, game.title, viewer, beside]
     digest = hashlib.blake2b(json.dumps(shown, sort_keys=True).encode(), digest_size=12)

@@ -18,7 +18,7 @@ bind processors, as they would through `execute`.
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,26 +79,19 @@ class Prepared:
         self._by_dialect[id(dialect)] = (dialect, made)
         return made
 
-    def all(self, connection: Connection, params: Mapping[str, Any]) -> list[Any]:
-        """The rows, as named tuples."""
+    def _arguments(self, connection: Connection, params: Mapping[str, Any]) -> tuple[str, Any]:
+        """The SQL and the driver's arguments for `params`."""
         compiled = self._compiled(connection.dialect)
         values = {**compiled.defaults, **params}
         for name, process in compiled.bind_processors.items():
             values[name] = process(values[name])
-        args: Any = values
         if compiled.positional is not None:
-            args = tuple(values[name] for name in compiled.positional)
-        cursor = None
-        try:
-            cursor = connection.connection.cursor()
-            try:
-                cursor.execute(compiled.sql, args)
-                fetched = cursor.fetchall()
-            finally:
-                cursor.close()
-        except Exception as error:
-            # Past SQLAlchemy, its errors must be made here: a lost connection is a 503.
-            raise as_sqlalchemy_error(connection, error, compiled.sql, args, cursor) from error
+            return compiled.sql, tuple(values[name] for name in compiled.positional)
+        return compiled.sql, values
+
+    def _rows(self, connection: Connection, fetched: Sequence[Any]) -> list[Any]:
+        """The driver's rows as named tuples, their columns decoded."""
+        compiled = self._compiled(connection.dialect)
         # The named tuple's fields are known only at run time: mypy reads it as a plain tuple.
         make = compiled.row._make  # type: ignore[attr-defined]
         processors = compiled.result_processors
@@ -112,7 +105,52 @@ class Prepared:
             rows.append(make(decoded))
         return rows
 
+    def all(self, connection: Connection, params: Mapping[str, Any]) -> list[Any]:
+        """The rows, as named tuples."""
+        sql, args = self._arguments(connection, params)
+        cursor = None
+        try:
+            cursor = connection.connection.cursor()
+            try:
+                cursor.execute(sql, args)
+                fetched = cursor.fetchall()
+            finally:
+                cursor.close()
+        except Exception as error:
+            # Past SQLAlchemy, its errors must be made here: a lost connection is a 503.
+            raise as_sqlalchemy_error(connection, error, sql, args, cursor) from error
+        return self._rows(connection, fetched)
+
     def first(self, connection: Connection, params: Mapping[str, Any]) -> Any | None:
         """The first row, or None."""
         rows = self.all(connection, params)
         return rows[0] if rows else None
+
+
+def all_together(
+    connection: Connection, calls: Sequence[tuple[Prepared, Mapping[str, Any]]]
+) -> list[list[Any]]:
+    """The rows of each statement, sent together: on PostgreSQL in one round trip (psycopg's
+    pipeline mode), elsewhere one after another; in the connection's transaction, if it has
+    one. A read of several small statements costs its round trips more than its queries: on
+    a loaded PostgreSQL each round trip is a quarter of a millisecond."""
+    driver: Any = connection.connection.driver_connection
+    if len(calls) < 2 or not hasattr(driver, "pipeline"):
+        return [prepared.all(connection, params) for prepared, params in calls]
+    sent = [prepared._arguments(connection, params) for prepared, params in calls]
+    cursors: list[Any] = []
+    sql, args = sent[0]
+    try:
+        with driver.pipeline():
+            for sql, args in sent:
+                cursors.append(driver.cursor())
+                cursors[-1].execute(sql, args)
+        fetched = [cursor.fetchall() for cursor in cursors]
+    except Exception as error:
+        raise as_sqlalchemy_error(connection, error, sql, args, None) from error
+    finally:
+        for cursor in cursors:
+            cursor.close()
+    return [
+        prepared._rows(connection, rows) for (prepared, _), rows in zip(calls, fetched, strict=True)
+    ]

@@ -31,7 +31,11 @@ def connection() -> Connection:
         return db.session.connection()
     if db.session.registry.has() and db.session().in_transaction():
         return db.session.connection()
-    taken = db.engine.connect()
+    # In autocommit: no BEGIN before the first read nor ROLLBACK when it is given back, two
+    # round trips of a PostgreSQL read's three or four. Each statement then reads its own
+    # moment; what a page or view reads together is one statement, or tied by the game's
+    # seq (a state, the moves up to it), or sent together (`prepared.all_together`).
+    taken = db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
     setattr(g, _KEY, taken)
     return taken
 
