@@ -31,11 +31,14 @@ def connection() -> Connection:
         return db.session.connection()
     if db.session.registry.has() and db.session().in_transaction():
         return db.session.connection()
-    # In autocommit: no BEGIN before the first read nor ROLLBACK when it is given back, two
-    # round trips of a PostgreSQL read's three or four. Each statement then reads its own
-    # moment; what a page or view reads together is one statement, or tied by the game's
-    # seq (a state, the moves up to it), or sent together (`prepared.all_together`).
-    taken = db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    taken = db.engine.connect()
+    if taken.dialect.name == "postgresql":
+        # In autocommit: no BEGIN before the first read nor ROLLBACK when it is given back,
+        # two round trips of a view's three. Each statement then reads its own moment; what
+        # a page or view reads together is one statement, or tied by the game's seq (a
+        # state, the moves up to it), or sent together (`prepared.all_together`). SQLite
+        # has no round trips, and one read transaction costs it less than one a statement.
+        taken = taken.execution_options(isolation_level="AUTOCOMMIT")
     setattr(g, _KEY, taken)
     return taken
 
