@@ -83,7 +83,7 @@ def cases(game_id: int, key: str, cookie: str, csrf: str) -> dict[str, Callable[
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
         return lambda port: raw(port, request("POST", path, form.encode(), headers))
 
-    good = {"expected_seq": 0, "moves": [{"type": "power_card", "card": 13}]}
+    good = {"expected_seq": 0, "moves": [{"type": "play_power_card", "card": 13}]}
     found: dict[str, Callable[[int], tuple]] = {
         "sign-in next=/%09/evil.test (form)": sign_in("/%09/evil.test", "form"),
         "sign-in next=/%09/evil.test (query)": sign_in("/%09/evil.test", "query"),
@@ -207,7 +207,10 @@ def run(kind: str, pg_url: str) -> int:
                 keys[colour] = body["api_key"]
             seats = [{"colour": c, "email": f"{c}@example.com"} for c in keys]
             _, game = client.call(
-                "POST", "/api/games", {"title": "hostile", "seats": seats}, key=keys["red"]
+                "POST",
+                "/api/games",
+                {"title": "hostile", "seats": seats, "options": {"first_player": "red"}},
+                key=keys["red"],
             )
             cookie, csrf = session(port)
             tally: collections.Counter[str] = collections.Counter()
@@ -226,7 +229,8 @@ def run(kind: str, pg_url: str) -> int:
                     f"{status:>7}  {took:5.1f} s  {name}"
                     + (f"  Location: {where}" if where else "")
                 )
-            _, view = client.call("GET", f"/api/games/{game['id']}")
+            # A new connection: the first one idled past gunicorn's keep-alive meanwhile.
+            _, view = Client(port).call("GET", f"/api/games/{game['id']}")
             print(
                 "tally:",
                 dict(sorted(tally.items())),
