@@ -104,7 +104,7 @@ def _play(mail: SeatMail, text: str) -> Result:
         stale = _stale(mail, state)
         if stale:
             raise _Stale(stale)
-        return engine.parse_moves(text, state, colour)
+        return _moves(mail, text, state, colour)
 
     def also_write(connection: Connection, outcome: play.Outcome) -> None:
         played = [engine.format_move(m) for m in outcome.moves]
@@ -150,6 +150,39 @@ def _play(mail: SeatMail, text: str) -> Result:
         "The game kept moving while your mail was read; nothing was played. Try again.",
         why="busy",
     )
+
+
+#: Lines that end a turn, which people write last out of habit.
+TURN_ENDINGS = {"done", "end turn"}
+
+
+def _moves(mail: SeatMail, text: str, state: engine.State, colour: str) -> list[engine.Move]:
+    """The reply's moves. A last line ending the turn, after moves that left the seat no
+    turn to end (its last step played, or a decision that was no turn), is left out and the
+    answer says so, rather than refusing the whole reply for it."""
+    try:
+        return engine.parse_moves(text, state, colour)
+    except engine.IllegalMove:
+        lines = text.splitlines()
+        written = [i for i, line in enumerate(lines) if line.strip()]
+        if not written or _fold(lines[written[-1]]) not in TURN_ENDINGS:
+            raise
+        last = written[-1]
+        moves = engine.parse_moves("\n".join(lines[:last]), state, colour)
+        after = state
+        for move in moves:
+            after, _ = engine.apply(after, colour, move)
+        if not moves or any(
+            p["player"] == colour and p["kind"] == "turn" for p in engine.pending(after)
+        ):
+            raise  # the turn goes on: "done" was refused for a reason the answer must give
+        note = (
+            f'Your last line ("{lines[last].strip()}") was not needed: the moves before it '
+            "had ended your turn, so it was left out."
+        )
+        if note not in mail.lines:  # the plan runs again when another move lands first
+            mail.lines.append(note)
+        return moves
 
 
 def _refused(mail: SeatMail, error: ServiceError) -> Result:

@@ -22,14 +22,22 @@ KINDS = {
 }
 
 
+#: The most ids an answer's References carries besides the one it answers.
+MOST_REFERENCES = 8
+
+
 def thread(mail: EmailMessage, message_id: str, references: list[str]) -> None:
-    """Put an answer in the thread of the mail it answers (`message_id`, its References)."""
+    """Put an answer in the thread of the mail it answers (`message_id`, its References).
+    A long References is shortened as RFC 5322 asks: the thread's root (which mail programs
+    thread by when a mail between is missing) and the last ids are kept."""
     if not message_id:
         return
     del mail["In-Reply-To"]
     del mail["References"]
     mail["In-Reply-To"] = message_id
-    mail["References"] = " ".join([*references[-8:], message_id])
+    if len(references) > MOST_REFERENCES:
+        references = [references[0], *references[-(MOST_REFERENCES - 1) :]]
+    mail["References"] = " ".join([*references, message_id])
 
 
 def pending_now(state: engine.State, colour: str) -> dict[str, Any]:

@@ -1,0 +1,78 @@
+"""Replies as people write them: what a reply holds beyond its moves is forgiven where it
+cannot be misread (a trailing "done" after a turn that had ended by itself)."""
+
+from __future__ import annotations
+
+import random
+
+import engine
+from pbem.extensions import db
+from pbem.store.models import Game
+from tests.server.helpers import stored_state
+from tests.server.mail_helpers import body_text
+from tests.server.mailin_helpers import reply
+from tests.server.test_mail_in import inbound, latest_with_moves, seq_of, start, to_move
+from tests.server.test_mail_out import deliver
+
+
+def _self_ending_turn(state, colour) -> list[engine.Move] | None:
+    """Moves of `colour`'s turn, never `end_turn`, after which the turn is over by itself;
+    None if taking the first such move each time never ends it."""
+    moves = []
+    while any(p["player"] == colour and p["kind"] == "turn" for p in engine.pending(state)):
+        legal = [m for m in engine.legal_moves(state, colour) if m["type"] != "end_turn"]
+        if not legal or len(moves) > 60:
+            return None
+        moves.append(legal[0])
+        state, _ = engine.apply(state, colour, legal[0])
+    return moves
+
+
+def _state(app, game_id):
+    with app.app_context():
+        state = stored_state(db.session.get(Game, game_id))
+        db.session.remove()
+    return state
+
+
+def test_a_trailing_done_after_a_turn_that_ended_by_itself_is_left_out(mail_app, mail_api, smtp):
+    game_id, keys, seats = start(mail_app, mail_api)
+    rng = random.Random(5)
+    for _ in range(400):  # play on (by the API) until a turn can end by itself
+        state = _state(mail_app, game_id)
+        turns = [p["player"] for p in engine.pending(state) if p["kind"] == "turn"]
+        found = turns and _self_ending_turn(state, turns[0])
+        if found:
+            break
+        colour = to_move(mail_api, game_id)[0]
+        legal = mail_api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+        played = mail_api.post_moves(
+            game_id, keys[colour], [rng.choice(legal["moves"])], legal["seq"]
+        )
+        assert played.status_code == 201, played.get_json()
+    assert found, "no turn that ends by itself in 400 moves"
+    colour = turns[0]
+    deliver(mail_app)
+    before = seq_of(mail_api, game_id)
+    lines = [engine.format_move(m) for m in found] + ["done"]
+    raw = reply(latest_with_moves(smtp, seats[colour]), "\n".join(lines), sender=seats[colour])
+    result = inbound(mail_app, raw)
+    assert result.outcome == "played", result
+    assert result.played == lines[:-1]
+    assert seq_of(mail_api, game_id) == before + len(found)
+    deliver(mail_app)
+    answer = body_text(smtp.inbox.to(seats[colour])[-1])
+    assert 'Your last line ("done") was not needed' in answer
+    assert "Played:" in answer
+
+
+def test_a_done_with_nothing_before_it_is_still_refused(mail_app, mail_api, smtp):
+    """Only a "done" after moves is forgiven: alone, it is refused as before, with why."""
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]  # a power card to choose: no turn to end
+    result = inbound(
+        mail_app, reply(latest_with_moves(smtp, seats[colour]), "done", sender=seats[colour])
+    )
+    assert result.outcome == "refused" and seq_of(mail_api, game_id) == 0
+    deliver(mail_app)
+    assert "Nothing was played" in body_text(smtp.inbox.to(seats[colour])[-1])
