@@ -180,7 +180,8 @@ def _param(part: Message, name: str) -> str:
 
 def reply_part(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\xa0", " ")
-    lines = text.split("\n")
+    whole = _without_attributions(text.split("\n"))
+    lines = whole
     # Everything from our marker down is what we sent (quoted or not).
     for index, line in enumerate(lines):
         if REPLY_ABOVE.strip("# ").lower() in line.lower():
@@ -194,7 +195,7 @@ def reply_part(text: str) -> str:
     text = "\n".join(lines)
     parsed = EmailReplyParser(languages=LANGUAGES).read(text)
     if not parsed.replies:
-        return ""
+        return _below_the_quote(whole)
     first = parsed.replies[0]
     body = first.body
     signature = next((line for line in first.signatures.split("\n") if line.strip()), "")
@@ -203,7 +204,46 @@ def reply_part(text: str) -> str:
         # "take 3"): a line we can read is never a signature.
         body = first.content.replace(first.headers or "", "").strip()
     kept = [line for line in body.split("\n") if not line.lstrip().startswith(">")]
-    return "\n".join(kept).strip()
+    # Nothing above the quote: a bottom-posted reply (mutt's and s-nail's way) is read from
+    # below it.
+    return "\n".join(kept).strip() or _below_the_quote(whole)
+
+
+#: A line with a time of day in it: the first line of Claws Mail's two-line attribution.
+_DATED = re.compile(r"\d{1,2}:\d{2}")
+
+
+def _without_attributions(lines: list[str]) -> list[str]:
+    """The lines without the attribution above each quote: a line ending in ":" whose next
+    written line is quoted ("El Grande <...> wrote:", as s-nail writes it, in any language),
+    and a dated line just above it (Claws Mail puts the date on a line of its own). No move
+    or command ends in a colon, and a line that starts as one is kept."""
+    dropped: set[int] = set()
+    for index, line in enumerate(lines):
+        if not line.rstrip().endswith(":") or line.lstrip().startswith(">"):
+            continue
+        if _reads_as_ours(line):  # moves the writer ran into the attribution (flowed text)
+            continue
+        after = next((later for later in lines[index + 1 :] if later.strip()), "")
+        if not after.lstrip().startswith(">"):
+            continue
+        dropped.add(index)
+        if index and _DATED.search(lines[index - 1]) and not lines[index - 1].startswith(">"):
+            dropped.add(index - 1)
+    return [line for index, line in enumerate(lines) if index not in dropped]
+
+
+def _below_the_quote(lines: list[str]) -> str:
+    """What is written below the last quoted line, up to a signature."""
+    quoted = [index for index, line in enumerate(lines) if line.lstrip().startswith(">")]
+    if not quoted:
+        return ""
+    below: list[str] = []
+    for line in lines[quoted[-1] + 1 :]:
+        if line.rstrip() in ("--", "-- "):
+            break
+        below.append(line)
+    return "\n".join(below).strip()
 
 
 def _reads_as_ours(line: str) -> bool:

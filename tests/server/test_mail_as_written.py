@@ -1,16 +1,19 @@
 """Replies as people write them: what a reply holds beyond its moves is forgiven where it
-cannot be misread (a trailing "done" after a turn that had ended by itself)."""
+cannot be misread (a trailing "done" after a turn that had ended by itself), and the ways
+mail programs lay out a reply (attribution lines, text below the quote) are read."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 import engine
 from pbem.extensions import db
 from pbem.store.models import Game
 from tests.server.helpers import stored_state
 from tests.server.mail_helpers import body_text
-from tests.server.mailin_helpers import reply
+from tests.server.mailin_helpers import moves_listed, reply
 from tests.server.test_mail_in import inbound, latest_with_moves, seq_of, start, to_move
 from tests.server.test_mail_out import deliver
 
@@ -76,3 +79,48 @@ def test_a_done_with_nothing_before_it_is_still_refused(mail_app, mail_api, smtp
     assert result.outcome == "refused" and seq_of(mail_api, game_id) == 0
     deliver(mail_app)
     assert "Nothing was played" in body_text(smtp.inbox.to(seats[colour])[-1])
+
+
+def _raw_reply(mail, sender: str, agent: str, body: str) -> bytes:
+    """A plain-text reply as `agent` writes it: its headers, and `body` (its attribution,
+    quote and new text already laid out), with LF line ends as a mail program hands it on."""
+    quoted = "\n".join("> " + line for line in body_text(mail).splitlines()[:12])
+    text = body.replace("{quote}", quoted).replace("{sender}", str(mail["From"]))
+    return (
+        f"From: {sender.split('@')[0].title()} <{sender}>\n"
+        f"To: {mail['Reply-To']}\n"
+        f"Subject: Re: {' '.join(str(mail['Subject']).split())}\n"
+        "Date: Tue, 24 Nov 2026 10:00:00 +0000\n"
+        f"Message-ID: <{agent}.{abs(hash(body))}@client.example>\n"
+        f"In-Reply-To: {mail['Message-ID']}\n"
+        f"References: {mail['Message-ID']}\n"
+        f"User-Agent: {agent}\n"
+        "MIME-Version: 1.0\n"
+        "Content-Type: text/plain; charset=utf-8\n"
+        "Content-Transfer-Encoding: 8bit\n"
+        "\n" + text + "\n"
+    ).encode()
+
+
+#: Replies as these programs lay them out by default: s-nail's attribution is the sender
+#: and "wrote:" (no "On ..."), with a blank line before the quote; Claws Mail puts the date
+#: on a line of its own; mutt and s-nail users often write below the quote.
+LAYOUTS = {
+    "s-nail": "{move}\n\n{sender} wrote:\n\n{quote}\n",
+    "claws": "{move}\n\nOn Tue, 24 Nov 2026 09:58:12 +0000\n{sender} wrote:\n\n{quote}\n",
+    "mutt, below the quote": "On Tue, Nov 24, 2026 at 09:58:12AM +0000, {sender} wrote:\n"
+    "{quote}\n\n{move}\n\n-- \nMaria\n",
+    "s-nail, below the quote": "{sender} wrote:\n\n{quote}\n\n{move}\n",
+}
+
+
+@pytest.mark.parametrize("agent", sorted(LAYOUTS))
+def test_a_reply_plays_as_these_programs_lay_it_out(mail_app, mail_api, smtp, agent):
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    move = moves_listed(mail)[-1]
+    raw = _raw_reply(mail, seats[colour], agent, LAYOUTS[agent].replace("{move}", move))
+    result = inbound(mail_app, raw)
+    assert result.outcome == "played", result
+    assert result.played == [move] and seq_of(mail_api, game_id) == 1
