@@ -44,6 +44,8 @@ class Recipient:
     email: str
     name: str
     colour: str | None  # the seat a mail is for; None for a game-wide mail
+    # A bot plays that seat for now: it is sent no decision mails (the bot decides at once).
+    bot_plays: bool = False
 
 
 @cache

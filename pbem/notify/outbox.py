@@ -41,6 +41,7 @@ RECIPIENTS = Prepared(
         _players.c.email,
         _players.c.name,
         _players.c.preferences,
+        _seats.c.bot,
     )
     .join(_players, _players.c.id == _seats.c.player_id)
     .where(_seats.c.game_id == bindparam("game"))
@@ -51,7 +52,10 @@ RECIPIENTS = Prepared(
 def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, dict[str, Any]]]:
     """Each seat's holder as a mail recipient, with their preferences, in seat order."""
     rows = RECIPIENTS.all(connection, {"game": game_id})
-    return [(Recipient(r.id, r.email, r.name, r.colour), r.preferences or {}) for r in rows]
+    return [
+        (Recipient(r.id, r.email, r.name, r.colour, bool(r.bot)), r.preferences or {})
+        for r in rows
+    ]
 
 
 #: Mails a digest may gather; a player's own decisions always go at once.
@@ -203,7 +207,11 @@ def after_batch(
         colour = recipient.colour
         if colour is not None:  # always: these are the seats' recipients
             decision = fresh.get(colour)
-            if decision is not None and wants(preferences, game_id, "decision"):
+            if (
+                decision is not None
+                and not recipient.bot_plays
+                and wants(preferences, game_id, "decision")
+            ):
                 deferred.append(
                     decision_row(game_id, recipient, decision, seq, (due or {}).get(colour))
                 )

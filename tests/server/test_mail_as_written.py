@@ -5,12 +5,15 @@ mail programs lay out a reply (attribution lines, text below the quote) are read
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
+import sqlalchemy as sa
 
 import engine
 from pbem.extensions import db
-from pbem.store.models import Game
+from pbem.schedule.sweep import sweep
+from pbem.store.models import Game, Notification
 from tests.server.helpers import stored_state
 from tests.server.mail_helpers import body_text
 from tests.server.mailin_helpers import moves_listed, reply
@@ -124,3 +127,51 @@ def test_a_reply_plays_as_these_programs_lay_it_out(mail_app, mail_api, smtp, ag
     result = inbound(mail_app, raw)
     assert result.outcome == "played", result
     assert result.played == [move] and seq_of(mail_api, game_id) == 1
+
+
+def _decision_mails_since(app, since: int) -> dict[str, int]:
+    """Decision mails queued after outbox row `since`, by the address they go to."""
+    with app.app_context():
+        rows = db.session.execute(
+            sa.select(Notification.recipient).where(
+                Notification.kind == "decision", Notification.id > since
+            )
+        ).scalars()
+        counted = Counter(rows)
+        db.session.remove()
+    return counted
+
+
+def _last_outbox_id(app) -> int:
+    with app.app_context():
+        last = db.session.execute(sa.select(sa.func.max(Notification.id))).scalar() or 0
+        db.session.remove()
+    return last
+
+
+def test_a_seat_a_bot_plays_is_sent_no_decision_mails(mail_app, mail_api, smtp):
+    game_id, keys, seats = start(mail_app, mail_api)
+    handed = mail_api.client.put(
+        f"/api/games/{game_id}/seats/red/bot",
+        json={"bot": True},
+        headers=mail_api.auth(keys["red"]),
+    )
+    assert handed.status_code == 200, handed.get_json()
+    since = _last_outbox_id(mail_app)
+    rng = random.Random(3)
+    for _ in range(40):  # the others play by the API; the sweep lets the bot play red
+        with mail_app.app_context():
+            sweep()
+            db.session.remove()
+        others = [c for c in to_move(mail_api, game_id) if c != "red"]
+        if not others:
+            continue
+        legal = mail_api.get(f"/api/games/{game_id}/legal-moves", keys[others[0]]).get_json()
+        move = [rng.choice(legal["moves"])]
+        played = mail_api.post_moves(game_id, keys[others[0]], move, legal["seq"])
+        assert played.status_code == 201, played.get_json()
+    log = mail_api.get(f"/api/games/{game_id}/log").get_json()["moves"]
+    assert sum(e["player"] == "red" and e["source"] == "bot" for e in log) >= 2
+    decided = _decision_mails_since(mail_app, since)
+    assert decided[seats["blue"]] > 0 and decided[seats["green"]] > 0
+    assert decided[seats["red"]] == 0
