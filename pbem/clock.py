@@ -24,3 +24,10 @@ def set_now(app: Flask, moment: datetime | None) -> None:
     if moment is not None and moment.tzinfo is None:
         raise ValueError("set_now needs an aware datetime (UTC)")
     app.extensions["pbem_now"] = moment
+
+
+def due_at_once() -> datetime:
+    """A time every process has reached: the earlier of this app's time and the system's.
+    What is written to be done at once (an outbox row) is due at this, so a process on the
+    system clock takes it up even when a drill (`pbem sweep --now`) wrote it ahead."""
+    return min(now(), datetime.now(UTC))

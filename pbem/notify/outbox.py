@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 import engine
 from engine.board import Board
-from pbem.clock import now
+from pbem.clock import due_at_once, now
 from pbem.extensions import db
 from pbem.game.players import claim_token
 from pbem.game.states import current_state
@@ -76,6 +76,8 @@ def row(
     """One outbox row, due now. A decision mail waits as a `payload` with no `message` yet
     (the sender composes it); a digest's part waits with status `digest`."""
     moment = now()
+    # Due at once for any sender, whatever time a drill (`pbem sweep --now`) plays at.
+    due = due_at_once()
     return {
         "game_id": game_id,
         "player_id": player_id,
@@ -86,7 +88,7 @@ def row(
         "payload": payload,
         "status": status,
         "attempts": 0,
-        "next_attempt_at": moment,
+        "next_attempt_at": due,
         "created_at": moment,
     }
 

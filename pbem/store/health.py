@@ -52,7 +52,9 @@ class HealthReport(TypedDict):
 
 
 def _age(moment: datetime | None, at: datetime) -> float | None:
-    return None if moment is None else round((at - moment).total_seconds(), 1)
+    """Seconds since `moment`; 0 for a moment ahead of `at` (a drill, `pbem sweep --now`,
+    writes rows at the time it plays)."""
+    return None if moment is None else max(0.0, round((at - moment).total_seconds(), 1))
 
 
 def _job(last: datetime | None, at: datetime) -> JobHealth:

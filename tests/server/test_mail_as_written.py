@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
 
 import engine
+from pbem.clock import set_now
 from pbem.extensions import db
 from pbem.schedule.sweep import sweep
 from pbem.store.models import Game, Notification
@@ -18,7 +20,7 @@ from tests.server.helpers import stored_state
 from tests.server.mail_helpers import body_text
 from tests.server.mailin_helpers import moves_listed, reply
 from tests.server.test_mail_in import inbound, latest_with_moves, seq_of, start, to_move
-from tests.server.test_mail_out import deliver
+from tests.server.test_mail_out import addresses_of, deliver
 
 
 def _self_ending_turn(state, colour) -> list[engine.Move] | None:
@@ -175,3 +177,16 @@ def test_a_seat_a_bot_plays_is_sent_no_decision_mails(mail_app, mail_api, smtp):
     decided = _decision_mails_since(mail_app, since)
     assert decided[seats["blue"]] > 0 and decided[seats["green"]] > 0
     assert decided[seats["red"]] == 0
+
+
+def test_mail_a_drill_queues_ahead_goes_out_at_once(mail_app, mail_api, smtp):
+    """A drill (`pbem sweep --now` a week ahead) plays at its time; its mail is sent by a
+    sender on the system clock at once, and health never shows a negative age."""
+    set_now(mail_app, datetime.now(UTC) + timedelta(days=7))
+    game_id, keys = mail_api.new_game(["red", "blue", "green"])
+    set_now(mail_app, None)
+    health = mail_api.get("/api/health").get_json()
+    assert health["outbox"]["unsent"] > 0 and health["outbox"]["oldest_age_seconds"] == 0
+    sent = deliver(mail_app).sent
+    assert sent == health["outbox"]["unsent"]
+    assert all(smtp.inbox.to(address) for _, address in addresses_of(mail_app, game_id))
