@@ -42,6 +42,23 @@ def upgrade_database(app: Flask) -> None:
         upgrade()
 
 
+def links_to_here(app: Flask, host: str, port: int) -> str:
+    """Where links in mails point: PBEM_BASE_URL, else the address this process listens on
+    (not another port's), said at start. The sweep sends mail outside any request, so it
+    cannot take the address from one."""
+    if app.config.get("PBEM_BASE_URL"):
+        return str(app.config["PBEM_BASE_URL"])
+    # Listening on every address (0.0.0.0): the links still need one a browser can open.
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    app.config["PBEM_BASE_URL"] = f"http://{shown}:{port}"
+    print(
+        f"Links in mails point at {app.config['PBEM_BASE_URL']} (PBEM_BASE_URL is unset; "
+        "set it to the address players reach).",
+        flush=True,
+    )
+    return str(app.config["PBEM_BASE_URL"])
+
+
 def serve_here(app: Flask, host: str, port: int, threads: int) -> None:
     """Serve with the scheduler (sweep and mail) in-process: the single-machine default."""
     # waitress: a production WSGI server in pure Python, so the one-command install needs no
@@ -141,6 +158,7 @@ def serve(host: str, port: int, threads: int) -> None:
     PBEM_MAIL_SECONDS (2).
     """
     app = create_app()
+    links_to_here(app, host, port)
     upgrade_database(app)
     serve_here(app, host, port, threads)
 
@@ -162,10 +180,7 @@ def demo(host: str, port: int, threads: int) -> None:
     from pbem.demo import start_demo
 
     app = create_app()
-    # Listening on every address (0.0.0.0): the links still need one a browser can open.
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    base_url = app.config.get("PBEM_BASE_URL") or f"http://{shown}:{port}"
-    app.config["PBEM_BASE_URL"] = base_url  # links in mails and the printed one point here
+    base_url = links_to_here(app, host, port)
     if not os.environ.get("PBEM_SWEEP_SECONDS"):
         app.config["PBEM_SWEEP_SECONDS"] = 1.0  # bots answer a second after you
     upgrade_database(app)
