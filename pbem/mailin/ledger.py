@@ -53,11 +53,34 @@ def duplicate(inbound: Inbound) -> Result:
 
 
 def may_answer(address: str) -> bool:
+    """Whether a mail to the plain address may still be answered (help): at most
+    MAIL_ANSWERS_PER_HOUR answers an hour to one address, so a mail loop stops there."""
     since = now() - timedelta(hours=1)
     answers = db.session.execute(
         select(func.count())
         .select_from(_inbound)
         .where(_inbound.c.answered_to == address, _inbound.c.received_at >= since)
+    ).scalar_one()
+    return bool(answers < int(current_app.config["MAIL_ANSWERS_PER_HOUR"]))
+
+
+def may_answer_seat(game_id: int, colour: str, sender: str) -> bool:
+    """Whether a seat's mail that played nothing (a refusal, help, commands) may still be
+    answered: MAIL_ANSWERS_PER_HOUR an hour for each seat and sender. A mail loop stops
+    there; mail from someone else (a forger) spends only its sender's answers, never the
+    holder's. A mail that played a move is always answered (`replies._answer`)."""
+    since = now() - timedelta(hours=1)
+    answers = db.session.execute(
+        select(func.count())
+        .select_from(_inbound)
+        .where(
+            _inbound.c.game_id == game_id,
+            _inbound.c.colour == colour,
+            _inbound.c.sender == sender[:254],
+            _inbound.c.outcome != "played",
+            _inbound.c.answered_to.is_not(None),
+            _inbound.c.received_at >= since,
+        )
     ).scalar_one()
     return bool(answers < int(current_app.config["MAIL_ANSWERS_PER_HOUR"]))
 

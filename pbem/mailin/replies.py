@@ -203,10 +203,13 @@ def _answer(
     seq: int | None,
     played: list[str] | None = None,
 ) -> bool:
-    """Record the mail and queue its answer (unless past the hourly limit); the caller
-    commits. True if an answer was queued."""
+    """Record the mail and queue its answer (a mail that played nothing: unless past the
+    hourly limit); the caller commits. True if an answer was queued."""
     address = mail.recipient.email
-    answer = ledger.may_answer(address)
+    # A move played is always answered: the answer says what comes next.
+    answer = outcome == "played" or ledger.may_answer_seat(
+        mail.game_id, mail.colour, mail.inbound.sender
+    )
     ledger.record(
         connection,
         mail.inbound,

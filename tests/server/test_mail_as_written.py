@@ -190,3 +190,33 @@ def test_mail_a_drill_queues_ahead_goes_out_at_once(mail_app, mail_api, smtp):
     sent = deliver(mail_app).sent
     assert sent == health["outbox"]["unsent"]
     assert all(smtp.inbox.to(address) for _, address in addresses_of(mail_app, game_id))
+
+
+def test_a_reply_that_plays_is_answered_past_the_hourly_limit(mail_app, mail_api, smtp):
+    mail_app.config["MAIL_ANSWERS_PER_HOUR"] = 0  # no answers at all... but to moves played
+    game_id, keys, seats = start(mail_app, mail_api)
+    for _ in range(6):
+        colour = to_move(mail_api, game_id)[0]
+        mail = latest_with_moves(smtp, seats[colour])
+        result = inbound(mail_app, reply(mail, moves_listed(mail)[0], sender=seats[colour]))
+        assert result.outcome == "played" and result.answered, result
+        deliver(mail_app)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    refused = inbound(mail_app, reply(mail, "crad king", sender=seats[colour]))
+    assert refused.outcome == "refused" and not refused.answered
+
+
+def test_a_forgers_mail_spends_the_forgers_answers_not_the_holders(mail_app, mail_api, smtp):
+    mail_app.config["MAIL_ANSWERS_PER_HOUR"] = 1
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    forged = [
+        inbound(mail_app, reply(mail, "power 1", sender="mallory@example.net")) for _ in range(2)
+    ]
+    assert [(r.outcome, r.answered) for r in forged] == [("refused", True), ("refused", False)]
+    own = inbound(mail_app, reply(mail, "crad king", sender=seats[colour]))
+    assert own.outcome == "refused" and own.answered  # the holder's own answer is still due
+    again = inbound(mail_app, reply(mail, "crad king", sender=seats[colour]))
+    assert not again.answered  # and a loop of the holder's stops at the limit
