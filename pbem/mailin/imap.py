@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 from flask import Flask
 from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
 from imapclient.imapclient import SEEN
 
 from pbem.extensions import db
@@ -61,13 +62,40 @@ def poll_once(app: Flask, url: str | None = None) -> list[Result]:
     return results
 
 
-def poll_forever(app: Flask, *, once: bool = False, every: float = 30.0) -> None:
+#: Seconds before polling again after the mailbox could not be read, doubling up to the
+#: most: a mail server restarting is back within seconds, one down for long is not hammered.
+RETRY_FIRST = 1.0
+RETRY_MOST = 300.0
+
+
+def poll_forever(
+    app: Flask, *, once: bool = False, every: float = 30.0, stop: threading.Event | None = None
+) -> None:
+    """Poll every `every` seconds until SIGTERM (or `stop` is set). A mailbox that cannot be
+    read (the server restarting, the network away) is tried again, with backoff, not left:
+    only `once` gives up at the first error."""
     if not app.config.get("IMAP_URL"):
         raise SystemExit("Set IMAP_URL (imaps://user:password@host/INBOX) to poll a mailbox.")
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    if stop is None:
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    delay = RETRY_FIRST
     while True:
-        results = poll_once(app)
+        try:
+            results = poll_once(app)
+        except (OSError, IMAPClientError) as error:
+            if once:
+                raise
+            print(
+                f"Mail: the mailbox could not be read ({type(error).__name__}: {error}); "
+                f"trying again in {delay:g} s.",
+                flush=True,
+            )
+            if stop.wait(delay):
+                return
+            delay = min(delay * 2, RETRY_MOST)
+            continue
+        delay = RETRY_FIRST
         if results:
             print(f"Mail: {', '.join(r.outcome for r in results)}.", flush=True)
         if once or stop.wait(every):

@@ -30,8 +30,8 @@ from tests.deploy.helpers import (
 )
 
 UNITS = DEPLOY / "systemd"
-SERVICES = ("pbem-web", "pbem-scheduler", "pbem-mailin", "pbem-migrate")
-LONG_RUNNING = ("pbem-web", "pbem-scheduler", "pbem-mailin")
+SERVICES = ("pbem-web", "pbem-scheduler", "pbem-mailin", "pbem-mail-imap", "pbem-migrate")
+LONG_RUNNING = ("pbem-web", "pbem-scheduler", "pbem-mailin", "pbem-mail-imap")
 INSTANCE = SERVER_ROOT + "/instance"
 HARDENING = {
     "NoNewPrivileges": "yes",
@@ -105,6 +105,7 @@ def test_each_service_runs_this_venvs_executable_with_arguments_it_accepts(monke
     assert parse_pbem(exec_start("pbem-scheduler")[1:]).command == "scheduler"
     mailin = parse_pbem(exec_start("pbem-mailin")[1:])
     assert (mailin.mail_command, mailin.host) == ("smtpd", "127.0.0.1")
+    assert parse_pbem(exec_start("pbem-mail-imap")[1:]).mail_command == "imap"
     web = exec_start("pbem-web")
     assert Path(web[0]).name == "gunicorn"
     options = Config().parser().parse_args(web[1:])

@@ -29,6 +29,10 @@ class _Handler(socketserver.StreamRequestHandler):
 
     def handle(self) -> None:
         box: Mailbox = self.server.mailbox  # type: ignore[attr-defined]
+        if self.server.drop_next > 0:  # type: ignore[attr-defined]
+            # As a restarting server does: the connection closes before any greeting.
+            self.server.drop_next -= 1  # type: ignore[attr-defined]
+            return
         self.send("* OK [CAPABILITY IMAP4rev1] fake ready")
         while True:
             line = self.rfile.readline()
@@ -90,6 +94,7 @@ class FakeImap(socketserver.ThreadingTCPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.mailbox = Mailbox()
         self.login = [user, password]
+        self.drop_next = 0  # connections to close at once, as a server restarting does
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     @property

@@ -5,6 +5,8 @@ mail programs lay out a reply (attribution lines, text below the quote) are read
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
@@ -220,3 +222,32 @@ def test_a_forgers_mail_spends_the_forgers_answers_not_the_holders(mail_app, mai
     assert own.outcome == "refused" and own.answered  # the holder's own answer is still due
     again = inbound(mail_app, reply(mail, "crad king", sender=seats[colour]))
     assert not again.answered  # and a loop of the holder's stops at the limit
+
+
+def test_the_imap_door_polls_on_when_the_server_drops_it(mail_app, mail_api, smtp, monkeypatch):
+    from pbem.mailin import imap
+    from tests.server.fake_imap import FakeImap
+
+    monkeypatch.setattr(imap, "RETRY_FIRST", 0.05)
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    with FakeImap("pbem", "s3cret") as server:
+        server.drop_next = 3  # as Dovecot restarting: three connections closed at once
+        server.mailbox.add(reply(mail, moves_listed(mail)[0], sender=seats[colour]))
+        mail_app.config["IMAP_URL"] = server.url
+        stop = threading.Event()
+        polling = threading.Thread(
+            target=imap.poll_forever, args=(mail_app,), kwargs={"every": 0.05, "stop": stop}
+        )
+        polling.start()
+        try:
+            deadline = time.monotonic() + 20
+            while seq_of(mail_api, game_id) == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            stop.set()
+            polling.join(10)
+        assert not polling.is_alive()
+        assert server.drop_next == 0 and server.mailbox.seen() != []
+    assert seq_of(mail_api, game_id) == 1
