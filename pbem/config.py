@@ -86,6 +86,10 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # bots) and between mail sender passes.
         PBEM_SWEEP_SECONDS=5.0,
         PBEM_MAIL_SECONDS=2.0,
+        # DKIM signing of outgoing mail (pbem.notify.signing): all three, or none.
+        DKIM_SELECTOR=None,
+        DKIM_DOMAIN=None,
+        DKIM_PRIVATE_KEY=None,
         # Days a delivered mail or webhook stays in the outbox (pbem.notify.retention).
         PBEM_OUTBOX_KEEP_DAYS=30.0,
         # How long a request body may pause before the request is given up (pbem.bodies).
@@ -114,6 +118,9 @@ def _from_environment(app: Flask) -> None:
         "PBEM_LOG_FORMAT",
         "PBEM_LOG_LEVEL",
         "PBEM_WEBHOOK_ALLOWED_HOSTS",
+        "DKIM_SELECTOR",
+        "DKIM_DOMAIN",
+        "DKIM_PRIVATE_KEY",
     ):
         if os.environ.get(name):
             app.config[name] = os.environ[name]

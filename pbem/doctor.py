@@ -20,6 +20,7 @@ from sqlalchemy.engine import make_url
 
 from pbem.config import DEVELOPMENT_SECRET
 from pbem.extensions import db
+from pbem.notify import signing
 from pbem.notify.sender import SmtpTransport, mail_folder
 from pbem.paths import MIGRATIONS_DIR
 from pbem.store.health import report
@@ -185,11 +186,30 @@ def _base_url(app: Flask) -> list[Finding]:
     return [Finding("ok", "base url", base)]
 
 
+def _dkim(app: Flask) -> list[Finding]:
+    """The DKIM key, and the DNS record its selector needs."""
+    try:
+        signer = signing.signer(app.config)
+    except signing.KeyProblem as error:
+        return [Finding("fail", "dkim", str(error))]
+    if signer is None:
+        return [
+            Finding(
+                "warn",
+                "dkim",
+                "outgoing mail is not signed: set DKIM_SELECTOR, DKIM_DOMAIN and "
+                "DKIM_PRIVATE_KEY, or sign in your mail server (deploy/README.md, Mail out)",
+            )
+        ]
+    name, value = signer.dns_record()
+    return [Finding("ok", "dkim", f"mail is signed; publish the TXT record {name} = \"{value}\"")]
+
+
 def examine(app: Flask) -> list[Finding]:
     """Every check, in the order an operator would fix them."""
     with app.app_context():
         found = _database(app)
         if all(f.level == "ok" for f in found):
             found += _scheduler(app)
-        found += _mail(app) + _secret(app) + _base_url(app)
+        found += _mail(app) + _dkim(app) + _secret(app) + _base_url(app)
     return found

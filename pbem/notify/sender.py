@@ -34,7 +34,7 @@ import engine
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.game.states import state_at
-from pbem.notify import compose, outbox, webhooks
+from pbem.notify import compose, outbox, signing, webhooks
 from pbem.store.health import beat
 from pbem.store.models import Game, Notification, Player
 
@@ -140,11 +140,28 @@ def written_since(app: Flask, before: set[Path]) -> list[Path]:
     return sorted(mail_files(app) - before, key=lambda path: path.stat().st_mtime)
 
 
+class SignedTransport:
+    """Another transport's mails, DKIM-signed first (pbem.notify.signing)."""
+
+    def __init__(self, inner: Transport, signer: signing.Signer) -> None:
+        self.inner = inner
+        self.signer = signer
+
+    def send(self, recipient: str, message: str) -> None:
+        self.inner.send(recipient, self.signer.sign(message))
+
+    def close(self) -> None:
+        self.inner.close()
+
+
 def transport(app: Flask) -> Transport:
+    """Where mail goes (SMTP_URL, else files), signed when the DKIM settings say so. A key
+    that cannot be used stops the pass (KeyProblem, logged): the mail waits, unsigned mail
+    is not sent in its place."""
     url = app.config.get("SMTP_URL")
-    if url:
-        return SmtpTransport(url)
-    return FileTransport(mail_folder(app))
+    made: Transport = SmtpTransport(url) if url else FileTransport(mail_folder(app))
+    signer = signing.signer(app.config)
+    return made if signer is None else SignedTransport(made, signer)
 
 
 @dataclass

@@ -17,14 +17,16 @@ def free_port() -> int:
 
 
 class Inbox:
-    """aiosmtpd's handler: keeps every message it accepts, parsed."""
+    """aiosmtpd's handler: keeps every message it accepts, parsed, and as it came (`raw`)."""
 
     def __init__(self) -> None:
         self.messages: list[tuple[list[str], EmailMessage]] = []
+        self.raw: list[bytes] = []
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
         parsed = message_from_bytes(envelope.content, policy=policy.default)
         self.messages.append((list(envelope.rcpt_tos), parsed))
+        self.raw.append(envelope.original_content or envelope.content)
         return "250 Message accepted for delivery"
 
     def to(self, address: str) -> list[EmailMessage]:

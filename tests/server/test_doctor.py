@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from pbem import create_app
 from pbem.config import DEVELOPMENT_SECRET
@@ -13,10 +14,16 @@ from pbem.extensions import db
 from pbem.store.health import beat
 from tests.server.mail_helpers import free_port
 
+#: A throwaway key, for tests only.
+DKIM_KEY = Path(__file__).parent / "data" / "dkim-test-key.pem"
+
 GOOD = {
     "SECRET_KEY": "k" * 48,
     "PBEM_BASE_URL": "https://elgrande.example.org",
     "MAIL_FROM": "El Grande <play@elgrande.example.org>",
+    "DKIM_SELECTOR": "pbem2026",
+    "DKIM_DOMAIN": "elgrande.example.org",
+    "DKIM_PRIVATE_KEY": str(DKIM_KEY),
 }
 
 
@@ -41,10 +48,24 @@ def test_a_good_installation_is_all_ok(app, database_url, smtp):
         "scheduler": "ok",
         "mail out": "ok",
         "mail from": "ok",
+        "dkim": "ok",
         "secret key": "ok",
         "base url": "ok",
     }
     assert f"127.0.0.1:{smtp.port}" in found["mail out"][1]
+    assert 'pbem2026._domainkey.elgrande.example.org = "v=DKIM1; k=rsa; p=' in found["dkim"][1]
+
+
+def test_unsigned_mail_is_warned_of_and_a_bad_key_is_a_failure(database_url, tmp_path):
+    base = {**GOOD, "SQLALCHEMY_DATABASE_URI": database_url}
+    unsigned = {k: v for k, v in base.items() if not k.startswith("DKIM_")}
+    level, says = findings(unsigned)["dkim"]
+    assert level == "warn" and "DKIM_SELECTOR" in says
+    level, says = findings({**base, "DKIM_PRIVATE_KEY": str(tmp_path / "none.pem")})["dkim"]
+    assert level == "fail" and "cannot be read" in says
+    (tmp_path / "bad.pem").write_text("not a key")
+    level, says = findings({**base, "DKIM_PRIVATE_KEY": str(tmp_path / "bad.pem")})["dkim"]
+    assert level == "fail" and "is not an RSA private key" in says
 
 
 def test_an_unmigrated_database_says_to_upgrade(tmp_path):
