@@ -38,9 +38,8 @@ def test_mail_is_signed_and_verifies_and_a_changed_unsubscribe_does_not(mail_app
         assert {b"list-unsubscribe", b"list-unsubscribe-post", b"from", b"subject"} <= set(
             signed.lower().replace(b" ", b"").split(b":")
         )
-    raw = smtp.inbox.raw[-1]
     unsubscribe = re.compile(rb"(List-Unsubscribe:\s*<)")
-    assert unsubscribe.search(raw)
+    raw = next(r for r in smtp.inbox.raw if unsubscribe.search(r))  # a seat's mail has one
     changed = unsubscribe.sub(rb"\1https://evil.example/>, <", raw, count=1)
     assert not dkim.verify(changed, dnsfunc=_dns)
 
