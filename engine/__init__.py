@@ -17,7 +17,7 @@ from typing import Any
 from engine import flow, play, setup, waiting
 from engine.batch import Batch, Played, play_batch
 from engine.moves import IllegalMove, Secrecy
-from engine.notation import NotationError, format_move, parse_move, parse_moves
+from engine.notation import NotationError, format_move, parse_move, parse_moves, reads_as_words
 from engine.observer import reveals_hidden, visible_events, visible_log
 from engine.observer import view as _view
 from engine.state import State
@@ -90,6 +90,7 @@ __all__ = [
     "new_game",
     "parse_move",
     "parse_moves",
+    "reads_as_words",
     "pending",
     "play_batch",
     "reveals_hidden",

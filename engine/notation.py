@@ -40,6 +40,11 @@ from engine.types import Move
 Value = int | str
 
 
+#: How like a verb an unknown first word must be for a "did you mean": "powr" is "power",
+#: but "thanks" is not "take" nor "hello" "allow" (those are words to the table).
+VERB_CLOSE = 0.7
+
+
 class NotationError(IllegalMove):
     """A line that cannot be read as one move. The message says what to write instead."""
 
@@ -418,7 +423,7 @@ def _not_understood(
         sentence = f'In "{text}", {miss.message[0].lower()}{miss.message[1:]}'
     else:
         verbs = sorted({v.split()[0] for n in NOTATION.values() for v in n.verbs})
-        close = difflib.get_close_matches(words[0], verbs, n=3, cutoff=0.6)
+        close = difflib.get_close_matches(words[0], verbs, n=3, cutoff=VERB_CLOSE)
         hint = f"did you mean {_or(close, quote=True)}?" if close else "a move starts with "
         hint += "" if close else ", ".join(verbs)
         sentence = f'In "{text}", "{words[0]}" is not a move ({hint}).'
@@ -429,6 +434,23 @@ def _not_understood(
     elif legal and len(legal) <= 12:
         sentence += f" You may: {', '.join(format_move(m) for m in legal)}."
     return sentence
+
+
+def reads_as_words(text: str, state: Board, player: str) -> bool:
+    """Whether a line is ordinary writing ("Good luck everyone!") rather than a move: its
+    first word begins no move's verb and is close to none, and the line is close to no legal
+    move. A line a "did you mean" would answer is a move mistyped, never words."""
+    words = _words(text)
+    if not words or text.strip().startswith(("#", ">")):
+        return False
+    readings, misses = _readings(words, state)
+    if readings or misses:
+        return False
+    verbs = sorted({v.split()[0] for n in NOTATION.values() for v in n.verbs})
+    if difflib.get_close_matches(words[0], verbs, n=1, cutoff=VERB_CLOSE):
+        return False
+    shown = [_fold(format_move(m)) for m in legal_moves(state, player)]
+    return not difflib.get_close_matches(" ".join(words), shown, n=1, cutoff=0.6)
 
 
 def parse_moves(text: str, state: Board, player: str) -> list[Move]:
@@ -505,4 +527,12 @@ def _example(type_: str) -> str:
     return format_move(_spelt(type_, _EXAMPLES.get(type_, {})))
 
 
-__all__ = ["ALIASES", "NOTATION", "NotationError", "format_move", "parse_move", "parse_moves"]
+__all__ = [
+    "ALIASES",
+    "NOTATION",
+    "NotationError",
+    "format_move",
+    "parse_move",
+    "parse_moves",
+    "reads_as_words",
+]
