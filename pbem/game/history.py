@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import selectinload
 
 import engine
@@ -58,6 +59,29 @@ def log_between(
     short can only hide more, never less.
     """
     return engine.visible_log(_entries(game_id, after, upto), set(own), events=False)
+
+
+#: A story tells at most this many moves (a seat back after weeks away reads the page).
+STORY_MOST = 80
+
+
+def since_last_move(
+    connection: Connection, game_id: int, colour: str, upto: int
+) -> list[engine.LogEntry]:
+    """The stored entries after `colour`'s last move, up to `upto` (from the start if they
+    have not moved), the last `STORY_MOST` of them, each with its events: what happened
+    since that seat last decided. `engine.visible_log` decides what its reader sees."""
+    last = connection.execute(
+        queries.SELECT_LAST_MOVE_OF, {"game": game_id, "colour": colour, "upto": upto}
+    ).scalar()
+    after = max(last or 0, upto - STORY_MOST)
+    rows = connection.execute(
+        queries.SELECT_LOG_BETWEEN, {"game": game_id, "after": after, "upto": upto}
+    )
+    return [
+        {"seq": row.seq, "player": row.colour, "move": row.move, "events": row.events or []}
+        for row in rows
+    ]
 
 
 def starts_a_round(entry: Mapping[str, Any]) -> bool:

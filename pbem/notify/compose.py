@@ -20,6 +20,7 @@ from flask import current_app, has_request_context, request
 import engine
 from pbem import tokens
 from pbem.clock import now
+from pbem.game import words
 from pbem.notify import addresses
 from pbem.notify.board_text import board_table, place_name
 from pbem.paths import TEMPLATES_DIR
@@ -147,9 +148,14 @@ def decision_mail(
     seq: int,
     deadline: str | None = None,
     reminder: bool = False,
+    since: Sequence[engine.LogEntry] = (),
+    names: Mapping[str, str] | None = None,
 ) -> EmailMessage:
-    """Tell a seat a decision is theirs: what, the board, their hand, their legal moves (and
-    remind them of it, before its deadline)."""
+    """Tell a seat a decision is theirs: what happened since their last move (`since`, the
+    log entries after it, shown as they may see them; `names`: each colour's player), what
+    is asked and all it needs (the action cards, where caballeros may go, a worked example
+    of a whole answer), the board, their hand, their legal moves (and remind them of it,
+    before its deadline)."""
     colour = recipient.colour
     assert colour is not None
     view = engine.view(state, colour)
@@ -159,7 +165,8 @@ def decision_mail(
         (p for p in view["pending"] if p["player"] == colour and p["kind"] == decision["kind"]),
         decision,
     )
-    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
+    legal = engine.legal_moves(state, colour)
+    moves = [engine.format_move(m) for m in legal]
     asks = ASKS.get(decision["kind"], "A decision is yours.")
     context = {
         "recipient": recipient,
@@ -174,6 +181,13 @@ def decision_mail(
         "deadline": deadline,
         "link": game_link(game_id, recipient),
         "seq": seq,
+        "story": words.story(engine.visible_log(since, {colour}), names or {}, colour),
+        "guide": words.guide(view, colour, decision),
+        "cards": _cards_to_choose(view, decision),
+        "power_cards": [
+            words.power_card_line(m["card"]) for m in legal if m["type"] == "play_power_card"
+        ],
+        "example": words.worked_example(state, colour),
     }
     subject = asks.rstrip(".")
     return message(
@@ -184,6 +198,14 @@ def decision_mail(
         parts=render("decision", **context),
         seq=seq,
     )
+
+
+def _cards_to_choose(view: engine.View, decision: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The face-up action cards, for a turn that has not chosen one yet."""
+    turn = view["turn"]
+    if decision["kind"] != "turn" or turn is None or turn["step"] not in ("draw", "choose_card"):
+        return []
+    return words.face_up_cards(view)
 
 
 def scoring_mail(
@@ -398,4 +420,31 @@ def notice_mail(
         title=title,
         subject=subject,
         parts=render("notice", **context),
+    )
+
+
+def table_talk_mail(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    speaker: str,
+    lines: Sequence[str],
+    seq: int,
+) -> EmailMessage:
+    """Words a player wrote to the table, passed on in the game's thread."""
+    context = {
+        "title": title,
+        "game_id": game_id,
+        "speaker": speaker,
+        "lines": lines,
+        "link": game_link(game_id),
+    }
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=f"{speaker} says",
+        parts=render("table_talk", **context),
+        seq=seq,
     )

@@ -33,6 +33,7 @@ from sqlalchemy import bindparam, select, update
 import engine
 from pbem.clock import now
 from pbem.extensions import db
+from pbem.game import history
 from pbem.game.states import state_at
 from pbem.notify import compose, outbox, signing, webhooks
 from pbem.store.health import beat
@@ -277,6 +278,10 @@ def compose_queued(limit: int = 500) -> int:
                 decision=payload["decision"],
                 seq=payload["seq"],
                 deadline=payload["deadline"],
+                since=history.since_last_move(
+                    db.session.connection(), game.id, payload["colour"], payload["seq"]
+                ),
+                names=outbox.seat_names(game),
             )
             values: dict[str, Any] = {"message": mail.as_string()}
         except Exception as error:  # a bug: kept out of the way, shown to the admin

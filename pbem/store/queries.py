@@ -146,6 +146,13 @@ SELECT_MOVES_BETWEEN = (
 # A stretch of the log as the pages show it: each move with its events.
 SELECT_LOG_BETWEEN = SELECT_MOVES_BETWEEN.add_columns(_moves.c.events)
 
+# Where a seat's story starts (`history.since_last_move`): its last move up to a seq.
+SELECT_LAST_MOVE_OF = select(func.max(_moves.c.seq)).where(
+    _moves.c.game_id == bindparam("game"),
+    _moves.c.colour == bindparam("colour"),
+    _moves.c.seq <= bindparam("upto"),
+)
+
 # Where a game's rounds start: a snapshot is written at setup (seq 0) and after each move
 # that started a round (`states.snapshots_of`).
 SELECT_SNAPSHOT_SEQS = (

@@ -33,6 +33,7 @@ import engine
 from engine.data import REGIONS
 from pbem import create_app
 from pbem.extensions import db
+from pbem.game import history
 from pbem.notify import addresses, compose, outbox, sender
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Notification, Seat
@@ -393,6 +394,8 @@ def check_row(app, row, moved, secrets: Secrets, seats, title, game_id, rng) -> 
                 decision=decision,
                 seq=seq,
                 deadline=compose.when(deadline_of(game_id, colour)),
+                since=scrambled_story(game_id, colour, seq, person, rng),
+                names={c: s[2] for c, s in seats.items()},
             )
         return compose.scoring_mail(
             recipient, game_id=game_id, title=title, state=other, events=events, seq=seq
@@ -401,6 +404,24 @@ def check_row(app, row, moved, secrets: Secrets, seats, title, game_id, rng) -> 
     again = with_app(app, compose_again)
     assert readable(again) == readable(mail), (kind, colour, seq)
     return colour
+
+
+def scrambled_story(game_id: int, colour: str, seq: int, person, rng) -> list:
+    """The log since the seat's last move, with every move its reader may not see (another
+    person's unrevealed pick, a card taken back) replaced by another of its kind: the story
+    must read the same."""
+    entries = history.since_last_move(db.session.connection(), game_id, colour, seq)
+    shown = engine.visible_log(entries, person)
+    out = []
+    for entry, seen in zip(entries, shown, strict=True):
+        move = dict(entry["move"])
+        if seen.get("hidden"):
+            if "region" in move:
+                move["region"] = _other_region(move["region"], rng)
+            if "card" in move:
+                move["card"] = rng.choice([k for k in POWER_CARDS if k != move["card"]])
+        out.append({**entry, "move": move})
+    return out
 
 
 def deadline_of(game_id: int, colour: str):
