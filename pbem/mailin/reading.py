@@ -202,7 +202,7 @@ def reply_part(text: str) -> str:
     if signature and _reads_as_ours(signature):
         # The library's signature words are prefixes ("Tak", Danish thanks, would cut
         # "take 3"): a line we can read is never a signature.
-        body = first.content.replace(first.headers or "", "").strip()
+        body = _above_signature(first.content.replace(first.headers or "", "").strip())
     kept = [line for line in body.split("\n") if not line.lstrip().startswith(">")]
     # Nothing above the quote: a bottom-posted reply (mutt's and s-nail's way) is read from
     # below it.
@@ -244,6 +244,13 @@ def _below_the_quote(lines: list[str]) -> str:
             break
         below.append(line)
     return "\n".join(below).strip()
+
+
+def _above_signature(text: str) -> str:
+    """The text down to the usual signature delimiter ("-- " alone on a line)."""
+    lines = text.split("\n")
+    end = next((i for i, line in enumerate(lines) if line.rstrip() in ("--", "-- ")), len(lines))
+    return "\n".join(lines[:end]).strip()
 
 
 def _reads_as_ours(line: str) -> bool:

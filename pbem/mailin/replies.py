@@ -24,6 +24,7 @@ from pbem.mailin.ledger import Result
 from pbem.mailin.reading import COMMAND_WORDS
 from pbem.notify import addresses, answers, compose, outbox
 from pbem.notify.compose import ASKS
+from pbem.play import talk as talk_
 from pbem.store import queries
 from pbem.store.models import Game
 
@@ -57,16 +58,28 @@ def handle(mail: SeatMail, text: str) -> Result:
     for line in lines:
         words = line.split()
         word = _fold(words[0])
-        if word in COMMAND_WORDS and not (word == "stop" and len(words) == 1 and _ends(mail)):
+        if word in COMMAND_WORDS and not (word == "stop" and len(words) == 1):
             said.append((word, words[1:]))
         else:
             moves.append(line)
+    # A bare `stop` is the move ending an "up to" card when it follows other moves (the end
+    # of a whole turn) or is one now; else it is the command that ends this game's mails.
+    bare_stops = [line for line in moves if _fold(line) == "stop"]
+    if bare_stops and len(bare_stops) == len(moves) and not _ends(mail):
+        moves = []
+        said.append(("stop", []))
     for word, arguments in said:
         commands.run(mail, word, arguments)
+    state = mail.state()
+    talk = [m for m in moves if state is not None and engine.reads_as_words(m, state, mail.colour)]
+    moves = [m for m in moves if m not in talk]
     if moves:
-        return _play(mail, "\n".join(moves))
-    # Only commands: answer them, with the game as it is now.
+        return _play(mail, "\n".join(moves), talk)
+    # Only commands and words to the table: answer them, with the game as it is now.
     db.session.refresh(mail.game)
+    if talk:
+        _pass_on(db.session.connection(), mail, talk, mail.game.seq)
+        said.append(("words", []))
     answered = _answer(
         db.session.connection(), mail, outcome="answered", state=mail.state(), seq=mail.game.seq
     )
@@ -96,7 +109,26 @@ def refuse(mail: SeatMail, reason: str, *, why: str) -> Result:
     return ledger.commit_or_duplicate(mail.inbound, result)
 
 
-def _play(mail: SeatMail, text: str) -> Result:
+def _pass_on(connection: Connection, mail: SeatMail, talk: list[str], seq: int) -> None:
+    """Words to the table, kept and queued to the others (in the mail's transaction)."""
+    kept = talk_.say(
+        connection,
+        game_id=mail.game_id,
+        title=mail.game.title,
+        colour=mail.colour,
+        player_id=mail.holder.id,
+        lines=talk,
+        seq=seq,
+    )
+    quoted = "; ".join(f'"{line}"' for line in kept)
+    note = f"Passed on to the other players: {quoted}"
+    if len(kept) < len(talk) or any(k != t for k, t in zip(kept, talk, strict=False)):
+        note += f" (at most {talk_.MOST_LINES} lines of {talk_.LONGEST} characters)"
+    if note not in mail.lines:  # the plan runs again when another move lands first
+        mail.lines.append(note + ".")
+
+
+def _play(mail: SeatMail, text: str, talk: list[str]) -> Result:
     actor = Actor.by_player(mail.holder.id, mail.colour)
     answered: list[bool] = []
 
@@ -107,6 +139,8 @@ def _play(mail: SeatMail, text: str) -> Result:
         return _moves(mail, text, state, colour)
 
     def also_write(connection: Connection, outcome: play.Outcome) -> None:
+        if talk:
+            _pass_on(connection, mail, talk, outcome.seq)
         played = [engine.format_move(m) for m in outcome.moves]
         answered.append(
             _answer(

@@ -21,6 +21,7 @@ import engine
 from engine.board import Board
 from pbem.clock import due_at_once, now
 from pbem.extensions import db
+from pbem.game import history
 from pbem.game.players import claim_token
 from pbem.game.states import current_state
 from pbem.notify import compose
@@ -53,13 +54,12 @@ def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, di
     """Each seat's holder as a mail recipient, with their preferences, in seat order."""
     rows = RECIPIENTS.all(connection, {"game": game_id})
     return [
-        (Recipient(r.id, r.email, r.name, r.colour, bool(r.bot)), r.preferences or {})
-        for r in rows
+        (Recipient(r.id, r.email, r.name, r.colour, bool(r.bot)), r.preferences or {}) for r in rows
     ]
 
 
 #: Mails a digest may gather; a player's own decisions always go at once.
-DIGESTIBLE = frozenset({"every_move", "scoring", "game_over"})
+DIGESTIBLE = frozenset({"every_move", "scoring", "game_over", "table_talk"})
 
 
 def row(
@@ -237,6 +237,11 @@ def after_batch(
     queue(connection, rows)
 
 
+def seat_names(game: Any) -> dict[str, str]:
+    """Each colour's player's name, as a story names them."""
+    return {seat.colour: seat.player.name for seat in game.seats}
+
+
 def first_colour(seated: list[tuple[Recipient, dict[str, Any]]], player_id: int) -> str | None:
     """A person holding two colours gets one copy of a game-wide mail: their first seat's."""
     return next((r.colour for r, _ in seated if r.player_id == player_id), None)
@@ -360,6 +365,8 @@ def reminder(connection: Connection, *, game: Any, seat: Any, due_at: Any) -> No
         seq=game.seq,
         deadline=compose.when(due_at),
         reminder=True,
+        since=history.since_last_move(connection, game.id, seat.colour, game.seq),
+        names=seat_names(game),
     )
     queue(connection, rows_for([(recipient, "reminder", mail)], game.id))
 
@@ -425,6 +432,39 @@ def notice(
             )
             mails.append((recipient, "notice", mail))
     queue(connection, rows_for(mails, game.id))
+
+
+def table_talk(
+    connection: Connection,
+    *,
+    game_id: int,
+    title: str,
+    colour: str,
+    lines: list[str],
+    seq: int,
+) -> None:
+    """Words `colour`'s holder wrote to the table, to every other person in the game (once
+    each, to their first seat's thread), as their preferences say: a mail of its own, or a
+    part of their digest."""
+    seated = recipients(connection, game_id)
+    speaker = next(r for r, _ in seated if r.colour == colour)
+    mails = []
+    for recipient, preferences in seated:
+        if recipient.player_id == speaker.player_id:
+            continue
+        if recipient.colour != first_colour(seated, recipient.player_id):
+            continue
+        if wants(preferences, game_id, "table_talk"):
+            mail = compose.table_talk_mail(
+                recipient,
+                game_id=game_id,
+                title=title,
+                speaker=f"{speaker.name} ({colour})",
+                lines=lines,
+                seq=seq,
+            )
+            mails.append((recipient, "table_talk", mail))
+    queue(connection, rows_for(mails, game_id, {r.player_id: p for r, p in seated}))
 
 
 def abandoned(connection: Connection, *, game: Any) -> None:

@@ -12,7 +12,13 @@ from pbem.store.models import Player
 
 #: What a player's preferences are when they never set any (see `wants`).
 DEFAULT_PREFERENCES: dict[str, Any] = {
-    "mail": {"decision": True, "every_move": False, "scoring": True, "game_over": True},
+    "mail": {
+        "decision": True,
+        "every_move": False,
+        "scoring": True,
+        "game_over": True,
+        "table_talk": True,
+    },
     "digest_hours": 0,
     "webhooks": [],
     "muted_games": [],

@@ -172,6 +172,23 @@ class Move(Model):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 
 
+class TableTalk(Model):
+    """A word to the table: a line of a seat's reply that was no move, relayed to the other
+    players and kept in the game's record, after the move `seq` it was written at."""
+
+    __tablename__ = "table_talk"
+    __table_args__ = (Index("ix_table_talk_game_id_id", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    colour: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    text: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(16), default="email")
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
 class Snapshot(Model):
     """The whole state (engine.to_dict) after move `seq`: at setup and at each round's start.
 

@@ -25,6 +25,7 @@ TABLES_CHILD_FIRST = [
     "idempotency_records",
     "deadlines",
     "idle_limits",
+    "table_talk",
     "absences",
     "outbox",
     "snapshots",

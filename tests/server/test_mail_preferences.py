@@ -32,6 +32,7 @@ def test_preferences_merge_and_default(mail_api):
         "every_move": False,
         "scoring": True,
         "game_over": True,
+        "table_talk": True,
     }
     assert shown["digest_hours"] == 0 and shown["webhooks"] == []
     changed = prefs(mail_api, key, mail={"every_move": True})

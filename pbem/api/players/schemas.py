@@ -24,6 +24,7 @@ class MailChoicesSchema(ma.Schema):
     every_move = Flag(metadata={"description": "Every batch others play (off)"})
     scoring = Flag(metadata={"description": "After each general scoring (on)"})
     game_over = Flag(metadata={"description": "The final scores (on)"})
+    table_talk = Flag(metadata={"description": "Words the other players write to the table (on)"})
 
 
 class WebhookSchema(ma.Schema):
