@@ -202,7 +202,7 @@ def _dkim(app: Flask) -> list[Finding]:
             )
         ]
     name, value = signer.dns_record()
-    return [Finding("ok", "dkim", f"mail is signed; publish the TXT record {name} = \"{value}\"")]
+    return [Finding("ok", "dkim", f'mail is signed; publish the TXT record {name} = "{value}"')]
 
 
 def examine(app: Flask) -> list[Finding]:

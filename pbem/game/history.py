@@ -74,7 +74,13 @@ def since_last_move(
     last = connection.execute(
         queries.SELECT_LAST_MOVE_OF, {"game": game_id, "colour": colour, "upto": upto}
     ).scalar()
-    after = max(last or 0, upto - STORY_MOST)
+    return stored_log(connection, game_id, max(last or 0, upto - STORY_MOST), upto)
+
+
+def stored_log(
+    connection: Connection, game_id: int, after: int, upto: int
+) -> list[engine.LogEntry]:
+    """The stored entries with `after < seq <= upto`, read in the caller's transaction."""
     rows = connection.execute(
         queries.SELECT_LOG_BETWEEN, {"game": game_id, "after": after, "upto": upto}
     )

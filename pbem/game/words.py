@@ -159,14 +159,19 @@ def _by_place(scores: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mappi
     return groups
 
 
+def spot(where: str) -> str:
+    """A location as a sentence names it: "the Castillo", "the court", "Aragon"."""
+    if where in ("province", "court"):
+        return f"the {where}"
+    return "the Castillo" if where == "castillo" else place_name(where)
+
+
 def _moved(event: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
-    count, colour = event["count"], event["player"]
-    where = event["to"]
-    target = "the province" if where == "province" else place_name(where)
-    owner = _whose(colour, names, reader)
-    what = f"{count} of {owner} caballeros" if count != 1 else f"1 of {owner} caballeros"
-    start = "court" if event["from"] == "court" else place_name(event["from"])
-    return f"{what} went from {start} to {target}."
+    owner = _whose(event["player"], names, reader)
+    return (
+        f"{event['count']} of {owner} caballeros went from {spot(event['from'])} to "
+        f"{spot(event['to'])}."
+    )
 
 
 def event_lines(
@@ -211,7 +216,7 @@ _SENTENCES: dict[str, Any] = {
     "king_moved": lambda e, n, w, p: f"The king moved to {place_name(e['to'])}.",
     "grande_moved": lambda e, n, w, p: f"{_cap(w)} grande moved to {place_name(e['to'])}.",
     "scoreboard_moved": lambda e, n, w, p: (
-        f"The {e['scoreboard']} scoreboard now lies on {place_name(e['to'])}."
+        f"The {e['scoreboard']} scoreboard now lies on {spot(e['to'])}."
     ),
     "secret_picks_revealed": lambda e, n, w, p: (
         f"The secret picks for {card_title(e['card'])} were revealed: {p(e)}."

@@ -216,18 +216,35 @@ def scoring_mail(
     state: engine.State,
     events: Sequence[Mapping[str, Any]],
     seq: int,
+    names: Mapping[str, str] | None = None,
+    totals: Mapping[str, Mapping[str, int]] | None = None,
 ) -> EmailMessage:
-    """After a general scoring or at the end: the points awarded and why, and standings."""
+    """After a general scoring or at the end: each place scored with its breakdown (ranks,
+    points, king's and home bonuses), the standings, and at the end each player's points by
+    source (`totals`, from `words.points_by_source`)."""
     view = engine.view(state, recipient.colour)
     awards = [e for e in events if e["type"] == "score"]
     standings = sorted(view["players"].items(), key=lambda item: -item[1]["score"])
     over = view["phase"] == "over"
+    names = names or {}
     context = {
         "recipient": recipient,
         "title": title,
         "game_id": game_id,
-        "awards": awards,
-        "standings": standings,
+        "breakdown": words.scoring_lines(awards, names, recipient.colour),
+        "standings": [
+            {
+                "who": words.who(colour, names, None),
+                "score": player["score"],
+                "sources": [
+                    f"{source} {(totals or {}).get(colour, {}).get(source, 0)}"
+                    for source in words.SOURCES
+                ]
+                if totals is not None
+                else [],
+            }
+            for colour, player in standings
+        ],
         "over": over,
         "winners": view.get("winners", []),
         "teams": view.get("teams"),

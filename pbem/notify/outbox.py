@@ -21,7 +21,7 @@ import engine
 from engine.board import Board
 from pbem.clock import due_at_once, now
 from pbem.extensions import db
-from pbem.game import history
+from pbem.game import history, words
 from pbem.game.players import claim_token
 from pbem.game.states import current_state
 from pbem.notify import compose
@@ -185,6 +185,8 @@ def after_batch(
     mails = []
     deferred: list[dict[str, Any]] = []
     hooks = []
+    names = {r.colour: r.name for r, _ in seated if r.colour is not None}
+    totals: dict[str, dict[str, int]] | None = None  # the game's points by source, at its end
     for recipient, preferences in seated:
         # A person holding two colours gets one copy of what is not their seat's own.
         game_wide = recipient.colour == first_colour(seated, recipient.player_id)
@@ -219,8 +221,17 @@ def after_batch(
                 )
         kind = "game_over" if engine.is_over(state) else "scoring"
         if events is not None and game_wide and wants(preferences, game_id, kind):
+            if kind == "game_over" and totals is None:
+                totals = words.points_by_source(history.stored_log(connection, game_id, 0, seq))
             mail = compose.scoring_mail(
-                recipient, game_id=game_id, title=title, state=state, events=events, seq=seq
+                recipient,
+                game_id=game_id,
+                title=title,
+                state=state,
+                events=events,
+                seq=seq,
+                names=names,
+                totals=totals,
             )
             mails.append((recipient, kind, mail))
     rows = rows_for(mails, game_id, {r.player_id: p for r, p in seated}) + deferred

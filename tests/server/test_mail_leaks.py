@@ -33,7 +33,7 @@ import engine
 from engine.data import REGIONS
 from pbem import create_app
 from pbem.extensions import db
-from pbem.game import history
+from pbem.game import history, words
 from pbem.notify import addresses, compose, outbox, sender
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Notification, Seat
@@ -397,8 +397,16 @@ def check_row(app, row, moved, secrets: Secrets, seats, title, game_id, rng) -> 
                 since=scrambled_story(game_id, colour, seq, person, rng),
                 names={c: s[2] for c, s in seats.items()},
             )
+        log = history.stored_log(db.session.connection(), game_id, 0, seq)
         return compose.scoring_mail(
-            recipient, game_id=game_id, title=title, state=other, events=events, seq=seq
+            recipient,
+            game_id=game_id,
+            title=title,
+            state=other,
+            events=events,
+            seq=seq,
+            names={c: s[2] for c, s in seats.items()},
+            totals=words.points_by_source(log) if engine.is_over(state) else None,
         )
 
     again = with_app(app, compose_again)

@@ -1,0 +1,125 @@
+"""The game in words (`pbem.game.words`): scoring breakdowns as the rule books score ties,
+points by source that add up to the score, and worked examples that answer a decision whole."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from pbem.game import words
+
+NAMES = {"red": "Ann", "blue": "Bob", "green": "Cid", "yellow": "Dee"}
+
+
+def _score(player: str, points: int, reason: str = "rank", place: str = "aragon") -> dict:
+    return {"type": "score", "player": player, "points": points, "place": place, "reason": reason}
+
+
+def test_a_breakdown_names_ranks_ties_and_bonuses():
+    # The rule books' 4,3,3,2 on 4/3/1: 4, then the two tied for 2nd score 3rd's 1.
+    events = [
+        _score("red", 4),
+        _score("red", 2, "king_bonus"),
+        _score("red", 2, "home_bonus"),
+        _score("blue", 1),
+        _score("green", 1),
+        _score("yellow", 5, place="castillo"),
+    ]
+    assert words.scoring_lines(events, NAMES, "blue") == [
+        "Aragon scored: Ann (red) 4 (1st) +2 king's bonus +2 home bonus; you 1 (3rd, tied); "
+        "Cid (green) 1 (3rd, tied).",
+        "Castillo scored: Dee (yellow) 5 (1st).",
+    ]
+
+
+def _random_log(colours: list[str], seed: int) -> tuple[engine.State, list[engine.LogEntry]]:
+    rng = random.Random(seed)
+    state = engine.new_game(colours, seed=seed, options={"rounds": 6})
+    log: list[engine.LogEntry] = []
+    while not engine.is_over(state):
+        colour = rng.choice(sorted({p["player"] for p in engine.pending(state)}))
+        move = rng.choice(engine.legal_moves(state, colour))
+        state, events = engine.apply(state, colour, move)
+        log.append({"seq": len(log) + 1, "player": colour, "move": move, "events": events})
+    return state, log
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_points_by_source_add_up_to_each_score(seed):
+    colours = ["red", "blue", "green", "yellow"][: 2 + seed % 3]
+    state, log = _random_log(colours, seed)
+    totals = words.points_by_source(log)
+    for colour, score in engine.scores(state).items():
+        assert sum(totals.get(colour, {}).values()) == score
+    assert any(t["general scorings"] for t in totals.values())
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_worked_example_answers_the_decision_whole(seed):
+    """Played as written, every example is legal and leaves the seat no part of the decision
+    it answered (or stops where something is revealed, or at its length)."""
+    rng = random.Random(seed)
+    state = engine.new_game(["red", "blue", "green", "yellow"], seed=seed, options={"rounds": 6})
+    examples = 0
+    while not engine.is_over(state):
+        colour = rng.choice(sorted({p["player"] for p in engine.pending(state)}))
+        asked = next(p for p in engine.pending(state) if p["player"] == colour)
+        lines = words.worked_example(state, colour)
+        assert lines
+        moves = engine.parse_moves("\n".join(lines), state, colour)
+        revealed = False
+        for move in moves:
+            state, events = engine.apply(state, colour, move)
+            revealed = revealed or engine.reveals_hidden(events)
+        now = [p for p in engine.pending(state) if p["player"] == colour]
+        still = any(p["kind"] == asked["kind"] == "turn" for p in now)
+        assert not still or revealed or len(lines) == words.EXAMPLE_MOST, (asked, lines)
+        examples += 1
+    assert examples > 40
+
+
+def test_the_story_says_moves_with_names_and_what_they_did():
+    entries = [
+        {
+            "seq": 1,
+            "player": "red",
+            "move": {"type": "move_king", "to": "galicia"},
+            "events": [{"type": "king_moved", "to": "galicia"}],
+        },
+        {"seq": 2, "player": "blue", "move": {"type": "secret_pick"}, "events": [], "hidden": True},
+        {
+            "seq": 3,
+            "player": "blue",
+            "move": {
+                "type": "move_caballero",
+                "colour": "green",
+                "from": "aragon",
+                "to": "castillo",
+            },
+            "events": [
+                {
+                    "type": "caballeros_moved",
+                    "player": "blue",
+                    "count": 1,
+                    "from": "aragon",
+                    "to": "castillo",
+                },
+                {
+                    "type": "caballeros_moved",
+                    "player": "green",
+                    "count": 2,
+                    "from": "aragon",
+                    "to": "province",
+                },
+            ],
+        },
+    ]
+    assert words.story(entries, NAMES, "green") == [
+        "Ann (red): king galicia",
+        "  The king moved to Galicia.",
+        "Bob (blue): secret pick (secret); move green aragon>castillo",
+        "  2 of your caballeros went from Aragon to the province.",
+        "  1 of Bob (blue)'s caballeros went from Aragon to the Castillo.",
+    ]

@@ -1,0 +1,80 @@
+"""The story since your last move: every decision mail begins with what the others did
+since that seat last moved, in order, with their names, as the seat may see it. Played over
+random games through the API; the mails are read as they were sent."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.moves import FORMS, Secrecy
+from pbem.game.history import STORY_MOST
+from pbem.notify import addresses
+from tests.server.mail_helpers import body_text
+from tests.server.test_mail_out import addresses_of, deliver
+
+
+def _story(text: str) -> str:
+    """The story part of a decision mail, its lines joined with single spaces."""
+    if "Since your last move:" not in text:
+        return ""
+    part = text.split("Since your last move:\n", 1)[1].split("\n\n", 1)[0]
+    return " ".join(part.split())
+
+
+def _play_randomly(api, game_id, keys, rng) -> None:
+    for _ in range(3000):
+        view = api.get(f"/api/games/{game_id}").get_json()
+        if view["status"] != "active":
+            return
+        colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
+        legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+        played = api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], legal["seq"])
+        assert played.status_code == 201, played.get_json()
+    raise AssertionError("the game did not end")
+
+
+def _shown(entry: dict) -> list[str]:
+    """How a story may write a move: in the notation, or (a secret) as its kind."""
+    move = entry["move"]
+    form = FORMS.get(move["type"])
+    secret = form is not None and form.secrecy is not Secrecy.PUBLIC
+    forms = [engine.format_move(move)]
+    return forms + [f"{move['type'].replace('_', ' ')} (secret)"] if secret else forms
+
+
+@pytest.mark.parametrize("colours", [["red", "blue", "green"], ["red", "blue", "green", "yellow"]])
+def test_every_move_of_others_since_a_seats_last_move_is_in_its_next_decision_mail(
+    mail_app, mail_api, smtp, colours
+):
+    game_id, keys = mail_api.new_game(colours, options={"rounds": 6})
+    _play_randomly(mail_api, game_id, keys, random.Random(len(colours)))
+    while deliver(mail_app).sent:
+        pass
+    record = mail_api.get(f"/api/games/{game_id}/record").get_json()["moves"]
+    names = {colour: colour.title() for colour in colours}
+    checked = 0
+    for colour, email in addresses_of(mail_app, game_id):
+        for mail in smtp.inbox.to(email):
+            text = body_text(mail)
+            if "A whole answer in one reply" not in text:
+                continue  # not a decision mail
+            with mail_app.app_context():
+                _, _, seq = addresses.read_message_id(str(mail["Message-ID"]))
+            last = max((e["seq"] for e in record[:seq] if e["player"] == colour), default=0)
+            since = record[max(last, seq - STORY_MOST) : seq]
+            story = _story(text)
+            assert bool(story) == bool(since), (colour, seq, text)
+            at = 0
+            for entry in since:
+                assert entry["player"] != colour
+                found = [story.find(form, at) for form in _shown(entry)]
+                found = [i for i in found if i >= 0]
+                assert found, (colour, seq, entry, story[at:])
+                at = min(found) + 1
+            for other in {e["player"] for e in since}:
+                assert f"{names[other]} ({other}):" in story
+            checked += 1
+    assert checked > 40

@@ -1,0 +1,100 @@
+"""Words to the table: a reply's lines that read as no move, and are close to none, are
+passed on to the other players and kept in the game's record, beside the moves played; a
+line a "did you mean" would answer is still refused, and a refused reply passes nothing on."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from pbem.extensions import db
+from pbem.notify import addresses
+from tests.server.mail_helpers import body_text
+from tests.server.mailin_helpers import moves_listed, reply
+from tests.server.test_mail_in import inbound, latest_with_moves, seq_of, start, to_move
+from tests.server.test_mail_out import deliver
+
+
+def _talk(app) -> list[tuple[str, str, int]]:
+    with app.app_context():
+        rows = db.session.execute(
+            sa.text("SELECT colour, text, seq FROM table_talk ORDER BY id")
+        ).all()
+        db.session.remove()
+    return [tuple(r) for r in rows]
+
+
+def _said(smtp, seats, colour) -> list[str]:
+    """The "... says" mails each other seat got, as text."""
+    return [
+        body_text(m)
+        for other, address in seats.items()
+        if other != colour
+        for m in smtp.inbox.to(address)
+        if str(m["Subject"]).endswith(" says")
+    ]
+
+
+@pytest.mark.parametrize("words_first", [True, False], ids=["words-first", "move-first"])
+def test_a_move_and_words_to_the_table_in_one_reply(mail_app, mail_api, smtp, words_first):
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    move = moves_listed(mail)[0]
+    lines = ["Good luck everyone!", move] if words_first else [move, "Good luck everyone!"]
+    result = inbound(mail_app, reply(mail, "\n".join(lines), sender=seats[colour]))
+    assert result.outcome == "played" and result.played == [move]
+    assert seq_of(mail_api, game_id) == 1
+    assert _talk(mail_app) == [(colour, "Good luck everyone!", 1)]
+    deliver(mail_app)
+    said = _said(smtp, seats, colour)
+    assert len(said) == len(seats) - 1
+    assert all("Good luck everyone!" in text and f"({colour})" in text for text in said)
+    answer = body_text(smtp.inbox.to(seats[colour])[-1])
+    assert f"Played:\n  {move}" in answer
+    assert 'Passed on to the other players: "Good luck everyone!"' in answer
+
+
+def test_words_alone_are_passed_on_and_the_decision_stays_open(mail_app, mail_api, smtp):
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    result = inbound(mail_app, reply(mail, "Sorry, I am thinking.", sender=seats[colour]))
+    assert result.outcome == "answered"
+    assert seq_of(mail_api, game_id) == 0
+    assert _talk(mail_app) == [(colour, "Sorry, I am thinking.", 0)]
+    deliver(mail_app)
+    answer = body_text(smtp.inbox.to(seats[colour])[-1])
+    assert 'Passed on to the other players: "Sorry, I am thinking."' in answer
+    assert "Play a power card" in answer  # and what is still theirs to decide
+
+
+@pytest.mark.parametrize("typo", ["powr 5", "plcae aragon", "pwer 9"])
+def test_a_mistyped_move_is_refused_not_passed_on(mail_app, mail_api, smtp, typo):
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    body = f"Good luck everyone!\n{typo}"
+    result = inbound(mail_app, reply(mail, body, sender=seats[colour]))
+    assert result.outcome == "refused"
+    assert seq_of(mail_api, game_id) == 0 and _talk(mail_app) == []
+    deliver(mail_app)
+    assert _said(smtp, seats, colour) == []
+    answer = body_text(smtp.inbox.to(seats[colour])[-1])
+    assert "Nothing was played" in answer and "did you mean" in answer.lower()
+
+
+def test_a_reply_to_words_goes_back_to_the_table(mail_app, mail_api, smtp):
+    """The relayed mail is in the reader's own thread: answering it passes their words on."""
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    inbound(mail_app, reply(mail, "Who is in?", sender=seats[colour]))
+    deliver(mail_app)
+    other = next(c for c in seats if c != colour)
+    relayed = next(m for m in smtp.inbox.to(seats[other]) if str(m["Subject"]).endswith(" says"))
+    with mail_app.app_context():
+        assert str(relayed["Reply-To"]) == addresses.seat_address(game_id, other)
+    result = inbound(mail_app, reply(relayed, "Me, gladly.", sender=seats[other]))
+    assert result.outcome == "answered"
+    assert _talk(mail_app)[-1] == (other, "Me, gladly.", 0)
