@@ -77,6 +77,17 @@ def since_last_move(
     return stored_log(connection, game_id, max(last or 0, upto - STORY_MOST), upto)
 
 
+def since_last_person_move(
+    connection: Connection, game_id: int, colour: str, upto: int
+) -> list[engine.LogEntry]:
+    """As `since_last_move`, from the seat's last move a person made: what happened while a
+    bot (or the timeouts) played it."""
+    last = connection.execute(
+        queries.SELECT_LAST_PERSON_MOVE_OF, {"game": game_id, "colour": colour, "upto": upto}
+    ).scalar()
+    return stored_log(connection, game_id, max(last or 0, upto - STORY_MOST), upto)
+
+
 def stored_log(
     connection: Connection, game_id: int, after: int, upto: int
 ) -> list[engine.LogEntry]:

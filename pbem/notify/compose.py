@@ -465,3 +465,19 @@ def table_talk_mail(
         parts=render("table_talk", **context),
         seq=seq,
     )
+
+
+def bot_story_text(
+    *,
+    game_id: int,
+    title: str,
+    colour: str,
+    entries: Sequence[engine.LogEntry],
+    names: Mapping[str, str],
+) -> str:
+    """What happened at a seat a bot plays, for its person's digest: the story as the seat
+    sees it, the bot's moves named as such."""
+    named = {**names, colour: "your bot"}
+    lines = words.story(engine.visible_log(entries, {colour}), named, None)
+    head = f'In "{title}" (game {game_id}), a bot plays {colour} for you:'
+    return "\n".join([head, *(f"  {line}" for line in lines)])

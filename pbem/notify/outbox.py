@@ -22,7 +22,7 @@ from engine.board import Board
 from pbem.clock import due_at_once, now
 from pbem.extensions import db
 from pbem.game import history, words
-from pbem.game.players import claim_token
+from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
 from pbem.notify import compose
 from pbem.notify.compose import Recipient
@@ -235,6 +235,8 @@ def after_batch(
             )
             mails.append((recipient, kind, mail))
     rows = rows_for(mails, game_id, {r.player_id: p for r, p in seated}) + deferred
+    before_batch = seq - len(batch.played)
+    rows += bot_story_rows(connection, game_id, title, seated, batch.player, before_batch, seq)
     if hooks:
         # A webhook posts where others may read it (a channel): only the public record.
         text = compose.public_summary(
@@ -246,6 +248,43 @@ def after_batch(
         )
         rows += webhook_rows(hooks, game_id, text)
     queue(connection, rows)
+
+
+def bot_story_rows(
+    connection: Connection,
+    game_id: int,
+    title: str,
+    seated: list[tuple[Recipient, dict[str, Any]]],
+    colour: str,
+    before_batch: int,
+    seq: int,
+) -> list[dict[str, Any]]:
+    """After a bot played a seat (moves `before_batch` + 1 to `seq`): the story since that
+    seat's previous move, the bot's own included, as a part of its person's digest (they
+    get no decision mails meanwhile)."""
+    holder, preferences = next(((r, p) for r, p in seated if r.colour == colour), (None, {}))
+    if holder is None or not holder.bot_plays or is_unreachable(holder.email):
+        return []  # a person's seat a bot plays for now; a house bot reads no mail
+    if not wants(preferences, game_id, "decision"):
+        return []
+    text = compose.bot_story_text(
+        game_id=game_id,
+        title=title,
+        colour=colour,
+        entries=history.since_last_move(connection, game_id, colour, before_batch)
+        + history.stored_log(connection, game_id, before_batch, seq),
+        names={r.colour: r.name for r, _ in seated if r.colour is not None},
+    )
+    return [
+        row(
+            game_id=game_id,
+            player_id=holder.player_id,
+            kind="bot_story",
+            recipient=holder.email,
+            message=text,
+            status="digest",
+        )
+    ]
 
 
 def seat_names(game: Any) -> dict[str, str]:
@@ -476,6 +515,36 @@ def table_talk(
             )
             mails.append((recipient, "table_talk", mail))
     queue(connection, rows_for(mails, game_id, {r.player_id: p for r, p in seated}))
+
+
+def seat_back(connection: Connection, *, game: Any, colour: str) -> None:
+    """A person takes their seat back from the bot: what happened while it played, and the
+    decision now theirs, if any."""
+    recipient, preferences = _seat_recipient(connection, game.id, colour)
+    if not wants(preferences, game.id, "decision"):
+        return
+    entries = history.since_last_person_move(connection, game.id, colour, game.seq)
+    named = {**seat_names(game), colour: "your bot"}
+    story = words.story(engine.visible_log(entries, {colour}), named, None)
+    lines = [f"You play {colour} again."]
+    if story:
+        lines += ["While the bot played it:", *(f"  {line}" for line in story)]
+    mail = compose.notice_mail(
+        recipient,
+        game_id=game.id,
+        title=game.title,
+        subject=f"you play {colour} again",
+        lines=lines,
+    )
+    rows = rows_for([(recipient, "notice", mail)], game.id)
+    state = current_state(game.id, game.seed, game.seq)
+    decision = next((p for p in engine.pending(state) if p["player"] == colour), None)
+    if decision is not None:
+        due = connection.execute(
+            select(Deadline.due_at).where(Deadline.game_id == game.id, Deadline.colour == colour)
+        ).scalar()
+        rows.append(decision_row(game.id, recipient, decision, game.seq, due))
+    queue(connection, rows)
 
 
 def abandoned(connection: Connection, *, game: Any) -> None:

@@ -220,11 +220,22 @@ def _claim_batch(size: int, moment: Any) -> list[Any]:
     return sorted(claimed, key=lambda row: row.id)
 
 
+#: How long the story of a seat a bot plays waits for more before it goes out as a digest,
+#: for a player with no digest hours of their own.
+BOT_STORY_HOURS = 24
+
+
 def collect_digests() -> int:
     """Gather each player's waiting `digest` rows into one mail once the oldest has waited
     their digest_hours; returns how many digests were queued."""
     waiting = db.session.execute(
-        select(_outbox.c.id, _outbox.c.player_id, _outbox.c.message, _outbox.c.created_at)
+        select(
+            _outbox.c.id,
+            _outbox.c.player_id,
+            _outbox.c.kind,
+            _outbox.c.message,
+            _outbox.c.created_at,
+        )
         .where(_outbox.c.status == "digest")
         .order_by(_outbox.c.id)
     ).all()
@@ -234,7 +245,11 @@ def collect_digests() -> int:
     moment, queued = now(), 0
     for player_id, rows in by_player.items():
         player = db.session.get_one(Player, player_id)
-        hours = (player.preferences or {}).get("digest_hours") or 0
+        # A bot's story waits a day for a player who asked for no digest: it is news,
+        # not a decision, and a bot moves far more often than people do.
+        hours = (player.preferences or {}).get("digest_hours") or (
+            BOT_STORY_HOURS if any(r.kind == "bot_story" for r in rows) else 0
+        )
         if moment - rows[0].created_at < timedelta(hours=hours):
             continue
         recipient = compose.Recipient(player.id, player.email, player.name, None)

@@ -227,4 +227,6 @@ def set_bot(player: Player, game_id: int, colour: str, bot: bool) -> Game:
             subject = f"{player.name} plays {colour} again"
             line = f"{player.name} has taken {colour} back from the bot."
         outbox.notice(connection, game=game, subject=subject, lines=[line], skip_player=player.id)
+        if not bot:
+            outbox.seat_back(connection, game=game, colour=colour)
     return game

@@ -153,6 +153,9 @@ SELECT_LAST_MOVE_OF = select(func.max(_moves.c.seq)).where(
     _moves.c.seq <= bindparam("upto"),
 )
 
+# Where the story of a bot's stint starts: the seat's last move a person made.
+SELECT_LAST_PERSON_MOVE_OF = SELECT_LAST_MOVE_OF.where(_moves.c.source.not_in(("bot", "timeout")))
+
 # Where a game's rounds start: a snapshot is written at setup (seq 0) and after each move
 # that started a round (`states.snapshots_of`).
 SELECT_SNAPSHOT_SEQS = (

@@ -181,6 +181,69 @@ def test_a_seat_a_bot_plays_is_sent_no_decision_mails(mail_app, mail_api, smtp):
     assert decided[seats["red"]] == 0
 
 
+def test_a_seat_a_bot_plays_gets_the_story_in_a_digest_and_a_mail_when_taken_back(
+    mail_app, mail_api, smtp
+):
+    game_id, keys, seats = start(mail_app, mail_api)
+    put = mail_api.client.put(
+        f"/api/games/{game_id}/seats/red/bot",
+        json={"bot": True},
+        headers=mail_api.auth(keys["red"]),
+    )
+    assert put.status_code == 200
+    rng = random.Random(4)
+    for _ in range(30):
+        with mail_app.app_context():
+            sweep()
+            db.session.remove()
+        others = [c for c in to_move(mail_api, game_id) if c != "red"]
+        if others:
+            legal = mail_api.get(f"/api/games/{game_id}/legal-moves", keys[others[0]]).get_json()
+            mail_api.post_moves(
+                game_id, keys[others[0]], [rng.choice(legal["moves"])], legal["seq"]
+            )
+    log = mail_api.get(f"/api/games/{game_id}/log").get_json()["moves"]
+    by_bot = [e for e in log if e["player"] == "red" and e["source"] == "bot"]
+    assert len(by_bot) >= 2
+    with mail_app.app_context():
+        parts = (
+            db.session.execute(
+                sa.select(Notification.message).where(
+                    Notification.kind == "bot_story", Notification.status == "digest"
+                )
+            )
+            .scalars()
+            .all()
+        )
+        db.session.remove()
+    story = "\n".join(parts)
+    flat = " ".join(story.split())
+    for entry in by_bot:  # the bot's every move is told, as the seat sees it
+        assert engine.format_move(entry["move"]) in flat, entry
+    assert "Your bot (red): " in story
+    assert "Blue (blue): " in story or "Green (green): " in story
+    # A day on, the parts go out as one digest (the player asked for no digest of their own).
+    set_now(mail_app, datetime.now(UTC) + timedelta(hours=25))
+    deliver(mail_app)
+    set_now(mail_app, None)
+    digests = [
+        m for m in smtp.inbox.to(seats["red"]) if "what happened in your games" in str(m["Subject"])
+    ]
+    assert len(digests) == 1 and "a bot plays red for you" in body_text(digests[0])
+    # Taking the seat back: a mail says what the bot did, and the decision if one is open.
+    back = mail_api.client.put(
+        f"/api/games/{game_id}/seats/red/bot",
+        json={"bot": False},
+        headers=mail_api.auth(keys["red"]),
+    )
+    assert back.status_code == 200
+    deliver(mail_app)
+    again = [m for m in smtp.inbox.to(seats["red"]) if "you play red again" in str(m["Subject"])]
+    assert len(again) == 1
+    text = body_text(again[0])
+    assert "While the bot played it:" in text and "Your bot (red): " in text
+
+
 def test_mail_a_drill_queues_ahead_goes_out_at_once(mail_app, mail_api, smtp):
     """A drill (`pbem sweep --now` a week ahead) plays at its time; its mail is sent by a
     sender on the system clock at once, and health never shows a negative age."""
