@@ -13,6 +13,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from functools import cache
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 from flask import current_app, has_request_context, request
@@ -115,15 +116,33 @@ def message(
     if recipient.colour:
         mail["Reply-To"] = addresses.seat_address(game_id, recipient.colour)
     mail["List-Id"] = addresses.list_id(game_id)
-    token = tokens.unsubscribe_token(recipient.player_id, game_id)
-    mail["List-Unsubscribe"] = f"<{base_url()}/mail/unsubscribe/{token}>"
-    mail["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    mail["List-Unsubscribe"] = ", ".join(unsubscribe_links(recipient, game_id))
+    if base_url().startswith("https://"):
+        # RFC 8058's one-click unsubscribe is for an https link only.
+        mail["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     mail["Auto-Submitted"] = "auto-generated"
     text, html = parts
     # Quoted-printable keeps every line short (SMTP's limit is 998) and the message ASCII.
     mail.set_content(text, cte="quoted-printable")
     mail.add_alternative(html, subtype="html", cte="quoted-printable")
     return mail
+
+
+#: What a mail program's "unsubscribe" sends to a seat's address: the command ending the
+#: game's mails ("stop" with a word after it, never the move that ends a card).
+UNSUBSCRIBE_COMMAND = "stop mails"
+
+
+def unsubscribe_links(recipient: Recipient, game_id: int) -> list[str]:
+    """`List-Unsubscribe`'s links: the page (one click where it is https), then, for a seat,
+    a mail to the seat's address that says "stop mails", which works over any base URL."""
+    token = tokens.unsubscribe_token(recipient.player_id, game_id)
+    links = [f"<{base_url()}/mail/unsubscribe/{token}>"]
+    if recipient.colour:
+        seat = addresses.seat_address(game_id, recipient.colour)
+        words = quote(UNSUBSCRIBE_COMMAND)
+        links.append(f"<mailto:{seat}?subject={words}&body={words}>")
+    return links
 
 
 def when(moment: Any) -> str | None:

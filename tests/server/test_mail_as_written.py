@@ -9,6 +9,7 @@ import threading
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import sqlalchemy as sa
@@ -20,7 +21,7 @@ from pbem.schedule.sweep import sweep
 from pbem.store.models import Game, Notification
 from tests.server.helpers import stored_state
 from tests.server.mail_helpers import body_text
-from tests.server.mailin_helpers import moves_listed, reply
+from tests.server.mailin_helpers import fresh_mail, moves_listed, reply
 from tests.server.test_mail_in import inbound, latest_with_moves, seq_of, start, to_move
 from tests.server.test_mail_out import addresses_of, deliver
 
@@ -314,3 +315,34 @@ def test_the_imap_door_polls_on_when_the_server_drops_it(mail_app, mail_api, smt
         assert not polling.is_alive()
         assert server.drop_next == 0 and server.mailbox.seen() != []
     assert seq_of(mail_api, game_id) == 1
+
+
+@pytest.mark.parametrize("base", ["https://pbem.example", "http://pbem.example"])
+def test_unsubscribe_by_mail_works_whatever_the_base_url(mail_app, mail_api, smtp, base):
+    """List-Unsubscribe offers a mail to the seat's address beside the page; one-click (RFC
+    8058) is announced only for an https page. The mail a mail program sends stops the
+    game's mails and plays nothing, even while "stop" alone would end a card."""
+    mail_app.config["PBEM_BASE_URL"] = base
+    game_id, keys, seats = start(mail_app, mail_api)
+    mail = latest_with_moves(smtp, seats[to_move(mail_api, game_id)[0]])
+    links = [link.strip(" <>") for link in str(mail["List-Unsubscribe"]).split(",")]
+    assert links[0].startswith(f"{base}/mail/unsubscribe/")
+    assert (mail["List-Unsubscribe-Post"] is not None) == base.startswith("https://")
+    mailto = urlsplit(links[1])
+    assert mailto.scheme == "mailto" and mailto.path == str(mail["Reply-To"])
+    asked = parse_qs(mailto.query)
+    holder = str(mail["To"]).split("<")[-1].rstrip(">")
+    raw = fresh_mail(holder, mailto.path, asked["body"][0]).replace(
+        b"Subject: hello", b"Subject: " + asked["subject"][0].encode()
+    )
+    result = inbound(mail_app, raw)
+    assert result.outcome == "answered" and seq_of(mail_api, game_id) == 0
+    received = len(smtp.inbox.to(holder))
+    deliver(mail_app)
+    answer = smtp.inbox.to(holder)[received:]
+    assert len(answer) == 1 and "No more mail from this game" in body_text(answer[0])
+    colour = next(c for c, address in seats.items() if address == holder)
+    legal = mail_api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+    mail_api.post_moves(game_id, keys[colour], [legal["moves"][0]], legal["seq"])
+    deliver(mail_app)
+    assert len(smtp.inbox.to(holder)) == received + 1  # nothing more from the game
