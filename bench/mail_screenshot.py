@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Callable
 from email import message_from_string, policy
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, bench/ comes first on the path, and bench/engine.py is not the engine.
@@ -21,32 +23,64 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine.bots import RandomBot  # noqa: E402
 from pbem import create_app  # noqa: E402
-from pbem.notify import compose  # noqa: E402
+from pbem.game import words  # noqa: E402
+from pbem.notify import compose, outbox  # noqa: E402
 from pbem.notify.compose import Recipient  # noqa: E402
-from pbem.snapshot import MIDGAME_SEED, midgame, screenshot, start_chromium  # noqa: E402
+from pbem.snapshot import (  # noqa: E402
+    COLOURS,
+    MIDGAME_MOVES,
+    MIDGAME_SEED,
+    screenshot,
+    start_chromium,
+)
 
-#: A mail client's reading pane, roughly.
+#: A mail client's reading pane, roughly, and a phone's.
 WINDOW = (900, 900)
+PHONE = (390, 844)
 
 
-def turn_state() -> engine.State:
-    """The mid-game board, played on until a turn is at its first step (choosing a card)."""
-    state = midgame()
+#: The players' names, as the story calls them.
+NAMES = {"red": "Ana", "yellow": "Ben", "green": "Cleo", "blue": "Dai", "brown": "Eve"}
+
+
+def played_on(
+    stop: Callable[[engine.State, engine.Events], bool], log: list[engine.LogEntry] | None = None
+) -> tuple[engine.State, list[engine.LogEntry]]:
+    """The mid-game board (its log kept in `log` from setup), played on until `stop` says."""
+    state = engine.new_game(COLOURS, seed=MIDGAME_SEED)
     bot = RandomBot(MIDGAME_SEED)
-    while True:
+    log = [] if log is None else log
+    while not engine.is_over(state):
+        player = engine.pending(state)[0]["player"]
+        move = bot.choose(state, player)
+        state, events = engine.apply(state, player, move)
+        log.append({"seq": len(log) + 1, "player": player, "move": move, "events": events})
+        if len(log) >= MIDGAME_MOVES and stop(state, events):
+            break
+    return state, log
+
+
+def turn_state() -> tuple[engine.State, list]:
+    """The mid-game board, played on until a turn begins (taking caballeros, or choosing a
+    card) for a player who has waited a while."""
+
+    log: list[engine.LogEntry] = []
+
+    def choosing(state: engine.State, events: engine.Events) -> bool:
+        # A turn whose player has waited a while, so that the mail has a story to tell.
         pending = engine.pending(state)
-        if pending[0]["kind"] == "turn" and pending[0].get("step") == "choose_card":
-            return state
+        if not pending:
+            return False
         player = pending[0]["player"]
-        state, _ = engine.apply(state, player, bot.choose(state, player))
+        last = max((e["seq"] for e in log if e["player"] == player), default=0)
+        step = pending[0]["kind"] == "turn" and pending[0].get("step") in ("draw", "choose_card")
+        return step and len(log) - last >= 6
+
+    return played_on(choosing, log)
 
 
-def turn_mail() -> tuple[str, str, engine.State, str]:
-    """The decision mail's text and HTML parts, the state and the colour it is for."""
-    state = turn_state()
-    decision = engine.pending(state)[0]
-    colour = decision["player"]
-    app = create_app(
+def _app() -> Any:
+    return create_app(
         {
             "TESTING": True,
             "SQLALCHEMY_DATABASE_URI": "sqlite://",
@@ -55,34 +89,80 @@ def turn_mail() -> tuple[str, str, engine.State, str]:
             "PBEM_BASE_URL": "https://pbem.example",
         }
     )
-    with app.app_context():
+
+
+def _parts(mail: Any) -> tuple[str, str]:
+    parsed = message_from_string(mail.as_string(), policy=policy.default)
+    text = parsed.get_body(preferencelist=("plain",)).get_content()
+    html = parsed.get_body(preferencelist=("html",)).get_content()
+    return text, html
+
+
+def turn_mail() -> tuple[str, str, engine.State, str]:
+    """The decision mail's text and HTML parts, the state and the colour it is for."""
+    state, log = turn_state()
+    decision = engine.pending(state)[0]
+    colour = decision["player"]
+    last = max((e["seq"] for e in log if e["player"] == colour), default=0)
+    with _app().app_context():
         mail = compose.decision_mail(
-            Recipient(1, f"{colour}@example.org", "Ana", colour),
+            Recipient(1, f"{colour}@example.org", NAMES[colour], colour),
             game_id=12,
             title="Sunday league",
             state=state,
             decision=decision,
-            seq=160,
+            seq=len(log),
+            since=log[last:],
+            names=NAMES,
         )
-    parsed = message_from_string(mail.as_string(), policy=policy.default)
-    text = parsed.get_body(preferencelist=("plain",)).get_content()
-    html = parsed.get_body(preferencelist=("html",)).get_content()
+    text, html = _parts(mail)
     return text, html, state, colour
 
 
+def scoring_mail() -> tuple[str, str]:
+    """The mail after the mid-game board's next general scoring, to its first colour."""
+    state, log = played_on(
+        lambda state, events: outbox.general_scoring_events(list(events), state) is not None
+    )
+    events = outbox.general_scoring_events(log[-1]["events"], state) or []
+    with _app().app_context():
+        mail = compose.scoring_mail(
+            Recipient(1, "red@example.org", NAMES["red"], "red"),
+            game_id=12,
+            title="Sunday league",
+            state=state,
+            events=events,
+            seq=len(log),
+            names=NAMES,
+            totals=words.points_by_source(log) if engine.is_over(state) else None,
+        )
+    return _parts(mail)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Writes docs/mail-turn.png (desktop), docs/mail-turn-phone.png, docs/mail-scoring.png
+    and the text parts beside them (.txt), or into the folder given."""
     args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else ROOT / "docs" / "mail-turn.png"
-    _, html, _, _ = turn_mail()
+    folder = Path(args[0]) if args else ROOT / "docs"
+    text, html, _, _ = turn_mail()
+    scoring_text, scoring_html = scoring_mail()
+    (folder / "mail-turn.txt").write_text(text, encoding="utf-8")
+    (folder / "mail-scoring.txt").write_text(scoring_text, encoding="utf-8")
+    shots = [
+        ("mail-turn.png", html, WINDOW),
+        ("mail-turn-phone.png", html, PHONE),
+        ("mail-scoring.png", scoring_html, WINDOW),
+    ]
     with tempfile.TemporaryDirectory() as tmp:
-        page = Path(tmp) / "mail.html"
-        page.write_text(html, encoding="utf-8")
-        driver = start_chromium(Path(tmp) / "profile", window=WINDOW)
-        try:
-            screenshot(driver, page, out)
-        finally:
-            driver.quit()
-    print(out)
+        for name, part, window in shots:
+            page = Path(tmp) / "mail.html"
+            page.write_text(part, encoding="utf-8")
+            driver = start_chromium(Path(tmp) / f"profile-{name}", window=window)
+            try:
+                screenshot(driver, page, folder / name)
+            finally:
+                driver.quit()
+            print(folder / name)
     return 0
 
 

@@ -205,10 +205,15 @@ def _picks(event: Mapping[str, Any], names: Mapping[str, str], reader: str | Non
     return ", ".join(f"{who(c, names, reader)}: {place_name(r)}" for c, r in event["picks"].items())
 
 
-def _carried_out(event: Mapping[str, Any], name: str) -> str:
+def _carried_out(event: Mapping[str, Any], name: str) -> str | None:
+    """Only a vetoed action needs saying: otherwise its moves and effects tell it."""
     vetoed = event.get("vetoed_from")
-    done = f" up to step {vetoed - 1} (vetoed from step {vetoed})" if vetoed else ""
-    return f"{card_title(event['card'])} of {name} was carried out{done}."
+    if not vetoed:
+        return None
+    return (
+        f"{card_title(event['card'])} of {name} was carried out up to step {vetoed - 1} "
+        f"(vetoed from step {vetoed})."
+    )
 
 
 #: One sentence per kind of event, from the event, its player's name and their "your".

@@ -1,4 +1,5 @@
-"""The HTML part of a real mid-game turn mail, as headless Chromium draws it: the board
+"""The HTML part of a real mid-game turn mail, as headless Chromium draws it: the action
+cards face up and a worked example the engine plays, the board
 table (nine regions and the Castillo, the recipient's counts), the notes the text part has
 (king, grandes, mobile scoreboards), the hand and every legal move."""
 
@@ -22,7 +23,7 @@ def test_a_turn_mail_renders_in_chromium(browser, tmp_path):
     browser.get(page.as_uri())
     view = engine.view(state, colour)
 
-    rows = browser.find_elements(By.CSS_SELECTOR, "table tr")
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.board tr")
     cells = [[c.text.strip() for c in r.find_elements(By.CSS_SELECTOR, "td, th")] for r in rows]
     header, body = cells[0], cells[1:]
     assert header[1 : 1 + len(view["colours"])] == view["colours"]
@@ -46,11 +47,27 @@ def test_a_turn_mail_renders_in_chromium(browser, tmp_path):
 
     hand = [s.text for s in browser.find_elements(By.CSS_SELECTOR, "p span")]
     assert hand == [str(k) for k in state.hands[colour]]
-    (moves,) = browser.find_elements(By.CSS_SELECTOR, "pre")
+    (moves,) = browser.find_elements(By.CSS_SELECTOR, "pre.moves")
     legal = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
     assert moves.text.strip().splitlines() == legal and legal
     assert moves.is_displayed() and moves.size["height"] > 10
     link = browser.find_element(By.CSS_SELECTOR, "a")
     assert link.get_attribute("href").startswith("https://pbem.example/games/")
+    # The action cards face up, each with its notation, caballeros and special action, and
+    # a worked example that the engine plays as written.
+    shown = [
+        [c.text.strip() for c in row.find_elements(By.CSS_SELECTOR, "td")]
+        for row in browser.find_elements(By.CSS_SELECTOR, "table.cards tr")
+    ]
+    face_up = view["action_cards"]["face_up"]
+    assert [row[0] for row in shown] == [
+        engine.format_move({"type": "choose_card", "card": c["card"], "stack": c["stack"]})
+        for c in face_up
+    ]
+    assert [row[1] for row in shown] == [str(c["stack"]) for c in face_up]
+    assert all(len(row[2]) > 10 for row in shown)
+    (example,) = browser.find_elements(By.CSS_SELECTOR, "pre.example")
+    played = engine.parse_moves(example.text, state, colour)
+    assert "choose_card" in [m["type"] for m in played] and len(played) > 2
     # Something of a mid-game board: a mobile scoreboard is out, so its note shows.
     assert any("mobile" in row[-1] for row in board)
