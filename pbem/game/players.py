@@ -35,7 +35,15 @@ def hash_api_key(key: str) -> str:
 BOT_DOMAIN = "bots.invalid"
 
 #: A house bot's mail preferences: it reads no mail, so none is queued for it.
-NO_MAIL = {"mail": {"decision": False, "every_move": False, "scoring": False, "game_over": False}}
+NO_MAIL = {
+    "mail": {
+        "decision": False,
+        "every_move": False,
+        "scoring": False,
+        "game_over": False,
+        "table_talk": False,
+    }
+}
 
 
 def normal_email(email: str) -> str:

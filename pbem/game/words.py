@@ -355,13 +355,14 @@ _EXAMPLE_ORDER = {
 EXAMPLE_MOST = 40
 
 
-def _example_rank(move: engine.Move) -> tuple[int, int, int]:
+def _example_rank(move: engine.Move) -> tuple[int, int, int, int]:
     fields: Mapping[str, Any] = move
     card = fields.get("card")
     return (
         _EXAMPLE_ORDER.get(move["type"], len(_EXAMPLE_ORDER)),
         -int(fields.get("count") or 0),  # take as many as allowed
         0 if card == KING_CARD else 1,
+        1 if "from" in fields and fields["from"] == fields.get("to") else 0,  # a real move
     )
 
 
@@ -393,7 +394,10 @@ def _decision(state: engine.State, colour: str) -> str | None:
 
 def power_card_line(card: int) -> str:
     """A power card with what it allows: `power 9 (take up to 2 caballeros)`."""
-    return f"power {card} (take up to {caballeros(POWER_CARDS[card])})"
+    allowance = POWER_CARDS[card]
+    return f"power {card} (take " + (
+        f"up to {caballeros(allowance)})" if allowance else "no caballeros)"
+    )
 
 
 def king_neighbours(view: engine.View) -> list[str]:

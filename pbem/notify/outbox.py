@@ -102,6 +102,8 @@ def rows_for(
     text part kept, for the digest mail to quote)."""
     rows = []
     for recipient, kind, mail in mails:
+        if is_unreachable(recipient.email):
+            continue  # a house bot (whose stored preferences may predate a kind of mail)
         digest = kind in DIGESTIBLE and (preferences or {}).get(recipient.player_id, {}).get(
             "digest_hours"
         )

@@ -98,3 +98,19 @@ def test_a_reply_to_words_goes_back_to_the_table(mail_app, mail_api, smtp):
     result = inbound(mail_app, reply(relayed, "Me, gladly.", sender=seats[other]))
     assert result.outcome == "answered"
     assert _talk(mail_app)[-1] == (other, "Me, gladly.", 0)
+
+
+def test_house_bots_are_not_written_to(mail_app, mail_api, smtp):
+    from tests.server.test_bot_seats import new_bot_game
+
+    game, _ = new_bot_game(mail_api, options={"first_player": "red"})
+    deliver(mail_app)
+    mail = latest_with_moves(smtp, "human@example.org")
+    move = moves_listed(mail)[0]
+    result = inbound(mail_app, reply(mail, f"{move}\nGood luck, bots!", sender="human@example.org"))
+    assert result.outcome == "played"
+    assert [text for _, text, _ in _talk(mail_app)] == ["Good luck, bots!"]
+    with mail_app.app_context():
+        written = db.session.execute(sa.text("SELECT recipient FROM outbox")).scalars().all()
+        db.session.remove()
+    assert written and all(address == "human@example.org" for address in written)
