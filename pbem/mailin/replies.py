@@ -125,7 +125,7 @@ def _pass_on(connection: Connection, mail: SeatMail, talk: list[str], seq: int) 
     if len(kept) < len(talk) or any(k != t for k, t in zip(kept, talk, strict=False)):
         note += f" (at most {talk_.MOST_LINES} lines of {talk_.LONGEST} characters)"
     if note not in mail.lines:  # the plan runs again when another move lands first
-        mail.lines.append(note + ".")
+        mail.lines.append(note)
 
 
 def _play(mail: SeatMail, text: str, talk: list[str]) -> Result:
