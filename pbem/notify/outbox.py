@@ -187,8 +187,6 @@ def after_batch(
     mails = []
     deferred: list[dict[str, Any]] = []
     hooks = []
-    names = {r.colour: r.name for r, _ in seated if r.colour is not None}
-    totals: dict[str, dict[str, int]] | None = None  # the game's points by source, at its end
     for recipient, preferences in seated:
         # A person holding two colours gets one copy of what is not their seat's own.
         game_wide = recipient.colour == first_colour(seated, recipient.player_id)
@@ -221,21 +219,8 @@ def after_batch(
                 deferred.append(
                     decision_row(game_id, recipient, decision, seq, (due or {}).get(colour))
                 )
-        kind = "game_over" if engine.is_over(state) else "scoring"
-        if events is not None and game_wide and wants(preferences, game_id, kind):
-            if kind == "game_over" and totals is None:
-                totals = words.points_by_source(history.stored_log(connection, game_id, 0, seq))
-            mail = compose.scoring_mail(
-                recipient,
-                game_id=game_id,
-                title=title,
-                state=state,
-                events=events,
-                seq=seq,
-                names=names,
-                totals=totals,
-            )
-            mails.append((recipient, kind, mail))
+    if events is not None:
+        mails += scoring_mails(connection, game_id, title, state, events, seq, seated)
     rows = rows_for(mails, game_id, {r.player_id: p for r, p in seated}) + deferred
     before_batch = seq - len(batch.played)
     rows += bot_story_rows(connection, game_id, title, seated, batch.player, before_batch, seq)
@@ -250,6 +235,40 @@ def after_batch(
         )
         rows += webhook_rows(hooks, game_id, text)
     queue(connection, rows)
+
+
+def scoring_mails(
+    connection: Connection,
+    game_id: int,
+    title: str,
+    state: engine.State,
+    events: list[engine.Event],
+    seq: int,
+    seated: list[tuple[Recipient, dict[str, Any]]],
+) -> list[tuple[Recipient, str, EmailMessage]]:
+    """After a general scoring (the last: the game's end), each person's mail of it; at the
+    end with everyone's points by source over the whole game."""
+    kind = "game_over" if engine.is_over(state) else "scoring"
+    names = {r.colour: r.name for r, _ in seated if r.colour is not None}
+    totals = None
+    if kind == "game_over":
+        totals = words.points_by_source(history.stored_log(connection, game_id, 0, seq))
+    mails = []
+    for recipient, preferences in seated:
+        game_wide = recipient.colour == first_colour(seated, recipient.player_id)
+        if game_wide and wants(preferences, game_id, kind):
+            mail = compose.scoring_mail(
+                recipient,
+                game_id=game_id,
+                title=title,
+                state=state,
+                events=events,
+                seq=seq,
+                names=names,
+                totals=totals,
+            )
+            mails.append((recipient, kind, mail))
+    return mails
 
 
 def bot_story_rows(
