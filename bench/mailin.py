@@ -6,8 +6,10 @@ from the outbox, and writes two replies to it, as mail clients quote (Gmail, Out
 Mail, Thunderbird; text, HTML-only, flowed): a "board" command (answered, plays nothing) and
 the first move the mail lists (played). Then times `process_inbound` over the commands, then
 over the moves, and prints messages/s for each (wall clock, one thread) and how many times
-the engine played a batch per message (`engine.play_batch`). Asserts only that every message
-was handled as expected.
+the engine played a batch per message (`engine.play_batch`). Then N more games are played
+by the API to their first turn, and the turn mail is answered by its first move (half of
+them) or by the whole turn in one reply (the other half): messages/s and moves/s for each.
+Asserts only that every message was handled as expected.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ try:
     from pbem.notify.sender import compose_queued  # noqa: E402
 except ImportError:  # the code before the sender held every worker pass
     from pbem.notify.outbox import compose_queued  # type: ignore[attr-defined,no-redef]  # noqa: E402
-from pbem.store.models import Notification  # noqa: E402
+from pbem.game.states import current_state  # noqa: E402
+from pbem.store.models import Game, Notification  # noqa: E402
 from tests.server.mailin_helpers import moves_listed, reply  # noqa: E402
 
 STYLES = [
@@ -50,21 +53,7 @@ def prepare(app, games: int) -> tuple[list[bytes], list[bytes]]:
     client = app.test_client()
     commands, moves = [], []
     for number in range(games):
-        tag = uuid.uuid4().hex[:8]
-        emails = {c: f"{c}-{tag}@example.org" for c in ("red", "blue", "green")}
-        keys = {}
-        for colour, email in emails.items():
-            answer = client.post("/api/players", json={"email": email, "name": colour})
-            keys[colour] = answer.get_json()["api_key"]
-        body = {
-            "title": f"Bench {tag}",
-            "seats": [{"email": e, "colour": c} for c, e in emails.items()],
-            "options": {"rounds": 6},
-        }
-        created = client.post(
-            "/api/games", json=body, headers={"Authorization": f"Bearer {keys['red']}"}
-        )
-        game_id = created.get_json()["id"]
+        game_id, _, _ = _new_game(client, uuid.uuid4().hex[:8])
         with app.app_context():
             compose_queued()  # decision mails are composed by the sender, before sending
             rows = db.session.execute(
@@ -80,6 +69,98 @@ def prepare(app, games: int) -> tuple[list[bytes], list[bytes]]:
         commands.append(reply(mail, "board", **options))
         moves.append(reply(mail, moves_listed(mail)[0], **options))
     return commands, moves
+
+
+def _new_game(client, tag: str) -> tuple[int, dict[str, str], dict[str, str]]:
+    emails = {c: f"{c}-{tag}@example.org" for c in ("red", "blue", "green")}
+    keys = {}
+    for colour, email in emails.items():
+        answer = client.post("/api/players", json={"email": email, "name": colour})
+        keys[colour] = answer.get_json()["api_key"]
+    body = {
+        "title": f"Bench {tag}",
+        "seats": [{"email": e, "colour": c} for c, e in emails.items()],
+        "options": {"rounds": 6},
+    }
+    created = client.post(
+        "/api/games", json=body, headers={"Authorization": f"Bearer {keys['red']}"}
+    )
+    return created.get_json()["id"], emails, keys
+
+
+#: The moves a whole turn prefers, first first (as a player who takes all, places all and
+#: carries out the card would write them).
+TURN_ORDER = (
+    "take_caballeros",
+    "take_from_region",
+    "choose_card",
+    "place",
+    "do_special",
+    "move_king",
+    "end_special",
+    "skip_special",
+    "end_turn",
+)
+
+
+def whole_turn(state, colour: str) -> list[str]:
+    """A whole turn of `colour`'s in the notation, played on copies until it is over."""
+    lines: list[str] = []
+    while len(lines) < 40 and any(
+        p["player"] == colour and p["kind"] == "turn" for p in engine.pending(state)
+    ):
+        legal = engine.legal_moves(state, colour)
+        move = min(
+            legal,
+            key=lambda m: (
+                TURN_ORDER.index(m["type"]) if m["type"] in TURN_ORDER else len(TURN_ORDER),
+                -m.get("count", 0),
+            ),
+        )
+        state, _ = engine.apply(state, colour, move)
+        lines.append(engine.format_move(move))
+    return lines
+
+
+def prepare_turns(app, games: int) -> tuple[list[bytes], list[bytes], int]:
+    """Games played by the API to their first turn; the turn mail answered by one move (half
+    of them) or by the whole turn (the other half). Returns those replies and the moves the
+    whole turns hold."""
+    client = app.test_client()
+    single, whole, moves = [], [], 0
+    for number in range(games):
+        game_id, emails, keys = _new_game(client, uuid.uuid4().hex[:8])
+        while True:
+            view = client.get(f"/api/games/{game_id}").get_json()
+            if view["pending"][0]["kind"] == "turn":
+                break
+            colour = view["pending"][0]["player"]
+            auth = {"Authorization": f"Bearer {keys[colour]}"}
+            legal = client.get(f"/api/games/{game_id}/legal-moves", headers=auth).get_json()
+            body = {"expected_seq": legal["seq"], "moves": legal["moves"][:1]}
+            client.post(f"/api/games/{game_id}/moves", json=body, headers=auth)
+        colour = view["pending"][0]["player"]
+        with app.app_context():
+            compose_queued()
+            (text,) = db.session.execute(
+                sa.select(Notification.message)
+                .where(Notification.game_id == game_id, Notification.kind == "decision")
+                .where(Notification.recipient == emails[colour])
+                .order_by(Notification.id.desc())
+                .limit(1)
+            ).scalars()
+            game = db.session.get(Game, game_id)
+            state = current_state(game.id, game.seed, game.seq)
+            db.session.remove()
+        mail = message_from_string(text, policy=policy.default)
+        options = {"sender": emails[colour], "style": "gmail", "language": "en", "kind": "text"}
+        if number % 2:
+            lines = whole_turn(state, colour)
+            moves += len(lines)
+            whole.append(reply(mail, "\n".join(lines), **options))
+        else:
+            single.append(reply(mail, moves_listed(mail)[0], **options))
+    return single, whole, moves
 
 
 class Plays:
@@ -142,6 +223,7 @@ def main() -> None:
         )
         upgrade_database(app)
         commands, moves = prepare(app, args.games)
+        single, whole, turn_moves = prepare_turns(app, args.games)
         dialect = url.split(":", 1)[0]
         for label, messages, expected in (
             ("commands (board)", commands, "answered"),
@@ -152,6 +234,17 @@ def main() -> None:
                 f"{label}: {len(messages)} messages in {elapsed:.2f} s, "
                 f"{len(messages) / elapsed:.0f} messages/s, {plays:.1f} batches played and "
                 f"{statements:.1f} SQL statements per message ({dialect})"
+            )
+        for label, messages, count in (
+            ("a turn's first move", single, len(single)),
+            ("a whole turn", whole, turn_moves),
+        ):
+            elapsed, plays, statements = timed(app, messages, "played")
+            print(
+                f"{label}: {len(messages)} messages in {elapsed:.2f} s, "
+                f"{len(messages) / elapsed:.0f} messages/s, {count / elapsed:.0f} moves/s, "
+                f"{count / len(messages):.1f} moves and {statements:.1f} SQL statements per "
+                f"message ({dialect})"
             )
 
 
