@@ -123,3 +123,16 @@ def test_dockerignore_keeps_what_the_install_needs_and_drops_secrets():
         assert not ignored(needed, patterns), needed
     for dropped in (".git/config", ".venv/bin/python", "deploy/.env", "instance/secret_key"):
         assert ignored(dropped, patterns), dropped
+
+
+def test_the_scheduler_can_sign_with_a_dkim_key_from_deploy_dkim():
+    """The three DKIM settings reach the scheduler (which signs) empty unless set, and the
+    key file a setting names is where compose mounts deploy/dkim/, read-only."""
+    text = (DEPLOY / "compose.yaml").read_text(encoding="utf-8")
+    compose = yaml.safe_load(text)
+    scheduler = compose["services"]["scheduler"]
+    for name in ("DKIM_SELECTOR", "DKIM_DOMAIN", "DKIM_PRIVATE_KEY"):
+        assert f"${{{name}:-}}" in scheduler["environment"][name]
+    assert "./dkim:/etc/pbem/dkim:ro" in scheduler["volumes"]
+    example = (DEPLOY / ".env.example").read_text(encoding="utf-8")
+    assert "# DKIM_PRIVATE_KEY=/etc/pbem/dkim/" in example
