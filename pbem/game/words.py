@@ -405,6 +405,32 @@ def king_neighbours(view: engine.View) -> list[str]:
     return [place_name(r) for r in REGIONS if r in NEIGHBOURS[view["king"]]] + ["the Castillo"]
 
 
+#: Decisions that answer another's special action or a general scoring.
+_PICKS = ("castillo_pick", "secret_pick", "king_rages")
+
+
+def _pick_guide(view: engine.View, colour: str, kind: str) -> list[str]:
+    """A secret pick, a Castillo pick or a King-rages return: what asks it, and how."""
+    if kind == "castillo_pick":
+        count = view["castillo"]["caballeros"].get(colour, 0)
+        return [
+            f"General scoring: your {caballeros(count)} in the Castillo "
+            + ("goes" if count == 1 else "go, all together,")
+            + " to "
+            "the region you pick now (never the king's). Picks stay secret until the last is "
+            "in, and you may change yours until then."
+        ]
+    special = view["special"]
+    if special is None:
+        return []
+    acting = special["player"]
+    card = special["card"]
+    said = f"{_cap(acting)} plays {card_title(card)}: {CARD_TEXTS.get(card, '')}."
+    if kind == "secret_pick":
+        return [said, "Your pick stays secret until the last is in; you may change it until then."]
+    return [said, 'Write one "return court" or "return <region>" line for each caballero.']
+
+
 def guide(view: engine.View, colour: str, decision: Mapping[str, Any]) -> list[str]:
     """What a decision needs said so that one reply can answer it whole: for a turn, the
     power card's allowance, what the chosen card allows, and where caballeros may go."""
@@ -423,10 +449,16 @@ def guide(view: engine.View, colour: str, decision: Mapping[str, Any]) -> list[s
         if played:
             lines.append("Played this round: " + ", ".join(played) + ".")
         return lines
+    if kind in _PICKS:
+        return _pick_guide(view, colour, kind)
     turn = view["turn"]
     if kind != "turn" or turn is None:
         return []
     lines = []
+    if turn["step"] == "special" and turn["card"] is not None:
+        lines.append(
+            f"You are carrying out {card_title(turn['card'])}: {CARD_TEXTS.get(turn['card'], '')}."
+        )
     if turn["step"] == "draw":
         lines.append(
             f"Your power card {player['power_card']} lets you take up to "
@@ -444,7 +476,7 @@ def guide(view: engine.View, colour: str, decision: Mapping[str, Any]) -> list[s
         lines.append(
             f"You chose {card_title(turn['card'])}: place up to {caballeros(left)} more from "
             f"your court ({player['court']}), and its special action: "
-            f'{CARD_TEXTS.get(turn["card"], "")} ("special", or "skip").'
+            f'{CARD_TEXTS.get(turn["card"], "")} (its moves are below; or "skip" it).'
         )
     lines.append(
         f"The king is in {place_name(view['king'])}: caballeros may be placed in "
