@@ -400,7 +400,7 @@ def power_card_line(card: int) -> str:
     )
 
 
-def king_neighbours(view: engine.View) -> list[str]:
+def king_neighbours(view: Mapping[str, Any]) -> list[str]:
     """Where caballeros may be placed: the regions bordering the king's, and the Castillo."""
     return [place_name(r) for r in REGIONS if r in NEIGHBOURS[view["king"]]] + ["the Castillo"]
 
@@ -409,7 +409,7 @@ def king_neighbours(view: engine.View) -> list[str]:
 _PICKS = ("castillo_pick", "secret_pick", "king_rages")
 
 
-def _pick_guide(view: engine.View, colour: str, kind: str) -> list[str]:
+def _pick_guide(view: Mapping[str, Any], colour: str, kind: str) -> list[str]:
     """A secret pick, a Castillo pick or a King-rages return: what asks it, and how."""
     if kind == "castillo_pick":
         count = view["castillo"]["caballeros"].get(colour, 0)
@@ -431,7 +431,7 @@ def _pick_guide(view: engine.View, colour: str, kind: str) -> list[str]:
     return [said, 'Write one "return court" or "return <region>" line for each caballero.']
 
 
-def guide(view: engine.View, colour: str, decision: Mapping[str, Any]) -> list[str]:
+def guide(view: Mapping[str, Any], colour: str, decision: Mapping[str, Any]) -> list[str]:
     """What a decision needs said so that one reply can answer it whole: for a turn, the
     power card's allowance, what the chosen card allows, and where caballeros may go."""
     kind = decision["kind"]

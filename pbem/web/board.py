@@ -20,6 +20,7 @@ import jinja2
 from markupsafe import Markup
 
 from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
+from pbem.game import words
 from pbem.notify.board_text import place_name
 from pbem.paths import TEMPLATES_DIR
 from pbem.web import geometry, templating
@@ -73,7 +74,7 @@ def environment() -> jinja2.Environment:
 
 def card_title(card: str) -> str:
     """An action card's id as words: `intrigue_four_own` -> `Intrigue four own`."""
-    return card.replace("_", " ").capitalize()
+    return words.card_title(card)
 
 
 def colour_chip(colour: str) -> dict[str, str]:
@@ -295,7 +296,15 @@ def _action_cards(cards: Mapping[str, Any]) -> list[dict[str, Any]]:
         card = taken.get(stack) or face_up[stack]
         by = colour_chip(card["player"]) if stack in taken else None
         shown.append(
-            {"stack": stack, "card": card["card"], "title": card_title(card["card"]), "by": by}
+            {
+                "stack": stack,
+                "card": card["card"],
+                "title": card_title(card["card"]),
+                "by": by,
+                # What it does, as the mails say it (`pbem.game.words`).
+                "places": stack,
+                "text": words.CARD_TEXTS.get(card["card"], ""),
+            }
         )
     return shown
 

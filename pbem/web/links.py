@@ -40,7 +40,9 @@ def site() -> dict[str, str]:
             "board_css": link("web.static", filename="board.css"),
             "pages_css": link("web.static", filename="pages.css"),
             "board_js": link("web.static", filename="board.js"),
+            "favicon": link("web.static", filename="favicon.svg"),
             "home": link("web.index"),
+            "rules": link("web.rules"),
             "sign_out": link("web.sign_out"),
         },
     )

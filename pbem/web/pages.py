@@ -18,8 +18,9 @@ from flask import current_app, request
 from markupsafe import Markup
 
 import engine
+from engine.data import ACTION_STACKS, POWER_CARDS
 from pbem.errors import NotFound
-from pbem.game import history
+from pbem.game import history, words
 from pbem.game.games import games_of, seats_of
 from pbem.game.states import current_state
 from pbem.game.views import view_of_seats
@@ -105,6 +106,26 @@ def replay(seq: int, last: int, starts: Sequence[int]) -> Replay:
     )
 
 
+def rules_context() -> dict[str, Any]:
+    """The power cards' allowances and each stack's cards with what they do."""
+    stacks = [
+        {
+            "number": stack,
+            "cards": [
+                {
+                    "card": card,
+                    "title": words.card_title(card),
+                    "copies": copies,
+                    "text": words.CARD_TEXTS.get(card, ""),
+                }
+                for card, copies in cards
+            ],
+        }
+        for stack, cards in sorted(ACTION_STACKS.items())
+    ]
+    return {"power_cards": sorted(POWER_CARDS.items()), "stacks": stacks}
+
+
 # --- the board page ------------------------------------------------------------------------
 
 
@@ -137,7 +158,8 @@ def choices(moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         choice = {"json": json.dumps(move, separators=(",", ":")), "text": move_text(move)}
         target = move.get("to", move.get("region"))
         if move["type"] == "play_power_card":
-            power.append({**choice, "card": move["card"]})
+            takes = POWER_CARDS[move["card"]]
+            power.append({**choice, "card": move["card"], "takes": takes})
         elif move["type"] == "choose_card":
             cards.append(choice)
         elif "from" in move and "to" in move:
@@ -329,6 +351,9 @@ def _draw_board_page(
         # `viewer` is one of `own`: the seat the player acts as (as `views.legal_moves_for`).
         state = current_state(game.id, game.seed, game.seq)
         offered = choices(engine.legal_moves(state, viewer))
+        decision = next((p for p in view["pending"] if p["player"] == viewer), None)
+        # What the decision needs said, as its mail says it.
+        offered["guide"] = words.guide(view, viewer, decision) if decision else []
     board, panel = board_and_panel(game, view, names)
     final = final_scoring(view, names)
     # A template's module: its macros are known only at run time.

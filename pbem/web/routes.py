@@ -89,6 +89,20 @@ def index() -> str:
     return render_template("web/index.html", **pages.index_context(current_player()))
 
 
+@bp.get("/rules")
+def rules() -> str:
+    """The rules in short: a round, scoring, and every action card in the mails' words."""
+    return render_template("web/rules.html", **pages.rules_context())
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for /favicon.ico whatever the page links: the icon is an SVG."""
+    icon = bp.send_static_file("favicon.svg")
+    icon.headers["Cache-Control"] = "public, max-age=86400"
+    return icon
+
+
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> tuple[str, int]:
     return _board(game_id)

@@ -582,3 +582,44 @@ def test_each_reader_gets_a_frame_of_their_own(app, api, client):
         sign_in = doc.find("a", cls="sign-in").get("href")
         # (`request.full_path`, with its "?" even when the query is empty)
         assert [n.rstrip("?") for n in parse_qs(urlsplit(sign_in).query)["next"]] == [path]
+
+
+# --- explained where used ---------------------------------------------------------------------
+
+
+def test_cards_are_explained_where_they_are_used(app, api, client):
+    """Each action card in the panel says how many caballeros it places and its special
+    action, in the mails' words; each power card button what it lets you take; the seat's
+    move form what its decision needs."""
+    from engine.data import POWER_CARDS
+    from pbem.game.words import CARD_TEXTS
+
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour = pending_colour(api, game_id)
+    sign_in_seat(app, client, game_id, colour)
+    doc = page(client, f"/games/{game_id}")
+    view = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
+    cards = doc.find("section", cls="action-cards").find_all("li", data_card=True)
+    assert [c.get("data-card") for c in cards] == [
+        c["card"] for c in sorted(view["action_cards"]["face_up"], key=lambda c: c["stack"])
+    ]
+    for card in cards:
+        effect = card.find("span", cls="effect").text
+        stack = int(card.get("data-stack"))
+        assert effect.startswith(f"Places {stack};") and CARD_TEXTS[card.get("data-card")] in effect
+    buttons = doc.find_all("button", cls="power-card")
+    assert buttons and all(f"+{POWER_CARDS[int(b.get('data-card'))]}" in b.text for b in buttons)
+    assert "the earlier you act" in doc.find("p", cls="guide").text
+
+
+def test_the_rules_page_explains_every_card_and_the_favicon_is_there(client):
+    from engine.data import ACTION_STACKS
+    from pbem.game.words import CARD_TEXTS
+
+    doc = page(client, "/rules")
+    shown = {dt.get("data-card") for dt in doc.find_all("dt", data_card=True)}
+    assert shown == {card for cards in ACTION_STACKS.values() for card, _ in cards}
+    assert all(text[:20].capitalize() in doc.text for text in CARD_TEXTS.values())
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.content_type.startswith("image/svg+xml")
+    assert b"<svg" in icon.data
