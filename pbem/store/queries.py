@@ -146,6 +146,9 @@ SELECT_MOVES_BETWEEN = (
 # A stretch of the log as the pages show it: each move with its events.
 SELECT_LOG_BETWEEN = SELECT_MOVES_BETWEEN.add_columns(_moves.c.events)
 
+# What an open game page polls: the game's seq and status (public to anyone).
+SELECT_GAME_SEQ = select(_games.c.seq, _games.c.status).where(_games.c.id == bindparam("game"))
+
 # Where a seat's story starts (`history.since_last_move`): its last move up to a seq.
 SELECT_LAST_MOVE_OF = select(func.max(_moves.c.seq)).where(
     _moves.c.game_id == bindparam("game"),
@@ -208,6 +211,7 @@ UNDELIVERED = Prepared(SELECT_UNDELIVERED)
 GAME_PAGE = Prepared(SELECT_GAME_PAGE)
 STATE = Prepared(SELECT_STATE)
 MOVES_BETWEEN = Prepared(SELECT_MOVES_BETWEEN)
+GAME_SEQ = Prepared(SELECT_GAME_SEQ)
 LOG_BETWEEN = Prepared(SELECT_LOG_BETWEEN)
 SNAPSHOT_SEQS = Prepared(SELECT_SNAPSHOT_SEQS)
 SNAPSHOT_AT_OR_BEFORE = Prepared(SELECT_SNAPSHOT_AT_OR_BEFORE)

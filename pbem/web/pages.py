@@ -362,6 +362,7 @@ def _draw_board_page(
         "now": link("web.game", game_id=game.id, colour=colour_field),
         "at": link("web.game", game_id=game.id, seq=_SEQ_SLOT, colour=colour_field),
         "slot": _SEQ_SLOT,
+        "poll": link("web.game_seq", game_id=game.id),
     }
     return BoardPage(
         game_id=game.id,

@@ -11,6 +11,7 @@ from flask import (
     current_app,
     flash,
     g,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -27,7 +28,7 @@ from pbem.game.seating import Actor
 from pbem.headers import no_referrer
 from pbem.paths import TEMPLATES_DIR
 from pbem.play.batch import submit
-from pbem.store import outage
+from pbem.store import outage, queries, reads
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.csrf import check_csrf, csrf_token
@@ -87,6 +88,21 @@ def _board(game_id: int, status: int = 200, error: str | None = None) -> tuple[s
 @bp.get("/")
 def index() -> str:
     return render_template("web/index.html", **pages.index_context(current_player()))
+
+
+@bp.get("/games/<int:game_id>/seq")
+def game_seq(game_id: int) -> Response:
+    """What an open page polls to follow the game: its seq and status, public to anyone,
+    with an ETag, so a poll while nothing moved is a 304 from one indexed read."""
+    row = None
+    if game_id <= MAX_ID:  # past it the database would refuse the number, not find no game
+        row = queries.GAME_SEQ.first(reads.connection(), {"game": game_id})
+    if row is None:
+        raise NotFound(f"There is no game {game_id}.")
+    answer = jsonify({"seq": row.seq, "status": row.status})
+    answer.set_etag(f"{game_id}-{row.seq}-{row.status}")
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer.make_conditional(request)
 
 
 @bp.get("/rules")

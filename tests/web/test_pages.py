@@ -623,3 +623,20 @@ def test_the_rules_page_explains_every_card_and_the_favicon_is_there(client):
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.content_type.startswith("image/svg+xml")
     assert b"<svg" in icon.data
+
+
+def test_the_poll_answers_304_until_the_game_moves(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    first = client.get(f"/games/{game_id}/seq")
+    assert first.status_code == 200 and first.get_json() == {"seq": 0, "status": "active"}
+    etag = first.headers["ETag"]
+    again = client.get(f"/games/{game_id}/seq", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b""
+    colour = pending_colour(api, game_id)
+    legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+    assert api.post_moves(game_id, keys[colour], legal["moves"][:1], 0).status_code == 201
+    moved = client.get(f"/games/{game_id}/seq", headers={"If-None-Match": etag})
+    assert moved.status_code == 200 and moved.get_json()["seq"] == 1
+    assert moved.headers["ETag"] != etag
+    for missing in (999999, 10**12):
+        assert client.get(f"/games/{missing}/seq").status_code == 404

@@ -175,3 +175,32 @@ def test_pages_keep_to_their_content_security_policy(browser, live, app, api):
     fill = COLOUR_FILLS[colour]
     expected = tuple(int(fill[i : i + 2], 16) for i in (1, 3, 5))
     assert background == "rgb({}, {}, {})".format(*expected)
+
+
+def test_an_open_page_follows_the_game_without_a_reload(browser, live, app, api):
+    """A seat's page left open shows another seat's move within seconds, says what it was,
+    and offers the seat its move once it is theirs, all without reloading the page."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    colours = ["red", "blue", "green"]
+    game_id, keys = api.new_game(colours)
+    order = []
+    view = api.get(f"/api/games/{game_id}").get_json()
+    first = view["pending"][0]["player"]
+    legal = api.get(f"/api/games/{game_id}/legal-moves", keys[first]).get_json()
+    waiting = next(c for c in colours if c != first)
+    browser.get(seat_link_for(app, game_id, waiting))
+    browser.execute_script("window.notReloaded = true;")
+    assert by_css(browser, "nav.replay")[0].get_attribute("data-last") == "0"
+    move = next(m for m in legal["moves"] if m["card"] == 13)
+    assert api.post_moves(game_id, keys[first], [move], legal["seq"]).status_code == 201
+    order.append(first)
+    WebDriverWait(browser, 15).until(
+        lambda b: by_css(b, "nav.replay")[0].get_attribute("data-last") == "1"
+    )
+    live_text = by_css(browser, "p.live")[0].text
+    name = first.title()
+    assert f"{name}: power 13" in live_text, live_text
+    assert browser.execute_script("return window.notReloaded === true;")
+    assert_board_is(browser, api.get(f"/api/games/{game_id}", keys[waiting]).get_json())
+    assert by_css(browser, 'aside.log li[data-seq="1"]')

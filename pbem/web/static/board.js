@@ -3,7 +3,7 @@
 // arrow keys step the replay.
 (function () {
   "use strict";
-  function init() {
+  function places() {
     document.querySelectorAll("[data-place-moves]").forEach(function (group) {
       var place = group.getAttribute("data-place-moves");
       var shape = document.querySelector('svg.board [data-place="' + place + '"]');
@@ -32,6 +32,10 @@
         }
       });
     });
+  }
+  function init() {
+    places();
+    document.addEventListener("pbem:page-updated", places);
     var keys = { ArrowLeft: "previous-move", ArrowRight: "next-move", Home: "start", End: "now",
                  PageUp: "previous-round", PageDown: "next-round" };
     document.addEventListener("keydown", function (event) {
@@ -47,4 +51,65 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
+})();
+
+// Following the game: a page showing the game as it is now asks the server every few
+// seconds whether it moved (`data-poll`: the seq and status, with an ETag, so a poll while
+// nothing moved is a 304), and when it did, fetches the page again and shows it in place,
+// saying what happened in the live region. A page that looks back (replay) stays put.
+(function () {
+  "use strict";
+  var EVERY_MS = 4000;
+  var etag = null;
+  function nav() { return document.querySelector("nav.replay"); }
+  function following() {
+    var n = nav();
+    return n && n.getAttribute("data-poll") && n.getAttribute("data-shown") === n.getAttribute("data-last");
+  }
+  function said(before) {
+    // The log's entries after the move the page showed, as "Name: move" lines.
+    var lines = [];
+    document.querySelectorAll("aside.log li[data-seq]").forEach(function (li) {
+      if (parseInt(li.getAttribute("data-seq"), 10) > before) {
+        lines.push(li.getAttribute("data-name") + ": " + li.querySelector(".text").textContent.trim());
+      }
+    });
+    return lines;
+  }
+  function swap(html, before) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var parts = ["div.game-head", "nav.replay", "section.final-scoring", "main.game"];
+    parts.forEach(function (selector) {
+      var old = document.querySelector(selector);
+      var now = fresh.querySelector(selector);
+      if (old && now) old.replaceWith(document.adoptNode(now));
+      else if (!old && now) document.querySelector("main.game").before(document.adoptNode(now));
+    });
+    var lines = said(before);
+    var live = document.querySelector("p.live");
+    if (live) live.textContent = lines.length ? "Just played: " + lines.join("; ") : "The game moved on.";
+    document.dispatchEvent(new Event("pbem:page-updated"));
+  }
+  function poll() {
+    if (!following() || document.hidden) return;
+    var n = nav();
+    var before = parseInt(n.getAttribute("data-last"), 10);
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(n.getAttribute("data-poll"), { headers: headers, cache: "no-cache", credentials: "same-origin" })
+      .then(function (answer) {
+        if (answer.status !== 200) return null;
+        etag = answer.headers.get("ETag");
+        return answer.json();
+      })
+      .then(function (now) {
+        if (!now || now.seq === before) return null;
+        return fetch(window.location.href, { credentials: "same-origin" }).then(function (page) {
+          return page.ok ? page.text() : null;
+        });
+      })
+      .then(function (html) { if (html) swap(html, before); })
+      .catch(function () { /* offline for a moment: the next poll tries again */ });
+  }
+  window.setInterval(poll, EVERY_MS);
+  document.addEventListener("visibilitychange", poll);
 })();
