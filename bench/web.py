@@ -16,6 +16,8 @@ GET /api/health/live (the answer that touches nothing) read by the same N client
   here says more about the moves than about the page;
 - board, again: a board already drawn (the drawn page comes from the worker's memory);
 - replay page: `?seq=` a few moves back (a snapshot plus the moves after it);
+- poll (304): what an open page asks every 4 s to follow the game, `/games/<id>/seq` with
+  the ETag of its last answer, while nothing moved (a 304);
 - GET /api/health/live.
 
 Each phase runs `--slices` times for its share of `--seconds`, the phases in turn, so a
@@ -61,9 +63,13 @@ class Browser:
     def __init__(self, port: int):
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.cookie: str | None = None
+        self.etag: str | None = None  # the last answer's
 
-    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
+    def request(
+        self, method: str, path: str, form: dict | None = None, extra: dict | None = None
+    ) -> tuple[int, str]:
         headers = {"Cookie": self.cookie} if self.cookie else {}
+        headers.update(extra or {})
         body = None
         if form is not None:
             body = urlencode(form)
@@ -71,6 +77,7 @@ class Browser:
         self.connection.request(method, path, body=body, headers=headers)
         response = self.connection.getresponse()
         text = response.read().decode()
+        self.etag = response.getheader("ETag")
         cookie = response.getheader("Set-Cookie")
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
@@ -245,6 +252,19 @@ def main() -> None:
                     back = f"{table.board}?seq={seq - rng.randint(1, 5)}"
                     timed(table.browser, back, latencies, errors)
 
+            def poll(i, stop_at, latencies, errors):
+                # What an open page asks every 4 s: nothing moved, so a 304 to its ETag.
+                table = players[i].tables[0]
+                path = f"{table.board}/seq"
+                table.browser.request("GET", path)
+                tag = table.browser.etag or ""
+                while time.perf_counter() < stop_at:
+                    started = time.perf_counter()
+                    status, _ = table.browser.request("GET", path, extra={"If-None-Match": tag})
+                    latencies.append(time.perf_counter() - started)
+                    if status != 304:
+                        errors.append(f"{status} {path}")
+
             def health(i, stop_at, latencies, errors):
                 bench_api.health(port, stop_at, latencies, errors)
 
@@ -257,6 +277,7 @@ def main() -> None:
                 "board, amid moves": clients(amid_moves),
                 "board, again": clients(again),
                 "replay page": clients(replay),
+                "poll (304)": clients(poll),
                 "GET health": clients(health),
             }
             pooled = {name: ([], [], 0.0) for name in phases}
@@ -281,7 +302,7 @@ def main() -> None:
             if replaced:
                 print(f"  ({replaced} games ended during the phases and were replaced)")
             ping = results["GET health"]["p50"]
-            for name in ("board, new", "board, again", "replay page"):
+            for name in ("board, new", "board, again", "replay page", "poll (304)"):
                 print(
                     f"  {name} p50 / health p50 = {results[name]['p50'] / ping:.2f}"
                     "  (goal: within 3)"
