@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -224,7 +225,7 @@ def panel_context(
     deadlines: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """What `web/_panel.html` needs. `names` maps colours to players' names;
-    `deadlines` maps a pending player's colour to a text such as "in 2 days"."""
+    `deadlines` maps a pending player's colour to its deadline (ISO 8601)."""
     names = names or {}
     colours = list(view["colours"])
     players = view["players"]
@@ -256,7 +257,7 @@ def panel_context(
             **colour_chip(colour),
             "name": names.get(colour, colour),
             "what": ", ".join(kinds),
-            "deadline": (deadlines or {}).get(colour),
+            "deadline": _deadline((deadlines or {}).get(colour)),
         }
         for colour, kinds in pending_by.items()
     ]
@@ -285,6 +286,17 @@ def panel_context(
         ],
         "winners": [{**colour_chip(c), "name": names.get(c, c)} for c in view.get("winners", [])],
     }
+
+
+def _deadline(iso: str | None) -> dict[str, str] | None:
+    """A deadline as the page shows it: ISO 8601 for the script (which writes it in the
+    reader's time zone), and in UTC for a page read without it."""
+    if iso is None:
+        return None
+    moment = datetime.fromisoformat(iso)
+    # Stored in UTC; SQLite hands a moment back without its zone.
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return {"iso": moment.isoformat(), "text": moment.strftime("%a %d %b, %H:%M UTC")}
 
 
 def _action_cards(cards: Mapping[str, Any]) -> list[dict[str, Any]]:

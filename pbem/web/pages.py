@@ -140,11 +140,22 @@ _LOG_ENTRIES = Drawn(4096)
 
 
 def board_and_panel(
-    game: Any, view: Mapping[str, Any], names: dict[str, str]
+    game: Any,
+    view: Mapping[str, Any],
+    names: dict[str, str],
+    deadlines: Mapping[str, str] | None = None,
 ) -> tuple[Markup, Markup]:
-    key = (game.id, game.seed, view["seq"], view["viewer"], tuple(names.items()))
+    deadlines = deadlines or {}
+    key = (
+        game.id,
+        game.seed,
+        view["seq"],
+        view["viewer"],
+        tuple(names.items()),
+        tuple(sorted(deadlines.items())),
+    )
     drawn: tuple[Markup, Markup] = _RENDERED.get(
-        key, lambda: (board_svg(view), panel_html(view, names))
+        key, lambda: (board_svg(view), panel_html(view, names, deadlines))
     )
     return drawn
 
@@ -308,6 +319,12 @@ def board_page(
     names = {r.seat_colour: r.seat_name for r in seats}
     own = [r.seat_colour for r in seats if player_id is not None and r.seat_player == player_id]
     shown = game.seq if seq is None else seq
+    # Each pending seat's deadline, for the game as it is now (a vacation moves one without
+    # a move, so they are part of what the page is kept by).
+    deadlines: tuple[tuple[str, str], ...] = ()
+    if shown == game.seq:
+        rows_due = queries.DEADLINES.all(reads.connection(), {"game": game.id})
+        deadlines = tuple((d.colour, d.due_at.isoformat()) for d in rows_due)
     key = (
         game.id,
         game.seed,
@@ -319,8 +336,11 @@ def board_page(
         shown,
         colour,
         request.script_root,  # the links in the parts
+        deadlines,
     )
-    page = _PAGES.get(key, lambda: _draw_board_page(game, names, own, shown, colour))
+    page = _PAGES.get(
+        key, lambda: _draw_board_page(game, names, own, shown, colour, dict(deadlines))
+    )
     return page, player
 
 
@@ -329,7 +349,12 @@ _SEQ_SLOT = "__seq__"
 
 
 def _draw_board_page(
-    game: Any, names: dict[str, str], own: list[str], shown: int, colour: str | None
+    game: Any,
+    names: dict[str, str],
+    own: list[str],
+    shown: int,
+    colour: str | None,
+    deadlines: dict[str, str],
 ) -> BoardPage:
     view = view_of_seats(game, own, shown, colour)
     viewer = view["viewer"]
@@ -354,7 +379,7 @@ def _draw_board_page(
         decision = next((p for p in view["pending"] if p["player"] == viewer), None)
         # What the decision needs said, as its mail says it.
         offered["guide"] = words.guide(view, viewer, decision) if decision else []
-    board, panel = board_and_panel(game, view, names)
+    board, panel = board_and_panel(game, view, names, deadlines)
     final = final_scoring(view, names)
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_parts.html").module

@@ -122,7 +122,8 @@ def test_the_panel_shows_the_viewers_hand_only():
 def test_the_panel_lists_round_cards_scores_and_whose_turn():
     state = engine.new_game(COLOURS, seed=4)
     view = engine.view(state, "blue")
-    html = str(panel_html(view, deadlines={view["pending"][0]["player"]: "in 2 days"}))
+    due = "2026-12-01T18:30:00+00:00"
+    html = str(panel_html(view, deadlines={view["pending"][0]["player"]: due}))
     root = ET.fromstring(html)  # the partial is well-formed too
     assert root.find(".//section[@data-round]").get("data-round") == str(view["round"])
     cards = root.findall(".//section[@class='action-cards']//li")
@@ -137,7 +138,8 @@ def test_the_panel_lists_round_cards_scores_and_whose_turn():
         assert row.find("td[@class='province']").text == str(seen["province"])
     waiting = root.findall(".//section[@class='pending']//li")
     assert [li.get("data-colour") for li in waiting] == [p["player"] for p in view["pending"]]
-    assert "due in 2 days" in "".join(waiting[0].itertext())
+    assert "due Tue 01 Dec, 18:30 UTC" in "".join(waiting[0].itertext())
+    assert waiting[0].find(".//time").get("data-deadline") == due
     assert "General scoring after" in html and "round 3" in html
 
 

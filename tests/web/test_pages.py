@@ -640,3 +640,24 @@ def test_the_poll_answers_304_until_the_game_moves(app, api, client):
     assert moved.headers["ETag"] != etag
     for missing in (999999, 10**12):
         assert client.get(f"/games/{missing}/seq").status_code == 404
+
+
+def test_each_pending_seat_shows_its_deadline(app, api, client):
+    """The panel gives each pending seat's deadline as the API does: ISO 8601 in
+    `data-deadline` (the script writes it in the reader's time zone), in UTC as text."""
+    from datetime import datetime
+
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    view = api.get(f"/api/games/{game_id}").get_json()
+    doc = page(client, f"/games/{game_id}")
+    shown = {
+        li.get("data-colour"): li.find("time", data_deadline=True)
+        for li in doc.find("section", cls="pending").find_all("li", data_colour=True)
+    }
+    assert set(shown) == {d["player"] for d in view["deadlines"]} and shown
+    for due in view["deadlines"]:
+        time = shown[due["player"]]
+        assert datetime.fromisoformat(time.get("data-deadline")) == datetime.fromisoformat(
+            due["due"]
+        )
+        assert time.text.endswith("UTC")

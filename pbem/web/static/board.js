@@ -33,9 +33,22 @@
       });
     });
   }
+  function deadlines() {
+    // In the reader's own time zone (the page says UTC without this script).
+    document.querySelectorAll("time[data-deadline]").forEach(function (time) {
+      var moment = new Date(time.getAttribute("data-deadline"));
+      if (isNaN(moment)) return;
+      time.textContent = moment.toLocaleString(undefined, {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+        timeZoneName: "short"
+      });
+    });
+  }
   function init() {
     places();
+    deadlines();
     document.addEventListener("pbem:page-updated", places);
+    document.addEventListener("pbem:page-updated", deadlines);
     var keys = { ArrowLeft: "previous-move", ArrowRight: "next-move", Home: "start", End: "now",
                  PageUp: "previous-round", PageDown: "next-round" };
     document.addEventListener("keydown", function (event) {
