@@ -360,7 +360,7 @@ def panel_html(
     context = panel_context(view, names, deadlines)
     macros = _panel_macros()
     pieces = [
-        '<aside class="panel">\n',
+        '<aside class="panel" aria-label="The game">\n',
         kept(macros.round, {key: context[key] for key in _ROUND_FIELDS}),
         "\n",
         kept(macros.pending, context["pending"]),

@@ -9,6 +9,9 @@
       var shape = document.querySelector('svg.board [data-place="' + place + '"]');
       if (!shape) return;
       var buttons = group.querySelectorAll("button");
+      // An image holds no controls: with places to click, the map is a group of them.
+      var board = shape.closest("svg.board");
+      if (board) board.setAttribute("role", "group");
       shape.classList.add("playable");
       shape.setAttribute("tabindex", "0");
       shape.setAttribute("role", "button");
@@ -91,12 +94,12 @@
   }
   function swap(html, before) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
-    var parts = ["div.game-head", "nav.replay", "section.final-scoring", "main.game"];
+    var parts = ["div.game-head", "nav.replay", "section.final-scoring", "div.game"];
     parts.forEach(function (selector) {
       var old = document.querySelector(selector);
       var now = fresh.querySelector(selector);
       if (old && now) old.replaceWith(document.adoptNode(now));
-      else if (!old && now) document.querySelector("main.game").before(document.adoptNode(now));
+      else if (!old && now) document.querySelector("div.game").before(document.adoptNode(now));
     });
     var lines = said(before);
     var live = document.querySelector("p.live");

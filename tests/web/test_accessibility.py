@@ -1,0 +1,76 @@
+"""axe-core (from the npm registry) on the pages people use, in Chromium against a real
+server: the home page signed out and in, signing in, the rules, a game page signed out and
+as a seat with moves to make (the map's places are then buttons), and a finished game. No
+serious or critical violation may be found."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+
+import pytest
+
+from tests.server.helpers import play_random_game, step_randomly
+from tests.web.helpers import seat_link_for
+from tests.web.test_pages_browser import live  # noqa: F401 (the served app, as a fixture)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(shutil.which("npm") is None, reason="needs npm (.ci/run installs it)"),
+]
+
+RUN_AXE = """
+var done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ["violations"]}).then(function (result) {
+  done(result.violations.map(function (v) {
+    var nodes = v.nodes.map(function (n) { return n.target.join(" "); });
+    return {id: v.id, impact: v.impact, nodes: nodes};
+  }));
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def axe_source(tmp_path_factory) -> str:
+    folder = tmp_path_factory.mktemp("axe")
+    subprocess.run(
+        ["npm", "install", "--silent", "--no-audit", "--no-fund", "axe-core@4"],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return (folder / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+
+
+def violations(browser, url: str, axe_source: str) -> list[dict]:
+    browser.get(url)
+    browser.execute_script(axe_source)
+    browser.set_script_timeout(60)
+    found = browser.execute_async_script(RUN_AXE)
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, axe_source):  # noqa: F811
+    colours = ["red", "blue", "green"]
+    game_id, keys = api.new_game(colours)
+    step_randomly(api, game_id, keys, random.Random(2), 30)
+    finished_id, finished_keys = api.new_game(colours, options={"rounds": 6})
+    play_random_game(api, finished_id, finished_keys, random.Random(3))
+    pending = api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
+    pages = {
+        "home": f"{live}/",
+        "sign-in": f"{live}/sign-in",
+        "rules": f"{live}/rules",
+        "game, signed out": f"{live}/games/{game_id}",
+        "finished game": f"{live}/games/{finished_id}",
+        "game, as a seat": seat_link_for(app, game_id, pending),
+        "home, signed in": f"{live}/",
+    }
+    found = {}
+    for name, url in pages.items():
+        found[name] = violations(browser, url, axe_source)
+        if name == "game, as a seat":
+            assert browser.find_elements("css selector", "form.moves button"), "it has moves"
+    assert found == dict.fromkeys(pages, []), found
