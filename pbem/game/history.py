@@ -49,7 +49,7 @@ def _entries(game_id: int, after: int, upto: int) -> list[engine.LogEntry]:
 
 
 def log_between(
-    game_id: int, own: Collection[str], after: int, upto: int
+    game_id: int, own: Collection[str], after: int, upto: int, *, events: bool = False
 ) -> list[engine.ShownLogEntry]:
     """The log entries with `after < seq <= upto`, as `views.log_for` shows them to the
     holder of the seats `own` (none: to anyone), without their events (the pages show the
@@ -58,7 +58,7 @@ def log_between(
     A pick is shown once a revealing event at or after it is in the stretch; cutting the log
     short can only hide more, never less.
     """
-    return engine.visible_log(_entries(game_id, after, upto), set(own), events=False)
+    return engine.visible_log(_entries(game_id, after, upto), set(own), events=events)
 
 
 #: A story tells at most this many moves (a seat back after weeks away reads the page).
@@ -126,10 +126,12 @@ class Record:
             last_round = tuple(e for e in last_round if e["seq"] >= starts[-1])
         return Record(self.seed, self.seq + len(entries), starts, last_round)
 
-    def last_round_log(self, own: Collection[str]) -> list[engine.ShownLogEntry]:
+    def last_round_log(
+        self, own: Collection[str], *, events: bool = False
+    ) -> list[engine.ShownLogEntry]:
         """The last round's entries as `log_between` shows them to the holder of `own`:
         the same stretch (from the move that started the round to `seq`)."""
-        return engine.visible_log(self.last_round, set(own), events=False)
+        return engine.visible_log(self.last_round, set(own), events=events)
 
 
 #: Games whose record a worker keeps: a record holds one round's moves, some tens of KiB.

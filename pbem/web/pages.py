@@ -204,6 +204,16 @@ def log_row(
     }
 
 
+def scoring_of(entry: Mapping[str, Any], names: dict[str, str]) -> list[str]:
+    """The scorings a move set off, in words (`pbem.game.words`, as the mails say them): a
+    line per place with ranks and bonuses, after where the Castillo's caballeros went."""
+    events = entry.get("events") or []
+    if not any(e.get("type") == "score" for e in events):
+        return []
+    shown = [e for e in events if e.get("type") in ("score", "castillo_revealed")]
+    return words.event_lines(shown, names, None)
+
+
 def log_html(
     parts: Any,
     game: Any,
@@ -225,6 +235,7 @@ def log_html(
     drawn: list[Markup] = []
     for entry in entries:
         seq = entry["seq"]
+        scoring = scoring_of(entry, names)
         key = (
             game.id,
             game.seed,
@@ -234,11 +245,13 @@ def log_html(
             seq == shown,
             seq > shown,
             links["at"],
+            tuple(scoring),
         )
 
-        def draw(entry: Mapping[str, Any] = entry) -> Markup:
-            row: Markup = parts.log_entry(log_row(entry, names, shown, starts), links)
-            return row
+        def draw(entry: Mapping[str, Any] = entry, scoring: list[str] = scoring) -> Markup:
+            row = {**log_row(entry, names, shown, starts), "scoring": scoring}
+            drawn_row: Markup = parts.log_entry(row, links)
+            return drawn_row
 
         drawn.append(_LOG_ENTRIES.get(key, draw))
     # Each entry was drawn by an autoescaping template: the whole is markup as it stands.
@@ -364,11 +377,13 @@ def _draw_board_page(
     # A finished game shows its whole record; otherwise the round being looked at, from the
     # move that started it.
     if over:
-        entries = history.log_between(game.id, own, 0, game.seq)
+        entries = history.log_between(game.id, own, 0, game.seq, events=True)
     elif steps.round_start == record.starts[-1]:
-        entries = record.last_round_log(own)  # the round being played: kept by the worker
+        # The round being played: kept by the worker.
+        entries = record.last_round_log(own, events=True)
     else:
-        entries = history.log_between(game.id, own, max(steps.round_start - 1, 0), steps.round_end)
+        start = max(steps.round_start - 1, 0)
+        entries = history.log_between(game.id, own, start, steps.round_end, events=True)
     # A person holding two colours names the one they act as, as with the API.
     colour_field = viewer if len(own) > 1 else None
     offered = None

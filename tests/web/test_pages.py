@@ -277,7 +277,7 @@ def test_the_replay_controls_step_by_move_and_round(app, api, client):
         hand = [int(c.text) for c in doc.find("section", cls="hand").find_all("span")]
         assert hand == state["players"]["red"]["hand"]
         # The log shows the round being looked at, with the move shown marked.
-        entries = [int(li.get("data-seq")) for li in doc.find("aside", cls="log").find_all("li")]
+        entries = [int(li.get("data-seq")) for li in doc.find("aside", cls="log").find_all("li", data_seq=True)]
         if seq:
             assert seq in entries
             assert doc.find("aside", cls="log").find("li", cls="shown").get("data-seq") == str(seq)
@@ -661,3 +661,37 @@ def test_each_pending_seat_shows_its_deadline(app, api, client):
             due["due"]
         )
         assert time.text.endswith("UTC")
+
+
+def test_each_scoring_in_the_log_opens_to_its_breakdown(app, api, client):
+    """Every move that set off a scoring has a breakdown in the log whose points are the
+    engine's score events for that move, player by player; together they are the scores."""
+    game_id, keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
+    play_random_game(api, game_id, keys, random.Random(8))
+    record = api.get(f"/api/games/{game_id}/record").get_json()
+    state = engine.new_game(record["colours"], seed=record["seed"], options=record["options"])
+    expected: dict[int, dict[str, int]] = {}
+    for entry in record["moves"]:
+        state, events = engine.apply(state, entry["player"], entry["move"])
+        for event in events:
+            if event["type"] == "score":
+                points = expected.setdefault(entry["seq"], {})
+                points[event["player"]] = points.get(event["player"], 0) + event["points"]
+    doc = page(client, f"/games/{game_id}")
+    shown: dict[int, dict[str, int]] = {}
+    for details in doc.find("aside", cls="log").find_all("details", data_scoring=True):
+        points = shown.setdefault(int(details.get("data-scoring")), {})
+        for line in details.find_all("li"):
+            for part in line.text.split(": ", 1)[1].rstrip(".").split("; "):
+                colour = re.search(r"\((\w+)\)", part)
+                numbers = re.findall(r"\) (\d+) \(|\+(\d+) ", part)
+                if colour is None or not numbers:
+                    continue  # where the Castillo's caballeros went
+                total = sum(int(a or b) for a, b in numbers)
+                points[colour[1]] = points.get(colour[1], 0) + total
+    assert shown == expected and expected
+    final = {c: 0 for c in record["colours"]}
+    for points in shown.values():
+        for colour, gained in points.items():
+            final[colour] += gained
+    assert final == engine.scores(state)
