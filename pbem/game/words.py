@@ -431,7 +431,62 @@ def _pick_guide(view: Mapping[str, Any], colour: str, kind: str) -> list[str]:
     return [said, 'Write one "return court" or "return <region>" line for each caballero.']
 
 
-def guide(view: Mapping[str, Any], colour: str, decision: Mapping[str, Any]) -> list[str]:
+def plan_step(step: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
+    """One numbered step of a special action's plan, in words (what a veto from it stops)."""
+    do = step["do"]
+    if do == "move":
+        return "; ".join(
+            f"{m['count']} of {_whose(m['colour'], names, reader)} caballeros from "
+            f"{spot(m['from'])} to {spot(m['to'])}"
+            for m in step["caballeros"]
+        )
+    if do == "award":
+        scored = scoring_lines(
+            [{**a, "place": step["place"]} for a in step["awards"] if a["points"]], names, reader
+        )
+        if not scored:
+            return f"{place_name(step['place'])} scores nothing"
+        return str(scored[0]).rstrip(".")
+    if do == "mobile_scoreboard":
+        return f"the {step['scoreboard']} scoreboard to {spot(step['to'])}"
+    if do == "king":
+        return f"the king to {place_name(step['to'])}"
+    if do == "grande":
+        return f"{_whose(step['colour'], names, reader)} grande to {place_name(step['to'])}"
+    if do == "power_card_return":
+        card = f" {step['card']}" if "card" in step else ""
+        return f"{_whose(step['colour'], names, reader)} power card{card} back to the hand"
+    if do == "keep_veto":
+        return f"{who(step['colour'], names, reader)} keeps the Veto card"
+    return str(do).replace("_", " ")
+
+
+def veto_guide(
+    decision: Mapping[str, Any], names: Mapping[str, str], reader: str | None
+) -> list[str]:
+    """A Veto window: the action (or the veto) it is on, its plan in numbered steps."""
+    acting = who(decision["acting"], names, reader)
+    card = card_title(decision["card"])
+    plays = "play" if decision["acting"] == reader else "plays"
+    lines = [f"{_cap(acting)} {plays} {card}: {CARD_TEXTS.get(decision['card'], '')}."]
+    if decision.get("vetoer"):
+        lines.append(
+            f"{_cap(who(decision['vetoer'], names, reader))} vetoed it; you may veto that veto."
+        )
+    lines.append("The plan:")
+    lines += [f"{s['step']}. {plan_step(s, names, reader)}" for s in decision["plan"]]
+    lines.append(
+        '"allow" lets it all happen; "veto 1" stops all of it; "veto k" stops it from step k.'
+    )
+    return lines
+
+
+def guide(
+    view: Mapping[str, Any],
+    colour: str,
+    decision: Mapping[str, Any],
+    names: Mapping[str, str] | None = None,
+) -> list[str]:
     """What a decision needs said so that one reply can answer it whole: for a turn, the
     power card's allowance, what the chosen card allows, and where caballeros may go."""
     kind = decision["kind"]
@@ -451,6 +506,8 @@ def guide(view: Mapping[str, Any], colour: str, decision: Mapping[str, Any]) -> 
         return lines
     if kind in _PICKS:
         return _pick_guide(view, colour, kind)
+    if kind == "veto_window":
+        return veto_guide(decision, names or {}, colour)
     turn = view["turn"]
     if kind != "turn" or turn is None:
         return []

@@ -201,7 +201,7 @@ def decision_mail(
         "link": game_link(game_id, recipient),
         "seq": seq,
         "story": words.story(engine.visible_log(since, {colour}), names or {}, colour),
-        "guide": words.guide(view, colour, decision),
+        "guide": words.guide(view, colour, decision, names),
         "cards": _cards_to_choose(view, decision),
         "power_cards": [
             words.power_card_line(m["card"]) for m in legal if m["type"] == "play_power_card"

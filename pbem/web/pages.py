@@ -393,7 +393,7 @@ def _draw_board_page(
         offered = choices(engine.legal_moves(state, viewer))
         decision = next((p for p in view["pending"] if p["player"] == viewer), None)
         # What the decision needs said, as its mail says it.
-        offered["guide"] = words.guide(view, viewer, decision) if decision else []
+        offered["guide"] = words.guide(view, viewer, decision, names) if decision else []
     board, panel = board_and_panel(game, view, names, deadlines)
     final = final_scoring(view, names)
     # A template's module: its macros are known only at run time.

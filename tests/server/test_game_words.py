@@ -123,3 +123,20 @@ def test_the_story_says_moves_with_names_and_what_they_did():
         "  2 of your caballeros went from Aragon to the province.",
         "  1 of Bob (blue)'s caballeros went from Aragon to the Castillo.",
     ]
+
+
+def test_a_veto_window_says_its_plan_in_numbered_steps():
+    from tests.engine.helpers import acting
+
+    five = ["red", "yellow", "green", "blue", "brown"]
+    state = acting(engine.new_game(five, seed=3), "green", "king", vetoes=("blue",))
+    legal = engine.legal_moves(state, "green")
+    king = next(m for m in legal if m["type"] == "move_king")
+    state, _ = engine.apply(state, "green", king)
+    window = next(p for p in engine.view(state, "blue")["pending"] if p["player"] == "blue")
+    assert window["kind"] == "veto_window"
+    lines = words.guide(engine.view(state, "blue"), "blue", window, {"green": "Greta"})
+    assert lines[0] == "Greta (green) plays King: move the king to any region."
+    steps = [line for line in lines if line[:1].isdigit()]
+    assert steps == [f"1. the king to {words.place_name(king['to'])}"]
+    assert '"veto 1" stops all of it' in lines[-1]

@@ -285,9 +285,10 @@ def test_a_self_veto_windows_mails_name_the_card_to_its_player_alone(composing_a
     assert set(mails) == {("decision", c, (c, "veto_window")) for c in ("green", "blue")}
     green = readable(mails[("decision", "green", ("green", "veto_window"))])
     blue = readable(mails[("decision", "blue", ("blue", "veto_window"))])
-    assert f"1. power card return (card {card})" in green["text"], green["text"]
-    assert f"(card {card})" in green["html"]
-    assert "1. power card return\n" in blue["text"] and "(card" not in blue["text"] + blue["html"]
+    assert f"1. your power card {card} back to the hand" in green["text"], green["text"]
+    assert f"your power card {card} back" in green["html"]
+    assert "1. green's power card back to the hand\n" in blue["text"], blue["text"]
+    assert f"power card {card} back" not in blue["text"] + blue["html"]
     # Blue's mail is the same whichever card green takes back (the scrambler changes it).
     other = scrambled(state, ["blue"], random.Random(1))
     assert other.special["steps"][0]["card"] != card
