@@ -277,7 +277,10 @@ def test_the_replay_controls_step_by_move_and_round(app, api, client):
         hand = [int(c.text) for c in doc.find("section", cls="hand").find_all("span")]
         assert hand == state["players"]["red"]["hand"]
         # The log shows the round being looked at, with the move shown marked.
-        entries = [int(li.get("data-seq")) for li in doc.find("aside", cls="log").find_all("li", data_seq=True)]
+        entries = [
+            int(li.get("data-seq"))
+            for li in doc.find("aside", cls="log").find_all("li", data_seq=True)
+        ]
         if seq:
             assert seq in entries
             assert doc.find("aside", cls="log").find("li", cls="shown").get("data-seq") == str(seq)
