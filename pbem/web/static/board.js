@@ -47,9 +47,17 @@
       });
     });
   }
+  function centre() {
+    // On a phone the map keeps its scale in a box that scrolls: start at Spain's middle.
+    var wrap = document.querySelector(".board-wrap");
+    if (wrap && wrap.scrollWidth > wrap.clientWidth) {
+      wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+    }
+  }
   function init() {
     places();
     deadlines();
+    centre();
     document.addEventListener("pbem:page-updated", places);
     document.addEventListener("pbem:page-updated", deadlines);
     var keys = { ArrowLeft: "previous-move", ArrowRight: "next-move", Home: "start", End: "now",
