@@ -1,5 +1,5 @@
-"""Moves as text: the engine's notation (`engine.format_move`, what players write in mails)
-for the log, and words for the move buttons."""
+"""Moves as text: words for the move buttons and the log, and the engine's notation
+(`engine.format_move`, what players write in mails) beside each logged move."""
 
 from __future__ import annotations
 
@@ -14,6 +14,11 @@ from pbem.web.board import card_title
 def move_text(move: Mapping[str, Any]) -> str:
     """A move in words, as the buttons show it."""
     return describe_move(move)
+
+
+def log_text(move: Mapping[str, Any]) -> str:
+    """A logged move in words, as the buttons say it but of whoever made it."""
+    return describe_move(move).replace("move your grande", "move the grande")
 
 
 def notation(move: Mapping[str, Any]) -> str:

@@ -29,7 +29,7 @@ from pbem.store import queries, reads
 from pbem.store.models import Game
 from pbem.web.board import PLACES, board_svg, colour_chip, panel_html
 from pbem.web.links import link
-from pbem.web.notation import move_text, notation
+from pbem.web.notation import log_text, move_text, notation
 from pbem.web.signin import SignedIn
 from pbem.web.templating import Drawn
 
@@ -196,7 +196,9 @@ def log_row(
         "seq": entry["seq"],
         **colour_chip(entry["player"]),
         "name": names.get(entry["player"], entry["player"]),
-        "text": notation(entry["move"]),
+        "text": log_text(entry["move"]),
+        # What a player writes in a mail for it (a hidden move has none to show).
+        "notation": None if entry.get("hidden") else notation(entry["move"]),
         "hidden": bool(entry.get("hidden")),
         "shown": entry["seq"] == shown,
         "after": entry["seq"] > shown,

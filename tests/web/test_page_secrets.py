@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from pbem.web.notation import notation
+from pbem.web.notation import log_text
 from tests.server.test_secrets import (
     EVERY,
     Secrets,
@@ -70,7 +70,8 @@ def check_page(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str) 
             held += 1
             text = entry.find("span", cls="text").text
             assert "hidden" in entry.classes, (where, viewer, key, text)
-            assert text in [notation({"type": kind}) for kind in SECRET_KINDS], (where, text)
+            assert text in [log_text({"type": kind}) for kind in SECRET_KINDS], (where, text)
+            assert entry.find("code", cls="notation") is None, (where, key)
     return held
 
 

@@ -116,10 +116,10 @@ def test_a_seat_plays_from_the_page(app, api, client):
     assert [(e["player"], e["move"], e["source"]) for e in log] == [(colour, played, "web")]
     doc = page(client, response.headers["Location"])
     assert f"Played: power card {played['card']}." in doc.find("p", cls="flash").text
-    # The log is in the notation players write in mails.
-    assert doc.find("aside", cls="log").find("li", data_seq="1").find("span", cls="text").text == (
-        f"power {played['card']}"
-    )
+    # The log says it in words, with the notation players write in mails beside it.
+    entry = doc.find("aside", cls="log").find("li", data_seq="1")
+    assert entry.find("span", cls="text").text == f"power card {played['card']}"
+    assert entry.find("code", cls="notation").text == f"power {played['card']}"
 
 
 def test_a_stale_page_gets_the_apis_sentence_and_409(app, api, client):

@@ -200,7 +200,7 @@ def test_an_open_page_follows_the_game_without_a_reload(browser, live, app, api)
     )
     live_text = by_css(browser, "p.live")[0].text
     name = first.title()
-    assert f"{name}: power 13" in live_text, live_text
+    assert f"{name}: power card 13" in live_text, live_text
     assert browser.execute_script("return window.notReloaded === true;")
     assert_board_is(browser, api.get(f"/api/games/{game_id}", keys[waiting]).get_json())
     assert by_css(browser, 'aside.log li[data-seq="1"]')
