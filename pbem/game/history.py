@@ -66,26 +66,15 @@ STORY_MOST = 80
 
 
 def since_last_move(
-    connection: Connection, game_id: int, colour: str, upto: int
+    connection: Connection, game_id: int, colour: str, upto: int, *, by_person: bool = False
 ) -> list[engine.LogEntry]:
-    """The stored entries after `colour`'s last move, up to `upto` (from the start if they
-    have not moved), the last `STORY_MOST` of them, each with its events: what happened
-    since that seat last decided. `engine.visible_log` decides what its reader sees."""
-    last = connection.execute(
-        queries.SELECT_LAST_MOVE_OF, {"game": game_id, "colour": colour, "upto": upto}
-    ).scalar()
-    return stored_log(connection, game_id, max(last or 0, upto - STORY_MOST), upto)
-
-
-def since_last_person_move(
-    connection: Connection, game_id: int, colour: str, upto: int
-) -> list[engine.LogEntry]:
-    """As `since_last_move`, from the seat's last move a person made: what happened while a
-    bot (or the timeouts) played it."""
-    last = connection.execute(
-        queries.SELECT_LAST_PERSON_MOVE_OF, {"game": game_id, "colour": colour, "upto": upto}
-    ).scalar()
-    return stored_log(connection, game_id, max(last or 0, upto - STORY_MOST), upto)
+    """The stored entries after `colour`'s last move (with `by_person`, the last a person
+    made: what happened while a bot or the timeouts played the seat), up to `upto` (from the
+    start if there is none), the last `STORY_MOST` of them, each with its events: what
+    happened since that seat last decided. `engine.visible_log` decides what its reader sees."""
+    last_move = queries.SELECT_LAST_PERSON_MOVE_OF if by_person else queries.SELECT_LAST_MOVE_OF
+    last = connection.execute(last_move, {"game": game_id, "colour": colour, "upto": upto})
+    return stored_log(connection, game_id, max(last.scalar() or 0, upto - STORY_MOST), upto)
 
 
 def stored_log(

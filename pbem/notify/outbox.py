@@ -544,7 +544,7 @@ def seat_back(connection: Connection, *, game: Any, colour: str) -> None:
     recipient, preferences = _seat_recipient(connection, game.id, colour)
     if not wants(preferences, game.id, "decision"):
         return
-    entries = history.since_last_person_move(connection, game.id, colour, game.seq)
+    entries = history.since_last_move(connection, game.id, colour, game.seq, by_person=True)
     named = {**seat_names(game), colour: "your bot"}
     story = words.story(engine.visible_log(entries, {colour}), named, None)
     lines = [f"You play {colour} again."]
