@@ -541,3 +541,21 @@ def guide(
         + "."
     )
     return lines
+
+
+def scores_by_round(
+    entries: Iterable[Mapping[str, Any]], colours: Sequence[str]
+) -> list[dict[str, int]]:
+    """Each colour's score at the start and at the end of every round (the last: now), from
+    a log from the start with its events: the points of a score chart."""
+    score = dict.fromkeys(colours, 0)
+    rounds = [dict(score)]
+    for entry in entries:
+        for event in entry["events"]:
+            if event["type"] == "score":
+                score[event["player"]] = score.get(event["player"], 0) + event["points"]
+            elif event["type"] == "round_started" and event["round"] > 1:
+                rounds.append(dict(score))
+    if rounds[-1] != score or len(rounds) == 1:
+        rounds.append(dict(score))
+    return rounds

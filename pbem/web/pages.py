@@ -261,8 +261,52 @@ def log_html(
     return log
 
 
-def final_scoring(view: Mapping[str, Any], names: dict[str, str]) -> dict[str, Any] | None:
-    """The scores, winners and (two-colour game) each person's score, once the game is over."""
+#: The score chart's size, in its own units (it scales to the page's width), and the room
+#: on its right for each line's letter and final score.
+CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN, CHART_LABELS = 560, 220, 30, 50
+
+
+def score_chart(entries: Sequence[Mapping[str, Any]], colours: Sequence[str]) -> dict[str, Any]:
+    """Each colour's score round by round (`words.scores_by_round`), as lines to draw: a
+    polyline and, at its end, the colour's letter (colours alone would not tell every reader
+    red from green)."""
+    rounds = words.scores_by_round(entries, colours)
+    top = max([max(r.values(), default=0) for r in rounds] + [10])
+    inner_w = CHART_WIDTH - CHART_MARGIN - CHART_LABELS
+    inner_h = CHART_HEIGHT - 2 * CHART_MARGIN
+
+    def x(i: int) -> float:
+        return CHART_MARGIN + inner_w * i / max(len(rounds) - 1, 1)
+
+    def y(score: int) -> float:
+        return CHART_HEIGHT - CHART_MARGIN - inner_h * score / top
+
+    lines = [
+        {
+            **colour_chip(c),
+            "points": " ".join(f"{x(i):.1f},{y(r[c]):.1f}" for i, r in enumerate(rounds)),
+            "end": (x(len(rounds) - 1), y(rounds[-1][c])),
+            "final": rounds[-1][c],
+        }
+        for c in colours
+    ]
+    ticks = [(t, y(t)) for t in range(0, top + 1, max(10, (top // 4) // 10 * 10 or 10))]
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "margin": CHART_MARGIN,
+        "right": CHART_WIDTH - CHART_LABELS,
+        "rounds": [(i, x(i)) for i in range(len(rounds))],
+        "ticks": ticks,
+        "lines": lines,
+    }
+
+
+def final_scoring(
+    view: Mapping[str, Any], names: dict[str, str], entries: Sequence[Mapping[str, Any]] = ()
+) -> dict[str, Any] | None:
+    """The scores, winners and (two-colour game) each person's score, once the game is over,
+    with the score chart over its rounds (`entries`: the whole log, with its events)."""
     if view.get("phase") != "over":
         return None
     winners = set(view.get("winners", []))
@@ -286,7 +330,8 @@ def final_scoring(view: Mapping[str, Any], names: dict[str, str]) -> dict[str, A
         }
         for team in view.get("teams", [])
     ]
-    return {"rows": rows, "teams": teams}
+    chart = score_chart(entries, view["colours"]) if entries else None
+    return {"rows": rows, "teams": teams, "chart": chart}
 
 
 @dataclass(frozen=True)
@@ -397,7 +442,7 @@ def _draw_board_page(
         # What the decision needs said, as its mail says it.
         offered["guide"] = words.guide(view, viewer, decision, names) if decision else []
     board, panel = board_and_panel(game, view, names, deadlines)
-    final = final_scoring(view, names)
+    final = final_scoring(view, names, entries if over else ())
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_parts.html").module
     links = {

@@ -698,3 +698,20 @@ def test_each_scoring_in_the_log_opens_to_its_breakdown(app, api, client):
         for colour, gained in points.items():
             final[colour] += gained
     assert final == engine.scores(state)
+
+
+def test_a_finished_game_charts_each_score_round_by_round(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
+    play_random_game(api, game_id, keys, random.Random(4))
+    view = api.get(f"/api/games/{game_id}").get_json()
+    chart = page(client, f"/games/{game_id}").find("figure", cls="score-chart")
+    lines = chart.find_all("polyline", cls="score-line")
+    assert sorted(line.get("data-colour") for line in lines) == sorted(view["colours"])
+    for line in lines:
+        points = line.get("points").split()
+        assert len(points) == 1 + view["rounds_total"]  # the start, then each round's end
+        heights = [float(p.split(",")[1]) for p in points]
+        assert heights == sorted(heights, reverse=True)  # a score never goes down
+    ends = [t.text for t in chart.find_all("text", cls="end")]
+    colours = [line.get("data-colour") for line in lines]
+    assert [int(t.split()[1]) for t in ends] == [view["players"][c]["score"] for c in colours]
