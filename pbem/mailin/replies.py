@@ -62,6 +62,9 @@ def handle(mail: SeatMail, text: str) -> Result:
             said.append((word, words[1:]))
         else:
             moves.append(line)
+    state = mail.state()
+    talk = [m for m in moves if state is not None and engine.reads_as_words(m, state, mail.colour)]
+    moves = [m for m in moves if m not in talk]
     # A bare `stop` is the move ending an "up to" card when it follows other moves (the end
     # of a whole turn) or is one now; else it is the command that ends this game's mails.
     bare_stops = [line for line in moves if _fold(line) == "stop"]
@@ -70,9 +73,6 @@ def handle(mail: SeatMail, text: str) -> Result:
         said.append(("stop", []))
     for word, arguments in said:
         commands.run(mail, word, arguments)
-    state = mail.state()
-    talk = [m for m in moves if state is not None and engine.reads_as_words(m, state, mail.colour)]
-    moves = [m for m in moves if m not in talk]
     if moves:
         return _play(mail, "\n".join(moves), talk)
     # Only commands and words to the table: answer them, with the game as it is now.

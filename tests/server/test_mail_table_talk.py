@@ -114,3 +114,15 @@ def test_house_bots_are_not_written_to(mail_app, mail_api, smtp):
         written = db.session.execute(sa.text("SELECT recipient FROM outbox")).scalars().all()
         db.session.remove()
     assert written and all(address == "human@example.org" for address in written)
+
+
+def test_words_and_a_bare_stop_end_the_games_mail_and_pass_the_words_on(mail_app, mail_api, smtp):
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    result = inbound(mail_app, reply(mail, "Thanks all, I must leave.\nstop", sender=seats[colour]))
+    assert result.outcome == "answered" and seq_of(mail_api, game_id) == 0
+    assert [text for _, text, _ in _talk(mail_app)] == ["Thanks all, I must leave."]
+    deliver(mail_app)
+    answer = body_text(smtp.inbox.to(seats[colour])[-1])
+    assert "No more mail from this game" in answer and "Passed on" in answer
