@@ -163,8 +163,9 @@ def board_and_panel(
 def choices(moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The seat's legal moves as the page offers them: power cards, action cards, moves
     aimed at one place (clickable on the board), moves between places, and the rest."""
-    power, cards, shifts, other = [], [], [], []
+    power, cards, other = [], [], []
     by_place: dict[str, list[dict[str, Any]]] = {}
+    by_source: dict[str, list[dict[str, Any]]] = {}
     for move in moves:
         choice = {"json": json.dumps(move, separators=(",", ":")), "text": move_text(move)}
         target = move.get("to", move.get("region"))
@@ -174,9 +175,10 @@ def choices(moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         elif move["type"] == "choose_card":
             cards.append(choice)
         elif "from" in move and "to" in move:
-            # From one place to another: a click on one place cannot say which, so these
-            # are listed rather than put on the map.
-            shifts.append(choice)
+            # From one place to another: grouped by where they leave (a card that moves any
+            # colour offers a hundred and more), each group opened from the map or its own.
+            short = f"{move.get('colour', '')} to {place_name(str(move['to']))}".strip()
+            by_source.setdefault(str(move["from"]), []).append({**choice, "short": short})
         elif isinstance(target, str) and target in PLACES:
             by_place.setdefault(target, []).append(choice)
         else:
@@ -184,7 +186,15 @@ def choices(moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     places = [
         {"place": p, "name": place_name(p), "moves": by_place[p]} for p in PLACES if p in by_place
     ]
+    shifts = [
+        {"place": p, "name": place_name(p), "moves": moves_from}
+        for p, moves_from in sorted(by_source.items(), key=lambda item: _place_order(item[0]))
+    ]
     return {"power": power, "cards": cards, "places": places, "shifts": shifts, "other": other}
+
+
+def _place_order(place: str) -> int:
+    return PLACES.index(place) if place in PLACES else len(PLACES)
 
 
 def log_row(

@@ -49,3 +49,21 @@ def offered_moves(doc: Node) -> list[str]:
     """The JSON of every move the page offers, as its buttons carry it."""
     form = doc.find("form", cls="moves")
     return [b.get("value") for b in form.find_all("button", name="move")] if form else []
+
+
+def game_with_an_intrigue(api, rng) -> tuple[int, dict, str, list[dict]]:
+    """A game played at random until a seat may move caballeros between places (an
+    intrigue under way): its id, keys, that seat's colour and those moves."""
+    for _ in range(20):
+        game_id, keys = api.new_game(["red", "blue", "green"])
+        for _ in range(300):
+            view = api.get(f"/api/games/{game_id}").get_json()
+            if view["status"] != "active":
+                break
+            colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
+            legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+            shifts = [m for m in legal["moves"] if m["type"] == "move_caballero"]
+            if shifts:
+                return game_id, keys, colour, shifts
+            api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], legal["seq"])
+    raise AssertionError("no intrigue came up in 20 games")

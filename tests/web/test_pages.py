@@ -18,6 +18,7 @@ from pbem.game import history
 from tests.server.conftest import table_snapshot
 from tests.server.helpers import play_random_game, step_randomly
 from tests.web.helpers import (
+    game_with_an_intrigue,
     move_form,
     offered_moves,
     page,
@@ -715,3 +716,24 @@ def test_a_finished_game_charts_each_score_round_by_round(app, api, client):
     ends = [t.text for t in chart.find_all("text", cls="end")]
     colours = [line.get("data-colour") for line in lines]
     assert [int(t.split()[1]) for t in ends] == [view["players"][c]["score"] for c in colours]
+
+
+def test_moves_between_places_are_grouped_by_where_they_leave(app, api, client):
+    """An intrigue's dozens of moves are offered as one short list per place they leave
+    (opened from the map, or by its own summary), each legal move once, in its place's."""
+    game_id, keys, colour, shifts = game_with_an_intrigue(api, random.Random(6))
+    sign_in_seat(app, client, game_id, colour)
+    doc = page(client, f"/games/{game_id}?colour={colour}")
+    groups = doc.find("div", cls="shifts").find_all("details", data_shift_from=True)
+    offered = []
+    for group in groups:
+        for button in group.find_all("button"):
+            move = json.loads(button.get("value"))
+            assert move["from"] == group.get("data-shift-from")
+            offered.append(move)
+
+    def key(move: dict) -> str:
+        return json.dumps(move, sort_keys=True)
+
+    assert sorted(map(key, offered)) == sorted(map(key, shifts))
+    assert len(groups) == len({m["from"] for m in shifts})

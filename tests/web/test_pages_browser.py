@@ -204,3 +204,26 @@ def test_an_open_page_follows_the_game_without_a_reload(browser, live, app, api)
     assert browser.execute_script("return window.notReloaded === true;")
     assert_board_is(browser, api.get(f"/api/games/{game_id}", keys[waiting]).get_json())
     assert by_css(browser, 'aside.log li[data-seq="1"]')
+
+
+def test_an_intrigue_is_played_by_clicking_the_place_a_caballero_leaves(browser, live, app, api):
+    import json
+    import random
+
+    from tests.web.helpers import game_with_an_intrigue
+
+    game_id, keys, colour, shifts = game_with_an_intrigue(api, random.Random(6))
+    browser.get(seat_link_for(app, game_id, colour))
+    source = shifts[0]["from"]
+    group = by_css(browser, f'details[data-shift-from="{source}"]')[0]
+    assert group.get_attribute("open") is None
+    by_css(browser, f'svg.board [data-place="{source}"]')[0].click()
+    assert group.get_attribute("open") is not None
+    # Only that place's moves are on screen, each leaving it.
+    shown = [b for b in by_css(browser, "details.shift-from button") if b.is_displayed()]
+    assert shown and all(json.loads(b.get_attribute("value"))["from"] == source for b in shown)
+    seq = api.get(f"/api/games/{game_id}").get_json()["seq"]
+    played = json.loads(shown[0].get_attribute("value"))
+    click_and_wait(browser, shown[0])
+    log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
+    assert len(log) == seq + 1 and log[-1]["move"] == played and log[-1]["source"] == "web"

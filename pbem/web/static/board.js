@@ -47,6 +47,36 @@
       });
     });
   }
+  function sources() {
+    // A card that moves caballeros: click the place they leave to open its short list.
+    document.querySelectorAll("[data-shift-from]").forEach(function (group) {
+      var place = group.getAttribute("data-shift-from");
+      var shape = document.querySelector('svg.board [data-place="' + place + '"]');
+      if (!shape || shape.classList.contains("playable")) return;
+      var board = shape.closest("svg.board");
+      if (board) board.setAttribute("role", "group");
+      shape.classList.add("playable");
+      shape.setAttribute("tabindex", "0");
+      shape.setAttribute("role", "button");
+      shape.setAttribute("aria-label", "Move from " + group.querySelector("summary").textContent);
+      function open() {
+        document.querySelectorAll("details.shift-from[open]").forEach(function (d) {
+          if (d !== group) d.open = false;
+        });
+        group.open = true;
+        group.scrollIntoView({ block: "nearest" });
+        var first = group.querySelector("button");
+        if (first) first.focus();
+      }
+      shape.addEventListener("click", open);
+      shape.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          open();
+        }
+      });
+    });
+  }
   function centre() {
     // On a phone the map keeps its scale in a box that scrolls: start at Spain's middle.
     var wrap = document.querySelector(".board-wrap");
@@ -56,8 +86,10 @@
   }
   function init() {
     places();
+    sources();
     deadlines();
     centre();
+    document.addEventListener("pbem:page-updated", sources);
     document.addEventListener("pbem:page-updated", places);
     document.addEventListener("pbem:page-updated", deadlines);
     var keys = { ArrowLeft: "previous-move", ArrowRight: "next-move", Home: "start", End: "now",
