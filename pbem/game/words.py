@@ -481,6 +481,23 @@ def veto_guide(
     return lines
 
 
+def _chosen(turn: Mapping[str, Any], court: int) -> str:
+    """A turn after its card: the caballeros it may still place, and its special action."""
+    card = turn["card"]
+    left = min(turn["place_limit"] - turn["placed"], court)
+    parts = []
+    if left > 0:
+        parts.append(f"place up to {caballeros(left)} more from your court ({court})")
+    text = CARD_TEXTS.get(card, "")
+    if turn["special"] == "open":
+        parts.append(f'its special action: {text} (its moves are below; or "skip" it)')
+    elif turn["special"] == "under_way":
+        parts.append(f"carry on with its special action: {text}")
+    if not parts:
+        return f'You chose {card_title(card)}, and all of it is done: "done" ends your turn.'
+    return f"You chose {card_title(card)}: " + ", and ".join(parts) + "."
+
+
 def guide(
     view: Mapping[str, Any],
     colour: str,
@@ -512,10 +529,6 @@ def guide(
     if kind != "turn" or turn is None:
         return []
     lines = []
-    if turn["step"] == "special" and turn["card"] is not None:
-        lines.append(
-            f"You are carrying out {card_title(turn['card'])}: {CARD_TEXTS.get(turn['card'], '')}."
-        )
     if turn["step"] == "draw":
         lines.append(
             f"Your power card {player['power_card']} lets you take up to "
@@ -529,12 +542,7 @@ def guide(
             "caballeros you place from your court, and its special action."
         )
     elif turn["card"] is not None:
-        left = turn["place_limit"] - turn["placed"]
-        lines.append(
-            f"You chose {card_title(turn['card'])}: place up to {caballeros(left)} more from "
-            f"your court ({player['court']}), and its special action: "
-            f'{CARD_TEXTS.get(turn["card"], "")} (its moves are below; or "skip" it).'
-        )
+        lines.append(_chosen(turn, player["court"]))
     lines.append(
         f"The king is in {place_name(view['king'])}: caballeros may be placed in "
         + ", ".join(king_neighbours(view))
