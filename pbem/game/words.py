@@ -441,12 +441,15 @@ def plan_step(step: Mapping[str, Any], names: Mapping[str, str], reader: str | N
             for m in step["caballeros"]
         )
     if do == "award":
-        scored = scoring_lines(
-            [{**a, "place": step["place"]} for a in step["awards"] if a["points"]], names, reader
-        )
-        if not scored:
-            return f"{place_name(step['place'])} scores nothing"
-        return str(scored[0]).rstrip(".")
+        # A place's scoring is split into steps by rank (a veto may stop it between them),
+        # so a step says its points, not ranks it cannot see whole.
+        bonus = {"king_bonus": " (king's bonus)", "home_bonus": " (home bonus)"}
+        awards = [
+            f"{who(a['player'], names, reader)} +{a['points']}{bonus.get(a['reason'], '')}"
+            for a in step["awards"]
+            if a["points"]
+        ]
+        return f"{place_name(step['place'])} scores: " + (", ".join(awards) or "nothing")
     if do == "mobile_scoreboard":
         return f"the {step['scoreboard']} scoreboard to {spot(step['to'])}"
     if do == "king":
@@ -467,8 +470,10 @@ def veto_guide(
     """A Veto window: the action (or the veto) it is on, its plan in numbered steps."""
     acting = who(decision["acting"], names, reader)
     card = card_title(decision["card"])
-    plays = "play" if decision["acting"] == reader else "plays"
-    lines = [f"{_cap(acting)} {plays} {card}: {CARD_TEXTS.get(decision['card'], '')}."]
+    if decision["acting"] == reader:
+        lines = [f"You play {card}: {CARD_TEXTS.get(decision['card'], '')}."]
+    else:  # the card's text says "your" to its player: the plan below says it for others
+        lines = [f"{_cap(acting)} plays {card}."]
     if decision.get("vetoer"):
         lines.append(
             f"{_cap(who(decision['vetoer'], names, reader))} vetoed it; you may veto that veto."

@@ -136,7 +136,23 @@ def test_a_veto_window_says_its_plan_in_numbered_steps():
     window = next(p for p in engine.view(state, "blue")["pending"] if p["player"] == "blue")
     assert window["kind"] == "veto_window"
     lines = words.guide(engine.view(state, "blue"), "blue", window, {"green": "Greta"})
-    assert lines[0] == "Greta (green) plays King: move the king to any region."
+    assert lines[0] == "Greta (green) plays King."
     steps = [line for line in lines if line[:1].isdigit()]
     assert steps == [f"1. the king to {words.place_name(king['to'])}"]
     assert '"veto 1" stops all of it' in lines[-1]
+
+
+def test_a_plan_step_of_a_scoring_says_its_points():
+    """A place's scoring is planned in steps by rank, so a step names points, not ranks."""
+    step = {
+        "do": "award",
+        "place": "valencia",
+        "awards": [
+            {"player": "red", "points": 3, "reason": "rank"},
+            {"player": "blue", "points": 3, "reason": "rank"},
+            {"player": "blue", "points": 2, "reason": "king_bonus"},
+        ],
+    }
+    assert words.plan_step(step, NAMES, "red") == (
+        "Valencia scores: you +3, Bob (blue) +3, Bob (blue) +2 (king's bonus)"
+    )
