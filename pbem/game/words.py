@@ -409,7 +409,9 @@ def king_neighbours(view: Mapping[str, Any]) -> list[str]:
 _PICKS = ("castillo_pick", "secret_pick", "king_rages")
 
 
-def _pick_guide(view: Mapping[str, Any], colour: str, kind: str) -> list[str]:
+def _pick_guide(
+    view: Mapping[str, Any], colour: str, kind: str, names: Mapping[str, str]
+) -> list[str]:
     """A secret pick, a Castillo pick or a King-rages return: what asks it, and how."""
     if kind == "castillo_pick":
         count = view["castillo"]["caballeros"].get(colour, 0)
@@ -425,7 +427,9 @@ def _pick_guide(view: Mapping[str, Any], colour: str, kind: str) -> list[str]:
         return []
     acting = special["player"]
     card = special["card"]
-    said = f"{_cap(acting)} plays {card_title(card)}: {CARD_TEXTS.get(card, '')}."
+    plays = "play" if acting == colour else "plays"
+    text = CARD_TEXTS.get(card, "")
+    said = f"{_cap(who(acting, names, colour))} {plays} {card_title(card)}: {text}."
     if kind == "secret_pick":
         return [said, "Your pick stays secret until the last is in; you may change it until then."]
     return [said, 'Write one "return court" or "return <region>" line for each caballero.']
@@ -527,7 +531,7 @@ def guide(
             lines.append("Played this round: " + ", ".join(played) + ".")
         return lines
     if kind in _PICKS:
-        return _pick_guide(view, colour, kind)
+        return _pick_guide(view, colour, kind, names or {})
     if kind == "veto_window":
         return veto_guide(decision, names or {}, colour)
     turn = view["turn"]

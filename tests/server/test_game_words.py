@@ -156,3 +156,33 @@ def test_a_plan_step_of_a_scoring_says_its_points():
     assert words.plan_step(step, NAMES, "red") == (
         "Valencia scores: you +3, Bob (blue) +3, Bob (blue) +2 (king's bonus)"
     )
+
+
+def test_a_secret_pick_names_who_plays_the_card_that_asks_it():
+    names = {"red": "Ann", "blue": "Bob", "green": "Cid", "yellow": "Dee"}
+    checked = 0
+    for seed in range(20):
+        if checked >= 5:
+            break
+        checked += _check_picks(seed, names)
+    assert checked
+
+
+def _check_picks(seed: int, names: dict[str, str]) -> int:
+    rng = random.Random(seed)
+    state = engine.new_game(["red", "blue", "green", "yellow"], seed=seed)
+    checked = 0
+    while not engine.is_over(state) and checked < 5:
+        for pick in [p for p in engine.pending(state) if p["kind"] == "secret_pick"]:
+            view = engine.view(state, pick["player"])
+            acting = view["special"]["player"]
+            first = words.guide(view, pick["player"], pick, names)[0]
+            if acting == pick["player"]:
+                assert first.startswith("You play "), first
+            else:
+                assert first.startswith(f"{names[acting]} ({acting}) plays "), first
+            assert words.card_title(view["special"]["card"]) in first
+            checked += 1
+        colour = rng.choice(sorted({p["player"] for p in engine.pending(state)}))
+        state, _ = engine.apply(state, colour, rng.choice(engine.legal_moves(state, colour)))
+    return checked
