@@ -227,3 +227,31 @@ def test_an_intrigue_is_played_by_clicking_the_place_a_caballero_leaves(browser,
     click_and_wait(browser, shown[0])
     log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
     assert len(log) == seq + 1 and log[-1]["move"] == played and log[-1]["source"] == "web"
+
+
+def test_on_a_phone_the_board_is_readable_and_the_page_never_scrolls_sideways(
+    browser, live, app, api
+):
+    """At 390x844 CSS px: piece letters and counts at least 10 px, region names at least 11
+    (the map keeps its scale in a box of its own), and no page wider than the screen."""
+    import random
+
+    from bench.phone_text import MEASURE, TEXTS
+    from tests.server.helpers import step_randomly
+
+    game_id, keys = api.new_game(["red", "blue", "green", "yellow"])
+    step_randomly(api, game_id, keys, random.Random(3), 40)
+    metrics = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        widths = {}
+        for path in ("/", "/rules", f"/games/{game_id}"):
+            browser.get(f"{live}{path}")
+            sizes = browser.execute_script(MEASURE, TEXTS)
+            widths[path] = sizes["page"]
+        assert widths == dict.fromkeys(widths, 390), widths
+        # Text boxes are a little taller than the font: 11 px a box is 10 px a letter.
+        assert sizes["piece letters"] >= 11 and sizes["stack counts"] >= 11, sizes
+        assert sizes["region names"] >= 12, sizes
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
