@@ -51,9 +51,11 @@ def offered_moves(doc: Node) -> list[str]:
     return [b.get("value") for b in form.find_all("button", name="move")] if form else []
 
 
-def game_with_an_intrigue(api, rng) -> tuple[int, dict, str, list[dict]]:
+def game_with_an_intrigue(api, rng, clickable: bool = False) -> tuple[int, dict, str, list[dict]]:
     """A game played at random until a seat may move caballeros between places (an
-    intrigue under way): its id, keys, that seat's colour and those moves."""
+    intrigue under way): its id, keys, that seat's colour and those moves; with `clickable`,
+    only those leaving places it may not also place a caballero in (a click on such a
+    place on the map places one)."""
     for _ in range(20):
         game_id, keys = api.new_game(["red", "blue", "green"])
         for _ in range(300):
@@ -62,7 +64,12 @@ def game_with_an_intrigue(api, rng) -> tuple[int, dict, str, list[dict]]:
                 break
             colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
             legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
-            shifts = [m for m in legal["moves"] if m["type"] == "move_caballero"]
+            placing = {m.get("to") for m in legal["moves"] if m["type"] == "place"}
+            shifts = [
+                m
+                for m in legal["moves"]
+                if m["type"] == "move_caballero" and not (clickable and m["from"] in placing)
+            ]
             if shifts:
                 return game_id, keys, colour, shifts
             api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], legal["seq"])

@@ -212,7 +212,7 @@ def test_an_intrigue_is_played_by_clicking_the_place_a_caballero_leaves(browser,
 
     from tests.web.helpers import game_with_an_intrigue
 
-    game_id, keys, colour, shifts = game_with_an_intrigue(api, random.Random(6))
+    game_id, keys, colour, shifts = game_with_an_intrigue(api, random.Random(6), clickable=True)
     browser.get(seat_link_for(app, game_id, colour))
     source = shifts[0]["from"]
     group = by_css(browser, f'details[data-shift-from="{source}"]')[0]
