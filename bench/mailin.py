@@ -88,19 +88,17 @@ def _new_game(client, tag: str) -> tuple[int, dict[str, str], dict[str, str]]:
     return created.get_json()["id"], emails, keys
 
 
-#: The moves a whole turn prefers, first first (as a player who takes all, places all and
-#: carries out the card would write them).
-TURN_ORDER = (
-    "take_caballeros",
-    "take_from_region",
-    "choose_card",
-    "place",
-    "do_special",
-    "move_king",
-    "end_special",
-    "skip_special",
-    "end_turn",
-)
+#: The moves a whole turn prefers, first first: take, choose a card, place all it allows,
+#: skip the special action (carrying it out asks inputs the bench has no reason to choose),
+#: end. Any other legal move comes after these.
+TURN_ORDER = ("take_caballeros", "choose_card", "place", "skip_special", "end_turn")
+
+
+def _preference(move: dict) -> tuple[int, int]:
+    rank = TURN_ORDER.index(move["type"]) if move["type"] in TURN_ORDER else len(TURN_ORDER)
+    # The most caballeros taken, and the card of the highest stack (it allows the most
+    # places), so that a whole turn is as long as a turn gets.
+    return rank, -move.get("count", move.get("stack") or 0)
 
 
 def whole_turn(state, colour: str) -> list[str]:
@@ -109,14 +107,7 @@ def whole_turn(state, colour: str) -> list[str]:
     while len(lines) < 40 and any(
         p["player"] == colour and p["kind"] == "turn" for p in engine.pending(state)
     ):
-        legal = engine.legal_moves(state, colour)
-        move = min(
-            legal,
-            key=lambda m: (
-                TURN_ORDER.index(m["type"]) if m["type"] in TURN_ORDER else len(TURN_ORDER),
-                -m.get("count", 0),
-            ),
-        )
+        move = min(engine.legal_moves(state, colour), key=_preference)
         state, _ = engine.apply(state, colour, move)
         lines.append(engine.format_move(move))
     return lines
@@ -154,12 +145,12 @@ def prepare_turns(app, games: int) -> tuple[list[bytes], list[bytes], int]:
             db.session.remove()
         mail = message_from_string(text, policy=policy.default)
         options = {"sender": emails[colour], "style": "gmail", "language": "en", "kind": "text"}
+        lines = whole_turn(state, colour)
         if number % 2:
-            lines = whole_turn(state, colour)
             moves += len(lines)
             whole.append(reply(mail, "\n".join(lines), **options))
-        else:
-            single.append(reply(mail, moves_listed(mail)[0], **options))
+        else:  # the same turn's first move alone (e.g. "take 5")
+            single.append(reply(mail, lines[0], **options))
     return single, whole, moves
 
 

@@ -198,7 +198,8 @@ def _dkim(app: Flask) -> list[Finding]:
                 "warn",
                 "dkim",
                 "outgoing mail is not signed: set DKIM_SELECTOR, DKIM_DOMAIN and "
-                "DKIM_PRIVATE_KEY, or sign in your mail server (deploy/README.md, Mail out)",
+                "DKIM_PRIVATE_KEY, or sign in your mail server (deploy/README.md, "
+                "'Mail that arrives')",
             )
         ]
     name, value = signer.dns_record()

@@ -121,7 +121,13 @@ def test_dockerignore_keeps_what_the_install_needs_and_drops_secrets():
     ):
         assert (REPO / needed).exists(), needed
         assert not ignored(needed, patterns), needed
-    for dropped in (".git/config", ".venv/bin/python", "deploy/.env", "instance/secret_key"):
+    for dropped in (
+        ".git/config",
+        ".venv/bin/python",
+        "deploy/.env",
+        "instance/secret_key",
+        "deploy/dkim/dkim.pem",
+    ):
         assert ignored(dropped, patterns), dropped
 
 
