@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, request
+from flask import current_app, request, url_for
 from markupsafe import Markup
 
 import engine
@@ -362,6 +362,38 @@ class BoardPage:
     board: Markup
     panel: Markup
     log: Markup
+    #: The seat's decision is a turn: its moves are planned (dry runs, `plan_url`) and
+    #: played together once confirmed, rather than each played as it is clicked.
+    plans: bool = False
+    plan_url: str = ""
+    plan: PlanShown | None = None  # a turn being planned, not played yet
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A turn planned on the page and not played yet: the moves a dry run played (`shown`),
+    the seat's view and the state after them (secrets included: for the seat's legal moves
+    only), and a last move that would reveal hidden information (`reveals`), which is not
+    previewed but played unseen with the others once confirmed."""
+
+    shown: list[engine.Move]
+    view: dict[str, Any] | None  # None: nothing previewed yet (the game as it is)
+    state: engine.State | None
+    reveals: engine.Move | None = None
+
+
+@dataclass(frozen=True)
+class PlanShown:
+    """A planned turn as the page shows it: each step in words, what Confirm plays, and the
+    links that take the last step back or start again."""
+
+    steps: list[str]
+    planned_json: str  # the previewed moves, sent with the next one chosen
+    confirm_json: str  # every move Confirm plays (with the one that reveals, if any)
+    confirm_count: int
+    reveals: str | None  # the move played unseen, in words
+    undo_url: str
+    restart_url: str
 
 
 def board_page(
@@ -378,16 +410,7 @@ def board_page(
     what drawing it again would (and a request refused, e.g. for another's colour, is
     refused before anything is kept).
     """
-    rows = queries.game_page(reads.connection(), game_id, player_id)
-    if not rows:
-        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
-    game = rows[0]
-    player = None
-    if player_id is not None and game.player_name is not None:
-        player = SignedIn(id=player_id, name=game.player_name)
-    seats = [r for r in rows if r.seat_colour is not None]
-    names = {r.seat_colour: r.seat_name for r in seats}
-    own = [r.seat_colour for r in seats if player_id is not None and r.seat_player == player_id]
+    game, player, names, own = _read_game(game_id, player_id)
     shown = game.seq if seq is None else seq
     # Each pending seat's deadline, for the game as it is now (a vacation moves one without
     # a move, so they are part of what the page is kept by).
@@ -414,6 +437,34 @@ def board_page(
     return page, player
 
 
+def _read_game(
+    game_id: int, player_id: int | None
+) -> tuple[Any, SignedIn | None, dict[str, str], list[str]]:
+    """The game's row, the signed-in player (None if not a player), each seat's name, and
+    the colours the player holds: one query."""
+    rows = queries.game_page(reads.connection(), game_id, player_id)
+    if not rows:
+        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+    game = rows[0]
+    player = None
+    if player_id is not None and game.player_name is not None:
+        player = SignedIn(id=player_id, name=game.player_name)
+    seats = [r for r in rows if r.seat_colour is not None]
+    names = {r.seat_colour: r.seat_name for r in seats}
+    own = [r.seat_colour for r in seats if player_id is not None and r.seat_player == player_id]
+    return game, player, names, own
+
+
+def plan_page(
+    game_id: int, player_id: int, colour: str | None, preview: Preview
+) -> tuple[BoardPage, SignedIn | None]:
+    """The board page of a turn being planned: the board as the seat would see it after the
+    previewed moves, the moves it may add, and the plan with Undo and Confirm. Drawn for
+    this request alone: a planned position is nobody's to keep (it may never be played)."""
+    game, player, names, own = _read_game(game_id, player_id)
+    return _draw_board_page(game, names, own, game.seq, colour, {}, preview), player
+
+
 #: Stands for the seq in the link to a seq, built once for the links to every seq.
 _SEQ_SLOT = "__seq__"
 
@@ -425,33 +476,25 @@ def _draw_board_page(
     shown: int,
     colour: str | None,
     deadlines: dict[str, str],
+    preview: Preview | None = None,
 ) -> BoardPage:
     view = view_of_seats(game, own, shown, colour)
     viewer = view["viewer"]
+    if preview is not None and preview.view is not None:
+        view = preview.view  # the seat's own view of the planned position
     record = history.record(game.id, game.seed, game.seq)
     steps = replay(shown, game.seq, record.starts)
     over = view.get("phase") == "over"
-    # A finished game shows its whole record; otherwise the round being looked at, from the
-    # move that started it.
-    if over:
-        entries = history.log_between(game.id, own, 0, game.seq, events=True)
-    elif steps.round_start == record.starts[-1]:
-        # The round being played: kept by the worker.
-        entries = record.last_round_log(own, events=True)
-    else:
-        start = max(steps.round_start - 1, 0)
-        entries = history.log_between(game.id, own, start, steps.round_end, events=True)
+    entries = _entries(game, own, over, steps, record)
     # A person holding two colours names the one they act as, as with the API.
     colour_field = viewer if len(own) > 1 else None
-    offered = None
+    offered, plans = None, False
     if own and game.status == "active" and shown == game.seq:
-        # `viewer` is one of `own`: the seat the player acts as (as `views.legal_moves_for`).
-        state = current_state(game.id, game.seed, game.seq)
-        offered = choices(engine.legal_moves(state, viewer))
-        decision = next((p for p in view["pending"] if p["player"] == viewer), None)
-        # What the decision needs said, as its mail says it.
-        offered["guide"] = words.guide(view, viewer, decision, names) if decision else []
-    board, panel = board_and_panel(game, view, names, deadlines)
+        offered, plans = _offered(game, view, viewer, names, preview)
+    if preview is None:
+        board, panel = board_and_panel(game, view, names, deadlines)
+    else:  # never kept: a planned position may never be played
+        board, panel = board_svg(view), panel_html(view, names, {})
     final = final_scoring(view, names, entries if over else ())
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_parts.html").module
@@ -483,4 +526,75 @@ def _draw_board_page(
         log=log_html(
             parts, game, entries, names, shown, frozenset(record.starts), final is not None, links
         ),
+        plans=plans,
+        plan_url=link("web.plan", game_id=game.id),
+        plan=plan_shown(game.id, game.seq, preview, colour_field) if preview else None,
     )
+
+
+def _entries(
+    game: Any, own: list[str], over: bool, steps: Replay, record: history.Record
+) -> list[engine.ShownLogEntry]:
+    """The log a page shows: a finished game's whole record; otherwise the round being
+    looked at, from the move that started it."""
+    if over:
+        return history.log_between(game.id, own, 0, game.seq, events=True)
+    if steps.round_start == record.starts[-1]:
+        # The round being played: kept by the worker.
+        return record.last_round_log(own, events=True)
+    start = max(steps.round_start - 1, 0)
+    return history.log_between(game.id, own, start, steps.round_end, events=True)
+
+
+def _offered(
+    game: Any,
+    view: Mapping[str, Any],
+    viewer: str,
+    names: dict[str, str],
+    preview: Preview | None,
+) -> tuple[dict[str, Any] | None, bool]:
+    """The seat's choices now (or after a planned turn's moves), with what the decision
+    needs said; and whether its moves are planned before they are played (a turn)."""
+    if preview is not None and preview.reveals is not None:
+        return None, True  # only Confirm or Undo: what follows it is not known yet
+    state = current_state(game.id, game.seed, game.seq)
+    if preview is not None and preview.state is not None:
+        state = preview.state
+    offered = choices(engine.legal_moves(state, viewer))
+    decision = next((p for p in view["pending"] if p["player"] == viewer), None)
+    # What the decision needs said, as its mail says it.
+    offered["guide"] = words.guide(view, viewer, decision, names) if decision else []
+    if preview is not None:
+        left = any(offered[group] for group in ("power", "cards", "places", "shifts", "other"))
+        return (offered if left else None), True
+    return offered, decision is not None and decision["kind"] == "turn"
+
+
+def plan_shown(
+    game_id: int, seq: int, preview: Preview, colour_field: str | None
+) -> PlanShown:
+    """The plan box's contents: the previewed steps, what Confirm plays, and where Undo
+    (the last step back) and Start again lead."""
+    shown = preview.shown
+    confirm = shown + ([preview.reveals] if preview.reveals is not None else [])
+    # Undo takes back the move that reveals if there is one, else the last previewed one.
+    kept = shown if preview.reveals is not None else shown[:-1]
+    restart = url_for("web.game", game_id=game_id, colour=colour_field)
+    undo = restart
+    if kept:
+        undo = url_for(
+            "web.plan", game_id=game_id, seq=seq, planned=_json(kept), colour=colour_field
+        )
+    return PlanShown(
+        steps=[move_text(m) for m in shown],
+        planned_json=_json(shown),
+        confirm_json=_json(confirm),
+        confirm_count=len(confirm),
+        reveals=move_text(preview.reveals) if preview.reveals is not None else None,
+        undo_url=undo,
+        restart_url=restart,
+    )
+
+
+def _json(moves: Sequence[Mapping[str, Any]]) -> str:
+    return json.dumps(list(moves), separators=(",", ":"))

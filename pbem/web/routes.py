@@ -126,35 +126,95 @@ def game(game_id: int) -> tuple[str, int]:
 
 @bp.post("/games/<int:game_id>/moves")
 def play(game_id: int) -> ResponseReturnValue:
-    """One move from the page's choices, through the same `submit` as every other door."""
+    """A move from the page's choices (`move`), or a planned turn confirmed (`moves`),
+    through the same `submit` as every other door."""
     player = current_player()
     if player is None:
         raise Forbidden("Sign in (with your seat's link or your API key) to play.")
     try:
         expected_seq = int(request.form.get("expected_seq", ""))
-        # The API's reader: the same refusals (duplicate keys, huge numbers, deep nesting).
-        move = current_app.json.loads(request.form.get("move", ""))
     except ValueError:
-        raise Invalid("This form is missing its move or the game's seq; reload the page.") from None
-    if not isinstance(move, dict):
-        raise Invalid("A move is a JSON object; reload the page and choose again.")
+        raise Invalid("This form is missing the game's seq; reload the page.") from None
+    moves = _moves_field(request.form, "moves") if "moves" in request.form else []
+    moves += _moves_field(request.form, "move")
     colour = _colour_arg()
     try:
         outcome = submit(
-            Actor.by_player(player.id),
-            game_id,
-            expected_seq,
-            [cast(engine.Move, move)],  # an object: the engine checks it is a move
-            source="web",
-            colour=colour,
+            Actor.by_player(player.id), game_id, expected_seq, moves, source="web", colour=colour
         )
     except ServiceError as error:
         if isinstance(error, NotFound):
             raise
         # The board as it is now, with the reason: the same sentence the API would give.
         return _board(game_id, status_of(error), error.detail)
-    flash(f"Played: {move_text(outcome.moves[0])}.")
+    flash("Played: " + "; ".join(move_text(m) for m in outcome.moves) + ".")
     return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
+
+
+@bp.get("/games/<int:game_id>/plan")
+def plan(game_id: int) -> ResponseReturnValue:
+    """A turn planned before it is played: the moves planned so far (`planned`) and the one
+    just chosen (`move`), played as a dry run through `submit` (nothing is written) and shown
+    as the board would be, with Undo and Confirm. A GET: planning changes nothing."""
+    player = current_player()
+    if player is None:
+        raise Forbidden("Sign in (with your seat's link or your API key) to plan a turn.")
+    seq = request.args.get("seq", "")
+    if not seq.isdigit() or int(seq) > MAX_ID:
+        raise Invalid("This plan is missing the game's seq; go back to the game and start again.")
+    planned = _moves_field(request.args, "planned") + _moves_field(request.args, "move")
+    colour = _colour_arg()
+    if not planned:  # everything undone: the turn as it is
+        return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
+    try:
+        preview = _preview(Actor.by_player(player.id), game_id, int(seq), planned, colour)
+    except ServiceError as error:
+        if isinstance(error, NotFound):
+            raise
+        return _board(game_id, status_of(error), error.detail)
+    page, signed_in = pages.plan_page(game_id, player.id, colour, preview)
+    g.web_player = signed_in
+    parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
+    return framed("web/game.html", page.title, lambda token: parts.body(page, None, token), player)
+
+
+def _preview(
+    actor: Actor, game_id: int, seq: int, planned: list[engine.Move], colour: str | None
+) -> pages.Preview:
+    """What a plan shows: a dry run of its moves; when the last would reveal hidden
+    information (new cards, others' picks), the ones before it, with that last one to be
+    played unseen once confirmed (as the API's dry run never shows such a result)."""
+    outcome = submit(actor, game_id, seq, planned, source="web", colour=colour, dry_run=True)
+    if outcome.withheld is None:
+        return pages.Preview(shown=planned, view=outcome.view, state=outcome.after)
+    *before, last = planned
+    if not before:
+        return pages.Preview(shown=[], view=None, state=None, reveals=last)
+    earlier = submit(actor, game_id, seq, before, source="web", colour=colour, dry_run=True)
+    if earlier.withheld is not None:
+        raise Invalid(
+            "Only the last move of a plan may reveal hidden information; go back to the "
+            "game and plan the turn again."
+        )
+    return pages.Preview(shown=before, view=earlier.view, state=earlier.after, reveals=last)
+
+
+def _moves_field(values: Any, name: str) -> list[engine.Move]:
+    """A form's or query's field holding a move (a JSON object) or moves (a list of them),
+    read by the API's reader (the same refusals: duplicate keys, huge numbers, deep
+    nesting); absent: none."""
+    raw = values.get(name)
+    if raw is None:
+        return []
+    try:
+        value = current_app.json.loads(raw)
+    except ValueError:
+        raise Invalid(f"This form's {name} is not JSON; reload the page and try again.") from None
+    items = value if isinstance(value, list) else [value]
+    if not all(isinstance(item, dict) for item in items):
+        raise Invalid("A move is a JSON object; reload the page and choose again.")
+    # Objects: the engine checks each is a move.
+    return [cast(engine.Move, item) for item in items]
 
 
 @bp.get("/games/<int:game_id>/sign-in/<token>")

@@ -74,3 +74,18 @@ def game_with_an_intrigue(api, rng, clickable: bool = False) -> tuple[int, dict,
                 return game_id, keys, colour, shifts
             api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], legal["seq"])
     raise AssertionError("no intrigue came up in 20 games")
+
+
+def to_a_turn(api, game_id: int, keys: dict) -> str:
+    """Play the round's power cards through the API (each seat its highest) until a seat
+    has its turn; that seat's colour."""
+    for _ in range(10):
+        view = api.get(f"/api/games/{game_id}").get_json()
+        decision = view["pending"][0]
+        if decision["kind"] == "turn":
+            return decision["player"]
+        colour = decision["player"]
+        legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+        card = max((m for m in legal["moves"]), key=lambda m: m.get("card", 0))
+        assert api.post_moves(game_id, keys[colour], [card], legal["seq"]).status_code == 201
+    raise AssertionError("no turn came")

@@ -1,18 +1,21 @@
 """axe-core (from the npm registry) on the pages people use, in Chromium against a real
 server: the home page signed out and in, signing in, the rules, a game page signed out and
-as a seat with moves to make (the map's places are then buttons), and a finished game. No
+as a seat with moves to make (the map's places are then buttons), a turn being planned,
+and a finished game. No
 serious or critical violation may be found."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import subprocess
+from urllib.parse import urlencode
 
 import pytest
 
 from tests.server.helpers import play_random_game, step_randomly
-from tests.web.helpers import seat_link_for
+from tests.web.helpers import seat_link_for, to_a_turn
 from tests.web.test_pages_browser import live  # noqa: F401 (the served app, as a fixture)
 
 pytestmark = [
@@ -59,6 +62,10 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
     finished_id, finished_keys = api.new_game(colours, options={"rounds": 6})
     play_random_game(api, finished_id, finished_keys, random.Random(3))
     pending = api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
+    turn_id, turn_keys = api.new_game(colours)
+    turn = to_a_turn(api, turn_id, turn_keys)
+    legal = api.get(f"/api/games/{turn_id}/legal-moves", turn_keys[turn]).get_json()
+    plan = urlencode({"seq": legal["seq"], "move": json.dumps(legal["moves"][0])})
     pages = {
         "home": f"{live}/",
         "sign-in": f"{live}/sign-in",
@@ -67,10 +74,14 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
         "finished game": f"{live}/games/{finished_id}",
         "game, as a seat": seat_link_for(app, game_id, pending),
         "home, signed in": f"{live}/",
+        "a turn's seat": seat_link_for(app, turn_id, turn),
+        "a turn being planned": f"{live}/games/{turn_id}/plan?{plan}",
     }
     found = {}
     for name, url in pages.items():
         found[name] = violations(browser, url, axe_source)
         if name == "game, as a seat":
             assert browser.find_elements("css selector", "form.moves button"), "it has moves"
+        if name == "a turn being planned":
+            assert browser.find_elements("css selector", "section.plan button.confirm")
     assert found == dict.fromkeys(pages, []), found

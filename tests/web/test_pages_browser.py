@@ -4,6 +4,7 @@ forth and shows what the API's states show."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -77,6 +78,17 @@ def _attached(element) -> bool:
         raise
 
 
+def clickable_place(browser) -> str:
+    """A place the map offers with a single placing move (a click there plans it)."""
+    single = [
+        g.get_attribute("data-place-moves")
+        for g in by_css(browser, "[data-place-moves]")
+        if len(g.find_elements("css selector", "button")) == 1 and "place in" in g.text
+    ]
+    assert single, "no place to click with a single placing move"
+    return single[0]
+
+
 def shown_seq(browser) -> int:
     return int(by_css(browser, "nav.replay")[0].get_attribute("data-shown"))
 
@@ -102,29 +114,47 @@ def test_play_a_turn_by_clicking_and_step_through_it(browser, live, app, api, mo
         after = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
         assert after["seq"] == view["seq"] + 1 and after["players"][colour]["power_card"] == card
 
-    # The first turn: take caballeros, choose an action card, place one by clicking the map.
+    # The first turn, planned before it is played: take caballeros, choose an action card,
+    # place one by clicking the map, undo that, place it again, then confirm.
     view = api.get(f"/api/games/{game_id}").get_json()
     colour = view["pending"][0]["player"]
     browser.get(seat_link_for(app, game_id, colour))
+    before = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
     take = [b for b in by_css(browser, "form.moves button") if "to court" in b.text]
     click_and_wait(browser, take[-1])
     click_and_wait(browser, by_css(browser, "form.moves .action-cards button")[0])
-    single = [
-        g.get_attribute("data-place-moves")
-        for g in by_css(browser, "[data-place-moves]")
-        if len(g.find_elements("css selector", "button")) == 1 and "place in" in g.text
-    ]
-    assert single, "no place to click with a single placing move"
-    place = single[0]
-    before = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
+    assert len(by_css(browser, "section.plan ol.plan-steps li")) == 2
+    place = clickable_place(browser)
     seen = before["castillo"] if place == CASTILLO else before["regions"][place]
-    shape = by_css(browser, f'svg.board [data-place="{place}"]')[0]
-    assert "playable" in shape.get_attribute("class")
-    click_and_wait(browser, by_css(browser, f'svg.board [data-place="{place}"] .place-name')[0])
+
+    def click_place() -> dict:
+        shape = by_css(browser, f'svg.board [data-place="{place}"]')[0]
+        assert "playable" in shape.get_attribute("class")
+        click_and_wait(browser, by_css(browser, f'svg.board [data-place="{place}"] .place-name')[0])
+        planned = json.loads(
+            by_css(browser, 'section.plan input[name="moves"]')[0].get_attribute("value")
+        )
+        dry = api.post_moves(game_id, keys[colour], planned, before["seq"], dry_run=True)
+        # The board shows the game as it would be; the game itself has not moved.
+        assert_board_is(browser, dry.get_json()["view"])
+        assert api.get(f"/api/games/{game_id}").get_json()["seq"] == before["seq"]
+        return dry.get_json()
+
+    click_place()
+    assert len(by_css(browser, "section.plan ol.plan-steps li")) == 3
+    click_and_wait(browser, by_css(browser, "section.plan a.undo")[0])
+    assert len(by_css(browser, "section.plan ol.plan-steps li")) == 2
+    assert_board_is(browser, before)
+    dry = click_place()
+    click_and_wait(browser, by_css(browser, "section.plan button.confirm")[0])
+    assert by_css(browser, "p.flash")[0].text.startswith("Played: ")
     after = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
     now = after["castillo"] if place == CASTILLO else after["regions"][place]
     assert now["caballeros"][colour] == seen["caballeros"].get(colour, 0) + 1
-    assert after["seq"] == before["seq"] + 1
+    assert after["seq"] == before["seq"] + 3 == dry["seq"]
+    assert {k: after[k] for k in dry["view"]} == dry["view"]
+    log = api.get(f"/api/games/{game_id}/log").get_json()["moves"][before["seq"] :]
+    assert [e["source"] for e in log] == ["web"] * 3
     assert_board_is(browser, after)
 
     # Step back and forth; each page is the API's state at its seq, for this viewer.
@@ -224,7 +254,13 @@ def test_an_intrigue_is_played_by_clicking_the_place_a_caballero_leaves(browser,
     assert shown and all(json.loads(b.get_attribute("value"))["from"] == source for b in shown)
     seq = api.get(f"/api/games/{game_id}").get_json()["seq"]
     played = json.loads(shown[0].get_attribute("value"))
+    shown_text = shown[0].get_attribute("title")
     click_and_wait(browser, shown[0])
+    # Planned, not played: the plan says it, and Confirm plays it.
+    steps = [li.text for li in by_css(browser, "section.plan ol.plan-steps li")]
+    assert steps and steps[-1] == shown_text
+    assert api.get(f"/api/games/{game_id}").get_json()["seq"] == seq
+    click_and_wait(browser, by_css(browser, "section.plan button.confirm")[0])
     log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
     assert len(log) == seq + 1 and log[-1]["move"] == played and log[-1]["source"] == "web"
 
