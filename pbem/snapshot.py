@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import argparse
 import base64
+import html
+import json
 import random
+import re
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode, urlsplit
 
+from flask import Flask
 from werkzeug.serving import make_server
 
 import engine
@@ -114,52 +120,156 @@ def _play_over_api(client: Any, game_id: int, keys: dict[str, str], seed: int, m
         client.post(f"/api/games/{game_id}/moves", json=body, headers=auth)
 
 
+#: The window sizes the pages are taken at: a laptop's and a phone's (CSS px).
+DESKTOP, PHONE = (1366, 900), (390, 844)
+
+
 def pages(out_dir: Path) -> None:
-    """`web-board.png` (a seat's board page mid-game) and `web-finished.png` (a finished
-    game's page), from a real server on a throwaway SQLite database."""
-    names = {"red": "Rosa", "yellow": "Yago", "green": "Greta", "blue": "Bruno", "brown": "Nuno"}
+    """The pages of a served game, each at a laptop's size (`web-NAME.png`) and a phone's
+    (`web-NAME-phone.png`), from a real server on a throwaway SQLite database: a seat's
+    board mid-game, a turn being planned, an intrigue under way, a scoring opened in the
+    log, and a finished game."""
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite"})
         upgrade_database(app)
         client = app.test_client()
-        keys = {
-            c: client.post(
-                "/api/players", json={"email": f"{c}@example.org", "name": n}
-            ).get_json()["api_key"]
-            for c, n in names.items()
-        }
-        games = {}
-        for title, seed, moves in (("Sunday league", 3, 152), ("Winter cup", 5, 5000)):
-            body = {
-                "title": title,
-                "seats": [{"email": f"{c}@example.org", "colour": c} for c in names],
-            }
-            auth = {"Authorization": f"Bearer {keys['red']}"}
-            game_id = client.post("/api/games", json=body, headers=auth).get_json()["id"]
-            _play_over_api(client, game_id, keys, seed, moves)
-            games[title] = game_id
         server = make_server("127.0.0.1", 0, app, threaded=True)
         base = f"http://127.0.0.1:{server.server_port}"
         app.config["PBEM_BASE_URL"] = base
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        driver = start_chromium(Path(tmp) / "profile")
+        scenes = _scenes(app, client, base)
         try:
-            mid = games["Sunday league"]
-            pending = client.get(f"/api/games/{mid}").get_json()["pending"][0]["player"]
-            with app.app_context():
-                player = player_by_key_hash(hash_api_key(keys[pending]))
-                assert player is not None  # registered above
-                link = seat_link(mid, pending, player.id)
-            for name, url in (
-                ("web-board.png", link),
-                ("web-finished.png", f"{base}/games/{games['Winter cup']}"),
-            ):
-                driver.get(url)
-                screenshot(driver, None, out_dir / name)
-                print(out_dir / name)
+            for suffix, window in (("", DESKTOP), ("-phone", PHONE)):
+                driver = start_chromium(Path(tmp) / f"profile{suffix}", window=window)
+                try:
+                    _emulate(driver, window, mobile=bool(suffix))
+                    for name, (urls, script) in scenes.items():
+                        for url in urls:  # a seat's link signs in, then its page
+                            driver.get(url)
+                        if script:
+                            driver.execute_script(script)
+                        out = out_dir / f"web-{name}{suffix}.png"
+                        screenshot(driver, None, out)
+                        print(out)
+                finally:
+                    driver.quit()
         finally:
-            driver.quit()
             server.shutdown()
+
+
+def _emulate(driver: Any, window: tuple[int, int], mobile: bool) -> None:
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": window[0], "height": window[1], "deviceScaleFactor": 1, "mobile": mobile},
+    )
+
+
+#: Opens a scoring's breakdown in the log and brings it into view.
+_OPEN_SCORING = """
+var d = document.querySelector("details[data-scoring]");
+if (d) { d.open = true; d.scrollIntoView(); }
+"""
+#: Opens the first place an intrigue's caballeros may leave, as a click on the map does.
+_OPEN_SHIFTS = """
+var d = document.querySelector("details.shift-from");
+if (d) { d.open = true; }
+"""
+
+
+def _scenes(app: Flask, client: Any, base: str) -> dict[str, tuple[list[str], str]]:
+    """Each page to take: the URLs to open in turn (a seat's link first, to sign in) and a
+    script to run on the last one."""
+    names = {"red": "Rosa", "yellow": "Yago", "green": "Greta", "blue": "Bruno", "brown": "Nuno"}
+    keys = {
+        c: client.post("/api/players", json={"email": f"{c}@example.org", "name": n}).get_json()[
+            "api_key"
+        ]
+        for c, n in names.items()
+    }
+
+    def new_game(title: str, seed: int, moves: int) -> int:
+        body = {
+            "title": title,
+            "seats": [{"email": f"{c}@example.org", "colour": c} for c in names],
+        }
+        auth = {"Authorization": f"Bearer {keys['red']}"}
+        game_id: int = client.post("/api/games", json=body, headers=auth).get_json()["id"]
+        _play_over_api(client, game_id, keys, seed, moves)
+        return game_id
+
+    def seat(game_id: int) -> tuple[str, str]:
+        colour = client.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
+        with app.app_context():
+            player = player_by_key_hash(hash_api_key(keys[colour]))
+            assert player is not None  # registered above
+            return colour, seat_link(game_id, colour, player.id)
+
+    mid, done = new_game("Sunday league", 3, 152), new_game("Winter cup", 5, 5000)
+    scored = _first_scoring(client, mid)
+    turn = new_game("Friday table", 7, 0)
+    planned = _plan_to_a_place(client, turn, keys, seat)
+    intrigue = new_game("Evening game", 11, 0)
+    _play_to_an_intrigue(client, intrigue, keys, random.Random(11))
+    return {
+        "board": ([seat(mid)[1]], ""),
+        "turn-plan": ([seat(turn)[1], f"{base}/games/{turn}/plan?{planned}"], ""),
+        "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
+        "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
+        "finished": ([f"{base}/games/{done}"], ""),
+    }
+
+
+def _first_scoring(client: Any, game_id: int) -> int:
+    """The seq of the game's first move that scored."""
+    log = client.get(f"/api/games/{game_id}/log").get_json()["moves"]
+    seq: int = next(e["seq"] for e in log if any(ev["type"] == "score" for ev in e["events"]))
+    return seq
+
+
+def _plan_to_a_place(
+    client: Any, game_id: int, keys: dict[str, str], seat: Callable[[int], tuple[str, str]]
+) -> str:
+    """Power cards played (each seat its highest) to the first turn; the query of a plan
+    that chooses the turn's richest card and places one caballero."""
+    while True:
+        decision = client.get(f"/api/games/{game_id}").get_json()["pending"][0]
+        auth = {"Authorization": f"Bearer {keys[decision['player']]}"}
+        legal = client.get(f"/api/games/{game_id}/legal-moves", headers=auth).get_json()
+        if decision["kind"] == "turn":
+            # Signed in as the seat (the link's path: the test client's cookies are for its
+            # own host), to read its plan page.
+            client.get(urlsplit(seat(game_id)[1]).path)
+            break
+        card = max(legal["moves"], key=lambda m: m.get("card", 0))
+        client.post(
+            f"/api/games/{game_id}/moves",
+            json={"expected_seq": legal["seq"], "moves": [card]},
+            headers=auth,
+        )
+    cards = [m for m in legal["moves"] if m["type"] == "choose_card"]
+    chosen = max(cards, key=lambda m: m["stack"])
+    planned = {"seq": legal["seq"], "planned": json.dumps([chosen])}
+    # The places the card allows, as the plan's page offers them (its move buttons).
+    page = client.get(f"/games/{game_id}/plan?{urlencode(planned)}").get_data(as_text=True)
+    values = [html.unescape(v) for v in re.findall(r'name="move" value="([^"]*)"', page)]
+    place = next(v for v in values if json.loads(v)["type"] == "place")
+    return urlencode({**planned, "move": place})
+
+
+def _play_to_an_intrigue(
+    client: Any, game_id: int, keys: dict[str, str], rng: random.Random
+) -> None:
+    """Random moves until a seat may move caballeros between places (an intrigue)."""
+    for _ in range(2000):
+        view = client.get(f"/api/games/{game_id}").get_json()
+        colour = view["pending"][0]["player"]
+        auth = {"Authorization": f"Bearer {keys[colour]}"}
+        legal = client.get(f"/api/games/{game_id}/legal-moves", headers=auth).get_json()
+        if any(m["type"] == "move_caballero" for m in legal["moves"]):
+            return
+        body = {"expected_seq": legal["seq"], "moves": [rng.choice(legal["moves"])]}
+        client.post(f"/api/games/{game_id}/moves", json=body, headers=auth)
+    raise RuntimeError("no intrigue came up")
 
 
 def main(argv: list[str] | None = None) -> int:

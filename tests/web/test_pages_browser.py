@@ -273,15 +273,18 @@ def test_on_a_phone_the_board_is_readable_and_the_page_never_scrolls_sideways(
     import random
 
     from bench.phone_text import MEASURE, TEXTS
-    from tests.server.helpers import step_randomly
+    from tests.server.helpers import play_random_game, step_randomly
 
     game_id, keys = api.new_game(["red", "blue", "green", "yellow"])
     step_randomly(api, game_id, keys, random.Random(3), 40)
+    finished_id, finished_keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
+    play_random_game(api, finished_id, finished_keys, random.Random(4))
     metrics = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     try:
         widths = {}
-        for path in ("/", "/rules", f"/games/{game_id}"):
+        # The finished game first: its score chart once made the page 536 px wide.
+        for path in (f"/games/{finished_id}", "/", "/rules", "/sign-in", f"/games/{game_id}"):
             browser.get(f"{live}{path}")
             sizes = browser.execute_script(MEASURE, TEXTS)
             widths[path] = sizes["page"]
