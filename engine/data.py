@@ -148,6 +148,17 @@ ACTION_STACKS: dict[int, tuple[tuple[str, int], ...]] = {
     ),
     5: (("king", 1),),
 }
+#: The intrigue cards that move caballeros from place to place: how many of whose each may
+#: move ("own", "foreign" or "any" colour). Read by the cards and by whoever counts what a
+#: player has left to move.
+INTRIGUE_QUOTAS: dict[str, dict[str, int]] = {
+    "intrigue_three_foreign": {"foreign": 3},
+    "intrigue_three_any": {"any": 3},
+    "intrigue_two_own_two_foreign": {"own": 2, "foreign": 2},
+    "intrigue_four_own": {"own": 4},
+    "intrigue_four_any": {"any": 4},
+}
+
 KING_CARD = "king"
 DRAWN_STACKS: tuple[int, ...] = (1, 2, 3, 4)  # stack 5 is the King card, face up every round
 

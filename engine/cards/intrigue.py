@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.data import COURT
+from engine.data import COURT, INTRIGUE_QUOTAS
 from engine.moves import IllegalMove
 from engine.special import Context, SpecialAction, register
 from engine.steps import move_step, movement
@@ -388,10 +388,8 @@ for action in (
     CourtTwo("intrigue_court_two"),
     CourtTwoOrOwnRegion("intrigue_court_two_or_own_region"),
     FiveFromRegion("intrigue_five_from_region"),
-    MoveCaballeros("intrigue_three_foreign", {"foreign": 3}),
-    MoveCaballeros("intrigue_three_any", {"any": 3}),
-    MoveCaballeros("intrigue_two_own_two_foreign", {"own": 2, "foreign": 2}, exact=True),
-    MoveCaballeros("intrigue_four_own", {"own": 4}),
-    MoveCaballeros("intrigue_four_any", {"any": 4}),
 ):
     register(action)
+# Two own and two foreign are moved in full if they can be (the rules' "exactly").
+for card, quotas in INTRIGUE_QUOTAS.items():
+    register(MoveCaballeros(card, quotas, exact=card == "intrigue_two_own_two_foreign"))

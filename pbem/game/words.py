@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import engine
-from engine.data import KING_CARD, NEIGHBOURS, PLACE_NAMES, POWER_CARDS, REGIONS
+from engine.data import INTRIGUE_QUOTAS, KING_CARD, NEIGHBOURS, PLACE_NAMES, POWER_CARDS, REGIONS
 from pbem.timing import policy
 
 #: Each action card's special action, in a line (the stack number says how many caballeros
@@ -490,6 +490,20 @@ def veto_guide(
     return lines
 
 
+def intrigue_moves_left(view: Mapping[str, Any]) -> tuple[int, int] | None:
+    """An intrigue under way that moves caballeros (`INTRIGUE_QUOTAS`): how many moves it
+    has left and how many it allows in all; None for any other turn."""
+    turn, special = view.get("turn"), view.get("special")
+    if not turn or turn["special"] != "under_way" or not special:
+        return None
+    quotas = INTRIGUE_QUOTAS.get(turn["card"])
+    if quotas is None or special.get("stage") != "planning":
+        return None
+    moved = sum(part["count"] for step in special["plan"] for part in step.get("caballeros", ()))
+    allowed = sum(quotas.values())
+    return max(allowed - moved, 0), allowed
+
+
 def _chosen(turn: Mapping[str, Any], court: int) -> str:
     """A turn after its card: the caballeros it may still place, and its special action."""
     card = turn["card"]
@@ -552,6 +566,12 @@ def guide(
         )
     elif turn["card"] is not None:
         lines.append(_chosen(turn, player["court"]))
+        left = intrigue_moves_left(view)
+        if left is not None:
+            lines.append(
+                f"{left[0]} of {left[1]} caballero moves left: choose one, or stop early "
+                '("stop" in a mail, "End the special action" on the page).'
+            )
     lines.append(
         f"The king is in {place_name(view['king'])}: caballeros may be placed in "
         + ", ".join(king_neighbours(view))

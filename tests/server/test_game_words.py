@@ -186,3 +186,41 @@ def _check_picks(seed: int, names: dict[str, str]) -> int:
         colour = rng.choice(sorted({p["player"] for p in engine.pending(state)}))
         state, _ = engine.apply(state, colour, rng.choice(engine.legal_moves(state, colour)))
     return checked
+
+
+def test_an_intrigue_under_way_counts_the_moves_it_has_left():
+    """From the first caballero moved to the last, the turn's guide says how many of the
+    card's moves are left (its quota), one fewer with each move; the end stops it."""
+    from engine.data import INTRIGUE_QUOTAS
+
+    rng = random.Random(6)
+    seen = set()
+    for seed in range(60):
+        state = engine.new_game(["red", "blue", "green"], seed=seed)
+        while not engine.is_over(state):
+            player = rng.choice(sorted({p["player"] for p in engine.pending(state)}))
+            legal = engine.legal_moves(state, player)
+            moving = [m for m in legal if m["type"] == "move_caballero"]
+            if not moving:
+                state, _ = engine.apply(state, player, rng.choice(legal))
+                continue
+            card = engine.view(state, player)["turn"]["card"]
+            allowed = sum(INTRIGUE_QUOTAS[card].values())
+            for moved in range(1, allowed + 1):
+                state, _ = engine.apply(state, player, moving[0])
+                view = engine.view(state, player)
+                decision = next(p for p in engine.pending(state) if p["player"] == player)
+                if decision["kind"] != "turn" or view["turn"]["special"] != "under_way":
+                    break  # the last move ended the action (or opened a Veto window)
+                line = f"{allowed - moved} of {allowed} caballero moves left"
+                assert any(g.startswith(line) for g in words.guide(view, player, decision))
+                seen.add(card)
+                moving = [
+                    m for m in engine.legal_moves(state, player) if m["type"] == "move_caballero"
+                ]
+                if not moving:
+                    break
+            break
+        if len(seen) >= 2:
+            break
+    assert len(seen) >= 2, seen

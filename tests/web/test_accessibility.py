@@ -1,7 +1,7 @@
 """axe-core (from the npm registry) on the pages people use, in Chromium against a real
 server: the home page signed out and in, signing in, the rules, a game page signed out and
-as a seat with moves to make (the map's places are then buttons), a turn being planned,
-and a finished game. No
+as a seat with moves to make (the map's places are then buttons), an intrigue under way,
+a turn being planned, and a finished game. No
 serious or critical violation may be found."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.server.helpers import play_random_game, step_randomly
-from tests.web.helpers import seat_link_for, to_a_turn
+from tests.web.helpers import game_with_an_intrigue, seat_link_for, to_a_turn
 from tests.web.test_pages_browser import live  # noqa: F401 (the served app, as a fixture)
 
 pytestmark = [
@@ -62,6 +62,8 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
     finished_id, finished_keys = api.new_game(colours, options={"rounds": 6})
     play_random_game(api, finished_id, finished_keys, random.Random(3))
     pending = api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
+    # An intrigue under way: the places its caballeros may leave are buttons on the map.
+    intrigue_id, _, intrigue_colour, _ = game_with_an_intrigue(api, random.Random(7))
     turn_id, turn_keys = api.new_game(colours)
     turn = to_a_turn(api, turn_id, turn_keys)
     legal = api.get(f"/api/games/{turn_id}/legal-moves", turn_keys[turn]).get_json()
@@ -74,6 +76,7 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
         "finished game": f"{live}/games/{finished_id}",
         "game, as a seat": seat_link_for(app, game_id, pending),
         "home, signed in": f"{live}/",
+        "an intrigue under way": seat_link_for(app, intrigue_id, intrigue_colour),
         "a turn's seat": seat_link_for(app, turn_id, turn),
         "a turn being planned": f"{live}/games/{turn_id}/plan?{plan}",
     }

@@ -58,7 +58,11 @@
       shape.classList.add("playable");
       shape.setAttribute("tabindex", "0");
       shape.setAttribute("role", "button");
-      shape.setAttribute("aria-label", "Move from " + group.querySelector("summary").textContent);
+      // Named by what it shows (axe: a label must hold the visible text), described by
+      // its list's summary ("From Aragon (8)").
+      var summary = group.querySelector("summary");
+      if (!summary.id) summary.id = "shift-from-" + place;
+      shape.setAttribute("aria-describedby", summary.id);
       function open() {
         document.querySelectorAll("details.shift-from[open]").forEach(function (d) {
           if (d !== group) d.open = false;
