@@ -70,3 +70,9 @@ class IllegalMoveError(Invalid):
     """The engine refused a move; the detail is its reason, as it may be told."""
 
     kind = "illegal-move"
+
+
+class TooMany(ServiceError):
+    """Asked too often: try again later (`extra["retry_after"]`, seconds)."""
+
+    status, kind = 429, "too-many-requests"

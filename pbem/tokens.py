@@ -8,9 +8,11 @@ never be read as another.
 | claim | (player, one-time nonce) | an invited player's first mail: a link to claim a key |
 | unsubscribe | (player, game) | `List-Unsubscribe` and the link in every game mail |
 | decline | (game, colour, player) | an invitation's "decline the seat" link |
+| sign-in | (link id, one-time nonce) | `/sign-in/link/<token>`, mailed from `/sign-in` |
 
 Reading a token gives its values, or None when it is forged, altered or not of that kind;
-the caller says what to do next. Only the seat link expires (PBEM_SEAT_LINK_MAX_AGE).
+the caller says what to do next. Only the seat link expires (PBEM_SEAT_LINK_MAX_AGE); a
+sign-in link's row says when it was made and whether it was used.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ SEAT_LINK_SALT = "pbem.web.seat-link"
 _CLAIM_SALT = "pbem-claim"
 _UNSUBSCRIBE_SALT = "pbem-unsubscribe"
 _DECLINE_SALT = "pbem-decline"
+_SIGN_IN_SALT = "pbem-sign-in"
 
 
 class Expired(Exception):
@@ -93,3 +96,13 @@ def read_decline_token(token: str) -> tuple[int, str, int] | None:
         return (int(values[0]), str(values[1]), int(values[2])) if values is not None else None
     except (TypeError, ValueError):
         return None
+
+
+def sign_in_token(link_id: int, nonce: str) -> str:
+    return _signer(_SIGN_IN_SALT).dumps([link_id, nonce])
+
+
+def read_sign_in_token(token: str) -> list[Any] | None:
+    """[link id, nonce] of a sign-in link signed by us. How long it is good, and whether it
+    was used, its row says (by the service's clock)."""
+    return _read(_SIGN_IN_SALT, token, 2)

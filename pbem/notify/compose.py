@@ -388,6 +388,14 @@ def key_mail(recipient: Recipient, key: str) -> EmailMessage:
     return plain_message(recipient, "[El Grande] your new API key", parts)
 
 
+def sign_in_mail(recipient: Recipient, link: str, minutes: int, known: bool) -> EmailMessage:
+    """A one-time sign-in link, asked for at /sign-in (`known`: the address has a player)."""
+    parts = render(
+        "sign_in", recipient=recipient, link=link, minutes=minutes, known=known, site=base_url()
+    )
+    return plain_message(recipient, "[El Grande] your sign-in link", parts)
+
+
 def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
     """Gathered mails (every move, scorings) in one, for a player who asked for a digest."""
     subject = f"[El Grande] what happened in your games ({len(parts)})"

@@ -345,6 +345,23 @@ def queue_key_mail(connection: Connection, player: Player, key: str) -> None:
     queue(connection, rows_for([(recipient, "key", compose.key_mail(recipient, key))], None))
 
 
+def queue_sign_in_mail(
+    connection: Connection, email: str, player: Player | None, link: str, minutes: int
+) -> None:
+    """A sign-in link to `email`, whether or not it has a player yet (the link makes one)."""
+    name = player.name if player is not None else email.partition("@")[0]
+    recipient = Recipient(player.id if player else 0, email, name, None)
+    mail = compose.sign_in_mail(recipient, link, minutes, known=player is not None)
+    sent = row(
+        game_id=None,
+        player_id=player.id if player else None,
+        kind="sign_in",
+        recipient=email,
+        message=mail.as_string(),
+    )
+    queue(connection, [sent])
+
+
 def game_started(
     connection: Connection,
     *,

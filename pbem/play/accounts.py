@@ -1,25 +1,173 @@
-"""Account changes that send mail: a new API key, mailed."""
+"""Account changes that send mail: a new API key, mailed; a one-time sign-in link, mailed to
+an address, which signs its holder in (and makes a player on first use)."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import InstrumentedAttribute
+
+from pbem import tokens
+from pbem.clock import now
+from pbem.errors import Forbidden, Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import is_unreachable, new_api_key, normal_email
 from pbem.notify import outbox
-from pbem.store.models import Player
+from pbem.store.models import Player, SignInLink
 
 #: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
 KEY_MAILS_PER_HOUR = 3
+#: A sign-in link works once, within this many minutes of being mailed.
+SIGN_IN_LINK_MINUTES = 30
+#: Sign-in links mailed to one address an hour, at most (past it: silently none, as for an
+#: unknown address, so the answer says nothing of who plays here).
+SIGN_IN_LINKS_PER_ADDRESS = 3
+#: Sign-in links one client (network address) may ask for an hour, at most (past it: 429).
+SIGN_IN_LINKS_PER_CLIENT = 10
 
 
 def reset_key_by_mail(email: str) -> None:
     """A new key for the player registered as `email`, sent through the outbox; nothing for
     an unknown email, and nothing past the hourly limit (the caller's answer is the same)."""
-    player = db.session.execute(
-        db.select(Player).where(Player.email == normal_email(email))
-    ).scalar_one_or_none()
+    player = _player(email)
     if player is None or is_unreachable(player.email):
         return
     if outbox.key_mails_last_hour(player.id) >= KEY_MAILS_PER_HOUR:
         return
     key, player.api_key_hash = new_api_key()
     outbox.queue_key_mail(db.session.connection(), player, key)
+
+
+def _player(email: str) -> Player | None:
+    query = db.select(Player).where(Player.email == normal_email(email))
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def _asked_since(column: InstrumentedAttribute[str], value: str) -> int:
+    since = now() - timedelta(hours=1)
+    query = (
+        select(func.count())
+        .select_from(SignInLink.__table__)
+        .where(column == value, SignInLink.created_at >= since)
+    )
+    return db.session.execute(query).scalar_one()
+
+
+def _nonce_hash(nonce: str) -> str:
+    return hashlib.sha256(nonce.encode()).hexdigest()
+
+
+def mail_sign_in_link(
+    email: str, client: str, next_path: str | None, link_for: Callable[[str], str]
+) -> None:
+    """Mail `email` a one-time sign-in link (`link_for(token)`: its URL); the caller
+    commits. The same for a known address and an unknown one (whose link makes a player),
+    and nothing past the address's hourly limit; a client past its own limit is refused."""
+    if _asked_since(SignInLink.client, client) >= SIGN_IN_LINKS_PER_CLIENT:
+        raise TooMany(
+            "Too many sign-in links were asked for from here in the last hour; try again "
+            "later, or sign in with your API key.",
+            retry_after=3600,
+        )
+    email = normal_email(email)
+    if is_unreachable(email) or _asked_since(SignInLink.email, email) >= SIGN_IN_LINKS_PER_ADDRESS:
+        # Counted all the same: a client cannot probe addresses without spending its own.
+        _keep_link(email, client, next_path, used=True)
+        return
+    link, nonce = _keep_link(email, client, next_path, used=False)
+    token = tokens.sign_in_token(link.id, nonce)
+    outbox.queue_sign_in_mail(
+        db.session.connection(), email, _player(email), link_for(token), SIGN_IN_LINK_MINUTES
+    )
+
+
+def _keep_link(
+    email: str, client: str, next_path: str | None, used: bool
+) -> tuple[SignInLink, str]:
+    nonce = secrets.token_urlsafe(24)
+    moment = now()
+    link = SignInLink(
+        email=email,
+        nonce_hash=_nonce_hash(nonce),
+        client=client[:64],
+        next_path=next_path,
+        created_at=moment,
+        used_at=moment if used else None,
+    )
+    db.session.add(link)
+    db.session.flush()
+    return link, nonce
+
+
+@dataclass(frozen=True)
+class SignInOffer:
+    """A good sign-in link, read: whose address, the player if there is one yet (None: the
+    link makes one), whether they must still choose a name, and where to go after."""
+
+    email: str
+    player: Player | None
+    needs_name: bool
+    next_path: str | None
+
+
+def read_sign_in_link(token: str) -> SignInOffer:
+    """What a sign-in link offers, checked (signed by us, not used, not too old); reading
+    spends nothing (mail scanners follow links). Raises Forbidden with what to do."""
+    return _offer(_good_link(token))
+
+
+def _offer(link: SignInLink) -> SignInOffer:
+    player = _player(link.email)
+    # An invited address has a player but no key yet: it chooses its name on first use.
+    needs_name = player is None or player.api_key_hash is None
+    return SignInOffer(link.email, player, needs_name, link.next_path)
+
+
+def _good_link(token: str) -> SignInLink:
+    values = tokens.read_sign_in_token(token) or [None, None]
+    link_id, nonce = values
+    link = db.session.get(SignInLink, link_id) if isinstance(link_id, int) else None
+    if link is None or not hmac.compare_digest(link.nonce_hash, _nonce_hash(str(nonce))):
+        raise Forbidden(
+            "This sign-in link is not valid (perhaps cut short when it was copied); ask for "
+            "a new one at /sign-in."
+        )
+    if link.used_at is not None:
+        raise Forbidden("This sign-in link was used already: each works once. Ask for a new one.")
+    if now() - link.created_at > timedelta(minutes=SIGN_IN_LINK_MINUTES):
+        raise Forbidden(
+            f"This sign-in link has expired (each works for {SIGN_IN_LINK_MINUTES} minutes); "
+            "ask for a new one."
+        )
+    return link
+
+
+def spend_sign_in_link(token: str, name: str | None) -> tuple[int, str | None]:
+    """Spend a good sign-in link: the player's id (made now, on first use, with `name`) and
+    where to go next; the link then works no more. The caller commits."""
+    link = _good_link(token)
+    offer = _offer(link)
+    if offer.needs_name:
+        name = (name or "").strip()
+        if not name or len(name) > 100:
+            raise Invalid("Choose the name the other players will see: 1 to 100 characters.")
+    player = offer.player
+    if player is None:
+        player = Player(email=link.email, name="", api_key_hash=None, preferences={})
+        db.session.add(player)
+    if offer.needs_name:
+        player.name = name or ""
+        # A key of its own (shown on /me when asked for), and an invitation's claim spent.
+        _, player.api_key_hash = new_api_key()
+        player.preferences = {
+            k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"
+        }
+    link.used_at = now()
+    db.session.flush()
+    return player.id, link.next_path

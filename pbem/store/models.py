@@ -189,6 +189,26 @@ class TableTalk(Model):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 
 
+class SignInLink(Model):
+    """A sign-in link mailed to an address (`/sign-in`): good once, for a short time. The
+    link carries its id and a nonce, signed; only the nonce's hash is kept, so the table
+    alone signs no one in. `client` is who asked (an address), for the per-client limit."""
+
+    __tablename__ = "sign_in_links"
+    __table_args__ = (
+        Index("ix_sign_in_links_email_created", "email", "created_at"),
+        Index("ix_sign_in_links_client_created", "client", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(254))
+    nonce_hash: Mapped[str] = mapped_column(String(64))
+    client: Mapped[str] = mapped_column(String(64))
+    next_path: Mapped[str | None] = mapped_column(String(2000))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    used_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
 class Snapshot(Model):
     """The whole state (engine.to_dict) after move `seq`: at setup and at each round's start.
 

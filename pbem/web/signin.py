@@ -58,23 +58,22 @@ def read_seat_link_token(token: str, game_id: int) -> SeatLink:
 
 
 def seat_link(game_id: int, colour: str, player_id: int) -> str:
-    """The absolute URL that signs `player_id` in to their `colour` seat of a game: for mails.
+    """The absolute URL that signs `player_id` in to their `colour` seat of a game: for mails."""
+    token = tokens.seat_link_token(game_id, colour, player_id)
+    return absolute_link(ENDPOINT, game_id=game_id, token=token)
 
-    Built on PBEM_BASE_URL when set (works outside a request, e.g. in the scheduler);
-    otherwise on the URL of the request being served.
-    """
-    values: dict[str, Any] = {
-        "game_id": game_id,
-        "token": tokens.seat_link_token(game_id, colour, player_id),
-    }
+
+def absolute_link(endpoint: str, **values: Any) -> str:
+    """An absolute URL for a mail: built on PBEM_BASE_URL when set (works outside a
+    request, e.g. in the scheduler); otherwise on the URL of the request being served."""
     base = current_app.config.get("PBEM_BASE_URL")
     if base:
         parts = urlsplit(base)
         adapter = current_app.url_map.bind(
             parts.netloc, script_name=parts.path or "/", url_scheme=parts.scheme or "https"
         )
-        return adapter.build(ENDPOINT, values, force_external=True)
-    return url_for(ENDPOINT, _external=True, **values)
+        return adapter.build(endpoint, values, force_external=True)
+    return url_for(endpoint, _external=True, **values)
 
 
 def sign_in(player_id: int) -> None:

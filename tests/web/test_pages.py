@@ -338,7 +338,7 @@ def test_sign_in_with_an_api_key_and_out(app, api, client):
     )
     assert response.status_code == 303 and response.headers["Location"] == f"/games/{game_id}"
     doc = page(client, f"/games/{game_id}")
-    assert doc.find("strong", cls="me").text == "Blue"
+    assert doc.find("a", cls="me").text == "Blue"
     assert doc.find("section", cls="hand").get("data-colour") == "blue"
     # Signing in starts a new session, with a new token; never a redirect to another site.
     token = page(client, "/sign-in").find("input", name="csrf_token").get("value")
@@ -351,7 +351,7 @@ def test_sign_in_with_an_api_key_and_out(app, api, client):
     token = doc.find("form", cls="inline").find("input", name="csrf_token").get("value")
     assert client.post("/sign-out", data={"csrf_token": token}).status_code == 303
     doc = page(client, f"/games/{game_id}")
-    assert doc.find("section", cls="hand") is None and doc.find("strong", cls="me") is None
+    assert doc.find("section", cls="hand") is None and doc.find("a", cls="me") is None
 
 
 def test_seat_links_are_signed_and_checked(app, api, client):
@@ -412,7 +412,7 @@ def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(app, api, 
     assert client.post("/sign-out").status_code in (400, 403)
     assert table_snapshot(app) == before
     # Still signed in: the refused sign-out did nothing.
-    assert page(client, f"/games/{game_id}").find("strong", cls="me") is not None
+    assert page(client, f"/games/{game_id}").find("a", cls="me") is not None
     # The API takes no cookies and needs no token.
     response = api.post_moves(game_id, keys[colour], [json.loads(move)], 0)
     assert response.status_code == 201
@@ -441,7 +441,7 @@ def test_titles_and_names_are_escaped(app, api, client):
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert attack not in html
     doc = parse(html)
-    assert doc.find("strong", cls="me").text == attack
+    assert doc.find("a", cls="me").text == attack
     assert doc.find("p", cls="flash").text == f"Signed in as {attack}."
     assert doc.find("title").text == f"{attack} · El Grande"
 
@@ -473,7 +473,7 @@ def test_an_unchanged_session_is_re_signed_only_once_it_has_aged(app, api, clien
     response = client.get(f"/games/{game_id}")
     (cookie,) = session_cookies(response)
     assert "Expires=" in cookie
-    assert parse(response.get_data(as_text=True)).find("strong", cls="me") is not None
+    assert parse(response.get_data(as_text=True)).find("a", cls="me") is not None
     # A change is sent at once, however fresh the cookie: signing out clears it.
     monkeypatch.setattr(sessions, "REFRESH_AFTER", timedelta(hours=1))
     token = move_form(page(client, f"/games/{game_id}"))["csrf_token"]
@@ -481,7 +481,7 @@ def test_an_unchanged_session_is_re_signed_only_once_it_has_aged(app, api, clien
     assert response.status_code == 303
     (cleared,) = session_cookies(response)
     assert "Expires=Thu, 01 Jan 1970" in cleared
-    assert parse(client.get("/").get_data(as_text=True)).find("strong", cls="me") is None
+    assert parse(client.get("/").get_data(as_text=True)).find("a", cls="me") is None
 
 
 def test_a_session_cookie_checked_before_is_still_refused_once_expired_or_altered(app, api):
@@ -491,7 +491,7 @@ def test_a_session_cookie_checked_before_is_still_refused_once_expired_or_altere
 
     def signed_in(client) -> bool:
         doc = parse(client.get(f"/games/{game_id}").get_data(as_text=True))
-        return doc.find("strong", cls="me") is not None
+        return doc.find("a", cls="me") is not None
 
     assert signed_in(client) and signed_in(client)  # the second read: checked before
     cookie = client.get_cookie("session").value

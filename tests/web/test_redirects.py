@@ -77,7 +77,7 @@ def test_signing_in_never_sends_a_person_off_site(app, api, client, target, wher
     # Signed in all the same, and home: never a 500, never a Location a browser leaves by.
     assert response.status_code == 303
     assert response.headers["Location"] == "/"
-    assert page(client, "/").find("strong", cls="me").text == "Red"
+    assert page(client, "/").find("a", cls="me").text == "Red"
 
 
 def test_the_sign_in_form_does_not_carry_an_off_site_next(client):
