@@ -203,7 +203,8 @@ def test_a_seat_a_bot_plays_gets_the_story_in_a_digest_and_a_mail_when_taken_bac
             mail_api.post_moves(
                 game_id, keys[others[0]], [rng.choice(legal["moves"])], legal["seq"]
             )
-    log = mail_api.get(f"/api/games/{game_id}/log").get_json()["moves"]
+    # As red reads it: a Castillo pick the bot made is red's own, and shown to red whole.
+    log = mail_api.get(f"/api/games/{game_id}/log", keys["red"]).get_json()["moves"]
     by_bot = [e for e in log if e["player"] == "red" and e["source"] == "bot"]
     assert len(by_bot) >= 2
     with mail_app.app_context():

@@ -1,0 +1,115 @@
+"""Making a game on the web (`/games/new`): a title, the rounds, a pace, and a seat for you
+and each friend (by email) or house bot. The game is made by the same `create_game` as the
+API's, and starts at once: each seat gets its first mail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
+
+from engine.data import COLOURS
+from pbem.errors import Invalid
+from pbem.extensions import db
+from pbem.play import lifecycle
+from pbem.store.models import Player
+from pbem.web.routes import bp, current_player
+
+#: The paces a game may be made with: how many hours each kind of decision may wait.
+PACES: dict[str, tuple[str, dict[str, int]]] = {
+    "brisk": (
+        "Brisk: a day for a turn, half a day for the rest",
+        {"power_card_hours": 12, "turn_hours": 24, "pick_hours": 12, "veto_hours": 8},
+    ),
+    "standard": (
+        "Standard: three days for a turn, two for a power card or a pick, one for a Veto",
+        {"power_card_hours": 48, "turn_hours": 72, "pick_hours": 48, "veto_hours": 24},
+    ),
+    "relaxed": (
+        "Relaxed: five days for a turn, four for a power card or a pick, two for a Veto",
+        {"power_card_hours": 96, "turn_hours": 120, "pick_hours": 96, "veto_hours": 48},
+    ),
+}
+#: Seats others may take: yours, then up to four more.
+OTHER_SEATS = 4
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> ResponseReturnValue:
+    """The form (GET), and the game it makes (POST), which opens on its board."""
+    signed = current_player()
+    if signed is None:
+        return redirect(url_for("web.sign_in", next="/games/new"), code=303)
+    if request.method == "GET":
+        return _form(MultiDict(), None)
+    form = request.form
+    creator = db.session.get_one(Player, signed.id)
+    try:
+        title, seats, options, timing = _read(form, creator.email)
+        game = lifecycle.create_game(
+            creator,
+            title,
+            seats,
+            options=options,
+            timing=timing,
+            default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
+        )
+    except Invalid as error:
+        db.session.rollback()
+        return _form(form, error.detail), 422
+    db.session.commit()
+    invited = [s["email"] for s in seats[1:] if s.get("email")]
+    flash(
+        f"{game.title} has begun. "
+        + (f"Invitations went to {', '.join(invited)}. " if invited else "")
+        + "Everyone gets a mail when a decision is theirs."
+    )
+    return redirect(url_for("web.game", game_id=game.id), code=303)
+
+
+def _read(
+    form: MultiDict[str, str], own_email: str
+) -> tuple[str, list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """The game the form asks for, as `create_game` takes it; Invalid says what to mend."""
+    title = form.get("title", "").strip()
+    if not 1 <= len(title) <= 200:
+        raise Invalid("Give the game a title (up to 200 characters): the mails name it.")
+    seats: list[dict[str, Any]] = [{"email": own_email, "colour": form.get("colour-0", "")}]
+    for number in range(1, OTHER_SEATS + 1):
+        who = form.get(f"who-{number}", "").strip()
+        colour = form.get(f"colour-{number}", "")
+        if not who:
+            continue
+        if who == "bot":
+            seats.append({"bot": True, "colour": colour})
+        else:
+            seats.append({"email": form.get(f"email-{number}", "").strip(), "colour": colour})
+            if "@" not in seats[-1]["email"]:
+                raise Invalid(f"Seat {number + 1} is a friend's: give their email address.")
+    if not 3 <= len(seats) <= 5:
+        raise Invalid(
+            f"El Grande is played by 3 to 5 seats; this game has {len(seats)}: add a friend or "
+            "a house bot."
+        )
+    for number, seat in enumerate(seats):
+        if seat["colour"] not in COLOURS:
+            raise Invalid(f"Choose a colour for seat {number + 1}.")
+    rounds = 6 if form.get("rounds") == "6" else 9
+    pace = PACES.get(form.get("pace", "standard"), PACES["standard"])[1]
+    timing: dict[str, Any] = dict(pace)
+    if form.get("weekends") == "off":
+        timing["quiet_days"] = ["sat", "sun"]
+    return title, seats, {"rounds": rounds}, timing
+
+
+def _form(form: MultiDict[str, str], error: str | None) -> str:
+    return render_template(
+        "web/new_game.html",
+        form=form,
+        error=error,
+        colours=COLOURS,
+        paces={k: label for k, (label, _) in PACES.items()},
+        others=range(1, OTHER_SEATS + 1),
+    )

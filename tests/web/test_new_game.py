@@ -1,0 +1,111 @@
+"""Making a game on the web (`/games/new`): no curl. The game is the API's own (the same
+`create_game`), begins at once, and mails each friend their invitation."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.extensions import db
+from pbem.store.models import Game, Notification
+from tests.server.conftest import table_snapshot
+from tests.web.html import parse
+
+
+def sign_in_with_key(client, key: str) -> str:
+    """Sign the client in with its key; the session's CSRF token."""
+    doc = parse(client.get("/sign-in").get_data(as_text=True))
+    token = doc.find("input", name="csrf_token").get("value")
+    assert client.post("/sign-in", data={"csrf_token": token, "api_key": key}).status_code == 303
+    # Signing in starts a new session, with a token of its own.
+    doc = parse(client.get("/games/new").get_data(as_text=True))
+    return doc.find("input", name="csrf_token").get("value")
+
+
+def form(token: str, **fields) -> dict:
+    base = {
+        "csrf_token": token,
+        "title": "Sunday league",
+        "colour-0": "red",
+        "who-1": "friend",
+        "colour-1": "blue",
+        "email-1": "bea@example.org",
+        "who-2": "bot",
+        "colour-2": "green",
+        "who-3": "",
+        "who-4": "",
+        "rounds": "6",
+        "pace": "brisk",
+        "weekends": "off",
+    }
+    return {**base, **fields}
+
+
+def test_a_signed_in_player_makes_a_game_for_a_friend_and_a_bot(app, api, client):
+    key = api.register("ada@example.org", "Ada")
+    assert client.get("/games/new").status_code == 303  # signed out: sign in first
+    token = sign_in_with_key(client, key)
+    page = parse(client.get("/games/new").get_data(as_text=True))
+    assert page.find("main").find("form").find("input", name="title") is not None
+    answer = client.post("/games/new", data=form(token))
+    assert answer.status_code == 303
+    game_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+    view = api.get(f"/api/games/{game_id}", key).get_json()
+    assert view["title"] == "Sunday league" and view["rounds_total"] == 6
+    summary = next(g for g in api.get("/api/games", key).get_json()["games"] if g["id"] == game_id)
+    assert [(s["colour"], s["name"], s["bot"], s["invited"]) for s in summary["seats"]] == [
+        ("red", "Ada", False, False),
+        ("blue", "bea", False, True),
+        ("green", "Bot 1", True, True),  # (a house bot has no key: the API calls it invited)
+    ]
+    with app.app_context():
+        timing = db.session.get_one(Game, game_id).timing
+        assert timing["turn_hours"] == 24 and timing["quiet_days"] == ["sat", "sun"]
+        db.session.remove()
+    with app.app_context():
+        sent = db.session.execute(
+            db.select(Notification.kind).where(
+                Notification.game_id == game_id, Notification.recipient == "bea@example.org"
+            )
+        ).scalars()
+        assert "welcome" in set(sent)
+        db.session.remove()
+    board = parse(client.get(answer.headers["Location"]).get_data(as_text=True))
+    assert "has begun" in board.find("p", cls="flash").text
+    assert "bea@example.org" in board.find("p", cls="flash").text
+    assert "You play" in board.find("div", cls="game-head").text
+
+
+@pytest.mark.parametrize(
+    ("fields", "says"),
+    [
+        ({"who-1": "", "who-2": ""}, "3 to 5 seats"),
+        ({"email-1": ""}, "give their email address"),
+        ({"colour-1": "red"}, "a colour is given twice"),
+        ({"title": " "}, "Give the game a title"),
+        ({"email-1": "ada@example.org"}, "an email is given twice"),
+    ],
+)
+def test_a_form_that_makes_no_game_says_what_to_mend_and_keeps_what_was_typed(
+    app, api, client, fields, says
+):
+    key = api.register("cy@example.org", "Cy")
+    token = sign_in_with_key(client, key)
+    # Ada's own email, for the "given twice" case: the form's own seat is Cy's.
+    fields = {k: v.replace("ada@", "cy@") for k, v in fields.items()}
+    before = table_snapshot(app)
+    answer = client.post("/games/new", data=form(token, **fields))
+    assert answer.status_code == 422
+    page = parse(answer.get_data(as_text=True))
+    assert says in page.find("p", cls="error").text
+    assert page.find("input", name="title").get("value") == form(token, **fields)["title"]
+    assert table_snapshot(app) == before
+
+
+def test_the_form_needs_its_csrf_token(app, api, client):
+    key = api.register("dee@example.org", "Dee")
+    token = sign_in_with_key(client, key)
+    data = form(token)
+    data.pop("csrf_token")
+    before = table_snapshot(app)
+    assert client.post("/games/new", data=data).status_code == 400
+    assert table_snapshot(app) == before
