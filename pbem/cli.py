@@ -170,7 +170,7 @@ def demo(host: str, port: int, threads: int) -> None:
 
     Makes the database, a player for you and a game against two bots, prints the board
     link, your API key and your mail files, then serves as `pbem serve` does. Run it again
-    for another game.
+    for another game: the key stays the same (kept in the instance folder's demo_api_key).
 
     Settings: PBEM_INSTANCE_PATH (the SQLite database and the mail files), PBEM_BASE_URL
     (default here: http://HOST:PORT), PBEM_SWEEP_SECONDS (default here: 1, so bots answer

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 
 from pbem.extensions import db
-from pbem.game.players import new_api_key, register_player
+from pbem.game.players import hash_api_key, new_api_key, register_player
 from pbem.notify.sender import deliver_due, mail_files, mail_folder, written_since
 from pbem.play.lifecycle import create_game
 from pbem.schedule.sweep import sweep
@@ -58,7 +58,8 @@ class Demo:
 
 
 def start_demo(app: Flask, base_url: str) -> Demo:
-    """Your player (a new key each time), a new game against bots, and its first mails."""
+    """Your player (its key kept in the instance folder, so that a second demo prints the
+    same one), a new game against bots, and its first mails."""
 
     email, name, colour = YOU
     before = mail_files(app)
@@ -66,10 +67,12 @@ def start_demo(app: Flask, base_url: str) -> Demo:
         you = db.session.execute(
             db.select(Player).where(Player.email == email)
         ).scalar_one_or_none()
+        key = _demo_key(app, you)
         if you is None:
             you, key = register_player(email, name)
-        else:  # a second demo on the same database: the same player, a fresh key to print
+        elif key is None:  # its key was not kept (or changed since): a fresh one to print
             key, you.api_key_hash = new_api_key()
+        _keep_demo_key(app, key)
         seats: list[dict[str, Any]] = [{"email": email, "colour": colour}]
         seats += [{"colour": c, "bot": True} for c in BOT_COLOURS]
         game = create_game(you, "Demo: you against two bots", seats, options={})
@@ -79,3 +82,24 @@ def start_demo(app: Flask, base_url: str) -> Demo:
         deliver_due()
         link = seat_link(game_id, colour, you.id)
     return Demo(game_id, colour, key, link, base_url, mail_folder(app), written_since(app, before))
+
+
+def _key_file(app: Flask) -> Path:
+    return Path(app.instance_path) / "demo_api_key"
+
+
+def _demo_key(app: Flask, you: Player | None) -> str | None:
+    """The key an earlier demo printed, kept in the instance folder, while it is still the
+    player's: a second demo does not revoke the key of the game the first one made."""
+    try:
+        key = _key_file(app).read_text().strip()
+    except OSError:
+        return None
+    return key if you is not None and hash_api_key(key) == you.api_key_hash else None
+
+
+def _keep_demo_key(app: Flask, key: str) -> None:
+    path = _key_file(app)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600, exist_ok=True)  # only its owner reads it
+    path.write_text(key + "\n")
