@@ -12,6 +12,7 @@ import json
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import current_app, request, url_for
@@ -20,13 +21,14 @@ from markupsafe import Markup
 import engine
 from engine.data import ACTION_STACKS, POWER_CARDS
 from pbem.errors import NotFound
+from pbem.extensions import db
 from pbem.game import history, words
 from pbem.game.games import games_of, seats_of
 from pbem.game.states import current_state
 from pbem.game.views import view_of_seats
 from pbem.notify.board_text import place_name
 from pbem.store import queries, reads
-from pbem.store.models import Game
+from pbem.store.models import Deadline, Game
 from pbem.web.board import PLACES, board_svg, colour_chip, panel_html
 from pbem.web.links import link
 from pbem.web.notation import log_text, move_text, notation
@@ -56,10 +58,38 @@ def game_row(game: Game, player: SignedIn | None = None) -> dict[str, Any]:
 
 def index_context(player: SignedIn | None) -> dict[str, Any]:
     return {
-        "your_games": [game_row(g, player) for g in games_of(player)] if player else [],
+        "your_games": your_games(player) if player else {},
         "in_play": [game_row(g, player) for g in history.recent_games("active")],
         "finished": [game_row(g, player) for g in history.recent_games("finished", limit=10)],
     }
+
+
+def your_games(player: SignedIn) -> dict[str, list[dict[str, Any]]]:
+    """A player's games as correspondence sites list them: those waiting on you first
+    (the longest waiting first), then those waiting on others, then the ones over; each
+    waiting game with since when, and the earliest deadline of whoever it waits on."""
+    games = games_of(player)
+    ids = [g.id for g in games if g.status == "active"]
+    due: dict[tuple[int, str], datetime] = {}
+    if ids:
+        query = db.select(Deadline.game_id, Deadline.colour, Deadline.due_at)
+        for game_id, colour, due_at in db.session.execute(query.where(Deadline.game_id.in_(ids))):
+            key = (game_id, colour)
+            due[key] = min(due.get(key, due_at), due_at)
+    groups: dict[str, list[dict[str, Any]]] = {"you": [], "others": [], "over": []}
+    for game in sorted(games, key=lambda g: g.updated_at):
+        row = game_row(game, player)
+        if game.status != "active":
+            groups["over"].append(row)
+            continue
+        row["since"] = game.updated_at.isoformat()
+        deadlines = [
+            due[(game.id, p["colour"])] for p in row["to_move"] if (game.id, p["colour"]) in due
+        ]
+        row["deadline"] = min(deadlines).isoformat() if deadlines else None
+        groups["you" if row["your_turn"] else "others"].append(row)
+    groups["over"].reverse()  # the latest over first
+    return groups
 
 
 # --- stepping through a game ---------------------------------------------------------------
@@ -570,9 +600,7 @@ def _offered(
     return offered, decision is not None and decision["kind"] == "turn"
 
 
-def plan_shown(
-    game_id: int, seq: int, preview: Preview, colour_field: str | None
-) -> PlanShown:
+def plan_shown(game_id: int, seq: int, preview: Preview, colour_field: str | None) -> PlanShown:
     """The plan box's contents: the previewed steps, what Confirm plays, and where Undo
     (the last step back) and Start again lead."""
     shown = preview.shown

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -55,9 +55,20 @@ def test_the_list_shows_games_and_yours_once_signed_in(app, api, client):
 
     sign_in_seat(app, client, game_id, first)
     doc = page(client, "/")
-    yours = doc.find("table", data_list="yours")
+    yours = doc.find("table", data_list="yours-to-play")
     assert [int(r.get("data-game")) for r in yours.find_all("tr", data_game=True)] == [game_id]
     assert "your turn" in yours.text
+    due = api.get(f"/api/games/{game_id}").get_json()["deadlines"]
+    shown = yours.find("td", cls="deadline").find("time").get("datetime")
+    assert datetime.fromisoformat(shown) == min(datetime.fromisoformat(d["due"]) for d in due)
+    # Once they have played, the game waits for the others.
+    legal = api.get(f"/api/games/{game_id}/legal-moves", keys[first]).get_json()
+    assert api.post_moves(game_id, keys[first], legal["moves"][:1], 0).status_code == 201
+    doc = page(client, "/")
+    assert doc.find("table", data_list="yours-to-play") is None
+    waiting = doc.find("table", data_list="yours-waiting")
+    assert [int(r.get("data-game")) for r in waiting.find_all("tr", data_game=True)] == [game_id]
+    assert "your turn" not in waiting.text
 
 
 def test_the_board_shows_the_viewers_view(app, api, client):
