@@ -56,6 +56,17 @@ class StaleSequence(Conflict):
     kind = "stale-sequence"
 
 
+class TooMany(ServiceError):
+    """Too many requests of one kind in a short while; `retry_after` is the seconds until
+    one more is taken (a door says it as `Retry-After`)."""
+
+    status, kind = 429, "too-many"
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
 class Invalid(ServiceError):
     """The request is well formed but makes no sense for this game."""
 
