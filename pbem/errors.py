@@ -56,6 +56,17 @@ class StaleSequence(Conflict):
     kind = "stale-sequence"
 
 
+class TooMany(ServiceError):
+    """Too many requests of one kind in a short while; `retry_after` is the seconds until
+    one more is taken (a door says it as `Retry-After`)."""
+
+    status, kind = 429, "too-many"
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
 class Invalid(ServiceError):
     """The request is well formed but makes no sense for this game."""
 
@@ -70,9 +81,3 @@ class IllegalMoveError(Invalid):
     """The engine refused a move; the detail is its reason, as it may be told."""
 
     kind = "illegal-move"
-
-
-class TooMany(ServiceError):
-    """Asked too often: try again later (`extra["retry_after"]`, seconds)."""
-
-    status, kind = 429, "too-many-requests"

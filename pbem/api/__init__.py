@@ -15,6 +15,7 @@ from pbem.api.moves.routes import blp as moves
 from pbem.api.players.routes import blp as players
 from pbem.api.problems import DeclaredErrors, ProblemApi, register_error_handlers
 from pbem.api.safe_json import SafeJSONProvider
+from pbem.api.table.routes import blp as table
 from pbem.api.typed import engine_components, typed_ref
 
 #: The flask-smorest Api: the blueprints, the OpenAPI spec and the docs, bound per app.
@@ -30,7 +31,7 @@ def init_app(app: Flask) -> None:
     api.ma_plugin.converter.add_attribute_function(typed_ref)
     for name, schema in copy.deepcopy(engine_components()).items():
         api.spec.components.schema(name, schema)
-    for blueprint in (health, players, games, moves):
+    for blueprint in (health, players, games, moves, table):
         api.register_blueprint(blueprint)
     api.spec.components.security_scheme(
         "bearerAuth",

@@ -18,7 +18,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from pbem.bodies import too_large
-from pbem.errors import ServiceError
+from pbem.errors import ServiceError, TooMany
 from pbem.store import outage
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -146,6 +146,8 @@ def register_error_handlers(app: Flask) -> None:
         response = problem(error.status, error.detail, kind=error.kind, **error.extra)
         if error.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="pbem"'
+        if isinstance(error, TooMany):
+            response.headers["Retry-After"] = str(error.retry_after)
         return response
 
     @app.errorhandler(Exception)

@@ -1,19 +1,41 @@
-"""Words to the table: lines a seat's holder wrote that were no move, kept in the game's
-record and passed on to the other players."""
+"""Words to the table: lines a seat's holder wrote that were no move (in a mail), or a
+message written on the page or through the API, kept in the game's record and passed on to
+the other players."""
 
 from __future__ import annotations
 
-from sqlalchemy import insert
+import math
+import re
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
 
 from pbem.clock import now
+from pbem.errors import Conflict, Forbidden, Invalid, TooMany
+from pbem.extensions import db
+from pbem.game import table
+from pbem.game.seating import Actor
 from pbem.notify import outbox
 from pbem.store.models import TableTalk
 
-#: A word to the table is at most this long (longer is cut, and the writer told).
+#: A word to the table is at most this long (a mail's longer line is cut, and the writer
+#: told; a longer message from the page or the API is refused).
 LONGEST = 500
-#: At most this many lines of one mail are passed on.
+#: At most this many lines of one mail are passed on, or lines in one message.
 MOST_LINES = 20
+#: At most this many messages from the page and the API by one player in one game in
+#: `WINDOW`: enough for a conversation, too few to flood the others' mailboxes.
+MOST_PER_WINDOW = 6
+WINDOW = timedelta(minutes=1)
+#: The games whose table is open: a finished game's players may still say "well played";
+#: an aborted or abandoned game has nobody left at its table.
+OPEN_STATUSES = ("active", "finished")
+
+_talk = TableTalk.__table__
+# Control characters but the line break and the tab: a NUL would not even be stored.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def say(
@@ -30,23 +52,118 @@ def say(
     """Keep `lines` in the game's record at move `seq` and queue them to the others; the
     caller commits. Returns the lines as kept (cut to `LONGEST`, at most `MOST_LINES`)."""
     kept = [line[:LONGEST] for line in lines[:MOST_LINES]]
-    if not kept:
+    _say(connection, game_id, title, colour, player_id, kept, seq, source)
+    return kept
+
+
+def _say(
+    connection: Connection,
+    game_id: int,
+    title: str,
+    colour: str,
+    player_id: int,
+    lines: list[str],
+    seq: int,
+    source: str,
+) -> list[int]:
+    """Keep `lines` as they are and queue them to the others; their ids."""
+    if not lines:
         return []
     moment = now()
-    connection.execute(
-        insert(TableTalk.__table__),
-        [
-            {
-                "game_id": game_id,
-                "seq": seq,
-                "colour": colour,
-                "player_id": player_id,
-                "text": line,
-                "source": source,
-                "created_at": moment,
-            }
-            for line in kept
-        ],
+    rows = [
+        {
+            "game_id": game_id,
+            "seq": seq,
+            "colour": colour,
+            "player_id": player_id,
+            "text": line,
+            "source": source,
+            "created_at": moment,
+        }
+        for line in lines
+    ]
+    ids = list(connection.execute(insert(_talk).returning(_talk.c.id), rows).scalars())
+    outbox.table_talk(connection, game_id=game_id, title=title, colour=colour, lines=lines, seq=seq)
+    return ids
+
+
+def write(
+    actor: Actor, game_id: int, text: Any, *, colour: str | None, source: str
+) -> table.Message:
+    """A message to the table from the page or the API, as one of the writer's seats
+    (`colour`; a person holding two must name it), kept and passed on; the caller commits.
+    Refused, changing nothing: from anyone without a seat, as another's colour, in a game
+    whose table is closed, empty, too long, or more often than `MOST_PER_WINDOW`."""
+    seated = table.seated_at(actor, game_id, read_only=False)
+    game, own = seated.game, seated.own
+    assert seated.player_id is not None  # a seat's holder is a player
+    if colour is not None and colour not in own:
+        raise Forbidden(
+            f"You hold {' and '.join(own)} in game {game_id}, not {colour}: you write to the "
+            "table as your own colour only."
+        )
+    if colour is None:
+        if len(own) > 1:
+            raise Invalid(
+                f"You hold {' and '.join(own)} in game {game_id}; say which of them writes "
+                'with "colour".'
+            )
+        colour = own[0]
+    if game.status not in OPEN_STATUSES:
+        raise Conflict(f"Game {game_id} was {game.status}: its table is closed.")
+    words = checked_text(text)
+    connection = db.session.connection()
+    _check_pace(connection, game_id, seated.player_id)
+    (message_id,) = _say(
+        connection, game_id, game.title, colour, seated.player_id, [words], game.seq, source
     )
-    outbox.table_talk(connection, game_id=game_id, title=title, colour=colour, lines=kept, seq=seq)
-    return kept
+    (message,) = table.messages(connection, game_id, after=message_id - 1, limit=1)
+    return message
+
+
+def checked_text(text: Any) -> str:
+    """A message's text as kept: its line breaks made plain and the blank around it
+    trimmed; refused when it is no text, empty, too long or holds control characters."""
+    if not isinstance(text, str):
+        raise Invalid('A message needs its words as "text", a string.')
+    words = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not words:
+        raise Invalid("This message is empty; write something to say to the table.")
+    if len(words) > LONGEST:
+        raise Invalid(
+            f"This message is {len(words)} characters long; the table takes at most "
+            f"{LONGEST}. Shorten it, or say it in two."
+        )
+    if words.count("\n") >= MOST_LINES:
+        raise Invalid(f"This message has more than {MOST_LINES} lines; join some of them.")
+    if _CONTROL.search(words):
+        raise Invalid("This message holds control characters; write plain text.")
+    return words
+
+
+def _check_pace(connection: Connection, game_id: int, player_id: int) -> None:
+    """Refuse a message past `MOST_PER_WINDOW` in the last `WINDOW` (from the page and the
+    API: a mail's lines have their own bound), saying when the next is taken."""
+    moment = now()
+    # At most MOST_PER_WINDOW rows: no more are ever let in within a window.
+    recent = (
+        connection.execute(
+            select(_talk.c.created_at).where(
+                _talk.c.game_id == game_id,
+                _talk.c.player_id == player_id,
+                _talk.c.source.in_(("web", "api")),
+                _talk.c.created_at > moment - WINDOW,
+            )
+        )
+        .scalars()
+        .all()
+    )
+    count = len(recent)
+    if count < MOST_PER_WINDOW:
+        return
+    wait = max(1, math.ceil((min(recent) + WINDOW - moment).total_seconds()))
+    raise TooMany(
+        f"You have written {count} messages to this table in the last minute, the most it "
+        f"takes; write again in {wait} seconds.",
+        retry_after=wait,
+    )

@@ -28,6 +28,7 @@ from pbem.extensions import db
 from pbem.game.games import get_game
 from pbem.game.players import house_bot_number, is_unreachable, newcomer, normal_email
 from pbem.game.states import snapshots_of
+from pbem.play import talk
 from pbem.play.batch import HUMAN_SOURCES, move_row
 from pbem.play.lifecycle import check_seat_holders
 from pbem.store import queries
@@ -40,6 +41,7 @@ from pbem.store.models import (
     Player,
     Seat,
     Snapshot,
+    TableTalk,
     utcnow,
 )
 from pbem.timing import deadlines, policy
@@ -70,6 +72,14 @@ class LogEntryDocument(TypedDict):
     time: str  # ISO 8601, UTC
 
 
+class TalkDocument(TypedDict):
+    seq: int  # the move it was written after (0: before the first)
+    colour: str
+    text: str
+    source: str  # one of TALK_SOURCES
+    time: str  # ISO 8601, UTC
+
+
 class GameDocument(TypedDict):
     format: str  # FORMAT
     exported_at: str
@@ -87,6 +97,14 @@ class GameDocument(TypedDict):
     seed_is_secret: NotRequired[bool]
     warning: NotRequired[str]
     log: list[LogEntryDocument]
+    # The words to the table, oldest first: the record holds what the players said as well
+    # as what they played. A file written before they were exported has none. (A player's
+    # private notes are theirs, not the game's: never exported.)
+    talk: NotRequired[list[TalkDocument]]
+
+
+#: Where a word to the table came from: a mail reply, the page or the API.
+TALK_SOURCES = ("email", "web", "api")
 
 
 class ImportRefused(Invalid):
@@ -102,6 +120,9 @@ def export_game(game_id: int, *, with_seed: bool = False) -> GameDocument:
     game = get_game(game_id)
     moves = db.session.execute(
         db.select(Move).where(Move.game_id == game.id).order_by(Move.seq)
+    ).scalars()
+    talk = db.session.execute(
+        db.select(TableTalk).where(TableTalk.game_id == game.id).order_by(TableTalk.id)
     ).scalars()
     document: GameDocument = {
         "format": FORMAT,
@@ -127,6 +148,16 @@ def export_game(game_id: int, *, with_seed: bool = False) -> GameDocument:
                 "time": _iso(m.created_at),
             }
             for m in moves
+        ],
+        "talk": [
+            {
+                "seq": t.seq,
+                "colour": t.colour,
+                "text": t.text,
+                "source": t.source,
+                "time": _iso(t.created_at),
+            }
+            for t in talk
         ],
     }
     if game.status == "finished" or with_seed:
@@ -187,6 +218,17 @@ def _check_together(document: GameDocument) -> None:
             raise ImportRefused(
                 f"Move {number} is played by {entry['colour']!r}, which holds no seat (the "
                 f"seats are {', '.join(colours)})."
+            )
+    for number, said in enumerate(document.get("talk", []), start=1):
+        if said["colour"] not in colours:
+            raise ImportRefused(
+                f"Word to the table {number} is written by {said['colour']!r}, which holds "
+                f"no seat (the seats are {', '.join(colours)})."
+            )
+        if said["seq"] > len(document["log"]):
+            raise ImportRefused(
+                f"Word to the table {number} was written after move {said['seq']}, which "
+                f"the log (of {len(document['log'])} moves) does not reach."
             )
 
 
@@ -335,6 +377,31 @@ class _LogEntrySchema(ma.Schema):
     time = _Time(required=True, error_messages=_kind("a string"))
 
 
+def _words(value: str) -> None:
+    """A word to the table as the page, the API or a mail keeps one."""
+    if not 1 <= len(value) <= talk.LONGEST or _CONTROL.search(value.replace("\n", "")):
+        raise ma.ValidationError(
+            f"The text of $where must be 1 to {talk.LONGEST} characters of plain text."
+        )
+
+
+class _TalkSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    error_messages = {"type": "Word to the table $index is not an object."}
+
+    seq = _integer(validate=ma.validate.Range(0, 2**31 - 1, error="$where has no move seq."))
+    colour = _string()
+    text = _string(validate=_words)
+    source = _string(
+        validate=ma.validate.OneOf(
+            TALK_SOURCES, error="Word to the table $index has the source $repr, none of {choices}."
+        )
+    )
+    time = _Time(required=True, error_messages=_kind("a string"))
+
+
 class _DocumentSchema(ma.Schema):
     """A `GameDocument`, field by field, in the order its faults are told."""
 
@@ -365,6 +432,11 @@ class _DocumentSchema(ma.Schema):
         },
     )
     log = _items(_LogEntrySchema, "log entry")
+    talk = ma.fields.List(
+        ma.fields.Nested(_TalkSchema),
+        error_messages=_kind("a list"),
+        metadata={"item": "word to the table"},
+    )
 
 
 _DOCUMENT = _DocumentSchema()
@@ -531,6 +603,25 @@ def _write(document: GameDocument, replay: _Replay) -> int:
             abandon_at=None,
         )
         assert moved, "a game made in this transaction is claimed by no one else"
+    _write_talk(document, game)
     if active:
         deadlines.sync(connection, game.id, timing, replay.last, now)
     return game.id
+
+
+def _write_talk(document: GameDocument, game: Game) -> None:
+    """The words to the table, each by its seat's holder here (as a person's moves are), and
+    no mail: the players read them when they were written."""
+    holders = {s.colour: s.player_id for s in game.seats}
+    db.session.add_all(
+        TableTalk(
+            game_id=game.id,
+            seq=said["seq"],
+            colour=said["colour"],
+            player_id=holders[said["colour"]],
+            text=said["text"],
+            source=said["source"],
+            created_at=_utc(said["time"]),
+        )
+        for said in document.get("talk", [])
+    )

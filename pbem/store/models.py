@@ -209,6 +209,18 @@ class SignInLink(Model):
     used_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
 
 
+class Note(Model):
+    """A player's private notes on a game: read and written by that player alone (never
+    shown to another reader, mailed or exported)."""
+
+    __tablename__ = "notes"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
 class Snapshot(Model):
     """The whole state (engine.to_dict) after move `seq`: at setup and at each round's start.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Select, and_, bindparam, func, insert, select, update
+from sqlalchemy import Integer, Select, and_, bindparam, exists, func, insert, select, update
 from sqlalchemy.engine import Connection, CursorResult, Result, Row
 
 import engine
@@ -24,6 +24,7 @@ from pbem.store.models import (
     Player,
     Seat,
     Snapshot,
+    TableTalk,
 )
 from pbem.store.prepared import Prepared
 
@@ -147,7 +148,23 @@ SELECT_MOVES_BETWEEN = (
 SELECT_LOG_BETWEEN = SELECT_MOVES_BETWEEN.add_columns(_moves.c.events)
 
 # What an open game page polls: the game's seq and status (public to anyone).
-SELECT_GAME_SEQ = select(_games.c.seq, _games.c.status).where(_games.c.id == bindparam("game"))
+_talk = TableTalk.__table__
+# What a page polls: the game's seq and status, and for a reader holding a seat (`player`;
+# null: nobody signed in) the id of the last word to the table, so talk shows without a move.
+SELECT_GAME_SEQ = select(
+    _games.c.seq,
+    _games.c.status,
+    select(func.max(_talk.c.id))
+    .where(
+        _talk.c.game_id == _games.c.id,
+        exists().where(
+            _seats.c.game_id == _games.c.id,
+            _seats.c.player_id == bindparam("player", type_=Integer),
+        ),
+    )
+    .scalar_subquery()
+    .label("talk"),
+).where(_games.c.id == bindparam("game"))
 
 # Where a seat's story starts (`history.since_last_move`): its last move up to a seq.
 SELECT_LAST_MOVE_OF = select(func.max(_moves.c.seq)).where(

@@ -22,11 +22,14 @@ import engine
 from engine.data import ACTION_STACKS, POWER_CARDS
 from pbem.errors import NotFound
 from pbem.extensions import db
-from pbem.game import history, words
+from pbem.game import history, table, words
 from pbem.game.games import games_of, seats_of
 from pbem.game.states import current_state
 from pbem.game.views import view_of_seats
 from pbem.notify.board_text import place_name
+from pbem.play.notes import LONGEST as LONGEST_NOTES
+from pbem.play.talk import LONGEST as LONGEST_WORDS
+from pbem.play.talk import OPEN_STATUSES
 from pbem.store import queries, reads
 from pbem.store.models import Deadline, Game
 from pbem.web.board import PLACES, board_svg, colour_chip, panel_html
@@ -397,6 +400,8 @@ class BoardPage:
     plans: bool = False
     plan_url: str = ""
     plan: PlanShown | None = None  # a turn being planned, not played yet
+    own: tuple[str, ...] = ()  # the reader's colours in the game (none: not a seat)
+    status: str = "active"  # the game's
 
 
 @dataclass(frozen=True)
@@ -559,6 +564,8 @@ def _draw_board_page(
         plans=plans,
         plan_url=link("web.plan", game_id=game.id),
         plan=plan_shown(game.id, game.seq, preview, colour_field) if preview else None,
+        own=tuple(own),
+        status=game.status,
     )
 
 
@@ -626,3 +633,55 @@ def plan_shown(game_id: int, seq: int, preview: Preview, colour_field: str | Non
 
 def _json(moves: Sequence[Mapping[str, Any]]) -> str:
     return json.dumps(list(moves), separators=(",", ":"))
+
+
+# --- the table beside the board: talk and notes, drawn per request --------------------------
+
+#: The words to the table a page shows: the latest (the API reads them all).
+TALK_SHOWN = 100
+
+
+@dataclass(frozen=True)
+class TableShown:
+    """What a seat's page shows beside the log, read for this request alone (it changes
+    without a move, and the notes are the reader's own): never part of a kept `BoardPage`."""
+
+    messages: list[dict[str, Any]]
+    more: bool  # older words than these are at the table
+    colours: list[dict[str, str]]  # the reader's colours (a select when they hold two)
+    writes_as: str  # the colour the form writes as unless another is chosen
+    open: bool  # whether the game's table takes words (see talk.OPEN_STATUSES)
+    notes: str
+    talk_url: str
+    notes_url: str
+    draft: str = ""  # a message refused, given back to be mended
+    longest: int = LONGEST_WORDS
+    notes_longest: int = LONGEST_NOTES
+
+
+def table_shown(
+    page: BoardPage, player_id: int | None, talk: str = "", notes: str | None = None
+) -> TableShown | None:
+    """The table's talk and the reader's notes, for a reader holding a seat (None else:
+    the public and other readers see neither); `talk` and `notes`: what a refused form
+    held, shown again in place of what is kept."""
+    if player_id is None or not page.own:
+        return None
+    connection = reads.connection()
+    found = table.latest_messages(connection, page.game_id, TALK_SHOWN + 1)
+    kept, _ = table.notes_of(connection, player_id, page.game_id)
+    messages = [
+        {**colour_chip(m.colour), "id": m.id, "name": m.name, "text": m.text, "seq": m.seq}
+        for m in found[-TALK_SHOWN:]
+    ]
+    return TableShown(
+        messages=messages,
+        more=len(found) > TALK_SHOWN,
+        colours=[colour_chip(c) for c in page.own],
+        writes_as=page.colour_field or page.own[0],
+        open=page.status in OPEN_STATUSES,
+        notes=kept if notes is None else notes,
+        talk_url=link("web.write_to_table", game_id=page.game_id),
+        notes_url=link("web.keep_notes", game_id=page.game_id),
+        draft=talk,
+    )

@@ -22,11 +22,13 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 import engine
-from pbem.errors import Forbidden, Invalid, NotFound, ServiceError
+from pbem.errors import Forbidden, Invalid, NotFound, ServiceError, TooMany
+from pbem.extensions import db
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
 from pbem.headers import no_referrer
 from pbem.paths import TEMPLATES_DIR
+from pbem.play import notes, talk
 from pbem.play.batch import submit
 from pbem.store import outage, queries, reads
 from pbem.store.queries import MAX_ID
@@ -75,13 +77,20 @@ def _colour_arg() -> str | None:
     return request.args.get("colour") or form.get("colour") or None
 
 
-def _board(game_id: int, status: int = 200, error: str | None = None) -> tuple[str, int]:
+def _board(
+    game_id: int, status: int = 200, error: str | None = None, **drafts: str
+) -> tuple[str, int]:
+    """The board page; `drafts` (`talk`, `notes`): what a refused form held, given back."""
     player_id = signin.signed_in_player_id()
     page, player = pages.board_page(game_id, player_id, _seq_arg(), _colour_arg())
     g.web_player = player  # read with the game: the header needs no query of its own
+    # Read for this request, never kept with the page's parts (see pages.TableShown).
+    table = pages.table_shown(page, player.id if player else None, **drafts)
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
-    html = framed("web/game.html", page.title, lambda token: parts.body(page, error, token), player)
+    html = framed(
+        "web/game.html", page.title, lambda token: parts.body(page, error, token, table), player
+    )
     return html, status
 
 
@@ -96,12 +105,15 @@ def game_seq(game_id: int) -> Response:
     with an ETag, so a poll while nothing moved is a 304 from one indexed read."""
     row = None
     if game_id <= MAX_ID:  # past it the database would refuse the number, not find no game
-        row = queries.GAME_SEQ.first(reads.connection(), {"game": game_id})
+        reader = {"game": game_id, "player": signin.signed_in_player_id()}
+        row = queries.GAME_SEQ.first(reads.connection(), reader)
     if row is None:
         raise NotFound(f"There is no game {game_id}.")
-    answer = jsonify({"seq": row.seq, "status": row.status})
-    answer.set_etag(f"{game_id}-{row.seq}-{row.status}")
+    # `talk`: the last word to the table, for a seat's reader only (null for anyone else).
+    answer = jsonify({"seq": row.seq, "status": row.status, "talk": row.talk})
+    answer.set_etag(f"{game_id}-{row.seq}-{row.status}-{row.talk or 0}")
     answer.headers["Cache-Control"] = "no-cache"
+    answer.vary.add("Cookie")  # the talk is a seat's to see
     return answer.make_conditional(request)
 
 
@@ -174,8 +186,11 @@ def plan(game_id: int) -> ResponseReturnValue:
         return _board(game_id, status_of(error), error.detail)
     page, signed_in = pages.plan_page(game_id, player.id, colour, preview)
     g.web_player = signed_in
+    table = pages.table_shown(page, player.id)
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
-    return framed("web/game.html", page.title, lambda token: parts.body(page, None, token), player)
+    return framed(
+        "web/game.html", page.title, lambda token: parts.body(page, None, token, table), player
+    )
 
 
 def _preview(
@@ -215,6 +230,48 @@ def _moves_field(values: Any, name: str) -> list[engine.Move]:
         raise Invalid("A move is a JSON object; reload the page and choose again.")
     # Objects: the engine checks each is a move.
     return [cast(engine.Move, item) for item in items]
+
+
+@bp.post("/games/<int:game_id>/messages")
+def write_to_table(game_id: int) -> ResponseReturnValue:
+    """Words to the table from the page's form, through the same `talk.write` as the API's."""
+    player = current_player()
+    if player is None:
+        raise Forbidden("Sign in (with your seat's link or your API key) to write to the table.")
+    text, colour = request.form.get("text", ""), _colour_arg()
+    try:
+        talk.write(Actor.by_player(player.id), game_id, text, colour=colour, source="web")
+    except ServiceError as error:
+        if isinstance(error, NotFound):
+            raise
+        db.session.rollback()
+        # The board with the reason, and the words given back to be mended.
+        html, status = _board(game_id, status_of(error), error.detail, talk=text)
+        wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
+        return html, status, wait
+    db.session.commit()
+    where = url_for("web.game", game_id=game_id, colour=colour, _anchor="table-talk")
+    return redirect(where, code=303)
+
+
+@bp.post("/games/<int:game_id>/notes")
+def keep_notes(game_id: int) -> ResponseReturnValue:
+    """The reader's private notes on the game, saved from the page's form."""
+    player = current_player()
+    if player is None:
+        raise Forbidden("Sign in (with your seat's link or your API key) to keep notes.")
+    text = request.form.get("text", "")
+    try:
+        notes.keep(Actor.by_player(player.id), game_id, text)
+    except ServiceError as error:
+        if isinstance(error, NotFound):
+            raise
+        db.session.rollback()
+        return _board(game_id, status_of(error), error.detail, notes=text)
+    db.session.commit()
+    flash("Your notes are saved.")
+    where = url_for("web.game", game_id=game_id, colour=_colour_arg(), _anchor="notes")
+    return redirect(where, code=303)
 
 
 @bp.get("/games/<int:game_id>/sign-in/<token>")

@@ -545,3 +545,62 @@ def test_the_cli_exports_to_a_file_and_imports_from_it(app, api, fresh_app, tmp_
         emails = {p.email for p in db.session.execute(db.select(Player)).scalars()}
         db.session.remove()
     assert {s["email"] for s in json.loads(path.read_text())["seats"]} == emails
+
+
+# --- the table: words kept in the record, notes never -------------------------------------
+
+
+def _talk_rows(app, game_id: int) -> list[tuple]:
+    with app.app_context():
+        rows = db.session.execute(
+            sa.text(
+                "SELECT t.seq, t.colour, t.text, t.source, p.email FROM table_talk t "
+                "JOIN players p ON p.id = t.player_id WHERE t.game_id = :g ORDER BY t.id"
+            ),
+            {"g": game_id},
+        ).all()
+        db.session.remove()
+    return [tuple(r) for r in rows]
+
+
+def test_the_words_to_the_table_move_with_the_game_and_the_notes_stay(app, api, fresh_app):
+    game_id = new_game(api, ["red", "green", "blue"])
+    red, green = (api.keys[e] for e in list(api.keys)[-3:-1])
+    said = ["Good luck <b>all</b>", "Thanks\nyou too"]
+    for key, text in zip((red, green), said, strict=True):
+        response = api.client.post(
+            f"/api/games/{game_id}/messages", json={"text": text}, headers=api.auth(key)
+        )
+        assert response.status_code == 201, response.get_json()
+    play_runs(app, game_id, random.Random(4), runs=3)
+    secret = "NOTE-4471 green holds the 13"
+    api.client.put(f"/api/games/{game_id}/notes", json={"text": secret}, headers=api.auth(red))
+    document = export(app, game_id, with_seed=True)
+    assert [(t["seq"], t["colour"], t["text"], t["source"]) for t in document["talk"]] == [
+        (0, "red", said[0], "api"),
+        (0, "green", said[1], "api"),
+    ]
+    assert "NOTE-4471" not in json.dumps(document)
+    imported = import_into(fresh_app, document)
+    assert _talk_rows(fresh_app, imported) == _talk_rows(app, game_id)
+    assert count(fresh_app, Notification) == 0  # the players read them when written
+    # A file from before the talk was exported imports with none.
+    assert _talk_rows(fresh_app, import_into(fresh_app, without(document, "talk"))) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"colour": "pink"}, "Word to the table 1 is written by 'pink', which holds no seat"),
+        ({"seq": 99}, "Word to the table 1 was written after move 99"),
+        ({"text": ""}, "The text of word to the table 1 must be 1 to 500 characters"),
+        ({"source": "bot"}, "Word to the table 1 has the source 'bot'"),
+    ],
+)
+def test_a_bad_word_to_the_table_is_refused_by_name(change, message):
+    document = json.loads(json.dumps(DOCUMENT))
+    word = {"seq": 0, "colour": "red", "text": "hi", "source": "web", "time": START.isoformat()}
+    document["talk"] = [{**word, **change}]
+    with pytest.raises(transfer.ImportRefused) as refusal:
+        transfer.check_document(document)
+    assert refusal.value.detail.startswith(message)

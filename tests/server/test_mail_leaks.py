@@ -496,3 +496,35 @@ def test_every_queued_mail_goes_to_its_seat_and_shows_no_one_elses_secret(mail_a
         before = after
     assert view["status"] == "finished"
     assert counts["decision"] > 30 and counts["scoring"] and counts["game_over"], counts
+
+
+def test_no_mail_holds_a_players_notes(mail_app):
+    """Notes kept while a game is played and talked over: no row of the outbox (a mail
+    composed or a decision to compose) holds them, nor any mail delivered."""
+    from tests.server.test_mail_out import deliver
+
+    api = Api(mail_app.test_client())
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    secret = {c: f"NOTES-{c}-4409" for c in keys}
+    for colour, key in keys.items():
+        api.client.put(
+            f"/api/games/{game_id}/notes", json={"text": secret[colour]}, headers=api.auth(key)
+        )
+        api.client.post(
+            f"/api/games/{game_id}/messages",
+            json={"text": f"hi from {colour}"},
+            headers=api.auth(key),
+        )
+    rng = random.Random(5)
+    for _ in range(6):
+        view = api.get(f"/api/games/{game_id}").get_json()
+        colour = sorted({p["player"] for p in view["pending"]})[0]
+        legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+        api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], legal["seq"])
+    deliver(mail_app)
+    with mail_app.app_context():
+        rows = db.session.execute(sa.select(Notification.message, Notification.payload)).all()
+        db.session.remove()
+    assert any("hi from red" in message for message, _ in rows)  # the talk went out
+    for message, payload in rows:
+        assert "4409" not in message and "4409" not in repr(payload)

@@ -150,3 +150,26 @@ def test_no_page_shows_which_power_card_came_back(app, api, monkeypatch):
     )
     assert secrets.returns and view["status"] == "active"
     assert held, "no page ever showed the log entry of another's taken-back card"
+
+
+def test_no_page_shows_a_viewer_anothers_notes(app, api):
+    """Each person keeps notes; every viewer (each seat's holder, a stranger, nobody) reads
+    the board now, at a seq and as each of their colours: only their own notes are on it."""
+    colours = ["red", "yellow", "green", "blue"]
+    game_id, keys = api.new_two_colour_game(colours)
+    written = {}
+    for key in dict.fromkeys(keys.values()):
+        written[key] = f"NOTES-OF-{key[-8:]}"
+        response = api.client.put(
+            f"/api/games/{game_id}/notes", json={"text": written[key]}, headers=api.auth(key)
+        )
+        assert response.status_code == 200
+    viewers = page_viewers(app, api, game_id, keys, colours)
+    for client, held in viewers:
+        own = {written[keys[c]] for c in held}
+        paths = [f"/games/{game_id}", f"/games/{game_id}?seq=0"]
+        paths += [f"/games/{game_id}?colour={c}" for c in sorted(held)]
+        for path in paths:
+            html = client.get(path).get_data(as_text=True)
+            shown = {text for text in written.values() if text in html}
+            assert shown == own, (path, sorted(held))

@@ -294,3 +294,41 @@ def test_on_a_phone_the_board_is_readable_and_the_page_never_scrolls_sideways(
         assert sizes["region names"] >= 12, sizes
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_words_to_the_table_reach_an_open_page_and_what_is_typed_stays(browser, live, app, api):
+    """Blue's page is open, with a reply half typed; red writes to the table from red's page:
+    blue's page shows it within seconds, without a reload, and the half-typed reply is still
+    there; blue sends it with the form, and red's page shows it."""
+    from urllib.parse import urlsplit
+
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.web.helpers import page
+    from tests.web.html import parse
+
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    browser.get(seat_link_for(app, game_id, "blue"))
+    browser.execute_script("window.notReloaded = true;")
+    draft = by_css(browser, "#talk-text")[0]
+    draft.send_keys("Not so fast")
+    red = app.test_client()  # red at another browser: its own session, by its seat's link
+    assert red.get(urlsplit(seat_link_for(app, game_id, "red")).path).status_code == 303
+    form = page(red, f"/games/{game_id}").find("form", cls="talk")
+    token = form.find("input", name="csrf_token").get("value")
+    said = red.post(
+        f"/games/{game_id}/messages", data={"csrf_token": token, "text": "I take <Castilla>"}
+    )
+    assert said.status_code == 303
+    WebDriverWait(browser, 15).until(lambda b: by_css(b, "ol.talk li[data-message]"))
+    (item,) = by_css(browser, "ol.talk li[data-message]")
+    assert item.get_attribute("data-colour") == "red"
+    assert item.find_element("css selector", ".words").text == "I take <Castilla>"
+    assert "At the table: Red: I take <Castilla>" in by_css(browser, "p.live")[0].text
+    assert browser.execute_script("return window.notReloaded === true;")
+    assert by_css(browser, "#talk-text")[0].get_attribute("value") == "Not so fast"
+    by_css(browser, "form.talk button[type=submit]")[0].click()
+    WebDriverWait(browser, 10).until(lambda b: len(by_css(b, "ol.talk li[data-message]")) == 2)
+    doc = parse(red.get(f"/games/{game_id}").get_data(as_text=True))
+    shown = [li.find("span", cls="words").text for li in doc.find_all("li", data_message=True)]
+    assert shown == ["I take <Castilla>", "Not so fast"]

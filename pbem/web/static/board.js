@@ -114,9 +114,10 @@
 })();
 
 // Following the game: a page showing the game as it is now asks the server every few
-// seconds whether it moved (`data-poll`: the seq and status, with an ETag, so a poll while
-// nothing moved is a 304), and when it did, fetches the page again and shows it in place,
-// saying what happened in the live region. A page that looks back (replay) stays put.
+// seconds whether it moved (`data-poll`: the seq and status, and for a seat the last word to
+// the table, with an ETag, so a poll while nothing moved is a 304), and when it did, fetches
+// the page again and shows it in place, saying what happened in the live region; when only
+// words came, just the list of words is swapped. A page that looks back (replay) stays put.
 (function () {
   "use strict";
   var EVERY_MS = 4000;
@@ -136,8 +137,36 @@
     });
     return lines;
   }
-  function swap(html, before) {
+  function talkSaid(after) {
+    // The words to the table after the one numbered `after`, as "Name: words" lines.
+    var lines = [];
+    document.querySelectorAll("ol.talk li[data-message]").forEach(function (li) {
+      if (parseInt(li.getAttribute("data-message"), 10) > after) {
+        lines.push(li.getAttribute("data-name") + ": " + li.querySelector(".words").textContent);
+      }
+    });
+    return lines;
+  }
+  function lastTalk() {
+    var list = document.querySelector("ol.talk");
+    return list ? parseInt(list.getAttribute("data-last"), 10) : 0;
+  }
+  function swapTalk(fresh) {
+    // The list of words alone: what the reader is writing (or their notes) stays as it is.
+    var old = document.querySelector("ol.talk");
+    var now = fresh.querySelector("ol.talk");
+    if (old && now) old.replaceWith(document.adoptNode(now));
+  }
+  function swap(html, before, talkBefore) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
+    swapTalk(fresh);
+    // The table's side moves whole into the fresh game, and the focus back where it was.
+    var side = document.querySelector("div.table-side");
+    var freshSide = fresh.querySelector("div.table-side");
+    var active = document.activeElement;
+    var writing = side && side.contains(active) && typeof active.selectionStart === "number";
+    var range = writing ? [active.selectionStart, active.selectionEnd] : null;
+    if (side && freshSide) freshSide.replaceWith(side);
     var parts = ["div.game-head", "nav.replay", "section.final-scoring", "div.game"];
     parts.forEach(function (selector) {
       var old = document.querySelector(selector);
@@ -145,16 +174,28 @@
       if (old && now) old.replaceWith(document.adoptNode(now));
       else if (!old && now) document.querySelector("div.game").before(document.adoptNode(now));
     });
+    if (range) { active.focus(); active.setSelectionRange(range[0], range[1]); }
     var lines = said(before);
+    var words = talkSaid(talkBefore);
     var live = document.querySelector("p.live");
-    if (live) live.textContent = lines.length ? "Just played: " + lines.join("; ") : "The game moved on.";
+    var told = lines.length ? "Just played: " + lines.join("; ") : "The game moved on.";
+    if (words.length) told += " At the table: " + words.join("; ");
+    if (live) live.textContent = told;
     document.dispatchEvent(new Event("pbem:page-updated"));
+  }
+  function swapTalkOnly(html, talkBefore) {
+    swapTalk(new DOMParser().parseFromString(html, "text/html"));
+    var words = talkSaid(talkBefore);
+    var live = document.querySelector("p.live");
+    if (live && words.length) live.textContent = "At the table: " + words.join("; ");
   }
   function poll() {
     if (!following() || document.hidden) return;
     var n = nav();
     var before = parseInt(n.getAttribute("data-last"), 10);
+    var talkBefore = lastTalk();
     var headers = etag ? { "If-None-Match": etag } : {};
+    var moved = false;
     fetch(n.getAttribute("data-poll"), { headers: headers, cache: "no-cache", credentials: "same-origin" })
       .then(function (answer) {
         if (answer.status !== 200) return null;
@@ -162,12 +203,20 @@
         return answer.json();
       })
       .then(function (now) {
-        if (!now || now.seq === before) return null;
+        if (!now) return null;
+        moved = now.seq !== before;
+        // `talk` is the last word to the table (null for a reader who holds no seat).
+        var spoke = now.talk !== null && now.talk !== undefined && now.talk !== talkBefore;
+        if (!moved && !spoke) return null;
         return fetch(window.location.href, { credentials: "same-origin" }).then(function (page) {
           return page.ok ? page.text() : null;
         });
       })
-      .then(function (html) { if (html) swap(html, before); })
+      .then(function (html) {
+        if (!html) return;
+        if (moved) swap(html, before, talkBefore);
+        else swapTalkOnly(html, talkBefore);
+      })
       .catch(function () { /* offline for a moment: the next poll tries again */ });
   }
   window.setInterval(poll, EVERY_MS);

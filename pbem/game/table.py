@@ -1,0 +1,128 @@
+"""The table beside the board, as read: the players' words to it (`table_talk`, each with
+its writer's name) and a player's private notes on a game.
+
+Both belong to the game's seats alone, and who may read them is decided here: the words to
+the table are read by whoever holds a seat in the game (they were written to the players,
+as the mails that pass them on are sent to the players), a player's notes by that player
+alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from pbem.errors import Forbidden
+from pbem.extensions import db
+from pbem.game.seating import Actor, Seating, seating
+from pbem.store.models import Note, Player, TableTalk
+
+#: At most this many words to the table in one answer of the API.
+MOST_PER_PAGE = 200
+
+_talk = TableTalk.__table__
+_players = Player.__table__
+_notes = Note.__table__
+
+
+@dataclass(frozen=True)
+class Message:
+    """A word to the table: who wrote it (their name then and now: the player's), as which
+    colour, after which move, from which door, and when."""
+
+    id: int
+    seq: int
+    colour: str
+    name: str
+    text: str
+    source: str
+    created_at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "seq": self.seq,
+            "colour": self.colour,
+            "name": self.name,
+            "text": self.text,
+            "source": self.source,
+            "created_at": self.created_at,
+        }
+
+
+def seated_at(actor: Actor, game_id: int, *, read_only: bool = True) -> Seating:
+    """The game and the actor's seats in it; refused (403) to anyone holding none."""
+    seated = seating(actor, game_id, read_only=read_only)
+    if not seated.own:
+        raise Forbidden(
+            f"You hold no seat in game {game_id}: its table talk and notes are for its "
+            "players alone."
+        )
+    return seated
+
+
+def messages(
+    connection: Connection, game_id: int, *, after: int = 0, limit: int = MOST_PER_PAGE
+) -> list[Message]:
+    """The game's words to the table after the one numbered `after`, oldest first."""
+    rows = connection.execute(
+        select(
+            _talk.c.id,
+            _talk.c.seq,
+            _talk.c.colour,
+            _players.c.name,
+            _talk.c.text,
+            _talk.c.source,
+            _talk.c.created_at,
+        )
+        .join(_players, _players.c.id == _talk.c.player_id)
+        .where(_talk.c.game_id == game_id, _talk.c.id > after)
+        .order_by(_talk.c.id)
+        .limit(limit)
+    ).all()
+    return [Message(*row) for row in rows]
+
+
+def latest_messages(connection: Connection, game_id: int, count: int) -> list[Message]:
+    """The game's last `count` words to the table, oldest first (what a page shows)."""
+    newest = (
+        select(_talk.c.id)
+        .where(_talk.c.game_id == game_id)
+        .order_by(_talk.c.id.desc())
+        .limit(count)
+        .subquery()
+    )
+    first = connection.execute(select(newest.c.id).order_by(newest.c.id).limit(1)).scalar()
+    return [] if first is None else messages(connection, game_id, after=first - 1, limit=count)
+
+
+def read_messages(
+    actor: Actor, game_id: int, *, after: int, limit: int
+) -> tuple[list[Message], bool]:
+    """A seat's reading of the table: up to `limit` words after `after`, and whether more
+    follow them."""
+    seated_at(actor, game_id)
+    found = messages(db.session.connection(), game_id, after=after, limit=limit + 1)
+    return found[:limit], len(found) > limit
+
+
+def notes_of(connection: Connection, player_id: int, game_id: int) -> tuple[str, datetime | None]:
+    """The player's notes on the game and when they last changed (none yet: empty, None)."""
+    row = connection.execute(
+        select(_notes.c.text, _notes.c.updated_at).where(
+            _notes.c.player_id == player_id, _notes.c.game_id == game_id
+        )
+    ).first()
+    return ("", None) if row is None else (row.text, row.updated_at)
+
+
+def read_notes(actor: Actor, game_id: int) -> dict[str, Any]:
+    """The asking seat's own notes on the game: never anyone else's."""
+    seated = seated_at(actor, game_id)
+    assert seated.player_id is not None  # a seat's holder is a player
+    text, updated_at = notes_of(db.session.connection(), seated.player_id, game_id)
+    return {"text": text, "updated_at": updated_at}

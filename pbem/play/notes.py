@@ -1,0 +1,57 @@
+"""A player's private notes on a game, kept as they write them: theirs alone to read."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import delete, insert, update
+from sqlalchemy.exc import IntegrityError
+
+from pbem.clock import now
+from pbem.errors import Invalid
+from pbem.extensions import db
+from pbem.game import table
+from pbem.game.seating import Actor
+from pbem.store.models import Note
+
+#: A player's notes on one game hold at most this many characters.
+LONGEST = 10_000
+
+_notes = Note.__table__
+# Control characters but the line break and the tab: a NUL would not even be stored.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def keep(actor: Actor, game_id: int, text: Any) -> dict[str, Any]:
+    """Replace the asking seat's notes on the game with `text` (empty: none kept); the
+    caller commits. Refused, changing nothing, to anyone without a seat in the game, and
+    for a text that is no string, too long, or holds control characters."""
+    seated = table.seated_at(actor, game_id, read_only=False)
+    player_id = seated.player_id
+    assert player_id is not None  # a seat's holder is a player
+    if not isinstance(text, str):
+        raise Invalid('Notes are a string, given as "text".')
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if len(text) > LONGEST:
+        raise Invalid(
+            f"These notes are {len(text)} characters long; a game's notes hold at most "
+            f"{LONGEST}. Shorten them; nothing was saved."
+        )
+    if _CONTROL.search(text):
+        raise Invalid("These notes hold control characters; write plain text.")
+    connection = db.session.connection()
+    mine = (_notes.c.player_id == player_id) & (_notes.c.game_id == game_id)
+    moment = now()
+    if not text.strip():
+        connection.execute(delete(_notes).where(mine))
+        return {"text": "", "updated_at": None}
+    changed = connection.execute(update(_notes).where(mine).values(text=text, updated_at=moment))
+    if not changed.rowcount:
+        row = {"player_id": player_id, "game_id": game_id, "text": text, "updated_at": moment}
+        try:
+            with db.session.begin_nested():  # a savepoint: the same form sent twice at once
+                connection.execute(insert(_notes).values(**row))
+        except IntegrityError:  # the other request's row came first: this text replaces it
+            connection.execute(update(_notes).where(mine).values(text=text, updated_at=moment))
+    return {"text": text, "updated_at": moment}
