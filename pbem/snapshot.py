@@ -127,8 +127,9 @@ DESKTOP, PHONE = (1366, 900), (390, 844)
 def pages(out_dir: Path) -> None:
     """The pages of a served game, each at a laptop's size (`web-NAME.png`) and a phone's
     (`web-NAME-phone.png`), from a real server on a throwaway SQLite database: a seat's
-    board mid-game, a turn being planned, an intrigue under way, a scoring opened in the
-    log, and a finished game."""
+    board mid-game (with words at the table), the home page, `/me` and `/games/new` signed
+    in, a turn being planned, an intrigue under way, a scoring opened in the log, and a
+    finished game."""
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite"})
         upgrade_database(app)
@@ -210,8 +211,15 @@ def _scenes(app: Flask, client: Any, base: str) -> dict[str, tuple[list[str], st
     planned = _plan_to_a_place(client, turn, keys, seat)
     intrigue = new_game("Evening game", 11, 0)
     _play_to_an_intrigue(client, intrigue, keys, random.Random(11))
+    # Words at the table of the game the board shows, from two of its players.
+    for colour, words in (("yellow", "Good luck all!"), ("green", "Watch out for Aragon.")):
+        auth = {"Authorization": f"Bearer {keys[colour]}"}
+        client.post(f"/api/games/{mid}/messages", json={"text": words}, headers=auth)
     return {
         "board": ([seat(mid)[1]], ""),
+        "home": ([seat(mid)[1], f"{base}/"], ""),
+        "me": ([f"{base}/me"], ""),
+        "new-game": ([f"{base}/games/new"], ""),
         "turn-plan": ([seat(turn)[1], f"{base}/games/{turn}/plan?{planned}"], ""),
         "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
