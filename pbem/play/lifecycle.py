@@ -5,6 +5,7 @@ caller's transaction; the door that called it commits."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 import engine
@@ -134,6 +135,7 @@ def create_game(
 
 
 def abort_game(admin: Player, game_id: int) -> Game:
+    """The organiser stops the game for good; the table is told."""
     game = get_game(game_id)
     _require_admin(game, admin)
     if game.status != "active":
@@ -141,6 +143,62 @@ def abort_game(admin: Player, game_id: int) -> Game:
     game.status = "aborted"
     game.pending = []
     game.updated_at = utcnow()
+    line = f"{admin.name}, who organises {game.title}, has stopped it for good."
+    outbox.notice(db.session.connection(), game=game, subject="the game is stopped", lines=[line])
+    return game
+
+
+#: The most an organiser may put a deadline off by at once (two weeks).
+LONGEST_EXTENSION_HOURS = 336
+
+
+def extend_deadline(admin: Player, game_id: int, colour: str, hours: int) -> list[datetime]:
+    """The organiser gives a seat more time for what it must decide now; the table is told.
+    Returns the new deadlines."""
+    game = _organised_seat(admin, game_id, colour)
+    if not 1 <= hours <= LONGEST_EXTENSION_HOURS:
+        raise Invalid(f"Put a deadline off by 1 to {LONGEST_EXTENSION_HOURS} hours, not {hours}.")
+    seat = next(s for s in game.seats if s.colour == colour)
+    if seat.bot:
+        raise Conflict(f"A bot plays {colour}: it decides at once, and needs no more time.")
+    connection = db.session.connection()
+    moved = deadlines.extend(connection, game.id, colour, hours, game.timing)
+    if not moved:
+        raise Conflict(
+            f"{colour} has nothing to decide now in game {game.id}: no deadline to put off."
+        )
+    when = min(moved).strftime("%a %d %b %H:%M UTC")
+    line = f"{admin.name}, who organises the game, gave {colour} {hours} hours more: due {when}."
+    outbox.notice(connection, game=game, subject=f"more time for {colour}", lines=[line])
+    return moved
+
+
+def seat_to_bot(admin: Player, game_id: int, colour: str) -> Game:
+    """The organiser lets a house bot play a seat whose player is gone (its player may take
+    it back, as after timeouts); the table is told."""
+    game = _organised_seat(admin, game_id, colour)
+    seat = next(s for s in game.seats if s.colour == colour)
+    if seat.bot:
+        raise Conflict(f"A bot plays {colour} already.")
+    seat.bot, seat.timeouts = True, 0
+    db.session.flush()
+    connection = db.session.connection()
+    deadlines.recompute(connection, game.id, game.timing)
+    line = (
+        f"{admin.name}, who organises the game, has let a bot play {colour}; its player may "
+        "take it back any time."
+    )
+    outbox.notice(connection, game=game, subject=f"a bot now plays {colour}", lines=[line])
+    return game
+
+
+def _organised_seat(admin: Player, game_id: int, colour: str) -> Game:
+    game = get_game(game_id)
+    _require_admin(game, admin)
+    if game.status != "active":
+        raise Conflict(f"Game {game.id} is {game.status}; its seats no longer play.")
+    if not any(s.colour == colour for s in game.seats):
+        raise NotFound(f"Game {game.id} has no {colour} seat.")
     return game
 
 

@@ -297,6 +297,8 @@ class Deadline(Model):
     due_at: Mapped[datetime] = mapped_column(UtcDateTime())
     next_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
     reminders_sent: Mapped[list[int]] = mapped_column(JSON, default=list)  # hours before due
+    # Hours the game's organiser added to it (kept when the deadline is derived again).
+    extended_hours: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Absence(Model):

@@ -106,6 +106,7 @@ SELECT_GAME_PAGE = (
         _games.c.seed,
         _games.c.status,
         _games.c.title,
+        _games.c.creator_id,
         _seats.c.colour.label("seat_colour"),
         _seats.c.player_id.label("seat_player"),
         _players.c.name.label("seat_name"),

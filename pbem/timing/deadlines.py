@@ -3,7 +3,7 @@ change that made them pending (or answered them)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select
@@ -110,9 +110,35 @@ def recompute(connection: Connection, game_id: int, timing: dict[str, Any]) -> N
         opened = row.opened_at
         kind = row.decision.partition(":")[0]
         due_at = policy.due(timing, kind, opened, away.get(seat.player_id, []))
+        due_at += timedelta(hours=row.extended_hours)  # what the organiser added stays
         next_at = opened if seat.bot else policy.next_look(timing, due_at, row.reminders_sent)
         connection.execute(
             _deadlines.update()
             .where(_deadlines.c.id == row.id)
             .values(due_at=due_at, next_at=next_at)
         )
+
+
+def extend(
+    connection: Connection, game_id: int, colour: str, hours: int, timing: dict[str, Any]
+) -> list[datetime]:
+    """Put off the seat's open deadlines by `hours` (the organiser's grace): the new
+    deadlines; none when the seat has nothing pending."""
+    timing = policy.timing_of(timing)
+    rows = connection.execute(
+        select(_deadlines).where(_deadlines.c.game_id == game_id, _deadlines.c.colour == colour)
+    ).all()
+    moved = []
+    for row in rows:
+        due_at = row.due_at + timedelta(hours=hours)
+        connection.execute(
+            _deadlines.update()
+            .where(_deadlines.c.id == row.id)
+            .values(
+                due_at=due_at,
+                next_at=policy.next_look(timing, due_at, row.reminders_sent),
+                extended_hours=row.extended_hours + hours,
+            )
+        )
+        moved.append(due_at)
+    return moved

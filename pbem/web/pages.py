@@ -402,6 +402,7 @@ class BoardPage:
     plan: PlanShown | None = None  # a turn being planned, not played yet
     own: tuple[str, ...] = ()  # the reader's colours in the game (none: not a seat)
     status: str = "active"  # the game's
+    creator_id: int = 0  # who made the game, and organises it
 
 
 @dataclass(frozen=True)
@@ -566,6 +567,7 @@ def _draw_board_page(
         plan=plan_shown(game.id, game.seq, preview, colour_field) if preview else None,
         own=tuple(own),
         status=game.status,
+        creator_id=game.creator_id,
     )
 
 

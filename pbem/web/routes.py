@@ -62,6 +62,11 @@ def current_player() -> signin.SignedIn | None:
     return player
 
 
+def organises(page: pages.BoardPage, player: signin.SignedIn | None) -> bool:
+    """Whether the reader made the game, and so may organise it (a link on its page)."""
+    return player is not None and player.id == page.creator_id
+
+
 def _seq_arg() -> int | None:
     raw = request.args.get("seq")
     if raw is None or raw == "":
@@ -89,7 +94,10 @@ def _board(
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
     html = framed(
-        "web/game.html", page.title, lambda token: parts.body(page, error, token, table), player
+        "web/game.html",
+        page.title,
+        lambda token: parts.body(page, error, token, table, organises(page, player)),
+        player,
     )
     return html, status
 
@@ -189,7 +197,10 @@ def plan(game_id: int) -> ResponseReturnValue:
     table = pages.table_shown(page, player.id)
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
     return framed(
-        "web/game.html", page.title, lambda token: parts.body(page, None, token, table), player
+        "web/game.html",
+        page.title,
+        lambda token: parts.body(page, None, token, table, organises(page, player)),
+        player,
     )
 
 

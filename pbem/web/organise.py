@@ -1,0 +1,96 @@
+"""The organiser's page of a game (`/games/<id>/organise`): give a seat more time, let a
+house bot play a seat, hand a seat to another person, or stop the game. Each goes through
+`play.lifecycle`, as the API's admin calls do, and is mailed to the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from pbem.errors import Forbidden, Invalid, ServiceError
+from pbem.extensions import db
+from pbem.game.games import get_game
+from pbem.play import lifecycle
+from pbem.store.models import Deadline, Game, Player
+from pbem.web.routes import bp, current_player
+from pbem.web.status import status_of
+
+#: What the page offers to put a deadline off by, in hours.
+EXTENSIONS = (24, 72)
+
+
+@bp.get("/games/<int:game_id>/organise")
+def organise(game_id: int) -> ResponseReturnValue:
+    organiser, game = _organiser(game_id)
+    return _page(game, organiser, None)
+
+
+@bp.post("/games/<int:game_id>/organise")
+def organise_change(game_id: int) -> ResponseReturnValue:
+    organiser, game = _organiser(game_id)
+    action, colour = request.form.get("action"), request.form.get("colour", "")
+    try:
+        if action == "extend":
+            raw = request.form.get("hours", "")
+            hours = int(raw) if raw.isdigit() and len(raw) < 6 else 0
+            lifecycle.extend_deadline(organiser, game_id, colour, hours)
+            said = f"{colour} has {hours} hours more."
+        elif action == "bot":
+            lifecycle.seat_to_bot(organiser, game_id, colour)
+            said = f"A bot now plays {colour}."
+        elif action == "give":
+            email = request.form.get("email", "").strip()
+            if "@" not in email:
+                raise Invalid("Give the email address of the person who takes the seat.")
+            lifecycle.give_seat(organiser, game_id, colour, email)
+            said = f"The {colour} seat is now {email}'s; they have been mailed."
+        elif action == "abort":
+            if request.form.get("sure") != "yes":
+                raise Invalid('Tick "Yes, stop it for good" to stop the game.')
+            lifecycle.abort_game(organiser, game_id)
+            said = "The game is stopped for good."
+        else:
+            raise Invalid("This form says nothing to do; reload the page and try again.")
+    except ServiceError as error:
+        db.session.rollback()
+        return _page(get_game(game_id), organiser, error.detail), status_of(error)
+    db.session.commit()
+    flash(said + " Everyone at the table has been told.")
+    return redirect(url_for("web.organise", game_id=game_id), code=303)
+
+
+def _organiser(game_id: int) -> tuple[Player, Game]:
+    signed = current_player()
+    if signed is None:
+        raise Forbidden("Sign in as the game's organiser to organise it.")
+    game = get_game(game_id)
+    if game.creator_id != signed.id:
+        raise Forbidden(f"Only the organiser of game {game_id} (who made it) may organise it.")
+    return db.session.get_one(Player, signed.id), game
+
+
+def _page(game: Game, organiser: Player, error: str | None) -> str:
+    due: dict[str, Any] = {}
+    query = db.select(Deadline.colour, Deadline.due_at).where(Deadline.game_id == game.id)
+    for colour, due_at in db.session.execute(query):
+        due[colour] = min(due.get(colour, due_at), due_at)
+    seats = [
+        {
+            "colour": s.colour,
+            "name": s.player.name,
+            "bot": s.bot,
+            "declined": s.declined_at is not None,
+            "due": due.get(s.colour),
+        }
+        for s in game.seats
+    ]
+    return render_template(
+        "web/organise.html",
+        game=game,
+        seats=seats,
+        error=error,
+        extensions=EXTENSIONS,
+        active=game.status == "active",
+    )
