@@ -8,6 +8,7 @@ never be read as another.
 | claim | (player, one-time nonce) | an invited player's first mail: a link to claim a key |
 | unsubscribe | (player, game) | `List-Unsubscribe` and the link in every game mail |
 | decline | (game, colour, player) | an invitation's "decline the seat" link |
+| accept | (game, colour, player) | an invitation to a forming game: "accept the seat" |
 | sign-in | (link id, one-time nonce) | `/sign-in/link/<token>`, mailed from `/sign-in` |
 
 Reading a token gives its values, or None when it is forged, altered or not of that kind;
@@ -28,6 +29,7 @@ _CLAIM_SALT = "pbem-claim"
 _UNSUBSCRIBE_SALT = "pbem-unsubscribe"
 _DECLINE_SALT = "pbem-decline"
 _SIGN_IN_SALT = "pbem-sign-in"
+_ACCEPT_SALT = "pbem-accept"
 
 
 class Expired(Exception):
@@ -90,8 +92,20 @@ def decline_token(game_id: int, colour: str, player_id: int) -> str:
     return _signer(_DECLINE_SALT).dumps([game_id, colour, player_id])
 
 
+def accept_token(game_id: int, colour: str, player_id: int) -> str:
+    return _signer(_ACCEPT_SALT).dumps([game_id, colour, player_id])
+
+
+def read_accept_token(token: str) -> tuple[int, str, int] | None:
+    return _seat_values(_read(_ACCEPT_SALT, token, 3))
+
+
 def read_decline_token(token: str) -> tuple[int, str, int] | None:
-    values = _read(_DECLINE_SALT, token, 3)
+    return _seat_values(_read(_DECLINE_SALT, token, 3))
+
+
+def _seat_values(values: list[Any] | None) -> tuple[int, str, int] | None:
+    """(game, colour, player) of a seat's token, or None for one of another shape."""
     try:
         return (int(values[0]), str(values[1]), int(values[2])) if values is not None else None
     except (TypeError, ValueError):

@@ -18,6 +18,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints, is_typedd
 import marshmallow as ma
 
 import engine
+from pbem.store.models import GAME_STATUSES
 
 #: The unions the spec names (their members are named by their own class names).
 NAMED_UNIONS: dict[str, Any] = {
@@ -31,7 +32,7 @@ GAME_FIELDS: dict[str, Any] = {
     "id": {"type": "integer"},
     "title": {"type": "string"},
     "seq": {"type": "integer", "description": "The game's seq: send it back as expected_seq"},
-    "status": {"type": "string", "enum": ["active", "finished", "aborted", "abandoned"]},
+    "status": {"type": "string", "enum": list(GAME_STATUSES)},
 }
 
 

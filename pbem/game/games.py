@@ -61,6 +61,9 @@ def game_summary(game: Game, player: Player) -> dict[str, Any]:
                 "invited": s.player.api_key_hash is None,
                 "declined": s.declined_at is not None,
                 "bot": s.bot,
+                # While the game forms: anyone may join it, or its holder has accepted it.
+                "open": s.open,
+                "accepted": s.accepted_at is not None,
             }
             for s in game.seats
         ],

@@ -311,6 +311,34 @@ def welcome_mail(
     )
 
 
+def invitation_mail(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    organiser: str,
+    seats: list[dict[str, Any]],
+    pace: str,
+    rounds: int,
+) -> EmailMessage:
+    """An invitation to a game that forms: who invites you to what, its seats and pace, and
+    links to accept or decline the seat (nothing to reply: the game has not begun)."""
+    assert recipient.colour is not None
+    seat = (game_id, recipient.colour, recipient.player_id)
+    context = {
+        "recipient": recipient,
+        "title": title,
+        "organiser": organiser,
+        "seats": seats,
+        "pace": pace,
+        "rounds": rounds,
+        "accept": f"{base_url()}/games/{game_id}/accept/{tokens.accept_token(*seat)}",
+        "decline": f"{base_url()}/mail/decline/{tokens.decline_token(*seat)}",
+    }
+    subject = f"[El Grande] {organiser} invites you to {title}"
+    return plain_message(recipient, subject, render("invitation", **context))
+
+
 def text_of(mail: EmailMessage) -> str:
     """The text part, as a digest quotes it."""
     body = mail.get_body(preferencelist=("plain",))

@@ -362,6 +362,36 @@ def queue_sign_in_mail(
     queue(connection, [sent])
 
 
+def invitations(connection: Connection, *, game: Any, organiser: Player) -> None:
+    """Each invited seat of a game that forms gets its invitation (not the organiser's own
+    seat, a bot's, or an open one)."""
+    seats = [
+        {"colour": s.colour, "name": "open: anyone may join" if s.open else s.player.name}
+        for s in game.seats
+    ]
+    timing = policy.timing_of(game.timing)
+    pace = (
+        f"{timing['turn_hours']} hours for a turn, {timing['power_card_hours']} for a power "
+        f"card, {timing['pick_hours']} for a pick, {timing['veto_hours']} for a Veto"
+    )
+    mails = []
+    for seat in game.seats:
+        if seat.open or seat.bot or seat.player_id == organiser.id:
+            continue
+        recipient = Recipient(seat.player_id, seat.player.email, seat.player.name, seat.colour)
+        mail = compose.invitation_mail(
+            recipient,
+            game_id=game.id,
+            title=game.title,
+            organiser=organiser.name,
+            seats=seats,
+            pace=pace,
+            rounds=(game.options or {}).get("rounds", 9),
+        )
+        mails.append((recipient, "invitation", mail))
+    queue(connection, rows_for(mails, game.id))
+
+
 def game_started(
     connection: Connection,
     *,
@@ -583,6 +613,18 @@ def seat_back(connection: Connection, *, game: Any, colour: str) -> None:
         ).scalar()
         rows.append(decision_row(game.id, recipient, decision, game.seq, due))
     queue(connection, rows)
+
+
+def cancelled(connection: Connection, *, game: Any) -> None:
+    notice(
+        connection,
+        game=game,
+        subject="the game is cancelled",
+        lines=[
+            "Not every seat of this game was taken and accepted in time, so it is cancelled. "
+            "Its organiser may make it again."
+        ],
+    )
 
 
 def abandoned(connection: Connection, *, game: Any) -> None:

@@ -5,14 +5,22 @@ caller's transaction; the door that called it commits."""
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import engine
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
 from pbem.game.games import get_game
-from pbem.game.players import BOT_DOMAIN, invite, is_unreachable, newcomer, normal_email
+from pbem.game.players import (
+    BOT_DOMAIN,
+    house_bot,
+    invite,
+    is_unreachable,
+    newcomer,
+    normal_email,
+)
+from pbem.game.states import current_state
 from pbem.notify import outbox
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.timing import deadlines, policy
@@ -53,6 +61,15 @@ def _holders(seats: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
     two-colour game one bot holds a pair, as one person would)."""
     holders, bots = [], 0
     for position, seat in enumerate(seats):
+        if seat.get("open"):
+            if seat.get("email") or seat.get("bot"):
+                raise Invalid(
+                    f'Seat {position + 1} ({seat["colour"]}) is open to anyone: give it no '
+                    'email and no "bot".'
+                )
+            # Held meanwhile by a house bot of its own (none plays: the game is forming).
+            holders.append(f"bot-{OPEN_SEAT_BOTS + position}@{BOT_DOMAIN}")
+            continue
         if bool(seat.get("email")) == bool(seat.get("bot")):
             raise Invalid(
                 f'Give seat {position + 1} ({seat["colour"]}) either an email or "bot": true '
@@ -82,9 +99,16 @@ def create_game(
     options: dict[str, Any] | None = None,
     timing: dict[str, Any] | None = None,
     default_timing: dict[str, Any] | None = None,
+    forming: bool = False,
 ) -> Game:
-    """A new game: `seats` are `{email, colour}` or `{bot: true, colour}` in seat order; the
-    creator must hold one."""
+    """A new game: `seats` are `{email, colour}`, `{bot: true, colour}` or (a game that
+    forms) `{open: true, colour}` in seat order; the creator must hold one. A game that
+    forms waits, without deadlines, until every seat is taken and accepted (`accept_seat`,
+    `join_seat`) or its organiser starts it (`start_game`); any other starts at once."""
+    if not forming and any(seat.get("open") for seat in seats):
+        raise Invalid(
+            'An open seat (anyone may join it) needs a game that forms first: "forming": true.'
+        )
     emails = _holders(seats, options or {})
     colours = [s["colour"] for s in seats]
     if len(set(colours)) != len(colours):
@@ -113,32 +137,123 @@ def create_game(
         options=options,
         timing=timing,
         seed=seed,
-        status="active",
+        status="forming" if forming else "active",
         creator_id=creator.id,
         colours=colours,
         state=engine.to_dict(state),
         pending=engine.pending(state),
         seq=0,
     )
+    moment = utcnow()
     game.seats = [
-        Seat(player_id=players[email].id, colour=colour, position=i, bot=bool(seat.get("bot")))
+        Seat(
+            player_id=players[email].id,
+            colour=colour,
+            position=i,
+            bot=bool(seat.get("bot")),
+            open=bool(seat.get("open")),
+            # The organiser's own seat and a bot's are accepted as the game is made.
+            accepted_at=moment if seat.get("bot") or email == creator.email else None,
+        )
         for i, (email, colour, seat) in enumerate(zip(emails, colours, seats, strict=True))
     ]
     db.session.add(game)
     db.session.flush()
     db.session.add(Snapshot(game_id=game.id, seq=0, state=game.state))
-    db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(timing, utcnow())))
+    if forming:
+        # Cancelled if it has not started by then (the sweep).
+        db.session.add(IdleLimit(game_id=game.id, abandon_at=moment + FORMING_FOR))
+        outbox.invitations(db.session.connection(), game=game, organiser=creator)
+        return game
+    db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(timing, moment)))
+    _begin(game, state)
+    return game
+
+
+def _begin(game: Game, state: engine.State) -> None:
+    """The game's clock starts: its deadlines, each seat's first mail and first decision."""
     connection = db.session.connection()
     due = deadlines.sync(connection, game.id, game.timing, state, utcnow())
     outbox.game_started(connection, game_id=game.id, title=game.title, state=state, due=due)
+
+
+#: Open seats are held, while the game forms, by house bots numbered from here (apart from
+#: the bots that play seats).
+OPEN_SEAT_BOTS = 90
+#: How long a game may form before, unfilled, it is cancelled.
+FORMING_FOR = timedelta(days=14)
+
+
+def accept_seat(game_id: int, colour: str, player_id: int) -> Game:
+    """The holder of a forming game's seat accepts it; the game starts once every seat is
+    taken and accepted."""
+    game = get_game(game_id)
+    seat = next((s for s in game.seats if s.colour == colour), None)
+    if seat is None or seat.player_id != player_id or seat.open:
+        raise NotFound("This seat is not yours to accept.")
+    if game.status != "forming":
+        raise Conflict(f"Game {game.id} is {game.status}: there is nothing to accept now.")
+    seat.accepted_at = seat.accepted_at or utcnow()
+    _start_if_full(game)
     return game
+
+
+def join_seat(player: Player, game_id: int, colour: str) -> Game:
+    """A player takes an open seat of a forming game (from the list of games that need
+    players); the organiser is told, and the game starts once every seat is accepted."""
+    game = get_game(game_id)
+    if game.status != "forming":
+        raise Conflict(f"Game {game.id} is {game.status}: its seats are no longer open.")
+    seat = next((s for s in game.seats if s.colour == colour), None)
+    if seat is None or not seat.open:
+        raise Conflict(f"The {colour} seat of game {game.id} is not open: choose another.")
+    if is_unreachable(player.email):
+        raise Forbidden("A house bot joins no game.")
+    if any(s.player_id == player.id for s in game.seats):
+        raise Conflict(f"You already hold a seat in game {game.id}.")
+    seat.player_id, seat.open, seat.accepted_at = player.id, False, utcnow()
+    db.session.flush()
+    line = f"{player.name} has joined {game.title} as {colour}."
+    outbox.notice(db.session.connection(), game=game, subject=f"{player.name} joined", lines=[line])
+    _start_if_full(game)
+    return game
+
+
+def start_game(admin: Player, game_id: int) -> Game:
+    """The organiser starts a forming game now: open seats go to house bots, and invited
+    seats not yet accepted are played by their invitees, who are mailed as everyone is."""
+    game = get_game(game_id)
+    _require_admin(game, admin)
+    if game.status != "forming":
+        raise Conflict(f"Game {game.id} is {game.status}: it has started already.")
+    for seat in game.seats:
+        if seat.open:
+            seat.open, seat.bot = False, True
+        seat.accepted_at = seat.accepted_at or utcnow()
+    _start(game)
+    return game
+
+
+def _start_if_full(game: Game) -> None:
+    if all(s.accepted_at is not None and not s.open for s in game.seats):
+        _start(game)
+
+
+def _start(game: Game) -> None:
+    moment = utcnow()
+    game.status, game.updated_at = "active", moment
+    db.session.flush()
+    limit = db.session.get(IdleLimit, game.id)
+    if limit is not None:
+        limit.abandon_at = policy.abandon_at(game.timing, moment)
+    _begin(game, current_state(game.id, game.seed, game.seq))
 
 
 def abort_game(admin: Player, game_id: int) -> Game:
     """The organiser stops the game for good; the table is told."""
     game = get_game(game_id)
     _require_admin(game, admin)
-    if game.status != "active":
+    if game.status not in ("active", "forming"):
         raise Conflict(f"Game {game.id} is already {game.status}.")
     game.status = "aborted"
     game.pending = []
@@ -255,6 +370,12 @@ def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None or seat.player_id != player_id:
         raise NotFound("This seat is no longer yours to decline.")
+    if game.status == "forming":
+        # Declined before the game began: the seat is open for anyone to join.
+        outbox.seat_declined(db.session.connection(), game=game, seat=seat)
+        seat.player_id = house_bot(OPEN_SEAT_BOTS + seat.position).id
+        seat.open, seat.accepted_at = True, None
+        return seat
     if game.status != "active":
         raise Conflict(f"Game {game.id} is {game.status}; there is no seat to decline.")
     if seat.declined_at is None:

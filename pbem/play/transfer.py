@@ -57,6 +57,11 @@ SECRET_SEED_WARNING = (
 )
 
 
+#: The statuses a game file may have: a game that was played. One still forming has no
+#: record worth moving (its invitations and acceptances are not in the file).
+IMPORTED_STATUSES = tuple(status for status in GAME_STATUSES if status != "forming")
+
+
 class SeatDocument(TypedDict):
     colour: str
     name: str
@@ -84,7 +89,7 @@ class GameDocument(TypedDict):
     format: str  # FORMAT
     exported_at: str
     title: str
-    status: str  # one of GAME_STATUSES
+    status: str  # one of IMPORTED_STATUSES
     options: dict[str, Any]
     timing: dict[str, Any]
     created_at: str
@@ -413,7 +418,9 @@ class _DocumentSchema(ma.Schema):
     format = ma.fields.String(required=True, validate=_format, error_messages=_messages(_NOT_OURS))
     title = _string(validate=_text(200, "The title must be 1 to 200 characters on one line."))
     status = _string(
-        validate=ma.validate.OneOf(GAME_STATUSES, error="The status $repr is none of {choices}.")
+        validate=ma.validate.OneOf(
+            IMPORTED_STATUSES, error="The status $repr is none of {choices}."
+        )
     )
     options = _object()
     timing = _Policy(TimingSchema, required=True, error_messages=_kind("an object"))

@@ -193,8 +193,9 @@ def _play_for(game: Game, seat: Seat, row: Row[Any], timing: dict[str, Any]) -> 
 
 
 def abandon_idle_games() -> list[str]:
-    """Games no person has moved in for their policy's days: abandoned, everyone told. An
-    idle limit that comes due is deleted, whatever became of its game meanwhile."""
+    """Games no person has moved in for their policy's days: abandoned, everyone told; and
+    games still forming when their time to fill ran out: cancelled, everyone told. An idle
+    limit that comes due is deleted, whatever became of its game meanwhile."""
     moment = now()
     due = (
         db.session.execute(
@@ -224,5 +225,14 @@ def abandon_idle_games() -> list[str]:
             db.session.execute(delete(_deadlines).where(_deadlines.c.game_id == game_id))
             outbox.abandoned(db.session.connection(), game=db.session.get(Game, game_id))
             lines.append(f"game {game_id}: abandoned, no player having moved in it for too long")
+        elif gone and queries.changed(
+            db.session.execute(
+                update(_games)
+                .where(_games.c.id == game_id, _games.c.status == "forming")
+                .values(status="cancelled", pending=[], updated_at=moment)
+            )
+        ):
+            outbox.cancelled(db.session.connection(), game=db.session.get(Game, game_id))
+            lines.append(f"game {game_id}: cancelled, its seats not all taken in time")
         db.session.commit()
     return lines

@@ -24,6 +24,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -37,7 +38,9 @@ MOVE_SOURCES = ("api", "email", "web", "timeout", "bot", "scheduler", "admin")
 
 #: A game's life: `active` until the engine says it is over (`finished`), its admin stops
 #: it (`aborted`), or nobody but the server has moved in it for too long (`abandoned`).
-GAME_STATUSES = ("active", "finished", "aborted", "abandoned")
+#: A game forms (its seats taken and accepted, no deadlines running) before it is active;
+#: one that never fills is cancelled.
+GAME_STATUSES = ("forming", "active", "finished", "aborted", "abandoned", "cancelled")
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -148,6 +151,10 @@ class Seat(Model):
     # Timeouts in a row (a move of the holder's own resets it), and whether a bot plays it.
     timeouts: Mapped[int] = mapped_column(Integer, default=0)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    # While the game forms: when its holder accepted it (the organiser's and a bot's at once),
+    # and whether anyone may join it (an open seat, held meanwhile by a house bot).
+    accepted_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")

@@ -1,6 +1,7 @@
 """Making a game on the web (`/games/new`): a title, the rounds, a pace, and a seat for you
-and each friend (by email) or house bot. The game is made by the same `create_game` as the
-API's, and starts at once: each seat gets its first mail."""
+and each friend (by email), house bot or open seat. The game is made by the same
+`create_game` as the API's; it forms (invitations, no deadlines) until every seat is taken
+and accepted, unless its maker asks it to begin at once."""
 
 from __future__ import annotations
 
@@ -55,17 +56,21 @@ def new_game() -> ResponseReturnValue:
             options=options,
             timing=timing,
             default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
+            forming=_forms(form, seats),
         )
     except Invalid as error:
         db.session.rollback()
         return _form(form, error.detail), 422
     db.session.commit()
     invited = [s["email"] for s in seats[1:] if s.get("email")]
-    flash(
-        f"{game.title} has begun. "
-        + (f"Invitations went to {', '.join(invited)}. " if invited else "")
-        + "Everyone gets a mail when a decision is theirs."
-    )
+    sent = f"Invitations went to {', '.join(invited)}. " if invited else ""
+    if game.status == "forming":
+        flash(
+            f"{game.title} is forming. {sent}It begins once every seat is taken and accepted, "
+            "or when you start it (open seats then go to house bots)."
+        )
+    else:
+        flash(f"{game.title} has begun. {sent}Everyone gets a mail when a decision is theirs.")
     return redirect(url_for("web.game", game_id=game.id), code=303)
 
 
@@ -84,6 +89,8 @@ def _read(
             continue
         if who == "bot":
             seats.append({"bot": True, "colour": colour})
+        elif who == "open":
+            seats.append({"open": True, "colour": colour})
         else:
             seats.append({"email": form.get(f"email-{number}", "").strip(), "colour": colour})
             if "@" not in seats[-1]["email"]:
@@ -102,6 +109,11 @@ def _read(
     if form.get("weekends") == "off":
         timing["quiet_days"] = ["sat", "sun"]
     return title, seats, {"rounds": rounds}, timing
+
+
+def _forms(form: MultiDict[str, str], seats: list[dict[str, Any]]) -> bool:
+    """Whether the game waits for its seats (asked, or needed by an open seat)."""
+    return form.get("forming") == "yes" or any(seat.get("open") for seat in seats)
 
 
 def _form(form: MultiDict[str, str], error: str | None) -> str:

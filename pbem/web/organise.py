@@ -93,4 +93,5 @@ def _page(game: Game, organiser: Player, error: str | None) -> str:
         error=error,
         extensions=EXTENSIONS,
         active=game.status == "active",
+        forming=game.status == "forming",
     )

@@ -79,9 +79,12 @@ def your_games(player: SignedIn) -> dict[str, list[dict[str, Any]]]:
         for game_id, colour, due_at in db.session.execute(query.where(Deadline.game_id.in_(ids))):
             key = (game_id, colour)
             due[key] = min(due.get(key, due_at), due_at)
-    groups: dict[str, list[dict[str, Any]]] = {"you": [], "others": [], "over": []}
+    groups: dict[str, list[dict[str, Any]]] = {"you": [], "others": [], "forming": [], "over": []}
     for game in sorted(games, key=lambda g: g.updated_at):
         row = game_row(game, player)
+        if game.status == "forming":
+            groups["forming"].append(row)
+            continue
         if game.status != "active":
             groups["over"].append(row)
             continue
@@ -687,3 +690,17 @@ def table_shown(
         notes_url=link("web.keep_notes", game_id=page.game_id),
         draft=talk,
     )
+
+
+def forming_seats(game: Game) -> list[dict[str, Any]]:
+    """Each seat of a forming game: who holds it, and whether they accepted or it is open."""
+    return [
+        {
+            "colour": s.colour,
+            "name": "open" if s.open else s.player.name,
+            "open": s.open,
+            "bot": s.bot,
+            "accepted": s.accepted_at is not None,
+        }
+        for s in game.seats
+    ]

@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 import engine
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError, TooMany
 from pbem.extensions import db
+from pbem.game.games import get_game
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
 from pbem.headers import no_referrer
@@ -62,6 +63,14 @@ def current_player() -> signin.SignedIn | None:
     return player
 
 
+def forming_seats(page: pages.BoardPage) -> list[dict[str, Any]] | None:
+    """A forming game's seats, who accepted and which are open (read for this request: an
+    acceptance changes no seq, so it is no part of the kept page); None for any other."""
+    if page.status != "forming":
+        return None
+    return pages.forming_seats(get_game(page.game_id))
+
+
 def organises(page: pages.BoardPage, player: signin.SignedIn | None) -> bool:
     """Whether the reader made the game, and so may organise it (a link on its page)."""
     return player is not None and player.id == page.creator_id
@@ -96,7 +105,9 @@ def _board(
     html = framed(
         "web/game.html",
         page.title,
-        lambda token: parts.body(page, error, token, table, organises(page, player)),
+        lambda token: parts.body(
+            page, error, token, table, organises(page, player), forming_seats(page)
+        ),
         player,
     )
     return html, status

@@ -62,6 +62,7 @@ def create(data: dict[str, Any]) -> dict[str, Any]:
         options=data["options"],
         timing=data["timing"],
         default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
+        forming=data["forming"],
     )
     db.session.commit()
     return games.game_summary(game, player)
@@ -110,6 +111,45 @@ def abort(game_id: int) -> dict[str, Any]:
     """Admin: stop the game for good."""
     player = current_player()
     game = lifecycle.abort_game(player, game_id)
+    db.session.commit()
+    return games.game_summary(game, player)
+
+
+@blp.route("/<int:game_id>/start", methods=["POST"])
+@blp.response(200, GameSummarySchema)
+@blp.doc(security=KEY_REQUIRED)
+def start(game_id: int) -> dict[str, Any]:
+    """Admin: start a forming game now (open seats go to house bots; invited seats not yet
+    accepted are played by their invitees)."""
+    player = current_player()
+    game = lifecycle.start_game(player, game_id)
+    db.session.commit()
+    return games.game_summary(game, player)
+
+
+@blp.route("/<int:game_id>/seats/<string:colour>/accept", methods=["POST"])
+@blp.response(200, GameSummarySchema)
+@blp.doc(security=KEY_REQUIRED)
+def accept_seat(game_id: int, colour: str) -> dict[str, Any]:
+    """Your seat of a forming game: accept it (the game begins once every seat is taken and
+    accepted)."""
+    player = current_player()
+    if colour not in COLOURS:
+        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+    game = lifecycle.accept_seat(game_id, colour, player.id)
+    db.session.commit()
+    return games.game_summary(game, player)
+
+
+@blp.route("/<int:game_id>/seats/<string:colour>/join", methods=["POST"])
+@blp.response(200, GameSummarySchema)
+@blp.doc(security=KEY_REQUIRED)
+def join_seat(game_id: int, colour: str) -> dict[str, Any]:
+    """An open seat of a forming game: take it (accepted at once)."""
+    player = current_player()
+    if colour not in COLOURS:
+        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+    game = lifecycle.join_seat(player, game_id, colour)
     db.session.commit()
     return games.game_summary(game, player)
 

@@ -1,3 +1,5 @@
+from typing import Any
+
 import marshmallow as ma
 
 from pbem.api.fields import Flag, Text
@@ -8,7 +10,9 @@ COLOURS = ("red", "yellow", "green", "blue", "brown")
 
 
 #: A seat a house bot plays: `"bot": true`.
-_BOT_SEAT = {"required": ["bot"], "properties": {"bot": {"enum": [True]}}}
+_BOT_SEAT: dict[str, Any] = {"required": ["bot"], "properties": {"bot": {"enum": [True]}}}
+#: A seat anyone may join while the game forms: `"open": true`.
+_OPEN_SEAT: dict[str, Any] = {"required": ["open"], "properties": {"open": {"enum": [True]}}}
 
 
 class SeatInSchema(ma.Schema):
@@ -22,16 +26,28 @@ class SeatInSchema(ma.Schema):
             "has an email or this, not both)"
         }
     )
+    open = Flag(
+        metadata={
+            "description": "true instead of an email: anyone may join the seat while the game "
+            'forms (with "forming": true)'
+        }
+    )
     colour = ma.fields.String(required=True, validate=ma.validate.OneOf(COLOURS))
 
-    # An email, or "bot": true, never both or neither (play.lifecycle refuses the rest). Said
-    # as one `not` beside the properties (not a `oneOf` of two shapes, nor an `anyOf`, which
-    # generated clients turn into unions or refuse), so a client still has one SeatIn class.
+    # One of an email, "bot": true or "open": true, never two or none (play.lifecycle refuses
+    # the rest). Said as one `not` beside the properties (not a `oneOf` of shapes, nor an
+    # `anyOf`, which generated clients turn into unions or refuse), so a client still has one
+    # SeatIn class.
     OPENAPI_RULES = {
         "not": {
             "anyOf": [
                 {**_BOT_SEAT, "required": ["email", "bot"]},
-                {"not": {"anyOf": [{"required": ["email"]}, _BOT_SEAT]}},
+                {**_OPEN_SEAT, "required": ["email", "open"]},
+                {
+                    "required": ["bot", "open"],
+                    "properties": {**_BOT_SEAT["properties"], **_OPEN_SEAT["properties"]},
+                },
+                {"not": {"anyOf": [{"required": ["email"]}, _BOT_SEAT, _OPEN_SEAT]}},
             ]
         }
     }
@@ -56,6 +72,13 @@ class GameCreateSchema(ma.Schema):
     )
     options = ma.fields.Nested(GameOptionsSchema, load_default=dict)
     timing = ma.fields.Nested(TimingSchema, load_default=dict)
+    forming = Flag(
+        load_default=False,
+        metadata={
+            "description": "true: the game forms first (status forming, no deadlines) and "
+            "begins once every seat is taken and accepted, or its admin starts it"
+        },
+    )
 
 
 class SeatOutSchema(ma.Schema):
@@ -68,6 +91,10 @@ class SeatOutSchema(ma.Schema):
         metadata={"description": "Its holder declined it: the admin should give it on"}
     )
     bot = ma.fields.Boolean(metadata={"description": "A bot plays it (for now)"})
+    open = ma.fields.Boolean(metadata={"description": "While the game forms: anyone may join it"})
+    accepted = ma.fields.Boolean(
+        metadata={"description": "While the game forms: its holder has accepted it"}
+    )
 
 
 class GameSummarySchema(ma.Schema):

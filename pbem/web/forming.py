@@ -1,0 +1,102 @@
+"""A game that forms before it begins: an invitation's "accept the seat" link, the list of
+games that need players (`/games/open`) with a Join button, and the organiser's "start
+now". Each goes through `play.lifecycle`; the game begins (deadlines, first mails) once
+every seat is taken and accepted."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from pbem import tokens
+from pbem.errors import Forbidden, NotFound
+from pbem.extensions import db
+from pbem.game.games import get_game
+from pbem.headers import no_referrer
+from pbem.play import lifecycle
+from pbem.store.models import Game, Player, Seat
+from pbem.timing import policy
+from pbem.web import signin
+from pbem.web.pages import forming_seats
+from pbem.web.routes import bp, current_player
+
+
+@bp.route("/games/<int:game_id>/accept/<token>", methods=["GET", "POST"])
+def accept(game_id: int, token: str) -> ResponseReturnValue:
+    """An invitation's link: GET asks (mail scanners follow links), POST accepts the seat and
+    signs its holder in."""
+    no_referrer()
+    read = tokens.read_accept_token(token)
+    if read is None or read[0] != game_id:
+        raise NotFound("This invitation link is not valid; use the link in the mail again.")
+    _, colour, player_id = read
+    game = get_game(game_id)
+    if request.method == "GET":
+        return render_template(
+            "web/accept.html", game=game, colour=colour, seats=forming_seats(game)
+        )
+    lifecycle.accept_seat(game_id, colour, player_id)
+    db.session.commit()
+    signin.sign_in(player_id)
+    if game.status == "active":
+        flash(f"You accepted {colour}, the last seat to be taken: {game.title} has begun.")
+    else:
+        flash(f"You accepted {colour}. The game begins once every seat is taken and accepted.")
+    return redirect(url_for("web.game", game_id=game_id), code=303)
+
+
+@bp.get("/games/open")
+def open_games() -> str:
+    """Forming games with open seats, newest first, with what a player needs to choose."""
+    query = (
+        db.select(Game)
+        .where(Game.status == "forming", Game.id.in_(db.select(Seat.game_id).where(Seat.open)))
+        .order_by(Game.id.desc())
+        .limit(100)
+    )
+    games = [_listed(game) for game in db.session.execute(query).scalars()]
+    return render_template("web/open_games.html", games=games, signed_in_now=current_player())
+
+
+@bp.post("/games/<int:game_id>/join")
+def join(game_id: int) -> ResponseReturnValue:
+    signed = current_player()
+    if signed is None:
+        raise Forbidden("Sign in to join a game.")
+    colour = request.form.get("colour", "")
+    game = lifecycle.join_seat(db.session.get_one(Player, signed.id), game_id, colour)
+    db.session.commit()
+    flash(
+        f"You joined {game.title} as {colour}."
+        + (" It has begun." if game.status == "active" else " It begins once every seat is taken.")
+    )
+    return redirect(url_for("web.game", game_id=game_id), code=303)
+
+
+@bp.post("/games/<int:game_id>/start")
+def start(game_id: int) -> ResponseReturnValue:
+    """The organiser starts a forming game now (open seats to house bots)."""
+    signed = current_player()
+    if signed is None:
+        raise Forbidden("Sign in as the game's organiser to start it.")
+    lifecycle.start_game(db.session.get_one(Player, signed.id), game_id)
+    db.session.commit()
+    flash("The game has begun: everyone has been mailed.")
+    return redirect(url_for("web.game", game_id=game_id), code=303)
+
+
+def _listed(game: Game) -> dict[str, Any]:
+    timing = policy.timing_of(game.timing)
+    waited: datetime = game.created_at
+    return {
+        "id": game.id,
+        "title": game.title,
+        "seats": forming_seats(game),
+        "rounds": (game.options or {}).get("rounds", 9),
+        "pace": f"{timing['turn_hours']} h a turn",
+        "since": waited.isoformat(),
+        "organiser": game.creator.name,
+    }
