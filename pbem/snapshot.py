@@ -18,6 +18,7 @@ import re
 import tempfile
 import threading
 from collections.abc import Callable
+from email import message_from_string, policy
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -30,7 +31,9 @@ from engine.bots import RandomBot
 from engine.driver import play_random_game
 from pbem import create_app
 from pbem.cli import upgrade_database
+from pbem.extensions import db
 from pbem.game.players import hash_api_key, player_by_key_hash
+from pbem.store.models import Notification
 from pbem.web.board import standalone_page
 from pbem.web.signin import seat_link
 
@@ -127,9 +130,9 @@ DESKTOP, PHONE = (1366, 900), (390, 844)
 def pages(out_dir: Path) -> None:
     """The pages of a served game, each at a laptop's size (`web-NAME.png`) and a phone's
     (`web-NAME-phone.png`), from a real server on a throwaway SQLite database: a seat's
-    board mid-game (with words at the table), the home page, `/me` and `/games/new` signed
-    in, a turn being planned, an intrigue under way, a scoring opened in the log, and a
-    finished game."""
+    board mid-game (with words at the table), the games that need players, an invitation
+    mail, the home page, `/me` and `/games/new` signed in, a turn being planned, an intrigue
+    under way, a scoring opened in the log, and a finished game."""
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite"})
         upgrade_database(app)
@@ -138,7 +141,7 @@ def pages(out_dir: Path) -> None:
         base = f"http://127.0.0.1:{server.server_port}"
         app.config["PBEM_BASE_URL"] = base
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        scenes = _scenes(app, client, base)
+        scenes = _scenes(app, client, base, Path(tmp))
         try:
             for suffix, window in (("", DESKTOP), ("-phone", PHONE)):
                 driver = start_chromium(Path(tmp) / f"profile{suffix}", window=window)
@@ -177,7 +180,7 @@ if (d) { d.open = true; }
 """
 
 
-def _scenes(app: Flask, client: Any, base: str) -> dict[str, tuple[list[str], str]]:
+def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[list[str], str]]:
     """Each page to take: the URLs to open in turn (a seat's link first, to sign in) and a
     script to run on the last one."""
     names = {"red": "Rosa", "yellow": "Yago", "green": "Greta", "blue": "Bruno", "brown": "Nuno"}
@@ -215,8 +218,11 @@ def _scenes(app: Flask, client: Any, base: str) -> dict[str, tuple[list[str], st
     for colour, words in (("yellow", "Good luck all!"), ("green", "Watch out for Aragon.")):
         auth = {"Authorization": f"Bearer {keys[colour]}"}
         client.post(f"/api/games/{mid}/messages", json={"text": words}, headers=auth)
+    invitation = _forming_game(app, client, keys, tmp)
     return {
         "board": ([seat(mid)[1]], ""),
+        "open-games": ([f"{base}/games/open"], ""),
+        "mail-invitation": ([invitation], ""),
         "home": ([seat(mid)[1], f"{base}/"], ""),
         "me": ([f"{base}/me"], ""),
         "new-game": ([f"{base}/games/new"], ""),
@@ -225,6 +231,34 @@ def _scenes(app: Flask, client: Any, base: str) -> dict[str, tuple[list[str], st
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
         "finished": ([f"{base}/games/{done}"], ""),
     }
+
+
+def _forming_game(app: Flask, client: Any, keys: dict[str, str], tmp: Path) -> str:
+    """Rosa's game that forms (a friend invited, a seat open, a bot): the file URL of the
+    friend's invitation mail, its HTML part as a mail client shows it."""
+    body = {
+        "title": "Saturday five",
+        "forming": True,
+        "seats": [
+            {"email": "red@example.org", "colour": "red"},
+            {"email": "ines@example.org", "colour": "yellow"},
+            {"open": True, "colour": "green"},
+            {"bot": True, "colour": "blue"},
+        ],
+    }
+    auth = {"Authorization": f"Bearer {keys['red']}"}
+    game_id = client.post("/api/games", json=body, headers=auth).get_json()["id"]
+    with app.app_context():
+        query = db.select(Notification.message).where(
+            Notification.game_id == game_id, Notification.kind == "invitation"
+        )
+        message = db.session.execute(query).scalar_one()
+    mail = message_from_string(message, policy=policy.default)
+    html = mail.get_body(preferencelist=("html",))
+    assert html is not None  # every invitation has its HTML part
+    page = tmp / "invitation.html"
+    page.write_text(html.get_content(), encoding="utf-8")
+    return page.resolve().as_uri()
 
 
 def _first_scoring(client: Any, game_id: int) -> int:
