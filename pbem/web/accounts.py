@@ -5,6 +5,7 @@ work; these routes read forms and render."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from flask import current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -15,7 +16,8 @@ from pbem.game.players import new_api_key
 from pbem.headers import no_referrer
 from pbem.notify import preferences
 from pbem.play import accounts
-from pbem.store.models import Player
+from pbem.store.models import Game, Player
+from pbem.timing import away
 from pbem.web import signin
 from pbem.web.links import own_path
 from pbem.web.routes import bp, current_player
@@ -87,7 +89,7 @@ def me() -> ResponseReturnValue:
     player = _me()
     if player is None:
         return redirect(url_for("web.sign_in", next="/me"), code=303)
-    return render_template("web/me.html", player=player, key=None, choices=_choices(player))
+    return _me_page(player)
 
 
 @bp.post("/me")
@@ -101,25 +103,67 @@ def change_me() -> ResponseReturnValue:
         key, player.api_key_hash = new_api_key()
         db.session.commit()
         current_app.logger.info("a new API key made on /me", extra={"player_id": player.id})
-        return render_template("web/me.html", player=player, key=key, choices=_choices(player))
+        return _me_page(player, key=key)
     if action == "name":
         name = request.form.get("name", "").strip()
         if not 1 <= len(name) <= 100:
             error = "Your name is what the other players see: 1 to 100 characters."
-            page = render_template(
-                "web/me.html", player=player, key=None, choices=_choices(player), error=error
-            )
-            return page, 422
+            return _me_page(player, error=error), 422
         player.name = name
         flash(f"Your name is now {name}.")
     elif action == "mail":
         chosen = {kind: kind in request.form.getlist("mail") for kind in MAIL_KINDS}
         preferences.set_preferences(player, {"mail": chosen})
         flash("Your mail choices are saved.")
+    elif action in ("away", "back", "unmute"):
+        try:
+            flash(_change_away_or_muted(player, action))
+        except Invalid as error:
+            db.session.rollback()
+            return _me_page(player, error=error.detail), 422
     else:
         raise Invalid("This form says nothing to change; reload the page and try again.")
     db.session.commit()
     return redirect(url_for("web.me"), code=303)
+
+
+def _change_away_or_muted(player: Player, action: str) -> str:
+    """An absence declared or withdrawn, or a game's mail turned on again: what to say."""
+    form = request.form
+    if action == "away":
+        try:
+            starts = datetime.fromisoformat(form.get("from", "")).replace(tzinfo=UTC)
+            ends = datetime.fromisoformat(form.get("until", "")).replace(tzinfo=UTC)
+        except ValueError:
+            raise Invalid("Give the first and the last day you are away (dates).") from None
+        # The last day is a whole day away: the absence ends at the next midnight (UTC).
+        away.declare(player, starts, ends + timedelta(days=1))
+        return "Your absence is noted: your deadlines that fall in it move to after it."
+    if action == "back":
+        raw = form.get("absence", "")
+        away.cancel(player, int(raw) if raw.isdigit() and len(raw) < 10 else 0)
+        return "That absence is withdrawn."
+    raw = form.get("game", "")
+    game_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
+    muted = [g for g in preferences.preferences_of(player)["muted_games"] if g != game_id]
+    preferences.set_preferences(player, {"muted_games": muted})
+    return f"Game {game_id}'s mails come again."
+
+
+def _me_page(player: Player, key: str | None = None, error: str | None = None) -> str:
+    muted = preferences.preferences_of(player)["muted_games"]
+    titles = dict(
+        db.session.execute(db.select(Game.id, Game.title).where(Game.id.in_(muted))).all()
+    )
+    return render_template(
+        "web/me.html",
+        player=player,
+        key=key,
+        error=error,
+        choices=_choices(player),
+        absences=away.absences_of(player),
+        muted=[{"id": g, "title": titles.get(g, f"game {g}")} for g in muted],
+    )
 
 
 def _me() -> Player | None:

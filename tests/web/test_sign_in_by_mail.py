@@ -227,3 +227,32 @@ def test_me_changes_the_name_the_mail_and_makes_a_key_shown_once(app, api, clien
     assert new_key not in client.get("/me").get_data(as_text=True)
     refused = client.post("/me", data={"csrf_token": token, "action": "name", "name": ""})
     assert refused.status_code == 422
+
+
+def test_me_declares_an_absence_and_turns_a_games_mail_on_again(app, api, client, clock):
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    key = keys["red"]
+    put = api.client.put(
+        "/api/players/me/preferences", json={"muted_games": [game_id]}, headers=api.auth(key)
+    )
+    assert put.status_code == 200
+    token = csrf(client)
+    assert client.post("/sign-in", data={"csrf_token": token, "api_key": key}).status_code == 303
+    page = parse(client.get("/me").get_data(as_text=True))
+    token = page.find("input", name="csrf_token").get("value")
+    muted = page.find("li", data_muted=str(game_id))
+    assert muted is not None and "Mail me again" in muted.text
+    away = {"csrf_token": token, "action": "away", "from": "2026-12-01", "until": "2026-12-03"}
+    assert client.post("/me", data=away).status_code == 303
+    (absence,) = api.get("/api/players/me/absences", key).get_json()["absences"]
+    assert absence["from"].startswith("2026-12-01") and absence["until"].startswith("2026-12-04")
+    back = {"csrf_token": token, "action": "back", "absence": str(absence["id"])}
+    assert client.post("/me", data=back).status_code == 303
+    assert api.get("/api/players/me/absences", key).get_json()["absences"] == []
+    bad = client.post("/me", data={**away, "until": "soon"})
+    assert bad.status_code == 422 and "Give the first and the last day" in bad.get_data(
+        as_text=True
+    )
+    unmute = {"csrf_token": token, "action": "unmute", "game": str(game_id)}
+    assert client.post("/me", data=unmute).status_code == 303
+    assert api.get("/api/players/me/preferences", key).get_json()["muted_games"] == []
