@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -184,8 +185,23 @@ def demo(host: str, port: int, threads: int) -> None:
     if not os.environ.get("PBEM_SWEEP_SECONDS"):
         app.config["PBEM_SWEEP_SECONDS"] = 1.0  # bots answer a second after you
     upgrade_database(app)
-    print(start_demo(app, base_url), end="\n\n", flush=True)
-    serve_here(app, host, port, threads)
+    demo = start_demo(app, base_url)
+    # Said once the server answers (after its start-up lines), and again as it stops.
+    threading.Thread(target=_say_when_up, args=(base_url, str(demo)), daemon=True).start()
+    try:
+        serve_here(app, host, port, threads)
+    finally:
+        print(f"\n{demo}\n", flush=True)
+
+
+def _say_when_up(base_url: str, said: str) -> None:
+    for _ in range(100):
+        try:
+            with urllib.request.urlopen(f"{base_url}/api/health/live", timeout=2):
+                break
+        except OSError:
+            time.sleep(0.1)
+    print(f"\n{said}\n", flush=True)
 
 
 @cli.command()

@@ -76,7 +76,7 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # GET /api/health answers 503 when the last sweep is older than this (seconds).
         PBEM_HEALTH_STALE_SECONDS=300,
         # Logs (pbem.logs): one JSON object a line, or "text" for a person at a terminal.
-        PBEM_LOG_FORMAT="json",
+        PBEM_LOG_FORMAT="auto",  # text on a terminal, JSON otherwise
         PBEM_LOG_LEVEL="INFO",
         # Webhooks (pbem.notify.webhooks): https only unless http is allowed, and never to
         # an internal address unless its host or network is named here.

@@ -53,9 +53,10 @@ class TextFormatter(logging.Formatter):
 def configure_logging(app: Flask) -> None:
     """Send the `pbem` loggers' records to stderr, formatted as `PBEM_LOG_FORMAT` says."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        TextFormatter() if app.config["PBEM_LOG_FORMAT"] == "text" else JsonFormatter()
-    )
+    chosen = app.config["PBEM_LOG_FORMAT"]
+    # "auto": a person at a terminal reads lines; a log shipper reads JSON.
+    text = chosen == "text" or (chosen == "auto" and sys.stderr.isatty())
+    handler.setFormatter(TextFormatter() if text else JsonFormatter())
     root = logging.getLogger("pbem")  # app.logger, and every pbem.* module's logger
     for old in list(root.handlers):
         if old is default_handler or getattr(old, "pbem", False):

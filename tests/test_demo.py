@@ -22,7 +22,7 @@ def pbem(*args: str, env: dict) -> list[str]:
 
 @pytest.fixture
 def demo(tmp_path):
-    """`pbem demo` running, and what it printed before serving."""
+    """`pbem demo` running, and what it printed up to the summary it gives once serving."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -37,14 +37,17 @@ def demo(tmp_path):
         stderr=subprocess.DEVNULL,
         text=True,
     )
-    printed = []
+    printed: list[str] = []
     try:
+        # The summary comes once the server answers: after its start-up line, not above it.
         for line in process.stdout:
             printed.append(line.rstrip("\n"))
-            if line.startswith("El Grande turn server on"):
+            started = any(p.startswith("El Grande turn server on") for p in printed)
+            if started and "pbem mail reply" in line:
                 break
         text = "\n".join(printed)
         assert "El Grande turn server on" in text, text
+        assert text.index("El Grande turn server on") < text.index("API key:"), text
         yield {"text": text, "env": env, "base": f"http://127.0.0.1:{port}", "tmp": tmp_path}
     finally:
         process.terminate()
