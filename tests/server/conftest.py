@@ -26,6 +26,7 @@ TABLES_CHILD_FIRST = [
     "deadlines",
     "idle_limits",
     "table_talk",
+    "orders",
     "absences",
     "outbox",
     "snapshots",
