@@ -178,7 +178,10 @@ def after_batch(
     after it, in the same transaction (a decision they answered is mailed to nobody)."""
     batches = [batch, *chain]
     state = batches[-1].state
-    seen_before = {decision_key(p) for p in engine.pending(before)}
+    # A decision answered and opened again by the orders it set off is a new one.
+    seen_before = {decision_key(p) for p in engine.pending(before)} - policy.answered_along(
+        (b.before, b.state) for b in batches
+    )
     fresh: dict[str, engine.Pending] = {}
     for entry in engine.pending(state):
         if decision_key(entry) not in seen_before:

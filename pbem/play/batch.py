@@ -219,7 +219,9 @@ def _commit(
         return False
     if source in HUMAN_SOURCES and seats.timeouts.get(colour):
         connection.execute(queries.RESET_TIMEOUTS, {"game": game.game_id, "colour": colour})
-    due = deadlines.sync(connection, game.game_id, game.timing, after, now)
+    steps = [(b.before, b.state) for b in (batch, *ordered.batches)]
+    reopened = policy.answered_along(steps) if ordered.batches else set()
+    due = deadlines.sync(connection, game.game_id, game.timing, after, now, reopened)
     outbox.after_batch(
         connection,
         game_id=game.game_id,

@@ -352,3 +352,65 @@ def test_no_reader_sees_anothers_orders(app, api):
         text = api.get(f"/api/games/{game_id}/log", keys[colour]).get_data(as_text=True)
         assert "orders" not in text
     app.extensions["pbem_state_cache"] = StateCache()
+
+
+# --- A decision answered and opened again in one transaction -----------------------------
+
+
+def finish_turn(app, game_id, colour):
+    """The seat's whole turn, as the engine's default moves (through the play function)."""
+    from pbem import play
+    from pbem.game.seating import Actor
+    from pbem.schedule.sweep import plan_for
+
+    def plan(state, acting):
+        return plan_for(state, acting, "turn", None)
+
+    with app.app_context():
+        outcome = play.submit(Actor.scheduler(colour), game_id, None, plan, source="api")
+        db.session.remove()
+    return outcome
+
+
+def test_a_turn_that_orders_bring_back_at_once_is_a_new_decision(app, api):
+    from datetime import UTC, datetime, timedelta
+
+    from pbem.clock import set_now
+    from pbem.store.models import Deadline
+
+    t0 = datetime(2027, 3, 1, 9, 0, tzinfo=UTC)
+    set_now(app, t0)
+    game_id, keys = start(api)
+    for seq, (colour, card) in enumerate((("red", 1), ("blue", 2), ("green", 3))):
+        power(api, game_id, keys, colour, card, seq)
+    for colour, cards in (("red", [13]), ("blue", [12]), ("green", [11])):
+        assert give(api, game_id, keys, colour, {"power_cards": cards}).status_code == 200
+    assert pending(api, game_id) == ["green"]
+    finish_turn(app, game_id, "green")
+    finish_turn(app, game_id, "blue")
+    later = t0 + timedelta(hours=30)
+    set_now(app, later)
+    with app.app_context():
+        last_mail = db.session.execute(sa.select(sa.func.max(Notification.id))).scalar()
+    outcome = finish_turn(app, game_id, "red")
+    # Red's turn ended round 1; the three orders played round 2's power cards, and red, with
+    # the 13, has the first turn: a new decision, mailed, with a deadline from now.
+    assert sorted(m["card"] for _, m in outcome.ordered) == [11, 12, 13]
+    assert pending(api, game_id) == ["red"]
+    with app.app_context():
+        opened = db.session.execute(
+            sa.select(Deadline.opened_at).where(Deadline.game_id == game_id)
+        ).scalar_one()
+        decisions = (
+            db.session.execute(
+                sa.select(Notification.payload)
+                .where(Notification.kind == "decision", Notification.id > last_mail)
+                .order_by(Notification.id)
+            )
+            .scalars()
+            .all()
+        )
+        db.session.remove()
+    assert opened == later
+    assert [(d["colour"], d["decision"]["kind"]) for d in decisions] == [("red", "turn")]
+    set_now(app, None)
