@@ -24,7 +24,7 @@ from pbem.extensions import db
 from pbem.game import history, words
 from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
-from pbem.notify import compose
+from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import wants
 from pbem.store.models import Deadline, Notification, Player, Seat
@@ -139,6 +139,7 @@ def webhook_rows(hooks: list[dict[str, Any]], game_id: int, text: str) -> list[d
 def queue(connection: Connection, rows: list[dict[str, Any]]) -> None:
     if rows:
         connection.execute(_OUTBOX, rows)
+        wake.queued(connection)
 
 
 def general_scoring_events(events: list[engine.Event], state: Board) -> list[engine.Event] | None:
