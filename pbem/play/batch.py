@@ -116,7 +116,13 @@ def submit(
         raise IllegalMoveError(error.message, seq=game.seq) from None
 
     # A dry run carries out no orders: what they would play is their seats' secret.
-    ordered = chain.Chain() if dry_run else chain.carry_out(db.session.connection(), game_id, batch)
+    ordered = chain.Chain()
+    if not dry_run:
+        carried = chain.carry_out(db.session.connection(), game_id, game.seq, batch)
+        if carried is None:
+            db.session.rollback()
+            _lost_race(game_id)
+        ordered = carried or ordered
     outcome = _outcome(seats, colour, before, batch, ordered, dry_run)
     if dry_run:
         db.session.rollback()

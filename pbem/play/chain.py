@@ -15,10 +15,15 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
 import engine
-from pbem.store.models import Order, Seat
+from pbem.store.models import Game, Order, Seat
 from pbem.store.prepared import Prepared
 
-_orders, _seats = Order.__table__, Seat.__table__
+_orders, _seats, _games = Order.__table__, Seat.__table__, Game.__table__
+
+#: The game's row locked before its orders are read, by a move and by orders
+#: given: so an order saved while a move is under way is either read by that move or
+#: saved after it (and then sees the decision pending), never lost between the two.
+_LOCK_GAME = select(_games.c.seq).where(_games.c.id == bindparam("game")).with_for_update()
 
 #: A chain of orders (seat after seat answering at once) plays at most this many moves: each
 #: seat answers a decision once, so a real chain is far shorter; this only bounds a loop.
@@ -84,11 +89,34 @@ def _power_players(batch: engine.Batch[engine.State]) -> set[str]:
     return set()
 
 
-def carry_out(connection: Connection, game_id: int, first: engine.Batch[engine.State]) -> Chain:
-    """Play every order the state after `first` calls for, seat after seat (bounded)."""
+#: SQLite has no row locks: an update that changes nothing takes its one write lock, which
+#: it holds until the transaction ends, and begins the transaction there.
+_TOUCH_GAME = (
+    update(_games)
+    .where(_games.c.id == bindparam("game"), _games.c.seq == bindparam("seq"))
+    .values(seq=_games.c.seq)
+)
+
+
+def lock_game(connection: Connection, game_id: int, seq: int) -> bool:
+    """Lock the game's row (on SQLite the database's writes) until the transaction ends.
+    False if the game has moved on from `seq`."""
+    if connection.dialect.name == "postgresql":
+        return bool(connection.execute(_LOCK_GAME, {"game": game_id}).scalar() == seq)
+    touched = connection.execute(_TOUCH_GAME, {"game": game_id, "seq": seq})
+    return bool(touched.rowcount == 1)
+
+
+def carry_out(
+    connection: Connection, game_id: int, seq: int, first: engine.Batch[engine.State]
+) -> Chain | None:
+    """Play every order the state after `first` (played from `seq`) calls for, seat after
+    seat (bounded). None if the game moved on from `seq` meanwhile."""
     chain = Chain(spent=_power_players(first))
     if not chain.spent and not any(p["kind"] in ANSWERED for p in engine.pending(first.state)):
         return chain  # the common case costs no query
+    if not lock_game(connection, game_id, seq):
+        return None
     standing = standing_of(connection, game_id)
     state = first.state
     while len(chain.batches) < MOST_CHAINED:
@@ -133,4 +161,4 @@ def spend(connection: Connection, game_id: int, colours: set[str]) -> None:
         )
 
 
-__all__ = ["Chain", "Standing", "carry_out", "ordered_move", "spend", "standing_of"]
+__all__ = ["Chain", "Standing", "carry_out", "lock_game", "ordered_move", "spend", "standing_of"]

@@ -93,8 +93,11 @@ def give(
         game, own = _own_seat(actor, game_id, colour)
         if game.status != "active":
             raise Conflict(f"Game {game_id} is {game.status}; it takes no more orders.")
-        state = current_state(game_id, game.seed, game.seq)
         connection = db.session.connection()
+        if not chain.lock_game(connection, game_id, game.seq):
+            db.session.rollback()  # a move landed between reading the game and locking it
+            continue
+        state = current_state(game_id, game.seed, game.seq)
         standing = chain.standing_of(connection, game_id).get(own, chain.Standing())
         cards = standing.power_cards
         if power_cards is not None:

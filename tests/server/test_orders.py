@@ -256,6 +256,61 @@ def test_a_seats_order_and_its_own_reply_racing_play_once(app, api, slow_engine)
     assert seen  # which door wins is up to the race
 
 
+@pytest.fixture
+def slow_orders(monkeypatch):
+    """Reading the orders takes a while, so the move reads them before the order commits
+    and the order reads the game before the move commits, unless one waits for the other."""
+    from pbem.play import chain
+
+    real = chain.standing_of
+
+    def slow(connection, game_id):
+        standing = real(connection, game_id)
+        time.sleep(0.1)
+        return standing
+
+    monkeypatch.setattr(chain, "standing_of", slow)
+
+
+def test_an_order_given_while_the_move_before_it_is_under_way_is_never_lost(
+    app, api, slow_engine, slow_orders
+):
+    """Blue orders while red's card, which hands blue the decision, is being played: the
+    move reads the order, or the order is saved after the move and played at once."""
+    for attempt in range(4):
+        game_id, keys = start(api)
+        barrier = threading.Barrier(2)
+        answers = [None, None]
+
+        def send(index, game_id=game_id, barrier=barrier, answers=answers, keys=keys):
+            client = app.test_client()
+            barrier.wait()
+            if index == 0:
+                answers[0] = client.put(
+                    orders_path(game_id, "blue"),
+                    json={"power_cards": [13]},
+                    headers=api.auth(keys["blue"]),
+                )
+            else:
+                body = {"expected_seq": 0, "moves": [{"type": "play_power_card", "card": 5}]}
+                answers[1] = client.post(
+                    f"/api/games/{game_id}/moves", json=body, headers=api.auth(keys["red"])
+                )
+
+        threads = [threading.Thread(target=send, args=(i,)) for i in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        order, move = answers
+        assert order.status_code == 200 and move.status_code == 201, (attempt, answers)
+        assert [entry[1:] for entry in log(app, game_id)] == [
+            ("red", "power 5", "api"),
+            ("blue", "power 13", "orders"),
+        ], attempt
+        assert pending(api, game_id) == ["green"]
+
+
 # --- Veto windows answered in advance ----------------------------------------------------
 
 
