@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
 import engine
@@ -161,4 +161,20 @@ def spend(connection: Connection, game_id: int, colours: set[str]) -> None:
         )
 
 
-__all__ = ["Chain", "Standing", "carry_out", "lock_game", "ordered_move", "spend", "standing_of"]
+def forget(connection: Connection, game_id: int, colours: list[str]) -> None:
+    """Seats that change hands: their orders were the old holder's, and go with them."""
+    connection.execute(
+        delete(_orders).where(_orders.c.game_id == game_id, _orders.c.colour.in_(colours))
+    )
+
+
+__all__ = [
+    "Chain",
+    "Standing",
+    "carry_out",
+    "forget",
+    "lock_game",
+    "ordered_move",
+    "spend",
+    "standing_of",
+]

@@ -469,3 +469,22 @@ def test_a_turn_that_orders_bring_back_at_once_is_a_new_decision(app, api):
     assert opened == later
     assert [(d["colour"], d["decision"]["kind"]) for d in decisions] == [("red", "turn")]
     set_now(app, None)
+
+
+def test_a_seat_given_to_someone_else_loses_its_orders(app, api):
+    game_id, keys = start(api)
+    assert (
+        give(api, game_id, keys, "blue", {"power_cards": [13], "veto": "allow"}).status_code == 200
+    )
+    newcomer = api.register("newcomer@example.org", "Newcomer")
+    response = api.client.put(
+        f"/api/games/{game_id}/seats/blue",
+        json={"email": "newcomer@example.org"},
+        headers=api.auth(keys["red"]),
+    )
+    assert response.status_code == 200, response.get_json()
+    mine = api.get(orders_path(game_id, "blue"), newcomer).get_json()
+    assert mine["power_cards"] == [] and mine["veto"] == "ask"
+    # The old holder's order does not play for the new one.
+    power(api, game_id, keys, "red", 5, 0)
+    assert pending(api, game_id) == ["blue"]
