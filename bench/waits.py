@@ -225,7 +225,7 @@ def run(url: str, players_list: list[int], games: int, seed: int) -> None:
     from pbem import create_app
     from pbem.cli import upgrade_database
 
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PBEM_LOG_LEVEL": "WARNING"})
     upgrade_database(app)
     client = app.test_client()
     print(
