@@ -10,7 +10,9 @@
     move by move over HTTP, a short random pause between moves. Each decision mail's
     Message-ID names its game, seat and seq (`pbem.notify.addresses.read_message_id`), so
     its delay is its arrival at the SMTP handler minus the time the POST that committed
-    that seq was answered. Prints p50/p99.
+    that seq was answered. Prints p50/p99, with the sender woken by each commit that
+    queued mail (`pbem.notify.wake`: an in-process event, PostgreSQL's LISTEN/NOTIFY) and,
+    for comparison, without (`FLASK_PBEM_MAIL_WAKE=false`: the 2 s poll alone).
     Goal: p99 within 5 s.
 
     python bench/mail.py                       # both, SQLite
@@ -193,13 +195,14 @@ def bench_throughput(label: str, database_url: str, count: int) -> None:
 # -- (b) commit to delivery under pbem serve ------------------------------------------------
 
 
-def start_serve(database_url: str, smtp_url: str) -> tuple[subprocess.Popen, int]:
+def start_serve(database_url: str, smtp_url: str, wake: bool) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
         "SMTP_URL": smtp_url,
         "PBEM_LOG_LEVEL": "warning",
+        "FLASK_PBEM_MAIL_WAKE": "true" if wake else "false",
         **MAIL_CONFIG,
     }
     server = subprocess.Popen(
@@ -213,13 +216,13 @@ def start_serve(database_url: str, smtp_url: str) -> tuple[subprocess.Popen, int
     return server, port
 
 
-def bench_latency(label: str, database_url: str, moves: int, pause: float) -> None:
+def bench_latency(label: str, database_url: str, moves: int, pause: float, wake: bool) -> None:
     from pbem.notify.addresses import read_message_id
 
     rng = random.Random(1)
     committed: dict[tuple[int, int], float] = {}  # (game, seq) -> when the POST was answered
     with smtp_server() as (smtp_url, inbox):
-        server, port = start_serve(database_url, smtp_url)
+        server, port = start_serve(database_url, smtp_url, wake)
         try:
             client = Client(port)
             played = 0
@@ -269,7 +272,8 @@ def bench_latency(label: str, database_url: str, moves: int, pause: float) -> No
     p50 = statistics.median(delays)
     p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))]
     print(
-        f"{label}: (b) pbem serve: {moves} moves, {len(inbox.arrivals)} mails received, "
+        f"{label}: (b) pbem serve, {'woken by commits' if wake else 'poll alone'}: "
+        f"{moves} moves, {len(inbox.arrivals)} mails received, "
         f"{len(delays)} decision mails matched to their commit ({unmatched} unmatched); "
         f"commit -> delivery p50 {p50:.2f} s, p99 {p99:.2f} s, max {delays[-1]:.2f} s  "
         f"(goal: p99 within 5 s)"
@@ -282,6 +286,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300, help="(b): moves played")
     parser.add_argument("--pause", type=float, default=0.05, help="(b): mean seconds between moves")
     parser.add_argument("--only", choices=["throughput", "latency"], default=None)
+    parser.add_argument(
+        "--wake", choices=["both", "on", "off"], default="both", help="(b): sender woken or not"
+    )
     parser.add_argument("--db", action="append", choices=["sqlite", "postgresql"])
     parser.add_argument(
         "--pg-url",
@@ -294,8 +301,9 @@ def main() -> None:
             with database(kind, args.pg_url) as url:
                 bench_throughput(label, url, args.messages)
         if args.only in (None, "latency"):
-            with database(kind, args.pg_url) as url:
-                bench_latency(label, url, args.moves, args.pause)
+            for wake in {"both": (False, True), "on": (True,), "off": (False,)}[args.wake]:
+                with database(kind, args.pg_url) as url:
+                    bench_latency(label, url, args.moves, args.pause, wake)
 
 
 if __name__ == "__main__":

@@ -86,6 +86,8 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # bots) and between mail sender passes.
         PBEM_SWEEP_SECONDS=5.0,
         PBEM_MAIL_SECONDS=2.0,
+        # Wake the sender when a commit queued mail (pbem.notify.wake), besides its passes.
+        PBEM_MAIL_WAKE=True,
         # DKIM signing of outgoing mail (pbem.notify.signing): all three, or none.
         DKIM_SELECTOR=None,
         DKIM_DOMAIN=None,

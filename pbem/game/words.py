@@ -596,3 +596,33 @@ def scores_by_round(
     if rounds[-1] != score or len(rounds) == 1:
         rounds.append(dict(score))
     return rounds
+
+
+def orders_played(moves: Sequence[engine.Move]) -> list[str]:
+    """What a seat's orders played for it, said to that seat (its mail and page)."""
+    lines = []
+    for move in moves:
+        if move["type"] == "play_power_card":
+            lines.append(f"Your orders played power card {move['card']} for you.")
+        else:
+            lines.append(
+                f"Your standing answer let a Veto window pass ({engine.format_move(move)})."
+            )
+    return lines
+
+
+def orders_lines(power_cards: Sequence[int], veto_allow: bool) -> list[str]:
+    """A seat's orders as they stand, said to that seat alone (they are its secret)."""
+    if power_cards:
+        cards = ", ".join(str(card) for card in power_cards)
+        first = (
+            f"Power cards ordered: {cards}. At your next power card the first of them still "
+            "in your hand and not played this round is played at once."
+        )
+    else:
+        first = "No power cards ordered: you are asked for your power card."
+    if veto_allow:
+        second = "Veto windows this round are answered allow at once (veto ask to stop it)."
+    else:
+        second = "You are asked at each Veto window."
+    return [first, second]

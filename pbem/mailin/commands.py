@@ -15,13 +15,15 @@ import engine
 from pbem.clock import now
 from pbem.errors import ServiceError
 from pbem.extensions import db
+from pbem.game import words
 from pbem.game.history import round_starts
+from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.mailin.reading import COMMAND_WORDS, Inbound
 from pbem.notify import compose, preferences
 from pbem.notify.board_text import board_table
 from pbem.notify.compose import Recipient
-from pbem.play import accounts, lifecycle
+from pbem.play import accounts, lifecycle, orders
 from pbem.store.models import Game, Move, Player
 from pbem.timing import away
 
@@ -118,6 +120,41 @@ def _log(mail: SeatMail, arguments: list[str]) -> None:
     ]
 
 
+def _plan(mail: SeatMail, arguments: list[str]) -> None:
+    """`plan 13 11 9`: power cards in advance, best first; `plan` alone cancels them."""
+    try:
+        cards = [int(a.strip(",;")) for a in arguments if a.strip(",;")]
+    except ValueError:
+        raise ValueError(
+            'write it "plan 13 11 9" (power cards, best first), or "plan" alone to cancel.'
+        ) from None
+    given = orders.give(
+        Actor.by_player(mail.holder.id, mail.colour), mail.game_id, mail.colour, power_cards=cards
+    )
+    _say_orders(mail, given)
+
+
+def _veto(mail: SeatMail, arguments: list[str]) -> None:
+    """`veto allow` or `veto ask`: this round's Veto windows answered allow at once, or not."""
+    given = orders.give(
+        Actor.by_player(mail.holder.id, mail.colour),
+        mail.game_id,
+        mail.colour,
+        veto=_fold_word(arguments[0]),
+    )
+    _say_orders(mail, given)
+
+
+def _fold_word(word: str) -> str:
+    return word.lower().strip(" .:!,")
+
+
+def _say_orders(mail: SeatMail, given: orders.Orders) -> None:
+    if given.played:
+        mail.lines += words.orders_played(given.played)
+    mail.lines += words.orders_lines(given.power_cards, given.veto == "allow")
+
+
 def _help(mail: SeatMail, arguments: list[str]) -> None:
     mail.extra["help"] = True
 
@@ -138,6 +175,8 @@ COMMANDS: dict[str, Command] = {
     "key": _key,
     "stop": _stop,
     "help": _help,
+    "plan": _plan,
+    "veto": _veto,
 }
 assert tuple(COMMANDS) == COMMAND_WORDS, "reading.COMMAND_WORDS names every command, in order"
 

@@ -22,7 +22,22 @@ from pbem.notify.compose import REPLY_ABOVE
 
 #: Commands a reply may hold, one per line (see templates/mail/help_lines.txt); each has its
 #: handler in `pbem.mailin.commands`.
-COMMAND_WORDS = ("moves", "board", "log", "away", "back", "bot", "key", "stop", "help")
+COMMAND_WORDS = (
+    "moves",
+    "board",
+    "log",
+    "away",
+    "back",
+    "bot",
+    "key",
+    "stop",
+    "help",
+    "plan",
+    "veto",
+)
+
+#: `veto` is a command only as `veto allow` or `veto ask` (a standing answer); else the move.
+VETO_STANDING = ("allow", "ask")
 
 #: Languages whose "On ... wrote:" lines and signatures the reply parser knows.
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]

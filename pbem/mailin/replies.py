@@ -21,7 +21,7 @@ from pbem.game.states import state_at
 from pbem.mailin import commands, ledger
 from pbem.mailin.commands import SeatMail
 from pbem.mailin.ledger import Result
-from pbem.mailin.reading import COMMAND_WORDS
+from pbem.mailin.reading import COMMAND_WORDS, VETO_STANDING
 from pbem.notify import addresses, answers, compose, outbox
 from pbem.notify.compose import ASKS
 from pbem.play import talk as talk_
@@ -58,7 +58,7 @@ def handle(mail: SeatMail, text: str) -> Result:
     for line in lines:
         words = line.split()
         word = _fold(words[0])
-        if word in COMMAND_WORDS and not (word == "stop" and len(words) == 1):
+        if word in COMMAND_WORDS and not _is_move(word, words):
             said.append((word, words[1:]))
         else:
             moves.append(line)
@@ -88,6 +88,16 @@ def handle(mail: SeatMail, text: str) -> Result:
         "answered", ", ".join(w for w, _ in said), game.id, mail.colour, game.seq, answered
     )
     return ledger.commit_or_duplicate(mail.inbound, result)
+
+
+def _is_move(word: str, words: list[str]) -> bool:
+    """A bare `stop` may be the move ending an "up to" card (settled below); `veto` with
+    anything but `allow` or `ask` after it is the move vetoing a plan."""
+    if word == "stop":
+        return len(words) == 1
+    if word == "veto":
+        return len(words) != 2 or _fold(words[1]) not in VETO_STANDING
+    return False
 
 
 def _ends(mail: SeatMail) -> bool:

@@ -9,7 +9,7 @@ to everyone.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any
@@ -24,7 +24,7 @@ from pbem.extensions import db
 from pbem.game import history, words
 from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
-from pbem.notify import compose
+from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import wants
 from pbem.store.models import Deadline, Notification, Player, Seat
@@ -139,6 +139,7 @@ def webhook_rows(hooks: list[dict[str, Any]], game_id: int, text: str) -> list[d
 def queue(connection: Connection, rows: list[dict[str, Any]]) -> None:
     if rows:
         connection.execute(_OUTBOX, rows)
+        wake.queued(connection)
 
 
 def general_scoring_events(events: list[engine.Event], state: Board) -> list[engine.Event] | None:
@@ -171,19 +172,25 @@ def after_batch(
     batch: engine.Batch[engine.State],
     seq: int,
     due: dict[str, Any] | None = None,
+    chain: Sequence[engine.Batch[engine.State]] = (),
 ) -> None:
     """Queue the mails a committed batch causes (see the module's docstring); `due` gives
-    each pending colour's deadline."""
-    state = batch.state
-    seen_before = {decision_key(p) for p in engine.pending(before)}
+    each pending colour's deadline. `chain`: the batches other seats' orders played at once
+    after it, in the same transaction (a decision they answered is mailed to nobody)."""
+    batches = [batch, *chain]
+    state = batches[-1].state
+    # A decision answered and opened again by the orders it set off is a new one.
+    seen_before = {decision_key(p) for p in engine.pending(before)} - policy.answered_along(
+        (b.before, b.state) for b in batches
+    )
     fresh: dict[str, engine.Pending] = {}
     for entry in engine.pending(state):
         if decision_key(entry) not in seen_before:
             fresh.setdefault(entry["player"], entry)
-    events = general_scoring_events(batch.events, state)
+    events = general_scoring_events([e for b in batches for e in b.events], state)
     seated = recipients(connection, game_id)
     mover = {r.player_id for r, _ in seated if r.colour == batch.player}
-    entries = log_entries(batch, seq)
+    entries = chain_entries(batches, seq)
     mails = []
     deferred: list[dict[str, Any]] = []
     hooks = []
@@ -221,8 +228,9 @@ def after_batch(
                 )
     if events is not None:
         mails += scoring_mails(connection, game_id, title, state, events, seq, seated)
+    mails += order_mails(game_id, title, seated, chain, seq)
     rows = rows_for(mails, game_id, {r.player_id: p for r, p in seated}) + deferred
-    before_batch = seq - len(batch.played)
+    before_batch = seq - len(entries)
     rows += bot_story_rows(connection, game_id, title, seated, batch.player, before_batch, seq)
     if hooks:
         # A webhook posts where others may read it (a channel): only the public record.
@@ -316,6 +324,44 @@ def seat_names(game: Any) -> dict[str, str]:
 def first_colour(seated: list[tuple[Recipient, dict[str, Any]]], player_id: int) -> str | None:
     """A person holding two colours gets one copy of a game-wide mail: their first seat's."""
     return next((r.colour for r, _ in seated if r.player_id == player_id), None)
+
+
+def order_mails(
+    game_id: int,
+    title: str,
+    seated: list[tuple[Recipient, dict[str, Any]]],
+    chain: Sequence[engine.Batch[engine.State]],
+    seq: int,
+) -> list[tuple[Recipient, str, EmailMessage]]:
+    """Each seat whose orders played tells its holder what they played (its own mail: the
+    others learn only the moves, as any other move)."""
+    played: dict[str, list[engine.Move]] = {}
+    for each in chain:
+        played.setdefault(each.player, []).extend(p.move for p in each.played)
+    mails = []
+    for recipient, preferences in seated:
+        moves = played.get(recipient.colour or "")
+        if moves and not recipient.bot_plays and wants(preferences, game_id, "decision"):
+            lines = words.orders_played(moves)
+            mail = compose.notice_mail(
+                recipient,
+                game_id=game_id,
+                title=title,
+                subject=f"your orders played {'; '.join(map(engine.format_move, moves))}",
+                lines=[*lines, f"The game is at move {seq}."],
+            )
+            mails.append((recipient, "orders", mail))
+    return mails
+
+
+def chain_entries(batches: Sequence[engine.Batch[engine.State]], seq: int) -> list[engine.LogEntry]:
+    """Batches played one after another as log entries (seq is the game's seq after them)."""
+    entries: list[engine.LogEntry] = []
+    end = seq - sum(len(b.played) for b in batches)
+    for each in batches:
+        end += len(each.played)
+        entries += log_entries(each, end)
+    return entries
 
 
 def log_entries(batch: engine.Batch[engine.State], seq: int) -> list[engine.LogEntry]:

@@ -29,6 +29,7 @@ from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
 from pbem.game.views import game_view
 from pbem.notify import outbox
+from pbem.play import chain
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
 from pbem.timing import deadlines, policy
@@ -55,6 +56,8 @@ class Outcome:
     dry_run: bool = False
     withheld: str | None = None  # why a dry run shows the game as it is now
     moves: list[engine.Move] = field(default_factory=list)
+    #: The moves other seats' orders played at once after the batch: (colour, move).
+    ordered: list[tuple[str, engine.Move]] = field(default_factory=list)
     #: The whole state after the batch, secrets included: for the server's own use inside
     #: the transaction (`AlsoWrite`), never shown to anyone as it is.
     after: engine.State | None = field(default=None, repr=False)
@@ -112,14 +115,22 @@ def submit(
     except engine.IllegalMove as error:
         raise IllegalMoveError(error.message, seq=game.seq) from None
 
-    outcome = _outcome(seats, colour, before, batch, dry_run)
+    # A dry run carries out no orders: what they would play is their seats' secret.
+    ordered = chain.Chain()
+    if not dry_run:
+        carried = chain.carry_out(db.session.connection(), game_id, game.seq, batch)
+        if carried is None:
+            db.session.rollback()
+            _lost_race(game_id)
+        ordered = carried or ordered
+    outcome = _outcome(seats, colour, before, batch, ordered, dry_run)
     if dry_run:
         db.session.rollback()
         return outcome
-    if not _commit(seats, batch, colour, source, outcome, also_write):
+    if not _commit(seats, batch, ordered, source, outcome, also_write):
         _lost_race(game_id)
     # Only now, with the batch committed, may this worker remember the new state.
-    state_cache().put(game_id, game.seed, outcome.seq, batch.state)
+    state_cache().put(game_id, game.seed, outcome.seq, outcome.after or batch.state)
     return outcome
 
 
@@ -128,14 +139,18 @@ def _outcome(
     colour: str,
     before: engine.State,
     batch: engine.Batch[engine.State],
+    ordered: chain.Chain,
     dry_run: bool,
 ) -> Outcome:
-    """The batch as the acting seat sees it: a dry run that would uncover something shows
-    the game as it is now (else a player could peek, then play something else)."""
+    """The batch (and the orders it set off) as the acting seat sees it: a dry run that would
+    uncover something shows the game as it is now (else a player could peek, then play
+    something else)."""
     game = seats.game
-    new_seq = game.seq + len(batch.played)
+    batches = [batch, *ordered.batches]
+    after = batches[-1].state
+    new_seq = game.seq + sum(len(b.played) for b in batches)
     withheld = dry_run and batch.reveals_hidden
-    shown, seq = (before, game.seq) if withheld else (batch.state, new_seq)
+    shown, seq = (before, game.seq) if withheld else (after, new_seq)
     status = "finished" if engine.is_over(shown) else "active"
     view = game_view(shown, colour, game_id=game.game_id, title=game.title, seq=seq, status=status)
     return Outcome(
@@ -143,40 +158,65 @@ def _outcome(
         player_id=seats.player_id,
         colour=colour,
         seq=new_seq,
-        events=engine.visible_events(batch.events, [colour], committed=not dry_run),
+        events=engine.visible_events(
+            [e for b in batches for e in b.events], [colour], committed=not dry_run
+        ),
         view=view,
         dry_run=dry_run,
         withheld=WITHHELD if withheld else None,
         moves=[played.move for played in batch.played],
-        after=batch.state,
+        ordered=[(b.player, p.move) for b in ordered.batches for p in b.played],
+        after=after,
     )
+
+
+def _rows(
+    seats: Seating,
+    batch: engine.Batch[engine.State],
+    ordered: chain.Chain,
+    source: str,
+    now: datetime,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The log's rows (and snapshots) of the batch, then of each batch orders played."""
+    moves: list[dict[str, Any]] = []
+    snapshots: list[dict[str, Any]] = []
+    played_by = [(batch, seats.player_id, source)]
+    played_by += [(b, p, "orders") for b, p in zip(ordered.batches, ordered.players, strict=True)]
+    for each, player_id, how in played_by:
+        first = seats.game.seq + 1 + len(moves)
+        snapshots += snapshots_of(each, first)
+        moves += [
+            move_row(first + index, each.player, player_id, played, how, now)
+            for index, played in enumerate(each.played)
+        ]
+    return moves, snapshots
 
 
 def _commit(
     seats: Seating,
     batch: engine.Batch[engine.State],
-    colour: str,
+    ordered: chain.Chain,
     source: str,
     outcome: Outcome,
     also_write: AlsoWrite | None,
 ) -> bool:
-    """Append the batch, its events and snapshots, and move the game's row on, in one
-    transaction. False (nothing written) if another writer got there first."""
-    game, now = seats.game, utcnow()
-    finished = engine.is_over(batch.state)
+    """Append the batch and what orders played after it, their events and snapshots, and
+    move the game's row on, in one transaction. False (nothing written) if another writer
+    got there first."""
+    game, now, colour = seats.game, utcnow(), batch.player
+    after = outcome.after or batch.state
+    finished = engine.is_over(after)
     connection = db.session.connection()
+    moves, snapshots = _rows(seats, batch, ordered, source, now)
     moved = queries.append_batch(
         connection,
         game.game_id,
         game.seq,
-        state=engine.to_dict(batch.state),
-        pending=[] if finished else engine.pending(batch.state),
+        state=engine.to_dict(after),
+        pending=[] if finished else engine.pending(after),
         status="finished" if finished else "active",
-        moves=[
-            move_row(game.seq + 1 + index, colour, seats.player_id, played, source, now)
-            for index, played in enumerate(batch.played)
-        ],
-        snapshots=snapshots_of(batch, game.seq + 1),
+        moves=moves,
+        snapshots=snapshots,
         now=now,
         abandon_at=policy.abandon_at(game.timing, now) if source in HUMAN_SOURCES else None,
     )
@@ -185,7 +225,9 @@ def _commit(
         return False
     if source in HUMAN_SOURCES and seats.timeouts.get(colour):
         connection.execute(queries.RESET_TIMEOUTS, {"game": game.game_id, "colour": colour})
-    due = deadlines.sync(connection, game.game_id, game.timing, batch.state, now)
+    steps = [(b.before, b.state) for b in (batch, *ordered.batches)]
+    reopened = policy.answered_along(steps) if ordered.batches else set()
+    due = deadlines.sync(connection, game.game_id, game.timing, after, now, reopened)
     outbox.after_batch(
         connection,
         game_id=game.game_id,
@@ -194,7 +236,9 @@ def _commit(
         batch=batch,
         seq=outcome.seq,
         due=due,
+        chain=ordered.batches,
     )
+    chain.spend(connection, game.game_id, ordered.spent)
     if also_write is not None:
         also_write(connection, outcome)
     try:

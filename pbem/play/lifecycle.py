@@ -22,6 +22,7 @@ from pbem.game.players import (
 )
 from pbem.game.states import current_state
 from pbem.notify import outbox
+from pbem.play import chain
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.timing import deadlines, policy
 
@@ -352,6 +353,7 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
         s.bot, s.timeouts = False, 0
     game.updated_at = utcnow()
     db.session.flush()
+    chain.forget(db.session.connection(), game.id, [s.colour for s in moving])
     if played_by_bot:
         deadlines.recompute(db.session.connection(), game.id, game.timing)
     outbox.seat_given(db.session.connection(), game=game, seats=moving)

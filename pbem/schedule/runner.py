@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import signal
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
+from pbem.notify import wake
 from pbem.notify.retention import prune_outbox
 from pbem.notify.sender import deliver_due
 from pbem.schedule.sweep import sweep
@@ -60,13 +62,38 @@ def _sweep_job(app: Flask) -> None:
     _run_job(app, "sweep", work)
 
 
-def _mail_job(app: Flask) -> None:
+#: One sender pass at a time in a process, whether the poll or a wake-up started it.
+_MAIL_PASS = threading.Lock()
+
+#: Passes one wake-up may chain (mail queued during each pass) before the poll takes over.
+MOST_PASSES = 20
+
+
+def _mail_job(app: Flask) -> bool:
+    """A pass of the sender, repeated while wake-ups came during it. False if a pass was
+    running already (a wake-up then makes that one go again)."""
 
     def work() -> dict[str, Any]:
         result = deliver_due()
         return {"sent": result.sent, "retried": result.retried, "failed": result.failed}
 
-    _run_job(app, "mail", work)
+    if not _MAIL_PASS.acquire(blocking=False):
+        return False
+    try:
+        for _ in range(MOST_PASSES):
+            wake.WAKE.clear()
+            _run_job(app, "mail", work)
+            if not wake.WAKE.is_set():
+                break
+    finally:
+        _MAIL_PASS.release()
+    return True
+
+
+def _start_waking(app: Flask) -> None:
+    """Deliver as soon as a commit queued mail (PBEM_MAIL_WAKE), not at the next poll."""
+    if app.config.get("PBEM_MAIL_WAKE", True):
+        wake.start(app, lambda: _mail_job(app))
 
 
 def _prune_job(app: Flask) -> None:
@@ -99,6 +126,7 @@ def run_blocking(app: Flask) -> None:
     """Run until SIGTERM or SIGINT, then let the running jobs finish and return."""
     scheduler = BlockingScheduler(timezone="UTC")
     add_jobs(scheduler, app)
+    _start_waking(app)
 
     def stop(signum: int, frame: Any) -> None:
         scheduler.shutdown(wait=True)
@@ -118,4 +146,5 @@ def start_background(app: Flask) -> BackgroundScheduler:
     scheduler = BackgroundScheduler(timezone="UTC", daemon=True)
     add_jobs(scheduler, app)
     scheduler.start()
+    _start_waking(app)
     return scheduler

@@ -33,8 +33,8 @@ from pbem.clock import now
 from pbem.extensions import Model
 
 #: Where a move came from: a door (the API, a mail, the web page) or the scheduler acting
-#: for a seat (a timeout, a bot, closing a Veto window).
-MOVE_SOURCES = ("api", "email", "web", "timeout", "bot", "scheduler", "admin")
+#: for a seat (a timeout, a bot, closing a Veto window), or a seat's orders given in advance.
+MOVE_SOURCES = ("api", "email", "web", "timeout", "bot", "scheduler", "admin", "orders")
 
 #: A game's life: `active` until the engine says it is over (`finished`), its admin stops
 #: it (`aborted`), or nobody but the server has moved in it for too long (`abandoned`).
@@ -306,6 +306,20 @@ class Deadline(Model):
     reminders_sent: Mapped[list[int]] = mapped_column(JSON, default=list)  # hours before due
     # Hours the game's organiser added to it (kept when the deadline is derived again).
     extended_hours: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class Order(Model):
+    """A seat's orders given in advance (private to the seat until carried out): the power
+    cards to play, first legal one first, at its next power card; and whether every Veto
+    window offered to it in round `veto_allow_round` is answered `allow` at once."""
+
+    __tablename__ = "orders"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    colour: Mapped[str] = mapped_column(String(16), primary_key=True)
+    power_cards: Mapped[list[int]] = mapped_column(JSON, default=list)
+    veto_allow_round: Mapped[int | None] = mapped_column(Integer)  # a round_index
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 
 
 class Absence(Model):

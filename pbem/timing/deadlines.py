@@ -3,6 +3,7 @@ change that made them pending (or answered them)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,10 +38,12 @@ def sync(
     timing: dict[str, Any],
     state: engine.State,
     moment: datetime,
+    reopened: Collection[tuple[str, str]] = (),
 ) -> dict[str, datetime]:
     """Make the game's deadline rows its pending decisions: new ones get a deadline from the
-    policy (a bot's seat is due at once), answered ones are deleted. Returns each pending
-    colour's deadline."""
+    policy (a bot's seat is due at once), answered ones are deleted. `reopened`: decisions
+    (colour, key) answered and opened again since the rows were written, which are new.
+    Returns each pending colour's deadline."""
     timing = policy.timing_of(timing)
     pending: dict[tuple[str, str], engine.Pending] = {}
     if not engine.is_over(state):
@@ -48,6 +51,10 @@ def sync(
             pending.setdefault((entry["player"], policy.decision_key(entry)), entry)
     rows = GAME_DEADLINES.all(connection, {"game": game_id})
     existing = {(r.colour, r.decision): r for r in rows}
+    stale = [r.id for key, r in existing.items() if key in reopened]
+    if stale:
+        connection.execute(delete(_deadlines).where(_deadlines.c.id.in_(stale)))
+        existing = {key: r for key, r in existing.items() if key not in reopened}
     gone = [r.id for key, r in existing.items() if key not in pending]
     if gone:
         connection.execute(delete(_deadlines).where(_deadlines.c.id.in_(gone)))

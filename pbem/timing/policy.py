@@ -8,6 +8,8 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+import engine
+
 #: The documented defaults (README, "Deadlines").
 DEFAULT_TIMING: dict[str, Any] = {
     "power_card_hours": 48,
@@ -53,6 +55,18 @@ def decision_key(entry: Mapping[str, Any]) -> str:
     (a counter window is a new decision)."""
     kind: str = entry["kind"]
     return kind + (f":{entry['vetoer']}" if entry.get("vetoer") else "")
+
+
+def answered_along(steps: Iterable[tuple[engine.State, engine.State]]) -> set[tuple[str, str]]:
+    """The decisions (colour, key) that steps from one state to the next answered: pending
+    before a step, not after it. A move that answers a seat's decision and, with the orders
+    it sets off, opens the same kind again (a turn ends; the power cards are played by
+    orders; the same seat's turn comes) opens a new decision, not the old one going on."""
+    answered: set[tuple[str, str]] = set()
+    for before, after in steps:
+        now_pending = {(p["player"], decision_key(p)) for p in engine.pending(after)}
+        answered |= {(p["player"], decision_key(p)) for p in engine.pending(before)} - now_pending
+    return answered
 
 
 def due(

@@ -395,6 +395,8 @@ class BoardPage:
     head: Markup  # title, seats, replay controls
     final: Markup  # the final scoring, once the game is over
     moves: Markup | None  # the move buttons, or None when none are offered
+    #: The seat whose orders in advance the reader may give here (their own, in play now).
+    orders_seat: str | None
     board: Markup
     panel: Markup
     log: Markup
@@ -560,6 +562,7 @@ def _draw_board_page(
         ),
         final=parts.final_scoring(final) if final else Markup(""),
         moves=parts.moves(offered, viewer, colour_field) if offered is not None else None,
+        orders_seat=viewer if own and game.status == "active" and shown == game.seq else None,
         board=board,
         panel=panel,
         log=log_html(

@@ -24,12 +24,13 @@ from werkzeug.wrappers import Response
 import engine
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError, TooMany
 from pbem.extensions import db
+from pbem.game import words
 from pbem.game.games import get_game
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
 from pbem.headers import no_referrer
 from pbem.paths import TEMPLATES_DIR
-from pbem.play import notes, talk
+from pbem.play import notes, orders, talk
 from pbem.play.batch import submit
 from pbem.store import outage, queries, reads
 from pbem.store.queries import MAX_ID
@@ -102,15 +103,64 @@ def _board(
     table = pages.table_shown(page, player.id if player else None, **drafts)
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
+    # Read per request, never kept with the page's parts: they are the seat's secret.
+    mine = _orders_form(game_id, player_id, page.orders_seat)
     html = framed(
         "web/game.html",
         page.title,
         lambda token: parts.body(
-            page, error, token, table, organises(page, player), forming_seats(page)
+            page, error, token, table, organises(page, player), forming_seats(page), mine
         ),
         player,
     )
     return html, status
+
+
+def _orders_form(game_id: int, player_id: int | None, seat: str | None) -> dict[str, Any] | None:
+    if player_id is None or seat is None:
+        return None
+    given = orders.read(Actor.by_player(player_id, seat), game_id, seat)
+    return {
+        "colour": seat,
+        "url": url_for("web.give_orders", game_id=game_id),
+        "power_cards": " ".join(map(str, given.power_cards)),
+        "veto": given.veto,
+        "lines": words.orders_lines(given.power_cards, given.veto == "allow"),
+    }
+
+
+@bp.post("/games/<int:game_id>/orders")
+def give_orders(game_id: int) -> ResponseReturnValue:
+    """The seat's orders in advance from the page's form, as the API and `plan` give them."""
+    player = current_player()
+    if player is None:
+        raise Forbidden("Sign in (with your seat's link or your API key) to give orders.")
+    colour = _colour_arg()
+    text = request.form.get("power_cards", "").replace(",", " ").split()
+    if not all(card.isdigit() and len(card) <= 2 for card in text):
+        return _board(game_id, 422, "Power cards are numbers from 1 to 13, e.g. 13 11 9.")
+    veto = request.form.get("veto") or None
+    if veto not in (None, "allow", "ask"):
+        return _board(game_id, 422, 'The Veto answer is "allow" or "ask".')
+    try:
+        given = orders.give(
+            Actor.by_player(player.id, colour),
+            game_id,
+            colour,
+            power_cards=[int(card) for card in text],
+            veto=veto,
+        )
+        db.session.commit()
+    except ServiceError as error:
+        db.session.rollback()
+        if isinstance(error, NotFound):
+            raise
+        return _board(game_id, status_of(error), error.detail)
+    for line in words.orders_played(given.played) + words.orders_lines(
+        given.power_cards, given.veto == "allow"
+    ):
+        flash(line)
+    return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
 
 
 @bp.get("/")

@@ -27,6 +27,7 @@ TABLES_CHILD_FIRST = [
     "idle_limits",
     "table_talk",
     "notes",
+    "orders",
     "absences",
     "outbox",
     "snapshots",

@@ -10,6 +10,8 @@ from pbem.api.games.schemas import (
     GameCreateSchema,
     GameListSchema,
     GameSummarySchema,
+    OrdersInSchema,
+    OrdersSchema,
     SeatBotSchema,
     SeatChangeSchema,
     ViewerColourSchema,
@@ -18,8 +20,9 @@ from pbem.api.safe_json import Blueprint
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game import games
+from pbem.game.seating import Actor
 from pbem.game.views import callers_view
-from pbem.play import lifecycle
+from pbem.play import lifecycle, orders
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 
@@ -180,3 +183,41 @@ def seat_bot(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
     game = lifecycle.set_bot(player, game_id, colour, data["bot"])
     db.session.commit()
     return games.game_summary(game, player)
+
+
+def _seat_colour(colour: str) -> str:
+    if colour not in COLOURS:
+        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+    return colour
+
+
+@blp.route("/<int:game_id>/seats/<string:colour>/orders", methods=["GET"])
+@blp.response(200, OrdersSchema)
+@blp.alt_response(403, response="FORBIDDEN")
+@blp.doc(security=KEY_REQUIRED)
+def get_orders(game_id: int, colour: str) -> dict[str, Any]:
+    """Your seat's orders given in advance (only you may read them)."""
+    actor = Actor.by_key(api_key_hash())
+    return orders.read(actor, game_id, _seat_colour(colour)).as_dict()
+
+
+@blp.route("/<int:game_id>/seats/<string:colour>/orders", methods=["PUT"])
+@blp.arguments(OrdersInSchema)
+@blp.response(200, OrdersSchema)
+@blp.alt_response(403, response="FORBIDDEN")
+@blp.alt_response(409, response="CONFLICT")
+@blp.doc(security=KEY_REQUIRED)
+def put_orders(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
+    """Your seat's orders in advance: the power cards to play, best first, and whether this
+    round's Veto windows are answered allow at once. If the decision is yours now, it is
+    played at once; `played` says what."""
+    actor = Actor.by_key(api_key_hash())
+    given = orders.give(
+        actor,
+        game_id,
+        _seat_colour(colour),
+        power_cards=data.get("power_cards"),
+        veto=data.get("veto"),
+    )
+    db.session.commit()
+    return given.as_dict()

@@ -154,3 +154,37 @@ class SeatBotSchema(ma.Schema):
         required=True,
         metadata={"description": "true: a bot plays your seat; false: you take it back"},
     )
+
+
+class OrdersInSchema(ma.Schema):
+    """A seat's orders given in advance; a part left out stays as it is."""
+
+    power_cards = ma.fields.List(
+        ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=13)),
+        validate=ma.validate.Length(max=13),
+        metadata={
+            "description": "Power cards in the order you want them: at your next power card the "
+            "first still in your hand and not played this round is played at once; [] cancels"
+        },
+    )
+    veto = ma.fields.String(
+        validate=ma.validate.OneOf(("allow", "ask")),
+        metadata={
+            "description": "allow: every Veto window offered to you this round is answered "
+            "allow at once; ask (the default): you are asked"
+        },
+    )
+
+
+class OrdersSchema(ma.Schema):
+    """Your seat's orders as they stand (no one else may read them)."""
+
+    colour = ma.fields.String(required=True)
+    power_cards = ma.fields.List(ma.fields.Integer(), required=True)
+    veto = ma.fields.String(required=True, validate=ma.validate.OneOf(("allow", "ask")))
+    played = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        metadata={"description": "What your orders played at once, in the notation"},
+    )
+    seq = ma.fields.Integer(required=True, metadata={"description": "The game's seq now"})
