@@ -25,6 +25,7 @@ TABLES_CHILD_FIRST = [
     "idempotency_records",
     "deadlines",
     "idle_limits",
+    "sign_in_links",
     "table_talk",
     "notes",
     "orders",
