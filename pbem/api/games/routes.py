@@ -27,6 +27,12 @@ from pbem.play import lifecycle, orders
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 
 
+def known_colour(colour: str) -> None:
+    """A seat's colour in a path, checked before anything is read (404 for any other)."""
+    if colour not in COLOURS:
+        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+
+
 def _game_link(path: str, method: str) -> dict[str, Any]:
     """An OpenAPI link from an answer holding a game's `id` to an operation on that game."""
     pointer = ("/api/games/{game_id}" + path).replace("/", "~1")
@@ -137,8 +143,7 @@ def accept_seat(game_id: int, colour: str) -> dict[str, Any]:
     """Your seat of a forming game: accept it (the game begins once every seat is taken and
     accepted)."""
     player = current_player()
-    if colour not in COLOURS:
-        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+    known_colour(colour)
     game = lifecycle.accept_seat(game_id, colour, player.id)
     db.session.commit()
     return games.game_summary(game, player)
@@ -150,8 +155,7 @@ def accept_seat(game_id: int, colour: str) -> dict[str, Any]:
 def join_seat(game_id: int, colour: str) -> dict[str, Any]:
     """An open seat of a forming game: take it (accepted at once)."""
     player = current_player()
-    if colour not in COLOURS:
-        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+    known_colour(colour)
     game = lifecycle.join_seat(player, game_id, colour)
     db.session.commit()
     return games.game_summary(game, player)
@@ -164,8 +168,7 @@ def join_seat(game_id: int, colour: str) -> dict[str, Any]:
 def give_seat(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
     """Admin: give a seat to another registered player."""
     player = current_player()
-    if colour not in COLOURS:
-        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+    known_colour(colour)
     game = lifecycle.give_seat(player, game_id, colour, data["email"])
     db.session.commit()
     return games.game_summary(game, player)
@@ -178,16 +181,14 @@ def give_seat(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]
 def seat_bot(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
     """Your seat: let the bot play it, or take it back (the others are told)."""
     player = current_player()
-    if colour not in COLOURS:
-        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+    known_colour(colour)
     game = lifecycle.set_bot(player, game_id, colour, data["bot"])
     db.session.commit()
     return games.game_summary(game, player)
 
 
 def _seat_colour(colour: str) -> str:
-    if colour not in COLOURS:
-        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+    known_colour(colour)
     return colour
 
 
