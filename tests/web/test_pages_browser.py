@@ -284,7 +284,8 @@ def test_on_a_phone_the_board_is_readable_and_the_page_never_scrolls_sideways(
     try:
         widths = {}
         # The finished game first: its score chart once made the page 536 px wide.
-        for path in (f"/games/{finished_id}", "/", "/rules", "/sign-in", f"/games/{game_id}"):
+        paths = (f"/games/{finished_id}", "/", "/rules", "/sign-in", "/games/open")
+        for path in (*paths, f"/games/{game_id}"):
             browser.get(f"{live}{path}")
             sizes = browser.execute_script(MEASURE, TEXTS)
             widths[path] = sizes["page"]
