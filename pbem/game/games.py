@@ -62,8 +62,11 @@ def game_summary(game: Game, player: Player) -> dict[str, Any]:
                 "declined": s.declined_at is not None,
                 "bot": s.bot,
                 # While the game forms: anyone may join it, or its holder has accepted it.
-                "open": s.open,
-                "accepted": s.accepted_at is not None,
+                **(
+                    {"open": s.open, "accepted": s.accepted_at is not None}
+                    if game.status == "forming"
+                    else {}
+                ),
             }
             for s in game.seats
         ],

@@ -287,9 +287,11 @@ def welcome_mail(
     title: str,
     seats: list[dict[str, Any]],
     claim_token: str | None = None,
+    declinable: bool = True,
 ) -> EmailMessage:
     """The first mail of a seat's thread: the game has started, how to play, how to decline
-    the seat, and (for an email with no account yet) a one-time link to claim an API key."""
+    the seat (not for its organiser), and (for an email with no account yet) a one-time link
+    to claim an API key."""
     assert recipient.colour is not None
     context = {
         "recipient": recipient,
@@ -299,7 +301,9 @@ def welcome_mail(
         "link": game_link(game_id),
         "claim": f"{base_url()}/mail/claim/{claim_token}" if claim_token else None,
         "decline": f"{base_url()}/mail/decline/"
-        + tokens.decline_token(game_id, recipient.colour, recipient.player_id),
+        + tokens.decline_token(game_id, recipient.colour, recipient.player_id)
+        if declinable
+        else None,
     }
     return message(
         recipient,

@@ -27,7 +27,7 @@ from pbem.game.states import current_state
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import wants
-from pbem.store.models import Deadline, Notification, Player, Seat
+from pbem.store.models import Deadline, Game, Notification, Player, Seat
 from pbem.store.prepared import Prepared
 from pbem.timing import policy
 
@@ -457,12 +457,19 @@ def game_started(
     if only is not None:
         seated = [(r, p) for r, p in seated if r.colour in only]
     mails = []
+    # The organiser made the game: their own first mail offers no "decline the seat".
+    organiser = db.session.get_one(Game, game_id).creator_id
     for recipient, preferences in seated:
         if not wants(preferences, game_id, "decision"):
             continue
         claim = claim_token(db.session.get_one(Player, recipient.player_id))
         mail = compose.welcome_mail(
-            recipient, game_id=game_id, title=title, seats=seats, claim_token=claim
+            recipient,
+            game_id=game_id,
+            title=title,
+            seats=seats,
+            claim_token=claim,
+            declinable=recipient.player_id != organiser,
         )
         mails.append((recipient, "welcome", mail))
     pending = {entry["player"]: entry for entry in engine.pending(state)}

@@ -109,3 +109,12 @@ def test_forged_links_are_refused(mail_api):
     assert mail_api.client.post("/mail/claim/forged").status_code == 410
     assert mail_api.client.post("/mail/decline/forged").status_code == 404
     assert_problem(mail_api.client.post("/api/players/key-reset", json={"email": "x"}), 422)
+
+
+def test_the_organisers_own_first_mail_offers_no_decline(mail_app, mail_api, smtp):
+    new_game_with_a_stranger(mail_api)
+    deliver(mail_app)
+    (own,) = [m for m in smtp.inbox.to("host@example.org") if "for you" in m["Subject"]]
+    (theirs,) = [m for m in smtp.inbox.to("new.friend@example.org") if "for you" in m["Subject"]]
+    assert "/mail/decline/" not in own.as_string() and "Decline the seat" not in own.as_string()
+    assert "/mail/decline/" in theirs.as_string()

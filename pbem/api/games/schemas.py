@@ -91,9 +91,11 @@ class SeatOutSchema(ma.Schema):
         metadata={"description": "Its holder declined it: the admin should give it on"}
     )
     bot = ma.fields.Boolean(metadata={"description": "A bot plays it (for now)"})
-    open = ma.fields.Boolean(metadata={"description": "While the game forms: anyone may join it"})
+    open = ma.fields.Boolean(
+        metadata={"description": "Only while the game forms: anyone may join it"}
+    )
     accepted = ma.fields.Boolean(
-        metadata={"description": "While the game forms: its holder has accepted it"}
+        metadata={"description": "Only while the game forms: its holder has accepted it"}
     )
 
 
