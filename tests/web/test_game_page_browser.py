@@ -73,7 +73,13 @@ def test_a_veto_window_shows_its_plan_beside_the_choices(browser, live, app, api
 
 def test_cards_deadlines_and_a_scoring_as_chromium_shows_them(browser, live, app, api):  # noqa: F811
     game_id, keys = api.new_game(["red", "blue", "green"])
-    step_randomly(api, game_id, keys, random.Random(9), 60)
+    rng = random.Random(9)
+    # On until a move has scored (a card's scoring or a round's end), the game still going.
+    for _ in range(40):
+        step_randomly(api, game_id, keys, rng, 10)
+        log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
+        if any(ev["type"] == "score" for e in log for ev in e["events"]):
+            break
     view = api.get(f"/api/games/{game_id}").get_json()
     # The reader is in Tokyo: each deadline is written in their time, not the server's.
     browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
