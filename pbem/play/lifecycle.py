@@ -271,10 +271,9 @@ LONGEST_EXTENSION_HOURS = 336
 def extend_deadline(admin: Player, game_id: int, colour: str, hours: int) -> list[datetime]:
     """The organiser gives a seat more time for what it must decide now; the table is told.
     Returns the new deadlines."""
-    game = _organised_seat(admin, game_id, colour)
+    game, seat = _organised_seat(admin, game_id, colour)
     if not 1 <= hours <= LONGEST_EXTENSION_HOURS:
         raise Invalid(f"Put a deadline off by 1 to {LONGEST_EXTENSION_HOURS} hours, not {hours}.")
-    seat = next(s for s in game.seats if s.colour == colour)
     if seat.bot:
         raise Conflict(f"A bot plays {colour}: it decides at once, and needs no more time.")
     connection = db.session.connection()
@@ -292,8 +291,7 @@ def extend_deadline(admin: Player, game_id: int, colour: str, hours: int) -> lis
 def seat_to_bot(admin: Player, game_id: int, colour: str) -> Game:
     """The organiser lets a house bot play a seat whose player is gone (its player may take
     it back, as after timeouts); the table is told."""
-    game = _organised_seat(admin, game_id, colour)
-    seat = next(s for s in game.seats if s.colour == colour)
+    game, seat = _organised_seat(admin, game_id, colour)
     if seat.bot:
         raise Conflict(f"A bot plays {colour} already.")
     seat.bot, seat.timeouts = True, 0
@@ -308,14 +306,16 @@ def seat_to_bot(admin: Player, game_id: int, colour: str) -> Game:
     return game
 
 
-def _organised_seat(admin: Player, game_id: int, colour: str) -> Game:
+def _organised_seat(admin: Player, game_id: int, colour: str) -> tuple[Game, Seat]:
+    """The organiser's game, in play, and its `colour` seat."""
     game = get_game(game_id)
     _require_admin(game, admin)
     if game.status != "active":
         raise Conflict(f"Game {game.id} is {game.status}; its seats no longer play.")
-    if not any(s.colour == colour for s in game.seats):
+    seat = next((s for s in game.seats if s.colour == colour), None)
+    if seat is None:
         raise NotFound(f"Game {game.id} has no {colour} seat.")
-    return game
+    return game, seat
 
 
 def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:

@@ -149,3 +149,20 @@ def extend(
         )
         moved.append(due_at)
     return moved
+
+
+def earliest(connection: Connection, game_ids: Collection[int]) -> dict[tuple[int, str], datetime]:
+    """Each seat's earliest open deadline in these games, by (game, colour): what a list of
+    games or an organiser shows as when a seat must answer."""
+    due: dict[tuple[int, str], datetime] = {}
+    if not game_ids:
+        return due
+    rows = connection.execute(
+        select(_deadlines.c.game_id, _deadlines.c.colour, _deadlines.c.due_at).where(
+            _deadlines.c.game_id.in_(list(game_ids))
+        )
+    )
+    for game_id, colour, due_at in rows:
+        key = (game_id, colour)
+        due[key] = min(due.get(key, due_at), due_at)
+    return due

@@ -4,8 +4,6 @@ house bot play a seat, hand a seat to another person, or stop the game. Each goe
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
@@ -13,7 +11,8 @@ from pbem.errors import Forbidden, Invalid, ServiceError
 from pbem.extensions import db
 from pbem.game.games import get_game
 from pbem.play import lifecycle
-from pbem.store.models import Deadline, Game, Player
+from pbem.store.models import Game, Player
+from pbem.timing import deadlines
 from pbem.web.routes import bp, current_player
 from pbem.web.status import status_of
 
@@ -72,17 +71,14 @@ def _organiser(game_id: int) -> tuple[Player, Game]:
 
 
 def _page(game: Game, organiser: Player, error: str | None) -> str:
-    due: dict[str, Any] = {}
-    query = db.select(Deadline.colour, Deadline.due_at).where(Deadline.game_id == game.id)
-    for colour, due_at in db.session.execute(query):
-        due[colour] = min(due.get(colour, due_at), due_at)
+    due = deadlines.earliest(db.session.connection(), [game.id])
     seats = [
         {
             "colour": s.colour,
             "name": s.player.name,
             "bot": s.bot,
             "declined": s.declined_at is not None,
-            "due": due.get(s.colour),
+            "due": due.get((game.id, s.colour)),
         }
         for s in game.seats
     ]

@@ -12,7 +12,6 @@ import json
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from flask import current_app, request, url_for
@@ -31,7 +30,8 @@ from pbem.play.notes import LONGEST as LONGEST_NOTES
 from pbem.play.talk import LONGEST as LONGEST_WORDS
 from pbem.play.talk import OPEN_STATUSES
 from pbem.store import queries, reads
-from pbem.store.models import Deadline, Game
+from pbem.store.models import Game
+from pbem.timing.deadlines import earliest
 from pbem.web.board import PLACES, board_svg, colour_chip, panel_html
 from pbem.web.links import link
 from pbem.web.notation import log_text, move_text, notation
@@ -72,13 +72,8 @@ def your_games(player: SignedIn) -> dict[str, list[dict[str, Any]]]:
     (the longest waiting first), then those waiting on others, then the ones over; each
     waiting game with since when, and the earliest deadline of whoever it waits on."""
     games = games_of(player)
-    ids = [g.id for g in games if g.status == "active"]
-    due: dict[tuple[int, str], datetime] = {}
-    if ids:
-        query = db.select(Deadline.game_id, Deadline.colour, Deadline.due_at)
-        for game_id, colour, due_at in db.session.execute(query.where(Deadline.game_id.in_(ids))):
-            key = (game_id, colour)
-            due[key] = min(due.get(key, due_at), due_at)
+    active = [g.id for g in games if g.status == "active"]
+    due = earliest(db.session.connection(), active)
     groups: dict[str, list[dict[str, Any]]] = {"you": [], "others": [], "forming": [], "over": []}
     for game in sorted(games, key=lambda g: g.updated_at):
         row = game_row(game, player)
@@ -89,10 +84,8 @@ def your_games(player: SignedIn) -> dict[str, list[dict[str, Any]]]:
             groups["over"].append(row)
             continue
         row["since"] = game.updated_at.isoformat()
-        deadlines = [
-            due[(game.id, p["colour"])] for p in row["to_move"] if (game.id, p["colour"]) in due
-        ]
-        row["deadline"] = min(deadlines).isoformat() if deadlines else None
+        waits = [due[game.id, p["colour"]] for p in row["to_move"] if (game.id, p["colour"]) in due]
+        row["deadline"] = min(waits).isoformat() if waits else None
         groups["you" if row["your_turn"] else "others"].append(row)
     groups["over"].reverse()  # the latest over first
     return groups
