@@ -89,3 +89,32 @@ def to_a_turn(api, game_id: int, keys: dict) -> str:
         card = max((m for m in legal["moves"]), key=lambda m: m.get("card", 0))
         assert api.post_moves(game_id, keys[colour], [card], legal["seq"]).status_code == 201
     raise AssertionError("no turn came")
+
+
+def queued_mails(
+    app, kind: str, *, game_id: int | None = None, recipient: str | None = None
+) -> list[tuple[str, str]]:
+    """(recipient, message as sent, RFC 822) of each mail of `kind` in the outbox, oldest
+    first, for one game and/or one address: the mail sink the page tests read."""
+    from pbem.store.models import Notification
+
+    query = db.select(Notification.recipient, Notification.message).where(Notification.kind == kind)
+    if game_id is not None:
+        query = query.where(Notification.game_id == game_id)
+    if recipient is not None:
+        query = query.where(Notification.recipient == recipient)
+    with app.app_context():
+        rows = [(r, m) for r, m in db.session.execute(query.order_by(Notification.id))]
+        db.session.remove()
+    return rows
+
+
+def text_part(message: str) -> str:
+    """A queued mail's text part as a person reads it ("" for a decision mail that waits as
+    a payload: the sender composes it)."""
+    from email import message_from_string, policy
+
+    if not message:
+        return ""
+    body = message_from_string(message, policy=policy.default).get_body(preferencelist=("plain",))
+    return body.get_content() if body is not None else ""

@@ -6,36 +6,21 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
-from email import message_from_string, policy
 from urllib.parse import urlsplit
 
 from pbem.clock import set_now
 from pbem.extensions import db
 from pbem.schedule.sweep import sweep
-from pbem.store.models import Game, Notification
+from pbem.store.models import Game
 from tests.server.conftest import table_snapshot
-from tests.web.helpers import page
+from tests.web.helpers import page, queued_mails, text_part
 from tests.web.html import parse
 from tests.web.test_new_game import form, sign_in_with_key
 
 
 def mails(app, game_id: int, kind: str) -> list[tuple[str, str]]:
     """(recipient, text part) of each mail of `kind` the game queued."""
-    with app.app_context():
-        rows = db.session.execute(
-            db.select(Notification.recipient, Notification.message).where(
-                Notification.game_id == game_id, Notification.kind == kind
-            )
-        ).all()
-        db.session.remove()
-    out = []
-    for recipient, message in rows:
-        if not message:  # a decision mail waits as a payload: the sender composes it
-            out.append((recipient, ""))
-            continue
-        mail = message_from_string(message, policy=policy.default)
-        out.append((recipient, mail.get_body(preferencelist=("plain",)).get_content()))
-    return out
+    return [(r, text_part(m)) for r, m in queued_mails(app, kind, game_id=game_id)]
 
 
 def forming_game(app, api, client, **fields) -> tuple[int, str]:

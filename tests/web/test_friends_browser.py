@@ -7,14 +7,11 @@ to the table reach the others by mail and on the page."""
 from __future__ import annotations
 
 import re
-from email import message_from_string, policy
 from urllib.parse import urlsplit
 
 import pytest
 
-from pbem.extensions import db
-from pbem.store.models import Notification
-from tests.web.helpers import seat_link_for
+from tests.web.helpers import queued_mails, seat_link_for, text_part
 from tests.web.test_pages_browser import by_css, click_and_wait, live  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -22,23 +19,9 @@ pytestmark = pytest.mark.browser
 
 def text_of_mail(app, recipient: str, kind: str) -> str:
     """The text part of the latest mail of `kind` queued to `recipient` (the sink)."""
-    with app.app_context():
-        message = (
-            db.session.execute(
-                db.select(Notification.message)
-                .where(Notification.recipient == recipient, Notification.kind == kind)
-                .order_by(Notification.id.desc())
-            )
-            .scalars()
-            .first()
-        )
-        db.session.remove()
-    assert message, (recipient, kind)
-    return (
-        message_from_string(message, policy=policy.default)
-        .get_body(preferencelist=("plain",))
-        .get_content()
-    )
+    mails = queued_mails(app, kind, recipient=recipient)
+    assert mails, (recipient, kind)
+    return text_part(mails[-1][1])
 
 
 def sign_in_by_mail(browser, live, app, email: str, name: str) -> None:  # noqa: F811
@@ -104,13 +87,7 @@ def test_friends_make_join_and_play_a_game_from_the_web(browser, live, app, api)
         browser.get(seat_link_for(app, game_id, other))
         words = [li.text for li in by_css(browser, "ol.talk li[data-message]")]
         assert any("Good luck, all!" in w for w in words), (other, words)
-    with app.app_context():
-        mailed = db.session.execute(
-            db.select(Notification.recipient, Notification.message).where(
-                Notification.game_id == game_id, Notification.kind == "table_talk"
-            )
-        ).all()
-        db.session.remove()
+    mailed = queued_mails(app, "table_talk", game_id=game_id)
     # Each of the three others, and not the writer, is mailed the words.
     assert len({r for r, _ in mailed}) == 3
     assert all("Good luck, all!" in " ".join(m.split()) for _, m in mailed)

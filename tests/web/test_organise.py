@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbem.extensions import db
-from pbem.store.models import Game, Notification
+from pbem.store.models import Game
 from pbem.timing import deadlines
 from tests.server.conftest import table_snapshot
-from tests.web.helpers import page, sign_in_seat
+from tests.web.helpers import page, queued_mails, sign_in_seat
 
 
 def token_of(doc) -> str:
@@ -18,14 +18,7 @@ def token_of(doc) -> str:
 
 def notices(app, game_id: int) -> list[tuple[str, str]]:
     """(recipient, text) of each notice mail the game queued."""
-    with app.app_context():
-        rows = db.session.execute(
-            db.select(Notification.recipient, Notification.message).where(
-                Notification.game_id == game_id, Notification.kind == "notice"
-            )
-        ).all()
-        db.session.remove()
-    return [(r, " ".join(m.split())) for r, m in rows]
+    return [(r, " ".join(m.split())) for r, m in queued_mails(app, "notice", game_id=game_id)]
 
 
 def due_of(api, game_id: int, colour: str) -> datetime:

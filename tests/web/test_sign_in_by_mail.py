@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import re
 from datetime import UTC, datetime, timedelta
-from email import message_from_string, policy
 from urllib.parse import urlsplit
 
 import pytest
@@ -17,8 +16,9 @@ from pbem import tokens
 from pbem.clock import set_now
 from pbem.extensions import db
 from pbem.play import accounts
-from pbem.store.models import Notification, Player
+from pbem.store.models import Player
 from tests.server.conftest import table_snapshot
+from tests.web.helpers import queued_mails, text_part
 from tests.web.html import parse
 
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
@@ -35,20 +35,12 @@ def ask(client, email: str, **extra):
 
 def mails_to(app, email: str) -> list[str]:
     """The sign-in mails queued to `email`, as sent (RFC 822), oldest first."""
-    with app.app_context():
-        query = db.select(Notification.message).where(
-            Notification.recipient == email, Notification.kind == "sign_in"
-        )
-        rows = list(db.session.execute(query.order_by(Notification.id)).scalars())
-        db.session.remove()
-    return rows
+    return [message for _, message in queued_mails(app, "sign_in", recipient=email)]
 
 
 def link_in(mail: str) -> str:
     """The link's path, from the mail's text part as a person reads it."""
-    message = message_from_string(mail, policy=policy.default)
-    text = message.get_body(preferencelist=("plain",)).get_content()
-    return urlsplit(re.search(r"https?://\S+/sign-in/link/\S+", text)[0]).path
+    return urlsplit(re.search(r"https?://\S+/sign-in/link/\S+", text_part(mail))[0]).path
 
 
 def name_of(app, email: str) -> str:
