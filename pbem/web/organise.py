@@ -13,6 +13,7 @@ from pbem.game.games import get_game
 from pbem.play import lifecycle
 from pbem.store.models import Game, Player
 from pbem.timing import deadlines
+from pbem.web.board import colour_chip
 from pbem.web.routes import bp, current_player
 from pbem.web.status import status_of
 
@@ -74,7 +75,7 @@ def _page(game: Game, organiser: Player, error: str | None) -> str:
     due = deadlines.earliest(db.session.connection(), [game.id])
     seats = [
         {
-            "colour": s.colour,
+            **colour_chip(s.colour),
             "name": s.player.name,
             "bot": s.bot,
             "declined": s.declined_at is not None,

@@ -692,7 +692,7 @@ def forming_seats(game: Game) -> list[dict[str, Any]]:
     """Each seat of a forming game: who holds it, and whether they accepted or it is open."""
     return [
         {
-            "colour": s.colour,
+            **colour_chip(s.colour),
             "name": "open" if s.open else s.player.name,
             "open": s.open,
             "bot": s.bot,

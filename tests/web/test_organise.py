@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from pbem.extensions import db
 from pbem.store.models import Game
 from pbem.timing import deadlines
+from pbem.web.board import COLOUR_LETTERS
 from tests.server.conftest import table_snapshot
 from tests.web.helpers import page, queued_mails, sign_in_seat
 
@@ -27,7 +28,7 @@ def due_of(api, game_id: int, colour: str) -> datetime:
 
 
 def test_only_the_organiser_organises(app, api, client):
-    game_id, keys = api.new_game(["red", "blue", "green"])  # red made it
+    game_id, keys = api.new_game(["red", "blue", "brown"])  # red made it
     sign_in_seat(app, client, game_id, "blue")
     assert page(client, f"/games/{game_id}").find("p", cls="organiser-link") is None
     answer = client.get(f"/games/{game_id}/organise")
@@ -35,7 +36,13 @@ def test_only_the_organiser_organises(app, api, client):
     sign_in_seat(app, client, game_id, "red")
     link = page(client, f"/games/{game_id}").find("p", cls="organiser-link").find("a")
     assert link.get("href") == f"/games/{game_id}/organise"
-    assert page(client, link.get("href")).find("table", cls="seats") is not None
+    seats = page(client, link.get("href")).find("table", cls="seats")
+    # Each seat's chip has its colour's letter (brown's is N: B is blue's).
+    chips = {
+        tr.get("data-colour"): tr.find("span", cls="chip").text
+        for tr in seats.find_all("tr", data_colour=True)
+    }
+    assert chips == {c: COLOUR_LETTERS[c] for c in ("red", "blue", "brown")}
 
 
 def test_more_time_for_a_seat_is_kept_and_told(app, api, client):
