@@ -131,8 +131,8 @@ def pages(out_dir: Path) -> None:
     """The pages of a served game, each at a laptop's size (`web-NAME.png`) and a phone's
     (`web-NAME-phone.png`), from a real server on a throwaway SQLite database: a seat's
     board mid-game (with words at the table), the games that need players, an invitation
-    mail, the home page, `/me` and `/games/new` signed in, a turn being planned, an intrigue
-    under way, a scoring opened in the log, and a finished game."""
+    mail, the home page, `/me`, `/games/new` and a game's organiser page signed in, a turn
+    being planned, an intrigue under way, a scoring opened in the log, and a finished game."""
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite"})
         upgrade_database(app)
@@ -201,8 +201,9 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         _play_over_api(client, game_id, keys, seed, moves)
         return game_id
 
-    def seat(game_id: int) -> tuple[str, str]:
-        colour = client.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
+    def seat(game_id: int, colour: str | None = None) -> tuple[str, str]:
+        """A seat's sign-in link: `colour`'s, else the seat that must act now."""
+        colour = colour or client.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
         with app.app_context():
             player = player_by_key_hash(hash_api_key(keys[colour]))
             assert player is not None  # registered above
@@ -219,13 +220,19 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         auth = {"Authorization": f"Bearer {keys[colour]}"}
         client.post(f"/api/games/{mid}/messages", json={"text": words}, headers=auth)
     invitation = _forming_game(app, client, keys, tmp)
+    # Rosa (red, who made every game) is away a week, and has stopped the finished game's mail.
+    rosa = {"Authorization": f"Bearer {keys['red']}"}
+    away = {"from": "2027-01-04T00:00:00+00:00", "until": "2027-01-11T00:00:00+00:00"}
+    client.post("/api/players/me/absences", json=away, headers=rosa)
+    client.put("/api/players/me/preferences", json={"muted_games": [done]}, headers=rosa)
     return {
         "board": ([seat(mid)[1]], ""),
         "open-games": ([f"{base}/games/open"], ""),
         "mail-invitation": ([invitation], ""),
-        "home": ([seat(mid)[1], f"{base}/"], ""),
+        "home": ([seat(mid, "red")[1], f"{base}/"], ""),
         "me": ([f"{base}/me"], ""),
         "new-game": ([f"{base}/games/new"], ""),
+        "organise": ([f"{base}/games/{mid}/organise"], ""),
         "turn-plan": ([seat(turn)[1], f"{base}/games/{turn}/plan?{planned}"], ""),
         "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
