@@ -30,6 +30,7 @@ _UNSUBSCRIBE_SALT = "pbem-unsubscribe"
 _DECLINE_SALT = "pbem-decline"
 _SIGN_IN_SALT = "pbem-sign-in"
 _ACCEPT_SALT = "pbem-accept"
+_EMAIL_CHANGE_SALT = "pbem-email-change"
 
 
 class Expired(Exception):
@@ -120,3 +121,21 @@ def read_sign_in_token(token: str) -> list[Any] | None:
     """[link id, nonce] of a sign-in link signed by us. How long it is good, and whether it
     was used, its row says (by the service's clock)."""
     return _read(_SIGN_IN_SALT, token, 2)
+
+
+def email_change_token(player_id: int, old_email: str, new_email: str, issued_at: int) -> str:
+    """A link mailed to `new_email` that makes it the player's address; `issued_at` (seconds,
+    by the service's clock) dates it, and `old_email` spends it once the address changes."""
+    return _signer(_EMAIL_CHANGE_SALT).dumps([player_id, old_email, new_email, issued_at])
+
+
+def read_email_change_token(token: str) -> tuple[int, str, str, int] | None:
+    values = _read(_EMAIL_CHANGE_SALT, token, 4)
+    if values is None:
+        return None
+    player_id, old_email, new_email, issued_at = values
+    if not (isinstance(player_id, int) and isinstance(issued_at, int)):
+        return None
+    if not (isinstance(old_email, str) and isinstance(new_email, str)):
+        return None
+    return player_id, old_email, new_email, issued_at

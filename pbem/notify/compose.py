@@ -428,6 +428,25 @@ def sign_in_mail(recipient: Recipient, link: str, minutes: int, known: bool) -> 
     return plain_message(recipient, "[El Grande] your sign-in link", parts)
 
 
+def email_change_mail(recipient: Recipient, link: str, hours: int, old_email: str) -> EmailMessage:
+    """To a new address: the link that makes it the player's (asked for on /me)."""
+    parts = render(
+        "email_change",
+        recipient=recipient,
+        link=link,
+        hours=hours,
+        old_email=old_email,
+        site=base_url(),
+    )
+    return plain_message(recipient, "[El Grande] confirm your new address", parts)
+
+
+def email_changed_mail(recipient: Recipient, new_email: str) -> EmailMessage:
+    """To the old address: it is no longer the player's (a change they did not make shows)."""
+    parts = render("email_changed", recipient=recipient, new_email=new_email, site=base_url())
+    return plain_message(recipient, "[El Grande] your address has changed", parts)
+
+
 def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
     """Gathered mails (every move, scorings) in one, for a player who asked for a digest."""
     subject = f"[El Grande] what happened in your games ({len(parts)})"

@@ -373,14 +373,16 @@ def log_entries(batch: engine.Batch[engine.State], seq: int) -> list[engine.LogE
     ]
 
 
-def key_mails_last_hour(player_id: int) -> int:
+def mails_last_hour(player_id: int, kind: str) -> int:
+    """How many mails of `kind` the player was sent in the last hour (for the hourly limits
+    on mails a person asks for)."""
     since = now() - timedelta(hours=1)
     return db.session.execute(
         select(func.count())
         .select_from(Notification.__table__)
         .where(
             Notification.player_id == player_id,
-            Notification.kind == "key",
+            Notification.kind == kind,
             Notification.created_at >= since,
         )
     ).scalar_one()
@@ -403,6 +405,30 @@ def queue_sign_in_mail(
         player_id=player.id if player else None,
         kind="sign_in",
         recipient=email,
+        message=mail.as_string(),
+    )
+    queue(connection, [sent])
+
+
+def queue_email_change_mails(
+    connection: Connection, player: Player, new_email: str, link: str | None, hours: int
+) -> None:
+    """An address change: with `link`, asked for (the link, to the new address); without,
+    done (a notice to the old address, `player.email` still, so a change they did not make
+    is seen)."""
+    if link is not None:
+        recipient = Recipient(player.id, new_email, player.name, None)
+        mail = compose.email_change_mail(recipient, link, hours, old_email=player.email)
+        kind = "email_change"
+    else:
+        recipient = Recipient(player.id, player.email, player.name, None)
+        mail = compose.email_changed_mail(recipient, new_email)
+        kind = "email_changed"
+    sent = row(
+        game_id=None,
+        player_id=player.id,
+        kind=kind,
+        recipient=recipient.email,
         message=mail.as_string(),
     )
     queue(connection, [sent])

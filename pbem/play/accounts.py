@@ -1,5 +1,6 @@
 """Account changes that send mail: a new API key, mailed; a one-time sign-in link, mailed to
-an address, which signs its holder in (and makes a player on first use)."""
+an address, which signs its holder in (and makes a player on first use); a new address,
+confirmed by a link mailed to it. And signing out of every session at once."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def reset_key_by_mail(email: str) -> None:
     player = _player(email)
     if player is None or is_unreachable(player.email):
         return
-    if outbox.key_mails_last_hour(player.id) >= KEY_MAILS_PER_HOUR:
+    if outbox.mails_last_hour(player.id, "key") >= KEY_MAILS_PER_HOUR:
         return
     key, player.api_key_hash = new_api_key()
     outbox.queue_key_mail(db.session.connection(), player, key)
@@ -171,3 +172,90 @@ def spend_sign_in_link(token: str, name: str | None) -> tuple[int, str | None]:
     link.used_at = now()
     db.session.flush()
     return player.id, link.next_path
+
+
+#: A link to change one's address works within this many hours.
+EMAIL_CHANGE_HOURS = 24
+#: Address-change links one player may have mailed an hour, at most.
+EMAIL_CHANGES_PER_HOUR = 3
+
+
+def mail_email_change(player: Player, new_email: str, link_for: Callable[[str], str]) -> str:
+    """Mail `new_email` a link that makes it the player's address (`link_for(token)`: its
+    URL); the address changes only when the link is followed, so a typo costs nothing. The
+    caller commits. The normalised address, for the answer."""
+    new_email = normal_email(new_email)
+    if new_email == player.email:
+        raise Invalid(f"{new_email} is your address already.")
+    if is_unreachable(new_email):
+        raise Invalid(f"No mail reaches {new_email} (.invalid addresses are for house bots).")
+    if outbox.mails_last_hour(player.id, "email_change") >= EMAIL_CHANGES_PER_HOUR:
+        raise TooMany(
+            "Three address-change links were mailed in the last hour; follow one of them, or "
+            "try again later.",
+            retry_after=3600,
+        )
+    issued = int(now().timestamp())
+    token = tokens.email_change_token(player.id, player.email, new_email, issued)
+    connection = db.session.connection()
+    outbox.queue_email_change_mails(
+        connection, player, new_email, link_for(token), EMAIL_CHANGE_HOURS
+    )
+    return new_email
+
+
+@dataclass(frozen=True)
+class EmailChange:
+    """A good address-change link, read: whose, from which address to which."""
+
+    player: Player
+    old_email: str
+    new_email: str
+
+
+def read_email_change(token: str) -> EmailChange:
+    """What an address-change link would do, checked (ours, not too old, not spent: the
+    player's address is still the one it changes); reading changes nothing (mail scanners
+    follow links). Raises Forbidden with what to do."""
+    values = tokens.read_email_change_token(token)
+    player = db.session.get(Player, values[0]) if values is not None else None
+    if values is None or player is None:
+        raise Forbidden(
+            "This link is not valid (perhaps cut short when it was copied); ask for a new one "
+            "on your page, /me."
+        )
+    _, old_email, new_email, issued = values
+    if player.email == new_email:
+        raise Forbidden(f"{new_email} is your address already: this link has done its work.")
+    if player.email != old_email:
+        raise Forbidden("Your address has changed since this link was mailed; it works no more.")
+    if now().timestamp() - issued > EMAIL_CHANGE_HOURS * 3600:
+        raise Forbidden(
+            f"This link has expired (each works for {EMAIL_CHANGE_HOURS} hours); ask for a new "
+            "one on your page, /me."
+        )
+    return EmailChange(player, old_email, new_email)
+
+
+def change_email(token: str) -> EmailChange:
+    """Follow a good address-change link: the player's address becomes the new one, and the
+    old one is told. The caller commits."""
+    change = read_email_change(token)
+    taken = _player(change.new_email)
+    if taken is not None:
+        raise Invalid(
+            f"{change.new_email} is already the address of another player here. Sign in with "
+            "it to use that account instead."
+        )
+    outbox.queue_email_change_mails(
+        db.session.connection(), change.player, change.new_email, None, EMAIL_CHANGE_HOURS
+    )
+    change.player.email = change.new_email
+    db.session.flush()
+    return change
+
+
+def sign_out_everywhere(player: Player) -> None:
+    """End every page session the player has signed in (on any device); the caller commits
+    and signs this one out. API keys are not sessions: a new key ends the old one."""
+    player.session_epoch = (player.session_epoch or 0) + 1

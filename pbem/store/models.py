@@ -77,6 +77,9 @@ class Player(Model):
     api_key_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     preferences: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    # A page's session is good only while it carries this number: "sign out everywhere"
+    # raises it, ending every session signed in before.
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 

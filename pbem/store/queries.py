@@ -96,8 +96,9 @@ SELECT_CALLER_AT_GAME_TO_VIEW = _caller_at_game(*_VIEW_COLUMNS)
 _me = _players.alias("me")
 
 # A game as its page shows it, with every seat and the name of its holder, and the name of
-# the signed-in player `player` (null if none): one row per seat, in seat order (no row: no
-# such game). Not the big state, nor the setup (colours, options) each row would repeat.
+# the signed-in player `player` (null if none, or if their session's `epoch` is past): one
+# row per seat, in seat order (no row: no such game). Not the big state, nor the setup
+# (colours, options) each row would repeat.
 SELECT_GAME_PAGE = (
     select(
         _me.c.name.label("player_name"),
@@ -114,14 +115,22 @@ SELECT_GAME_PAGE = (
     .select_from(
         _games.outerjoin(_seats, _seats.c.game_id == _games.c.id)
         .outerjoin(_players, _players.c.id == _seats.c.player_id)
-        .outerjoin(_me, _me.c.id == bindparam("player"))
+        .outerjoin(
+            _me,
+            and_(
+                _me.c.id == bindparam("player"),
+                _me.c.session_epoch == bindparam("epoch", type_=Integer),
+            ),
+        )
     )
     .where(_games.c.id == bindparam("game"))
     .order_by(_seats.c.position)
 )
 
+# The signed-in player, while their session's epoch is still theirs (see Player.session_epoch).
 SELECT_PLAYER_NAME = select(_players.c.id, _players.c.name).where(
-    _players.c.id == bindparam("player")
+    _players.c.id == bindparam("player"),
+    _players.c.session_epoch == bindparam("epoch", type_=Integer),
 )
 
 # The seq comes back with the state so a cached state is always filed under its own seq.
@@ -150,8 +159,9 @@ SELECT_LOG_BETWEEN = SELECT_MOVES_BETWEEN.add_columns(_moves.c.events)
 
 # What an open game page polls: the game's seq and status (public to anyone).
 _talk = TableTalk.__table__
-# What a page polls: the game's seq and status, and for a reader holding a seat (`player`;
-# null: nobody signed in) the id of the last word to the table, so talk shows without a move.
+# What a page polls: the game's seq and status, and for a reader holding a seat (`player`
+# at their session's `epoch`; null: nobody signed in) the id of the last word to the table,
+# so talk shows without a move.
 SELECT_GAME_SEQ = select(
     _games.c.seq,
     _games.c.status,
@@ -161,6 +171,8 @@ SELECT_GAME_SEQ = select(
         exists().where(
             _seats.c.game_id == _games.c.id,
             _seats.c.player_id == bindparam("player", type_=Integer),
+            _players.c.id == _seats.c.player_id,
+            _players.c.session_epoch == bindparam("epoch", type_=Integer),
         ),
     )
     .scalar_subquery()
@@ -293,10 +305,13 @@ def game_and_seats(
     return GAME_AND_SEATS.all(connection, {"game": id_or_zero(game_id), "player": player_id})
 
 
-def game_page(connection: Connection, game_id: int, player_id: int | None) -> list[Row[Any]]:
+def game_page(
+    connection: Connection, game_id: int, player_id: int | None, epoch: int
+) -> list[Row[Any]]:
     """The game's row with each seat and its holder's name, and the signed-in player's
     name; see SELECT_GAME_PAGE."""
-    return GAME_PAGE.all(connection, {"game": id_or_zero(game_id), "player": player_id})
+    reader = {"game": id_or_zero(game_id), "player": player_id, "epoch": epoch}
+    return GAME_PAGE.all(connection, reader)
 
 
 def snapshot_at_or_before(connection: Connection, game_id: int, seq: int) -> Row[Any] | None:

@@ -1,22 +1,25 @@
 """Accounts on the pages: signing in by a link mailed to your address (no password), and
-`/me`, your own page (your name, a new API key, your mail). Thin: `play.accounts` does the
-work; these routes read forms and render."""
+`/me`, your own page (your name and address, your mail and webhooks, absences, a new API
+key, signing out everywhere). Thin: `play.accounts` does the work; these routes read forms
+and render."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
 
-from pbem.errors import Invalid
+from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import new_api_key
 from pbem.headers import no_referrer
 from pbem.notify import preferences
 from pbem.play import accounts
-from pbem.store.models import Game, Player
+from pbem.store.models import Game, Player, Seat
 from pbem.timing import away
 from pbem.web import signin
 from pbem.web.links import own_path
@@ -92,57 +95,121 @@ def me() -> ResponseReturnValue:
     return _me_page(player)
 
 
+#: How often the mails that are not a decision may come, as `/me` offers it (digest_hours).
+DIGEST_CHOICES = {
+    0: "each at once",
+    6: "gathered, at most every 6 hours",
+    12: "gathered, at most every 12 hours",
+    24: "gathered, once a day",
+}
+#: Where a webhook may post from `/me` (the API checks the same with its schema).
+_WEBHOOK_URL = re.compile(r"https?://\S{1,1990}")
+
+
 @bp.post("/me")
 def change_me() -> ResponseReturnValue:
-    """Change your name or your mail choices, or make a new API key (shown once, here)."""
+    """Change what `/me` shows (each form names its `action`), make a new API key (shown
+    once, here), or sign out of every session."""
     player = _me()
     if player is None:
         return redirect(url_for("web.sign_in", next="/me"), code=303)
-    action = request.form.get("action")
+    action = request.form.get("action", "")
     if action == "key":
         key, player.api_key_hash = new_api_key()
         db.session.commit()
         current_app.logger.info("a new API key made on /me", extra={"player_id": player.id})
         return _me_page(player, key=key)
-    if action == "name":
-        name = request.form.get("name", "").strip()
-        if not 1 <= len(name) <= 100:
-            error = "Your name is what the other players see: 1 to 100 characters."
-            return _me_page(player, error=error), 422
-        player.name = name
-        flash(f"Your name is now {name}.")
-    elif action == "mail":
-        chosen = {kind: kind in request.form.getlist("mail") for kind in MAIL_KINDS}
-        preferences.set_preferences(player, {"mail": chosen})
-        flash("Your mail choices are saved.")
-    elif action in ("away", "back", "unmute"):
-        try:
-            flash(_change_away_or_muted(player, action))
-        except Invalid as error:
-            db.session.rollback()
-            return _me_page(player, error=error.detail), 422
-    else:
+    if action == "sign_out_everywhere":
+        accounts.sign_out_everywhere(player)
+        db.session.commit()
+        signin.sign_out()
+        flash("You are signed out everywhere: on every device, sign in again to play there.")
+        return redirect(url_for("web.index"), code=303)
+    change = _CHANGES.get(action)
+    if change is None:
         raise Invalid("This form says nothing to change; reload the page and try again.")
+    try:
+        said = change(player, request.form)
+    except (Invalid, TooMany) as error:
+        db.session.rollback()
+        return _me_page(player, error=error.detail), error.status
     db.session.commit()
+    flash(said)
     return redirect(url_for("web.me"), code=303)
 
 
-def _change_away_or_muted(player: Player, action: str) -> str:
-    """An absence declared or withdrawn, or a game's mail turned on again: what to say."""
-    form = request.form
-    if action == "away":
-        try:
-            starts = datetime.fromisoformat(form.get("from", "")).replace(tzinfo=UTC)
-            ends = datetime.fromisoformat(form.get("until", "")).replace(tzinfo=UTC)
-        except ValueError:
-            raise Invalid("Give the first and the last day you are away (dates).") from None
-        # The last day is a whole day away: the absence ends at the next midnight (UTC).
-        away.declare(player, starts, ends + timedelta(days=1))
-        return "Your absence is noted: your deadlines that fall in it move to after it."
-    if action == "back":
-        raw = form.get("absence", "")
-        away.cancel(player, int(raw) if raw.isdigit() and len(raw) < 10 else 0)
-        return "That absence is withdrawn."
+def _change_name(player: Player, form: MultiDict[str, str]) -> str:
+    name = form.get("name", "").strip()
+    if not 1 <= len(name) <= 100:
+        raise Invalid("Your name is what the other players see: 1 to 100 characters.")
+    player.name = name
+    return f"Your name is now {name}."
+
+
+def _change_mail(player: Player, form: MultiDict[str, str]) -> str:
+    chosen = {kind: kind in form.getlist("mail") for kind in MAIL_KINDS}
+    raw = form.get("digest_hours", "0")
+    hours = int(raw) if raw.isdigit() and int(raw) in DIGEST_CHOICES else 0
+    preferences.set_preferences(player, {"mail": chosen, "digest_hours": hours})
+    return "Your mail choices are saved."
+
+
+def _change_email(player: Player, form: MultiDict[str, str]) -> str:
+    email = form.get("email", "").strip()
+    if not _EMAIL.fullmatch(email) or len(email) > 254:
+        raise Invalid(f"{email!r} does not look like an email address; check it and try again.")
+    new_email = accounts.mail_email_change(
+        player, email, lambda token: signin.absolute_link("web.email_change", token=token)
+    )
+    hours = accounts.EMAIL_CHANGE_HOURS
+    return (
+        f"A link went to {new_email}: follow it within {hours} hours to make it your "
+        f"address. Until then your mail still goes to {player.email}."
+    )
+
+
+def _add_webhook(player: Player, form: MultiDict[str, str]) -> str:
+    raw, url = form.get("game", ""), form.get("url", "").strip()
+    game_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
+    if not _WEBHOOK_URL.fullmatch(url):
+        raise Invalid("A webhook is a web address starting https:// (your chat's webhook URL).")
+    style = "slack" if form.get("format") == "slack" else "discord"
+    hooks = preferences.preferences_of(player)["webhooks"]
+    if len(hooks) >= 50:
+        raise Invalid("You have 50 webhooks already; remove one to add another.")
+    new = {"game_id": game_id, "url": url, "format": style}
+    preferences.set_preferences(player, {"webhooks": [*hooks, new]})
+    return f"Game {game_id}'s news now also goes to your webhook."
+
+
+def _remove_webhook(player: Player, form: MultiDict[str, str]) -> str:
+    raw = form.get("webhook", "")
+    hooks = list(preferences.preferences_of(player)["webhooks"])
+    if not raw.isdigit() or int(raw) >= len(hooks):
+        raise Invalid("That webhook is gone already; reload the page.")
+    del hooks[int(raw)]
+    preferences.set_preferences(player, {"webhooks": hooks})
+    return "That webhook is removed."
+
+
+def _declare_away(player: Player, form: MultiDict[str, str]) -> str:
+    try:
+        starts = datetime.fromisoformat(form.get("from", "")).replace(tzinfo=UTC)
+        ends = datetime.fromisoformat(form.get("until", "")).replace(tzinfo=UTC)
+    except ValueError:
+        raise Invalid("Give the first and the last day you are away (dates).") from None
+    # The last day is a whole day away: the absence ends at the next midnight (UTC).
+    away.declare(player, starts, ends + timedelta(days=1))
+    return "Your absence is noted: your deadlines that fall in it move to after it."
+
+
+def _withdraw_away(player: Player, form: MultiDict[str, str]) -> str:
+    raw = form.get("absence", "")
+    away.cancel(player, int(raw) if raw.isdigit() and len(raw) < 10 else 0)
+    return "That absence is withdrawn."
+
+
+def _unmute(player: Player, form: MultiDict[str, str]) -> str:
     raw = form.get("game", "")
     game_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
     muted = [g for g in preferences.preferences_of(player)["muted_games"] if g != game_id]
@@ -150,19 +217,69 @@ def _change_away_or_muted(player: Player, action: str) -> str:
     return f"Game {game_id}'s mails come again."
 
 
+#: What each of `/me`'s forms changes: a function of the player and the form, saying what
+#: it did (or raising Invalid, which changes nothing).
+_CHANGES: dict[str, Callable[[Player, MultiDict[str, str]], str]] = {
+    "name": _change_name,
+    "mail": _change_mail,
+    "email": _change_email,
+    "webhook": _add_webhook,
+    "webhook_remove": _remove_webhook,
+    "away": _declare_away,
+    "back": _withdraw_away,
+    "unmute": _unmute,
+}
+
+
+@bp.route("/me/email/<token>", methods=["GET", "POST"])
+def email_change(token: str) -> ResponseReturnValue:
+    """A mailed link that makes a new address the player's. GET only asks (mail scanners
+    follow links); the button POSTs, which changes it (no sign-in needed: the link is the
+    proof that the new address is theirs, and it was asked for while signed in)."""
+    no_referrer()
+    if request.method == "GET":
+        change = accounts.read_email_change(token)
+        return render_template("web/email_change.html", change=change, error=None)
+    try:
+        change = accounts.change_email(token)
+    except Invalid as error:
+        db.session.rollback()
+        change = accounts.read_email_change(token)
+        return render_template("web/email_change.html", change=change, error=error.detail), 422
+    db.session.commit()
+    flash(f"Your address is now {change.new_email}.")
+    return redirect(url_for("web.me"), code=303)
+
+
 def _me_page(player: Player, key: str | None = None, error: str | None = None) -> str:
-    muted = preferences.preferences_of(player)["muted_games"]
+    chosen = preferences.preferences_of(player)
+    muted, hooks = chosen["muted_games"], chosen["webhooks"]
     titles = dict(
-        db.session.execute(db.select(Game.id, Game.title).where(Game.id.in_(muted))).all()
+        db.session.execute(
+            db.select(Game.id, Game.title).where(
+                Game.id.in_([*muted, *(h["game_id"] for h in hooks)])
+            )
+        ).all()
     )
+    playing = db.session.execute(
+        db.select(Game.id, Game.title)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.player_id == player.id, Game.status.in_(("forming", "active")))
+        .distinct()
+        .order_by(Game.id.desc())
+    ).all()
     return render_template(
         "web/me.html",
         player=player,
         key=key,
         error=error,
         choices=_choices(player),
+        digest_hours=chosen["digest_hours"],
+        digest_choices=DIGEST_CHOICES,
         absences=away.absences_of(player),
         muted=[{"id": g, "title": titles.get(g, f"game {g}")} for g in muted],
+        webhooks=[{**h, "title": titles.get(h["game_id"], f"game {h['game_id']}")} for h in hooks],
+        playing=playing,
     )
 
 

@@ -35,7 +35,7 @@ from pbem.timing.deadlines import earliest
 from pbem.web.board import PLACES, board_svg, colour_chip, panel_html
 from pbem.web.links import link
 from pbem.web.notation import log_text, move_text, notation
-from pbem.web.signin import SignedIn
+from pbem.web.signin import Reader, SignedIn
 from pbem.web.templating import Drawn
 
 # --- the list of games -------------------------------------------------------------------
@@ -431,11 +431,11 @@ class PlanShown:
 
 
 def board_page(
-    game_id: int, player_id: int | None, seq: int | None = None, colour: str | None = None
+    game_id: int, reader: Reader, seq: int | None = None, colour: str | None = None
 ) -> tuple[BoardPage, SignedIn | None]:
     """The board page at `seq` (None: now), as `colour` (one of the player's; None: their
     pending one), or the public view for anyone without a seat; and the signed-in player
-    (None if `player_id` is None or no longer a player), for the page's header.
+    (None if nobody, or the reader's session is no longer good), for the page's header.
 
     One query reads the game, its seats and the player's name; the parts are then drawn
     only if this worker has not drawn them for the same key: the game (id, seed, seq,
@@ -444,7 +444,7 @@ def board_page(
     what drawing it again would (and a request refused, e.g. for another's colour, is
     refused before anything is kept).
     """
-    game, player, names, own = _read_game(game_id, player_id)
+    game, player, names, own = _read_game(game_id, reader)
     shown = game.seq if seq is None else seq
     # Each pending seat's deadline, for the game as it is now (a vacation moves one without
     # a move, so they are part of what the page is kept by).
@@ -472,30 +472,30 @@ def board_page(
 
 
 def _read_game(
-    game_id: int, player_id: int | None
+    game_id: int, reader: Reader
 ) -> tuple[Any, SignedIn | None, dict[str, str], list[str]]:
-    """The game's row, the signed-in player (None if not a player), each seat's name, and
-    the colours the player holds: one query."""
-    rows = queries.game_page(reads.connection(), game_id, player_id)
+    """The game's row, the signed-in player (None if not a player, or their session is no
+    longer good), each seat's name, and the colours the player holds: one query."""
+    rows = queries.game_page(reads.connection(), game_id, reader.player_id, reader.epoch)
     if not rows:
         raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
     game = rows[0]
     player = None
-    if player_id is not None and game.player_name is not None:
-        player = SignedIn(id=player_id, name=game.player_name)
+    if reader.player_id is not None and game.player_name is not None:
+        player = SignedIn(id=reader.player_id, name=game.player_name)
     seats = [r for r in rows if r.seat_colour is not None]
     names = {r.seat_colour: r.seat_name for r in seats}
-    own = [r.seat_colour for r in seats if player_id is not None and r.seat_player == player_id]
+    own = [r.seat_colour for r in seats if player is not None and r.seat_player == player.id]
     return game, player, names, own
 
 
 def plan_page(
-    game_id: int, player_id: int, colour: str | None, preview: Preview
+    game_id: int, reader: Reader, colour: str | None, preview: Preview
 ) -> tuple[BoardPage, SignedIn | None]:
     """The board page of a turn being planned: the board as the seat would see it after the
     previewed moves, the moves it may add, and the plan with Undo and Confirm. Drawn for
     this request alone: a planned position is nobody's to keep (it may never be played)."""
-    game, player, names, own = _read_game(game_id, player_id)
+    game, player, names, own = _read_game(game_id, reader)
     return _draw_board_page(game, names, own, game.seq, colour, {}, preview), player
 
 

@@ -96,8 +96,8 @@ def _board(
     game_id: int, status: int = 200, error: str | None = None, **drafts: str
 ) -> tuple[str, int]:
     """The board page; `drafts` (`talk`, `notes`): what a refused form held, given back."""
-    player_id = signin.signed_in_player_id()
-    page, player = pages.board_page(game_id, player_id, _seq_arg(), _colour_arg())
+    page, player = pages.board_page(game_id, signin.session_reader(), _seq_arg(), _colour_arg())
+    player_id = player.id if player is not None else None
     g.web_player = player  # read with the game: the header needs no query of its own
     # Read for this request, never kept with the page's parts (see pages.TableShown).
     table = pages.table_shown(page, player.id if player else None, **drafts)
@@ -174,8 +174,9 @@ def game_seq(game_id: int) -> Response:
     with an ETag, so a poll while nothing moved is a 304 from one indexed read."""
     row = None
     if game_id <= MAX_ID:  # past it the database would refuse the number, not find no game
-        reader = {"game": game_id, "player": signin.signed_in_player_id()}
-        row = queries.GAME_SEQ.first(reads.connection(), reader)
+        reader = signin.session_reader()
+        params = {"game": game_id, "player": reader.player_id, "epoch": reader.epoch}
+        row = queries.GAME_SEQ.first(reads.connection(), params)
     if row is None:
         raise NotFound(f"There is no game {game_id}.")
     # `talk`: the last word to the table, for a seat's reader only (null for anyone else).
@@ -253,7 +254,7 @@ def plan(game_id: int) -> ResponseReturnValue:
         if isinstance(error, NotFound):
             raise
         return _board(game_id, status_of(error), error.detail)
-    page, signed_in = pages.plan_page(game_id, player.id, colour, preview)
+    page, signed_in = pages.plan_page(game_id, signin.session_reader(), colour, preview)
     g.web_player = signed_in
     table = pages.table_shown(page, player.id)
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module

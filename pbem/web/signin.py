@@ -14,12 +14,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import current_app, session, url_for
+from sqlalchemy import select
 
 from pbem import tokens
 from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, seating
 from pbem.store import queries
+from pbem.store.models import Player
 
 ENDPOINT = "web.seat_sign_in"
 
@@ -77,14 +79,36 @@ def absolute_link(endpoint: str, **values: Any) -> str:
 
 
 def sign_in(player_id: int) -> None:
-    """Start a fresh session for the player (nothing of an earlier session carries over)."""
+    """Start a fresh session for the player (nothing of an earlier session carries over),
+    good until they sign out everywhere (which raises their epoch past this one's)."""
+    epoch = db.session.execute(
+        select(Player.session_epoch).where(Player.id == player_id)
+    ).scalar_one()
     session.clear()
     session.permanent = True
     session["player_id"] = player_id
+    session["epoch"] = epoch
 
 
 def sign_out() -> None:
     session.clear()
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who the session says reads: a player (None: nobody) as of the epoch they signed in
+    at. Believed only where a query finds the player still at that epoch."""
+
+    player_id: int | None
+    epoch: int
+
+
+def session_reader() -> Reader:
+    player_id = session.get("player_id")
+    epoch = session.get("epoch", 0)  # sessions from before epochs: the first epoch
+    if not isinstance(player_id, int) or not isinstance(epoch, int):
+        return Reader(None, 0)
+    return Reader(player_id, epoch)
 
 
 @dataclass(frozen=True)
@@ -96,15 +120,12 @@ class SignedIn:
 
 
 def signed_in_player() -> SignedIn | None:
-    """The player whose id the session carries, if they still exist (one query)."""
-    player_id = signed_in_player_id()
-    if player_id is None:
+    """The player whose id the session carries, if they still exist and have not signed out
+    everywhere since (one query)."""
+    reader = session_reader()
+    if reader.player_id is None:
         return None
     connection = db.session.connection()
-    row = connection.execute(queries.SELECT_PLAYER_NAME, {"player": player_id}).first()
+    params = {"player": reader.player_id, "epoch": reader.epoch}
+    row = connection.execute(queries.SELECT_PLAYER_NAME, params).first()
     return SignedIn(id=row.id, name=row.name) if row is not None else None
-
-
-def signed_in_player_id() -> int | None:
-    player_id = session.get("player_id")
-    return player_id if isinstance(player_id, int) else None

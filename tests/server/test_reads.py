@@ -6,6 +6,7 @@ from pbem.extensions import db
 from pbem.store import reads
 from pbem.store.models import Game
 from pbem.web import pages
+from pbem.web.signin import Reader
 
 
 def test_a_get_reads_on_its_own_connection_given_back_at_the_end(app, api):
@@ -13,7 +14,7 @@ def test_a_get_reads_on_its_own_connection_given_back_at_the_end(app, api):
     with app.test_request_context(f"/games/{game_id}"):
         taken = reads.connection()
         assert reads.connection() is taken
-        page, _ = pages.board_page(game_id, None)
+        page, _ = pages.board_page(game_id, Reader(None, 0))
         assert page.game_id == game_id and "data-region" in page.board
         # The page was read without an ORM session.
         assert not db.session.registry.has()
@@ -34,5 +35,5 @@ def test_whatever_writes_reads_on_the_sessions_connection(app, api):
         db.session.flush()
         connection = reads.connection()
         assert connection is db.session.connection()
-        assert pages.board_page(game_id, None)[0].title == "Renamed, not committed"
+        assert pages.board_page(game_id, Reader(None, 0))[0].title == "Renamed, not committed"
         db.session.rollback()
