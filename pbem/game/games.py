@@ -6,6 +6,7 @@ from typing import Any, Protocol
 
 from pbem.errors import NotFound
 from pbem.extensions import db
+from pbem.game.players import is_unreachable
 from pbem.store.models import Game, Player, Seat
 from pbem.store.queries import MAX_ID
 
@@ -56,9 +57,10 @@ def game_summary(game: Game, player: Player) -> dict[str, Any]:
             {
                 "colour": s.colour,
                 "name": s.player.name,
-                # Invited: has not claimed an API key yet. Declined: the admin should give
+                # Invited: a person who has not claimed an API key yet (a house bot has
+                # none either, and is invited by no one). Declined: the admin should give
                 # the seat to someone else (PUT .../seats/{colour}).
-                "invited": s.player.api_key_hash is None,
+                "invited": s.player.api_key_hash is None and not is_unreachable(s.player.email),
                 "declined": s.declined_at is not None,
                 "bot": s.bot,
                 # While the game forms: anyone may join it, or its holder has accepted it.

@@ -55,15 +55,16 @@ def is_unreachable(email: str) -> bool:
     return normal_email(email).endswith(".invalid")
 
 
-def newcomer(email: str) -> Player:
+def newcomer(email: str, name: str | None = None) -> Player:
     """The player for an email with no player yet: the house bot a bot address names, else
-    an invited player (`invite`). Any other address on `.invalid` is refused."""
+    an invited player (`invite`, by `name` if given). Any other address on `.invalid` is
+    refused."""
     number = house_bot_number(email)
     if number is not None:
         return house_bot(number)
     if is_unreachable(email):
         raise Invalid(f"{email} cannot receive mail: a seat needs a person's address.")
-    return invite(email)
+    return invite(email, name)
 
 
 def house_bot_number(email: str) -> int | None:
@@ -130,13 +131,14 @@ def unknown_key() -> Unauthorized:
     return Unauthorized("This API key is not known; check it, or register with POST /api/players.")
 
 
-def invite(email: str) -> Player:
+def invite(email: str, name: str | None = None) -> Player:
     """A player for an email that has no account yet: no key until they claim one with the
-    link in their first mail (a one-time nonce, kept until then)."""
+    link in their first mail (a one-time nonce, kept until then). Named `name` (given by
+    whoever invited them; they may choose another) or else by their address's first part."""
     local = email.partition("@")[0] or email
     player = Player(
         email=email,
-        name=local[:100],
+        name=((name or "").strip() or local)[:100],
         api_key_hash=None,
         preferences={"claim_nonce": secrets.token_urlsafe(16)},
     )

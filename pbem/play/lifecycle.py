@@ -65,7 +65,7 @@ def _holders(seats: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
         if seat.get("open"):
             if seat.get("email") or seat.get("bot"):
                 raise Invalid(
-                    f'Seat {position + 1} ({seat["colour"]}) is open to anyone: give it no '
+                    f"Seat {position + 1} ({seat['colour']}) is open to anyone: give it no "
                     'email and no "bot".'
                 )
             # Held meanwhile by a house bot of its own (none plays: the game is forming).
@@ -102,10 +102,11 @@ def create_game(
     default_timing: dict[str, Any] | None = None,
     forming: bool = False,
 ) -> Game:
-    """A new game: `seats` are `{email, colour}`, `{bot: true, colour}` or (a game that
-    forms) `{open: true, colour}` in seat order; the creator must hold one. A game that
-    forms waits, without deadlines, until every seat is taken and accepted (`accept_seat`,
-    `join_seat`) or its organiser starts it (`start_game`); any other starts at once."""
+    """A new game: `seats` are `{email, colour}` (with a `name` for a newcomer, if given),
+    `{bot: true, colour}` or (a game that forms) `{open: true, colour}` in seat order; the
+    creator must hold one. A game that forms waits, without deadlines, until every seat is
+    taken and accepted (`accept_seat`, `join_seat`) or its organiser starts it
+    (`start_game`); any other starts at once."""
     if not forming and any(seat.get("open") for seat in seats):
         raise Invalid(
             'An open seat (anyone may join it) needs a game that forms first: "forming": true.'
@@ -131,8 +132,11 @@ def create_game(
     except (ValueError, engine.IllegalMove) as error:
         raise Invalid(f"The engine cannot set up this game: {error}") from None
     # An email with no account yet is invited: its seat's first mail lets it claim a key.
+    # The name its seat was given is its name at the table until it chooses its own (one
+    # who plays here already keeps theirs: an organiser names no one else's account).
+    given = {normal_email(s["email"]): s.get("name") for s in seats if s.get("email")}
     for email in dict.fromkeys(e for e in emails if e not in players):
-        players[email] = newcomer(email)
+        players[email] = newcomer(email, given.get(email))
     game = Game(
         title=title.strip(),
         options=options,

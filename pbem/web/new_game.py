@@ -92,9 +92,10 @@ def _read(
         elif who == "open":
             seats.append({"open": True, "colour": colour})
         else:
-            seats.append({"email": form.get(f"email-{number}", "").strip(), "colour": colour})
-            if "@" not in seats[-1]["email"]:
+            email, name = form.get(f"email-{number}", "").strip(), form.get(f"name-{number}")
+            if "@" not in email:
                 raise Invalid(f"Seat {number + 1} is a friend's: give their email address.")
+            seats.append({"email": email, "colour": colour, "name": (name or "").strip()[:100]})
     if not 3 <= len(seats) <= 5:
         raise Invalid(
             f"El Grande is played by 3 to 5 seats; this game has {len(seats)}: add a friend or "

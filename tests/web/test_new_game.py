@@ -8,6 +8,7 @@ import pytest
 from pbem.extensions import db
 from pbem.store.models import Game, Notification
 from tests.server.conftest import table_snapshot
+from tests.web.helpers import queued_mails, text_part
 from tests.web.html import parse
 
 
@@ -55,7 +56,7 @@ def test_a_signed_in_player_makes_a_game_for_a_friend_and_a_bot(app, api, client
     assert [(s["colour"], s["name"], s["bot"], s["invited"]) for s in summary["seats"]] == [
         ("red", "Ada", False, False),
         ("blue", "bea", False, True),
-        ("green", "Bot 1", True, True),  # (a house bot has no key: the API calls it invited)
+        ("green", "Bot 1", True, False),  # a house bot has no key, but was invited by no one
     ]
     with app.app_context():
         timing = db.session.get_one(Game, game_id).timing
@@ -98,6 +99,8 @@ def test_a_form_that_makes_no_game_says_what_to_mend_and_keeps_what_was_typed(
     page = parse(answer.get_data(as_text=True))
     assert says in page.find("p", cls="error").text
     assert page.find("input", name="title").get("value") == form(token, **fields)["title"]
+    # "Wait for everyone" was left unchecked: it stays so (a GET checks it by default).
+    assert "checked" not in page.find("input", name="forming").attrs
     assert table_snapshot(app) == before
 
 
@@ -109,3 +112,49 @@ def test_the_form_needs_its_csrf_token(app, api, client):
     before = table_snapshot(app)
     assert client.post("/games/new", data=data).status_code == 400
     assert table_snapshot(app) == before
+
+
+def test_a_friends_seat_may_be_given_the_name_the_table_knows_them_by(app, api, client):
+    key = api.register("eve@example.org", "Eve")
+    api.register("fay@example.org", "Fay")
+    token = sign_in_with_key(client, key)
+    fresh = parse(client.get("/games/new").get_data(as_text=True))
+    assert "checked" in fresh.find("input", name="forming").attrs
+    fields = {
+        "email-1": "gus@example.org",
+        "name-1": "  Gustavo ",
+        "who-2": "friend",
+        "email-2": "fay@example.org",
+        "name-2": "Not Fay",  # she plays here already: her own name stays
+        "forming": "yes",
+    }
+    answer = client.post("/games/new", data=form(token, **fields))
+    assert answer.status_code == 303
+    game_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+    summary = next(g for g in api.get("/api/games", key).get_json()["games"] if g["id"] == game_id)
+    assert [s["name"] for s in summary["seats"]] == ["Eve", "Gustavo", "Fay"]
+    # The invitation shows the table by those names.
+    (invitation,) = queued_mails(app, "invitation", game_id=game_id, recipient="gus@example.org")
+    assert "Gustavo" in text_part(invitation[1]) and "Not Fay" not in text_part(invitation[1])
+
+
+def test_the_api_names_a_newcomers_seat_too(app, api):
+    key = api.register("hal@example.org", "Hal")
+    seats = [
+        {"email": "hal@example.org", "colour": "red"},
+        {"email": "ivo@example.org", "colour": "blue", "name": "Ivo M."},
+        {"bot": True, "colour": "green"},
+    ]
+    made = api.client.post(
+        "/api/games", json={"title": "Named", "seats": seats}, headers=api.auth(key)
+    )
+    assert made.status_code == 201, made.get_json()
+    names = [s["name"] for s in made.get_json()["seats"]]
+    assert names[:2] == ["Hal", "Ivo M."]
+    too_long = {**seats[1], "name": "x" * 101}
+    refused = api.client.post(
+        "/api/games",
+        json={"title": "Named", "seats": [seats[0], too_long, seats[2]]},
+        headers=api.auth(key),
+    )
+    assert refused.status_code == 422 and "name" in refused.get_data(as_text=True)

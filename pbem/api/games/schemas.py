@@ -32,6 +32,13 @@ class SeatInSchema(ma.Schema):
             'forms (with "forming": true)'
         }
     )
+    name = ma.fields.String(
+        validate=ma.validate.Length(min=1, max=100),
+        metadata={
+            "description": "With an email: the name the table sees for someone who has no "
+            "account yet (they may choose another); one who has an account keeps their own"
+        },
+    )
     colour = ma.fields.String(required=True, validate=ma.validate.OneOf(COLOURS))
 
     # One of an email, "bot": true or "open": true, never two or none (play.lifecycle refuses
