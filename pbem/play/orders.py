@@ -91,6 +91,11 @@ def give(
         raise Invalid('Give "power_cards" (a list, [] to cancel) or "veto" ("allow" or "ask").')
     for _ in range(TRIES):
         game, own = _own_seat(actor, game_id, colour)
+        if game.status == "forming":
+            raise Conflict(
+                f"Game {game_id} has not begun yet: give orders once it has (everyone is "
+                "mailed when it begins)."
+            )
         if game.status != "active":
             raise Conflict(f"Game {game_id} is {game.status}; it takes no more orders.")
         connection = db.session.connection()

@@ -32,6 +32,13 @@ def test_a_game_forms_is_joined_and_accepted_and_begins(api):
     assert api.get(f"/api/games/{game_id}", admin).get_json()["deadlines"] == []
     refused = api.post_moves(game_id, admin, [{"type": "play_power_card", "card": 13}], 0)
     assert refused.status_code == 409 and "forming" in refused.get_json()["detail"]
+    # Nor orders: they would wait for a start that is no move. Refused, saying when.
+    early = api.client.put(
+        f"/api/games/{game_id}/seats/red/orders",
+        json={"power_cards": [13]},
+        headers=api.auth(admin),
+    )
+    assert early.status_code == 409 and "once it has" in early.get_json()["detail"]
 
     joiner = api.register(f"joiner-{uuid.uuid4().hex[:6]}@example.org", "Joiner")
     joined = api.client.post(f"/api/games/{game_id}/seats/green/join", headers=api.auth(joiner))
