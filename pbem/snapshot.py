@@ -220,11 +220,18 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         auth = {"Authorization": f"Bearer {keys[colour]}"}
         client.post(f"/api/games/{mid}/messages", json={"text": words}, headers=auth)
     invitation = _forming_game(app, client, keys, tmp)
-    # Rosa (red, who made every game) is away a week, and has stopped the finished game's mail.
+    # Rosa (red, who made every game) is away a week, has stopped the finished game's mail,
+    # and has the Sunday league's news posted to her group's chat.
     rosa = {"Authorization": f"Bearer {keys['red']}"}
     away = {"from": "2027-01-04T00:00:00+00:00", "until": "2027-01-11T00:00:00+00:00"}
     client.post("/api/players/me/absences", json=away, headers=rosa)
-    client.put("/api/players/me/preferences", json={"muted_games": [done]}, headers=rosa)
+    hook = {
+        "game_id": mid,
+        "url": "https://discord.com/api/webhooks/1234/sunday",
+        "format": "discord",
+    }
+    chosen = {"muted_games": [done], "webhooks": [hook]}
+    client.put("/api/players/me/preferences", json=chosen, headers=rosa)
     return {
         "board": ([seat(mid)[1]], ""),
         "open-games": ([f"{base}/games/open"], ""),
