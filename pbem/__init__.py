@@ -43,12 +43,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # Imported here, not at the top: every `import pbem.<anything>` runs this file first,
     # and the whole app (flask-smorest, the models, the pages) takes 0.6 s to import, which
     # `pbem --help`, the engine's users and the ground floor's modules need not wait for.
-    from pbem import api, headers, logs, notify, web
+    from pbem import api, headers, languages, logs, notify, web
     from pbem.bodies import WholeBodies
     from pbem.config import configure
     from pbem.extensions import db, migrate
     from pbem.game import state_cache
     from pbem.store import reads
+    from pbem.web.language import page_language
     from pbem.web.templating import AppEnvironment
 
     # The instance folder holds the SQLite database, the made secret and mail files: the
@@ -65,6 +66,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         os.makedirs(app.instance_path, exist_ok=True)
 
     logs.init_app(app)
+    languages.init_app(app, locale_selector=page_language)
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS_DIR)
     api.init_app(app)

@@ -19,7 +19,7 @@ import jinja2
 from flask import current_app, has_request_context, request
 
 import engine
-from pbem import tokens
+from pbem import languages, tokens
 from pbem.clock import now
 from pbem.game import words
 from pbem.notify import addresses
@@ -52,13 +52,15 @@ class Recipient:
 
 @cache
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    languages.install_in(env)  # `_` and `{% trans %}`, in the language being rendered
+    return env
 
 
 def render(template: str, **context: Any) -> tuple[str, str]:

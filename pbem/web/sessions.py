@@ -57,7 +57,7 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def __init__(self) -> None:
         self._serializers: dict[tuple[object, ...], URLSafeTimedSerializer | None] = {}
-        self._verified = Drawn(VERIFIED_KEPT)
+        self._verified = Drawn(VERIFIED_KEPT, in_language=False)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         # Flask builds one for every request, and again to save it: one per key suffices.

@@ -19,6 +19,8 @@ from flask import current_app
 from flask.templating import Environment as FlaskEnvironment
 from markupsafe import Markup
 
+from pbem.languages import current_language
+
 
 class _DictKeysFirst:
     def getattr(self, obj: Any, attribute: str) -> Any:
@@ -45,16 +47,22 @@ class AppEnvironment(_DictKeysFirst, FlaskEnvironment):
 
 
 class Drawn:
-    """Things drawn once per worker, by a key that names everything they are drawn from:
+    """Things drawn once per worker, by a key that names everything they are drawn from (and
+    the language they are drawn in):
     the least recently used out first. A key holds the game's id, seed and seq, so a move
     (a new seq) makes new keys rather than stale entries: nothing needs invalidating."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, in_language: bool = True) -> None:
         self.size = size
+        self.in_language = in_language  # False: what is kept holds no words (and is read
+        # before the reader's language is known, e.g. the session it is kept in)
         self._entries: OrderedDict[Any, Any] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: Any, draw: Callable[[], Any]) -> Any:
+        if self.in_language:
+            # Drawn in the reader's language: the same thing in another is another.
+            key = (current_language(), key)
         with self._lock:
             hit = self._entries.get(key)
             if hit is not None:

@@ -1,0 +1,121 @@
+"""The languages pages and mails are written in: Flask-Babel's gettext catalogs
+(`pbem/translations/<language>/LC_MESSAGES/messages.po`), compiled to `.mo` when the package
+is built, and again here when a `.po` is newer than its `.mo` (a checkout, an editable
+install).
+
+Text is marked where it is written: `_("...")` (gettext) in code that runs per request or per
+mail, `lazy_("...")` for module-level tables read later, `ngettext` for counts, and in
+templates `{{ _("...") }}` or `{% trans %}`. Which language a page is in is chosen by the
+pages (`pbem.web.language`); a mail is rendered in its recipient's (`language_of`,
+`in_language`). The move notation is one grammar in every language: commands stay as they
+are, and the board's names are read in all of these languages (`engine.names`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import Flask, has_app_context
+from flask_babel import Babel, force_locale, get_locale, ngettext
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as lazy_
+
+#: The languages a player may choose, as they name themselves (English first: the default).
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "it": "Italiano",
+    "es": "Español",
+    "ru": "Русский",
+}
+DEFAULT = "en"
+TRANSLATIONS_DIR = Path(__file__).parent / "translations"
+
+
+def known(language: object) -> str | None:
+    """`language` if it is one of LANGUAGES (any case, `de-AT` read as `de`), else None."""
+    if not isinstance(language, str):
+        return None
+    code = language.strip().lower().replace("_", "-").split("-")[0]
+    return code if code in LANGUAGES else None
+
+
+def language_of(preferences: Mapping[str, Any] | None, game_language: str | None = None) -> str:
+    """A mail's language: its recipient's choice, else the game's, else English."""
+    chosen = known((preferences or {}).get("language"))
+    return chosen or known(game_language) or DEFAULT
+
+
+@contextmanager
+def in_language(language: str | None) -> Iterator[None]:
+    """Render what runs inside in `language` (None or unknown: English)."""
+    with force_locale(known(language) or DEFAULT):
+        yield
+
+
+def current_language() -> str:
+    """The language being rendered now (English outside an app)."""
+    if not has_app_context():
+        return DEFAULT
+    return known(str(get_locale() or DEFAULT)) or DEFAULT
+
+
+def compile_catalogs(directory: Path = TRANSLATIONS_DIR) -> list[Path]:
+    """Compile each `.po` under `directory` whose `.mo` is missing or older; the `.mo` files
+    written. A read-only install (compiled when it was built) is left as it is."""
+    written = []
+    for po in sorted(directory.glob("*/LC_MESSAGES/*.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalog = read_po(source, locale=po.parent.parent.name)
+        try:
+            with mo.open("wb") as target:
+                write_mo(target, catalog, use_fuzzy=False)
+        except OSError:
+            continue
+        written.append(mo)
+    return written
+
+
+def init_app(app: Flask, locale_selector: Any = None) -> None:
+    """Flask-Babel on `app`, reading this package's catalogs (compiled first if stale)."""
+    compile_catalogs()
+    Babel(
+        app,
+        locale_selector=locale_selector,
+        default_locale=DEFAULT,
+        default_translation_directories=str(TRANSLATIONS_DIR),
+    )
+    # Flask-Babel gives the pages' environment `_`, `ngettext` and `{% trans %}`.
+    app.jinja_env.globals["current_language"] = current_language
+
+
+def install_in(env: Any) -> None:
+    """Give a Jinja environment of our own (the mails') the app's gettext and `{% trans %}`."""
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(_, ngettext, newstyle=True)
+    env.globals["current_language"] = current_language
+
+
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "_",
+    "compile_catalogs",
+    "current_language",
+    "in_language",
+    "init_app",
+    "install_in",
+    "known",
+    "language_of",
+    "lazy_",
+    "ngettext",
+]
