@@ -5,6 +5,8 @@ Everything here is constant; the rules read it, nothing writes it.
 
 from __future__ import annotations
 
+from engine import names as _names
+
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "brown")
 
 # The nine regions in the order of the board's scoring track (general scoring order).
@@ -175,16 +177,6 @@ CARD_STACKS: dict[str, frozenset[int]] = {
     for card, _ in cards
 }
 
-# The places' names in English, as the board and the mails print them.
-PLACE_NAMES: dict[str, str] = {
-    "galicia": "Galicia",
-    "basque_country": "Basque Country",
-    "aragon": "Aragon",
-    "catalonia": "Catalonia",
-    "old_castile": "Old Castile",
-    "new_castile": "New Castile",
-    "seville": "Seville",
-    "granada": "Granada",
-    "valencia": "Valencia",
-    "castillo": "Castillo",
-}
+# The places' names in English, as the board and the mails print them (the English of
+# `engine.names.PLACE_NAMES`, which names them in every language).
+PLACE_NAMES: dict[str, str] = {place: names.en for place, names in _names.PLACE_NAMES.items()}

@@ -8,8 +8,14 @@ A line is a verb and its fields, in the order of `NOTATION`: `place aragon`,
 `move red seville>castillo`. Reading a line:
 
 - case, accents, `-`/`_` and extra spaces are ignored; a name may be spelt with spaces
-  (`old castile`) or in Spanish and other languages (`sevilla`, `castilla la vieja`);
-- a verb, a card or a name may be cut short while it stays unambiguous;
+  (`old castile`), and regions, the Castillo, the court, the province and the action cards
+  may be named in any language of `engine.names` (`place Altkastilien`,
+  `move red Севилья>Кастильо`, `card Rauswurf`; the verbs stay English), or as `ALIASES`
+  spells them;
+- a verb, a card or a name may be cut short while it stays unambiguous; a card's
+  abbreviation is read against the ids and the English names first, and only if it starts
+  none of them against the other languages (`card dec` stays a decay card, never French
+  Décompte);
 - the verb and the card are settled against the player's legal moves: `p 9` is `power 9`
   in the power card phase, `card score` is the one scoring card face up;
 - names on the board (regions, places, colours, scoreboards, options) must each name one
@@ -29,8 +35,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
+from engine import names as _names
 from engine.board import Board
-from engine.data import CARD_STACKS, LOCATIONS, MOBILE_SCOREBOARDS, PLACES, REGIONS
+from engine.data import (
+    CARD_STACKS,
+    COURT,
+    LOCATIONS,
+    MOBILE_SCOREBOARDS,
+    PLACES,
+    PROVINCE,
+    REGIONS,
+)
 from engine.moves import IllegalMove, well_formed
 from engine.observer import reveals_hidden
 from engine.play import legal_moves, push
@@ -104,46 +119,45 @@ NOTATION: dict[str, Notation] = {
     "veto": _n("veto", Slot("from_step", "number", default=1)),
 }
 
-# Other spellings of the board's names, as data. Keys are written as a person would type
-# them; reading drops accents and case and treats spaces, `-` and `_` alike.
+# Other spellings of the names, as data, read beside the names of `engine.names` in every
+# language (`Altkastilien`, `Nuova Castiglia`): older, regional and short spellings, and the
+# Castillo as a castle. Keys are written as a person would type them; reading drops accents
+# and case and treats spaces, `-` and `_` alike.
 ALIASES: dict[str, str] = {
     "galiza": "galicia",
     "basque": "basque_country",
-    "pais vasco": "basque_country",
     "euskadi": "basque_country",
-    "pays basque": "basque_country",
-    "paesi baschi": "basque_country",
-    "baskenland": "basque_country",
-    "aragona": "aragon",
-    "aragonien": "aragon",
-    "cataluña": "catalonia",
+    "баскония": "basque_country",
     "catalunya": "catalonia",
-    "catalogne": "catalonia",
-    "catalogna": "catalonia",
-    "katalonien": "catalonia",
-    "castilla la vieja": "old_castile",
     "castilla vieja": "old_castile",
-    "vieille castille": "old_castile",
     "castiglia vecchia": "old_castile",
-    "altkastilien": "old_castile",
-    "castilla la nueva": "new_castile",
+    "vecchia castiglia": "old_castile",
     "castilla nueva": "new_castile",
-    "nouvelle castille": "new_castile",
     "castiglia nuova": "new_castile",
-    "neukastilien": "new_castile",
-    "sevilla": "seville",
-    "séville": "seville",
-    "siviglia": "seville",
-    "grenade": "granada",
-    "valence": "valencia",
     "valenza": "valencia",
     "castle": "castillo",
     "castello": "castillo",
+    "château": "castillo",
+    "замок": "castillo",
+    "провинция": "province",
     "840": "8/4/0",
     "8 4 0": "8/4/0",
     "400": "4/0/0",
     "4 0 0": "4/0/0",
 }
+
+#: The names of `engine.names` a line may hold: the places' and the cards', and the court's
+#: and the province's (where else a caballero may be).
+_NAMED: tuple[dict[str, _names.Names], ...] = (
+    _names.PLACE_NAMES,
+    _names.CARD_NAMES,
+    {where: _names.TERM_NAMES[where] for where in (COURT, PROVINCE)},
+)
+#: Articles a name in another language may start with and be read without (`card corte` is
+#: La Corte, `card re` Il Re).
+_ARTICLES = frozenset({"der", "die", "das", "le", "la", "les", "il", "lo", "el", "los", "las"})
+#: Marks inside names that reading ignores: `Intrigant: vier eigene`, `Perte d'autorité`.
+_NAME_MARKS = ":!?'’«»\"()."
 
 # Kinds of names whose abbreviations must be unambiguous among all such names (see above);
 # a card may be settled by what is face up.
@@ -223,32 +237,70 @@ def _words(text: str) -> list[str]:
     return _fold(text).split()
 
 
-def _vocabulary(kind: str, board: Board) -> dict[tuple[str, ...], str]:
-    """Spelling (as words) -> canonical name, for the names of one kind."""
+def _name_words(text: str) -> tuple[str, ...]:
+    """A name's words as reading compares them: folded, the marks of `_NAME_MARKS` dropped."""
+    text = _fold(text)
+    for mark in _NAME_MARKS:
+        text = text.replace(mark, " ")
+    return tuple(text.split())
+
+
+def _spelling_tiers() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Every (spelling, canonical name) besides the canonical names themselves, in two tiers:
+    the English names and `ALIASES`, then the other languages' names (each also without a
+    leading article)."""
+    english = [(n.en, name) for table in _NAMED for name, n in table.items()]
+    english += list(ALIASES.items())
+    other: list[tuple[str, str]] = []
+    for table in _NAMED:
+        for name, n in table.items():
+            for spelling in (n.in_language(language) for language in _names.LANGUAGES[1:]):
+                other.append((spelling, name))
+                words = _name_words(spelling)
+                if len(words) > 1 and words[0] in _ARTICLES:
+                    other.append((" ".join(words[1:]), name))
+    return english, other
+
+
+def _vocabulary(kind: str, board: Board) -> tuple[dict[tuple[str, ...], str], ...]:
+    """Spelling (as words) -> canonical name, for the names of one kind, in reading tiers."""
     return _spellings(kind, _canonical_names(kind, board))
 
 
 @functools.lru_cache(maxsize=64)  # a handful of kinds and seatings: built once each
-def _spellings(kind: str, names: tuple[str, ...]) -> dict[tuple[str, ...], str]:
-    table = {tuple(_words(name)): name for name in names}
-    for alias, name in ALIASES.items():
-        if name in names:
-            table[tuple(_words(alias))] = name
-    return table
+def _spellings(kind: str, names: tuple[str, ...]) -> tuple[dict[tuple[str, ...], str], ...]:
+    """One table for a name on the board (every language alike: an abbreviation must name
+    one thing in all of them); for a card, the ids and English names, then the others."""
+    tiers: list[dict[tuple[str, ...], str]] = [{_name_words(name): name for name in names}]
+    english, other = _spelling_tiers()
+    for tier in (english, other):
+        if kind == "card" and tier is other:
+            tiers.append({})
+        for spelling, name in tier:
+            if name in names:
+                tiers[-1].setdefault(_name_words(spelling), name)
+    return tuple(tiers)
 
 
 def _resolve_name(words: list[str], kind: str, board: Board) -> set[str]:
-    """The names `words` may mean: an exact spelling, else each word a prefix of its own."""
-    table = _vocabulary(kind, board)
-    exact = table.get(tuple(words))
-    if exact is not None:
-        return {exact}
-    return {
-        name
-        for spelling, name in table.items()
-        if len(words) <= len(spelling)
-        and all(s.startswith(w) for w, s in zip(words, spelling[: len(words)], strict=True))
-    }
+    """The names `words` may mean, tier by tier: an exact spelling, else each word a prefix
+    of its own."""
+    wanted = _name_words(" ".join(words))
+    if not wanted:
+        return set()
+    for table in _vocabulary(kind, board):
+        exact = table.get(wanted)
+        if exact is not None:
+            return {exact}
+        found = {
+            name
+            for spelling, name in table.items()
+            if len(wanted) <= len(spelling)
+            and all(s.startswith(w) for w, s in zip(wanted, spelling[: len(wanted)], strict=True))
+        }
+        if found:
+            return found
+    return set()
 
 
 @dataclass

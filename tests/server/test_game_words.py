@@ -8,6 +8,7 @@ import random
 import pytest
 
 import engine
+from engine import names
 from pbem.game import words
 
 NAMES = {"red": "Ann", "blue": "Bob", "green": "Cid", "yellow": "Dee"}
@@ -224,3 +225,11 @@ def test_an_intrigue_under_way_counts_the_moves_it_has_left():
         if len(seen) >= 2:
             break
     assert len(seen) >= 2, seen
+
+
+def test_the_english_names_are_the_ones_pages_and_mails_show():
+    # engine.names holds every language's names; its English must not change what is shown.
+    for place in engine.data.PLACES:
+        assert words.place_name(place) == names.place_name(place)
+    for card in engine.data.CARD_STACKS:
+        assert words.card_title(card) == names.card_name(card)
