@@ -4,7 +4,8 @@ is built, and again here when a `.po` is newer than its `.mo` (a checkout, an ed
 install).
 
 Text is marked where it is written: `_("...")` (gettext) in code that runs per request or per
-mail, `lazy_("...")` for module-level tables read later, `ngettext` for counts, and in
+mail, `N_("...")` in module-level tables (translated with `_()` where shown) or `lazy_`,
+`ngettext` for counts, and in
 templates `{{ _("...") }}` or `{% trans %}`. Which language a page is in is chosen by the
 pages (`pbem.web.language`); a mail is rendered in its recipient's (`language_of`,
 `in_language`). The move notation is one grammar in every language: commands stay as they
@@ -36,6 +37,12 @@ LANGUAGES: dict[str, str] = {
 }
 DEFAULT = "en"
 TRANSLATIONS_DIR = Path(__file__).parent / "translations"
+
+
+def N_(text: str) -> str:
+    """Mark `text` for the catalogs without translating it here (a module-level table):
+    whoever shows it translates it then, with `_(text)`."""
+    return text
 
 
 def known(language: object) -> str | None:
@@ -108,6 +115,7 @@ def install_in(env: Any) -> None:
 __all__ = [
     "DEFAULT",
     "LANGUAGES",
+    "N_",
     "_",
     "compile_catalogs",
     "current_language",
