@@ -22,9 +22,8 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, has_app_context
-from flask_babel import Babel, force_locale, get_locale, ngettext
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as lazy_
+from flask_babel import Babel, force_locale, get_locale, gettext, lazy_gettext
+from flask_babel import ngettext as _ngettext
 
 #: The languages a player may choose, as they name themselves (English first: the default).
 LANGUAGES: dict[str, str] = {
@@ -37,6 +36,24 @@ LANGUAGES: dict[str, str] = {
 }
 DEFAULT = "en"
 TRANSLATIONS_DIR = Path(__file__).parent / "translations"
+
+
+# Flask-Babel's gettext functions, typed (it ships no type information).
+
+
+def _(text: str, **variables: Any) -> str:
+    """`text` in the language being rendered (`%(name)s` filled from `variables`)."""
+    return str(gettext(text, **variables))
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The form of `singular`/`plural` for `num` in the language being rendered."""
+    return str(_ngettext(singular, plural, num, **variables))
+
+
+def lazy_(text: str, **variables: Any) -> Any:
+    """`text`, translated each time it is made a string (in the language then rendered)."""
+    return lazy_gettext(text, **variables)
 
 
 def N_(text: str) -> str:

@@ -7,12 +7,12 @@ view (`engine.view`), the legal moves, the log as `engine.visible_log` lets them
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
-from functools import cache
-from typing import Any
+from functools import cache, wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import quote
 
 import jinja2
@@ -25,6 +25,9 @@ from pbem.game import words
 from pbem.notify import addresses
 from pbem.notify.board_text import board_table, place_name
 from pbem.paths import TEMPLATES_DIR
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: The line every mail's text starts its quotable part with: mail in reads above it.
 REPLY_ABOVE = "## Reply above this line to play. ##"
@@ -48,6 +51,22 @@ class Recipient:
     colour: str | None  # the seat a mail is for; None for a game-wide mail
     # A bot plays that seat for now: it is sent no decision mails (the bot decides at once).
     bot_plays: bool = False
+    # What the mail is written in (`languages.language_of`: their choice, else the game's).
+    language: str = languages.DEFAULT
+
+
+def in_recipients_language(
+    compose_mail: Callable[Concatenate[Recipient, P], R],
+) -> Callable[Concatenate[Recipient, P], R]:
+    """A mail composed in its recipient's language: its words, the game's words it quotes
+    and the names of the board, whichever language the request or job that sends it is in."""
+
+    @wraps(compose_mail)
+    def composed(recipient: Recipient, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with languages.in_language(recipient.language):
+            return compose_mail(recipient, *args, **kwargs)
+
+    return composed
 
 
 @cache
@@ -159,6 +178,7 @@ def describe_log_entry(entry: Mapping[str, Any]) -> str:
     return engine.format_move(entry["move"])
 
 
+@in_recipients_language
 def decision_mail(
     recipient: Recipient,
     *,
@@ -229,6 +249,7 @@ def _cards_to_choose(view: engine.View, decision: Mapping[str, Any]) -> list[dic
     return words.face_up_cards(view)
 
 
+@in_recipients_language
 def scoring_mail(
     recipient: Recipient,
     *,
@@ -282,6 +303,7 @@ def scoring_mail(
     )
 
 
+@in_recipients_language
 def welcome_mail(
     recipient: Recipient,
     *,
@@ -317,6 +339,7 @@ def welcome_mail(
     )
 
 
+@in_recipients_language
 def invitation_mail(
     recipient: Recipient,
     *,
@@ -353,6 +376,7 @@ def text_of(mail: EmailMessage) -> str:
     return text
 
 
+@in_recipients_language
 def moves_mail(
     recipient: Recipient,
     *,
@@ -416,12 +440,14 @@ def plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) ->
     return mail
 
 
+@in_recipients_language
 def key_mail(recipient: Recipient, key: str) -> EmailMessage:
     """A new API key, asked for by mail (POST /api/players/key-reset)."""
     parts = render("key", recipient=recipient, key=key, link=base_url())
     return plain_message(recipient, "[El Grande] your new API key", parts)
 
 
+@in_recipients_language
 def sign_in_mail(recipient: Recipient, link: str, minutes: int, known: bool) -> EmailMessage:
     """A one-time sign-in link, asked for at /sign-in (`known`: the address has a player)."""
     parts = render(
@@ -430,6 +456,7 @@ def sign_in_mail(recipient: Recipient, link: str, minutes: int, known: bool) -> 
     return plain_message(recipient, "[El Grande] your sign-in link", parts)
 
 
+@in_recipients_language
 def email_change_mail(recipient: Recipient, link: str, hours: int, old_email: str) -> EmailMessage:
     """To a new address: the link that makes it the player's (asked for on /me)."""
     parts = render(
@@ -443,18 +470,21 @@ def email_change_mail(recipient: Recipient, link: str, hours: int, old_email: st
     return plain_message(recipient, "[El Grande] confirm your new address", parts)
 
 
+@in_recipients_language
 def email_changed_mail(recipient: Recipient, new_email: str) -> EmailMessage:
     """To the old address: it is no longer the player's (a change they did not make shows)."""
     parts = render("email_changed", recipient=recipient, new_email=new_email, site=base_url())
     return plain_message(recipient, "[El Grande] your address has changed", parts)
 
 
+@in_recipients_language
 def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
     """Gathered mails (every move, scorings) in one, for a player who asked for a digest."""
     subject = f"[El Grande] what happened in your games ({len(parts)})"
     return plain_message(recipient, subject, render("digest", recipient=recipient, parts=parts))
 
 
+@in_recipients_language
 def declined_mail(
     recipient: Recipient, *, game_id: int, title: str, colour: str, name: str
 ) -> EmailMessage:
@@ -476,6 +506,7 @@ def declined_mail(
     )
 
 
+@in_recipients_language
 def timed_out_mail(
     recipient: Recipient,
     *,
@@ -507,6 +538,7 @@ def timed_out_mail(
     )
 
 
+@in_recipients_language
 def notice_mail(
     recipient: Recipient, *, game_id: int, title: str, subject: str, lines: list[str]
 ) -> EmailMessage:
@@ -520,6 +552,7 @@ def notice_mail(
     )
 
 
+@in_recipients_language
 def table_talk_mail(
     recipient: Recipient,
     *,
