@@ -120,6 +120,7 @@ def init_app(app: Flask, locale_selector: Any = None) -> None:
     )
     # Flask-Babel gives the pages' environment `_`, `ngettext` and `{% trans %}`.
     app.jinja_env.globals["current_language"] = current_language
+    app.jinja_env.globals["languages"] = LANGUAGES
 
 
 def install_in(env: Any) -> None:

@@ -19,6 +19,7 @@ from pbem.game import words
 from pbem.game.history import round_starts
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
+from pbem.languages import LANGUAGES, _, in_language, known, language_of
 from pbem.mailin.reading import COMMAND_WORDS, Inbound
 from pbem.notify import compose, preferences
 from pbem.notify.board_text import board_table
@@ -43,13 +44,17 @@ class SeatMail:
     #: Kept apart from `game`, whose attributes a commit expires (reading them again would
     #: cost a query).
     game_id: int = field(init=False)
+    #: The answer's language: the holder's, else the game's (read once, as `game_id`).
+    language: str = field(init=False)
 
     def __post_init__(self) -> None:
         self.game_id = self.game.id
+        self.language = language_of(self.holder.preferences, self.game.language)
 
     @property
     def recipient(self) -> Recipient:
-        return Recipient(self.holder.id, self.holder.email, self.holder.name, self.colour)
+        holder = self.holder
+        return Recipient(holder.id, holder.email, holder.name, self.colour, language=self.language)
 
     def state(self) -> engine.State | None:
         """The game now, if it is there to show (not for an aborted or abandoned game)."""
@@ -91,6 +96,21 @@ def _away(mail: SeatMail, arguments: list[str]) -> None:
         f"You are away from {starts:%d %b %Y} to {ends - timedelta(days=1):%d %b %Y}; your "
         "deadlines wait until you are back."
     )
+
+
+def _language(mail: SeatMail, arguments: list[str]) -> None:
+    """`language it`: every mail and page in Italian from now on (the moves are written the
+    same in every language)."""
+    offered = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+    chosen = known(arguments[0]) if arguments else None
+    if chosen is None:
+        raise ValueError(f"Write the language you want after it: {offered}.")
+    preferences.set_preferences(mail.holder, {"language": chosen})
+    mail.language = chosen
+    with in_language(chosen):
+        mail.lines.append(
+            _("Your mails and pages are in %(language)s from now on.", language=LANGUAGES[chosen])
+        )
 
 
 def _board(mail: SeatMail, arguments: list[str]) -> None:
@@ -177,6 +197,7 @@ COMMANDS: dict[str, Command] = {
     "help": _help,
     "plan": _plan,
     "veto": _veto,
+    "language": _language,
 }
 assert tuple(COMMANDS) == COMMAND_WORDS, "reading.COMMAND_WORDS names every command, in order"
 

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from pbem.extensions import db
 from pbem.game.players import normal_email
+from pbem.languages import in_language, language_of
 from pbem.mailin import ledger, reading, replies
 from pbem.mailin.commands import SeatMail
 from pbem.mailin.ledger import EX_NOUSER, Result
@@ -82,7 +83,13 @@ def _process(raw: bytes, recipient: str | None) -> Result:
     game_id, colour = seat
     game = db.session.get_one(Game, game_id)  # the seat exists, so does its game
     holder = next(s.player for s in game.seats if s.colour == colour)
-    mail = SeatMail(inbound, game, colour, holder)
+    # The answer, and any refusal in it, is written in the seat's language.
+    with in_language(language_of(holder.preferences, game.language)):
+        return _from_seat(raw, SeatMail(inbound, game, colour, holder))
+
+
+def _from_seat(raw: bytes, mail: SeatMail) -> Result:
+    inbound, holder = mail.inbound, mail.holder
     refusal = _refusal(raw, inbound, holder.email)
     if refusal is not None:
         reason, why = refusal

@@ -34,6 +34,7 @@ COMMAND_WORDS = (
     "help",
     "plan",
     "veto",
+    "language",
 )
 
 #: `veto` is a command only as `veto allow` or `veto ask` (a standing answer); else the move.

@@ -24,6 +24,7 @@ from pbem.extensions import db
 from pbem.game import history, words
 from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
+from pbem.languages import language_of
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import wants
@@ -32,7 +33,7 @@ from pbem.store.prepared import Prepared
 from pbem.timing import policy
 
 _OUTBOX = insert(Notification.__table__)
-_seats, _players = Seat.__table__, Player.__table__
+_seats, _players, _games = Seat.__table__, Player.__table__, Game.__table__
 
 # Read after every batch (`after_batch`): prepared, as the move path's other reads are.
 RECIPIENTS = Prepared(
@@ -43,8 +44,10 @@ RECIPIENTS = Prepared(
         _players.c.name,
         _players.c.preferences,
         _seats.c.bot,
+        _games.c.language,
     )
     .join(_players, _players.c.id == _seats.c.player_id)
+    .join(_games, _games.c.id == _seats.c.game_id)
     .where(_seats.c.game_id == bindparam("game"))
     .order_by(_seats.c.position)
 )
@@ -54,8 +57,28 @@ def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, di
     """Each seat's holder as a mail recipient, with their preferences, in seat order."""
     rows = RECIPIENTS.all(connection, {"game": game_id})
     return [
-        (Recipient(r.id, r.email, r.name, r.colour, bool(r.bot)), r.preferences or {}) for r in rows
+        (
+            Recipient(
+                r.id,
+                r.email,
+                r.name,
+                r.colour,
+                bool(r.bot),
+                language_of(r.preferences, r.language),
+            ),
+            r.preferences or {},
+        )
+        for r in rows
     ]
+
+
+def recipient(
+    player: Player, colour: str | None = None, game: Any = None, email: str | None = None
+) -> Recipient:
+    """`player` as a mail's recipient (at `email` if not their own), in their language, else
+    the game's."""
+    language = language_of(player.preferences, getattr(game, "language", None))
+    return Recipient(player.id, email or player.email, player.name, colour, language=language)
 
 
 #: Mails a digest may gather; a player's own decisions always go at once.
@@ -389,17 +412,24 @@ def mails_last_hour(player_id: int, kind: str) -> int:
 
 
 def queue_key_mail(connection: Connection, player: Player, key: str) -> None:
-    recipient = Recipient(player.id, player.email, player.name, None)
-    queue(connection, rows_for([(recipient, "key", compose.key_mail(recipient, key))], None))
+    to = recipient(player)
+    queue(connection, rows_for([(to, "key", compose.key_mail(to, key))], None))
 
 
 def queue_sign_in_mail(
-    connection: Connection, email: str, player: Player | None, link: str, minutes: int
+    connection: Connection,
+    email: str,
+    player: Player | None,
+    link: str,
+    minutes: int,
+    language: str | None = None,
 ) -> None:
-    """A sign-in link to `email`, whether or not it has a player yet (the link makes one)."""
+    """A sign-in link to `email`, whether or not it has a player yet (the link makes one):
+    in the player's language, else the one the page asking for it was in."""
+    language = language_of(player.preferences if player else None, language)
     name = player.name if player is not None else email.partition("@")[0]
-    recipient = Recipient(player.id if player else 0, email, name, None)
-    mail = compose.sign_in_mail(recipient, link, minutes, known=player is not None)
+    to = Recipient(player.id if player else 0, email, name, None, language=language)
+    mail = compose.sign_in_mail(to, link, minutes, known=player is not None)
     sent = row(
         game_id=None,
         player_id=player.id if player else None,
@@ -417,18 +447,18 @@ def queue_email_change_mails(
     done (a notice to the old address, `player.email` still, so a change they did not make
     is seen)."""
     if link is not None:
-        recipient = Recipient(player.id, new_email, player.name, None)
-        mail = compose.email_change_mail(recipient, link, hours, old_email=player.email)
+        to = recipient(player, email=new_email)
+        mail = compose.email_change_mail(to, link, hours, old_email=player.email)
         kind = "email_change"
     else:
-        recipient = Recipient(player.id, player.email, player.name, None)
-        mail = compose.email_changed_mail(recipient, new_email)
+        to = recipient(player)
+        mail = compose.email_changed_mail(to, new_email)
         kind = "email_changed"
     sent = row(
         game_id=None,
         player_id=player.id,
         kind=kind,
-        recipient=recipient.email,
+        recipient=to.email,
         message=mail.as_string(),
     )
     queue(connection, [sent])
@@ -450,9 +480,9 @@ def invitations(connection: Connection, *, game: Any, organiser: Player) -> None
     for seat in game.seats:
         if seat.open or seat.bot or seat.player_id == organiser.id:
             continue
-        recipient = Recipient(seat.player_id, seat.player.email, seat.player.name, seat.colour)
+        to = recipient(seat.player, seat.colour, game)
         mail = compose.invitation_mail(
-            recipient,
+            to,
             game_id=game.id,
             title=game.title,
             organiser=organiser.name,
@@ -460,7 +490,7 @@ def invitations(connection: Connection, *, game: Any, organiser: Player) -> None
             pace=pace,
             rounds=(game.options or {}).get("rounds", 9),
         )
-        mails.append((recipient, "invitation", mail))
+        mails.append((to, "invitation", mail))
     queue(connection, rows_for(mails, game.id))
 
 
@@ -513,11 +543,11 @@ def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
     """Tell the game's admin that a seat was declined, and how to give it on."""
     admin = game.creator
     colour = next((s.colour for s in game.seats if s.player_id == admin.id), None)
-    recipient = Recipient(admin.id, admin.email, admin.name, colour)
+    to = recipient(admin, colour, game)
     mail = compose.declined_mail(
-        recipient, game_id=game.id, title=game.title, colour=seat.colour, name=seat.player.name
+        to, game_id=game.id, title=game.title, colour=seat.colour, name=seat.player.name
     )
-    queue(connection, rows_for([(recipient, "declined", mail)], game.id))
+    queue(connection, rows_for([(to, "declined", mail)], game.id))
 
 
 def seat_given(connection: Connection, *, game: Any, seats: list[Any]) -> None:

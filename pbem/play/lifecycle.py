@@ -21,6 +21,7 @@ from pbem.game.players import (
     normal_email,
 )
 from pbem.game.states import current_state
+from pbem.languages import known
 from pbem.notify import outbox
 from pbem.play import chain
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
@@ -101,12 +102,14 @@ def create_game(
     timing: dict[str, Any] | None = None,
     default_timing: dict[str, Any] | None = None,
     forming: bool = False,
+    language: str | None = None,
 ) -> Game:
     """A new game: `seats` are `{email, colour}` (with a `name` for a newcomer, if given),
     `{bot: true, colour}` or (a game that forms) `{open: true, colour}` in seat order; the
     creator must hold one. A game that forms waits, without deadlines, until every seat is
     taken and accepted (`accept_seat`, `join_seat`) or its organiser starts it
-    (`start_game`); any other starts at once."""
+    (`start_game`); any other starts at once. `language`: its mails' language for a player
+    who chose none."""
     if not forming and any(seat.get("open") for seat in seats):
         raise Invalid(
             'An open seat (anyone may join it) needs a game that forms first: "forming": true.'
@@ -139,6 +142,7 @@ def create_game(
         players[email] = newcomer(email, given.get(email))
     game = Game(
         title=title.strip(),
+        language=known(language),
         options=options,
         timing=timing,
         seed=seed,

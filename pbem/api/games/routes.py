@@ -72,6 +72,7 @@ def create(data: dict[str, Any]) -> dict[str, Any]:
         timing=data["timing"],
         default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
         forming=data["forming"],
+        language=data["language"],
     )
     db.session.commit()
     return games.game_summary(game, player)
