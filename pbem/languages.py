@@ -62,11 +62,25 @@ def N_(text: str) -> str:
     return text
 
 
+#: Each language by its own name and its English one, as a person writes it (`language
+#: italiano`, `language German`).
+_BY_NAME = {name.lower(): code for code, name in LANGUAGES.items()} | {
+    "english": "en",
+    "german": "de",
+    "french": "fr",
+    "italian": "it",
+    "spanish": "es",
+    "russian": "ru",
+}
+
+
 def known(language: object) -> str | None:
-    """`language` if it is one of LANGUAGES (any case, `de-AT` read as `de`), else None."""
+    """The code of `language` if it is one of LANGUAGES, by code (any case, `de-AT` read as
+    `de`) or by name (`Deutsch`, `German`), else None."""
     if not isinstance(language, str):
         return None
-    code = language.strip().lower().replace("_", "-").split("-")[0]
+    named = _BY_NAME.get(language.strip().lower())
+    code = named or language.strip().lower().replace("_", "-").split("-")[0]
     return code if code in LANGUAGES else None
 
 

@@ -67,6 +67,7 @@ def pending_now(state: engine.State, colour: str) -> dict[str, Any]:
     return {"waiting": waiting, "moves": moves, "asks": asks}
 
 
+@compose.in_recipients_language
 def answer_mail(
     recipient: Recipient,
     *,
