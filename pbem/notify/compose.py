@@ -22,24 +22,28 @@ import engine
 from pbem import languages, tokens
 from pbem.clock import now
 from pbem.game import words
+from pbem.languages import N_, _
 from pbem.notify import addresses
-from pbem.notify.board_text import board_table, place_name
+from pbem.notify.board_text import board_table, place_name, term
+from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 #: The line every mail's text starts its quotable part with: mail in reads above it.
-REPLY_ABOVE = "## Reply above this line to play. ##"
+REPLY_ABOVE = N_("## Reply above this line to play. ##")
 
 #: What a pending decision asks, in words.
 ASKS = {
-    "power_card": "Play a power card for this round.",
-    "turn": "It is your turn.",
-    "castillo_pick": "General scoring: pick, in secret, the region your Castillo caballeros go to.",
-    "secret_pick": "Pick a region in secret for the special action under way.",
-    "king_rages": "King rages: return caballeros of yours to the province.",
-    "veto_window": "A Veto window is open to you: allow the special action, or veto it.",
+    "power_card": N_("Play a power card for this round."),
+    "turn": N_("It is your turn."),
+    "castillo_pick": N_(
+        "General scoring: pick, in secret, the region your Castillo caballeros go to."
+    ),
+    "secret_pick": N_("Pick a region in secret for the special action under way."),
+    "king_rages": N_("King rages: return caballeros of yours to the province."),
+    "veto_window": N_("A Veto window is open to you: allow the special action, or veto it."),
 }
 
 
@@ -77,6 +81,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=shown,  # lazy lines (answers, notices) written in the mail's language
     )
     languages.install_in(env)  # `_` and `{% trans %}`, in the language being rendered
     return env
@@ -85,7 +90,7 @@ def _environment() -> jinja2.Environment:
 def render(template: str, **context: Any) -> tuple[str, str]:
     """The text and HTML parts of `templates/mail/<template>.txt|.html`."""
     env = _environment()
-    context = {"place_name": place_name, "reply_above": REPLY_ABOVE, **context}
+    context = {"place_name": place_name, "term": term, "reply_above": _(REPLY_ABOVE), **context}
     text = env.get_template(f"mail/{template}.txt").render(**context)
     html = env.get_template(f"mail/{template}.html").render(**context)
     return text, html
@@ -174,7 +179,7 @@ def when(moment: Any) -> str | None:
 def describe_log_entry(entry: Mapping[str, Any]) -> str:
     """A log entry as its reader may see it, in the notation (a hidden one by its type)."""
     if entry.get("hidden"):
-        return f"{entry['move']['type'].replace('_', ' ')} (secret)"
+        return _("%(move)s (secret)", move=entry["move"]["type"].replace("_", " "))
     return engine.format_move(entry["move"])
 
 
@@ -208,7 +213,7 @@ def decision_mail(
     )
     legal = engine.legal_moves(state, colour)
     moves = [engine.format_move(m) for m in legal]
-    asks = ASKS.get(decision["kind"], "A decision is yours.")
+    asks = _(ASKS.get(decision["kind"], N_("A decision is yours.")))
     context = {
         "recipient": recipient,
         "game_id": game_id,
@@ -235,7 +240,9 @@ def decision_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=f"reminder: {subject[0].lower()}{subject[1:]}" if reminder else subject,
+        subject=_("reminder: %(subject)s", subject=f"{subject[0].lower()}{subject[1:]}")
+        if reminder
+        else subject,
         parts=render("decision", **context),
         seq=seq,
     )
@@ -292,7 +299,7 @@ def scoring_mail(
         "teams": view.get("teams"),
         "link": game_link(game_id),
     }
-    subject = "the game is over" if over else "general scoring"
+    subject = _("the game is over") if over else _("general scoring")
     return message(
         recipient,
         game_id=game_id,
@@ -333,7 +340,7 @@ def welcome_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject="a game of El Grande for you",
+        subject=_("a game of El Grande for you"),
         parts=render("welcome", **context),
         first=True,
     )
@@ -364,7 +371,9 @@ def invitation_mail(
         "accept": f"{base_url()}/games/{game_id}/accept/{tokens.accept_token(*seat)}",
         "decline": f"{base_url()}/mail/decline/{tokens.decline_token(*seat)}",
     }
-    subject = f"[El Grande] {organiser} invites you to {title}"
+    subject = "[El Grande] " + _(
+        "%(organiser)s invites you to %(title)s", organiser=organiser, title=title
+    )
     return plain_message(recipient, subject, render("invitation", **context))
 
 
@@ -392,7 +401,7 @@ def moves_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=f"{entries[0]['player']} played",
+        subject=_("%(colour)s played", colour=entries[0]["player"]),
         parts=render("moves", **context),
         seq=seq,
     )
@@ -444,7 +453,7 @@ def plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) ->
 def key_mail(recipient: Recipient, key: str) -> EmailMessage:
     """A new API key, asked for by mail (POST /api/players/key-reset)."""
     parts = render("key", recipient=recipient, key=key, link=base_url())
-    return plain_message(recipient, "[El Grande] your new API key", parts)
+    return plain_message(recipient, "[El Grande] " + _("your new API key"), parts)
 
 
 @in_recipients_language
@@ -453,7 +462,7 @@ def sign_in_mail(recipient: Recipient, link: str, minutes: int, known: bool) -> 
     parts = render(
         "sign_in", recipient=recipient, link=link, minutes=minutes, known=known, site=base_url()
     )
-    return plain_message(recipient, "[El Grande] your sign-in link", parts)
+    return plain_message(recipient, "[El Grande] " + _("your sign-in link"), parts)
 
 
 @in_recipients_language
@@ -467,20 +476,20 @@ def email_change_mail(recipient: Recipient, link: str, hours: int, old_email: st
         old_email=old_email,
         site=base_url(),
     )
-    return plain_message(recipient, "[El Grande] confirm your new address", parts)
+    return plain_message(recipient, "[El Grande] " + _("confirm your new address"), parts)
 
 
 @in_recipients_language
 def email_changed_mail(recipient: Recipient, new_email: str) -> EmailMessage:
     """To the old address: it is no longer the player's (a change they did not make shows)."""
     parts = render("email_changed", recipient=recipient, new_email=new_email, site=base_url())
-    return plain_message(recipient, "[El Grande] your address has changed", parts)
+    return plain_message(recipient, "[El Grande] " + _("your address has changed"), parts)
 
 
 @in_recipients_language
 def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
     """Gathered mails (every move, scorings) in one, for a player who asked for a digest."""
-    subject = f"[El Grande] what happened in your games ({len(parts)})"
+    subject = "[El Grande] " + _("what happened in your games (%(count)s)", count=len(parts))
     return plain_message(recipient, subject, render("digest", recipient=recipient, parts=parts))
 
 
@@ -501,7 +510,7 @@ def declined_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=f"{name} declined the {colour} seat",
+        subject=_("%(name)s declined the %(colour)s seat", name=name, colour=colour),
         parts=render("declined", **context),
     )
 
@@ -527,7 +536,7 @@ def timed_out_mail(
         "bot_now": bot_now,
         "link": game_link(game_id),
     }
-    subject = "the Veto window closed" if kind == "veto_window" else "your time ran out"
+    subject = _("the Veto window closed") if kind == "veto_window" else _("your time ran out")
     return message(
         recipient,
         game_id=game_id,
@@ -574,7 +583,7 @@ def table_talk_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=f"{speaker} says",
+        subject=_("%(speaker)s says", speaker=speaker),
         parts=render("table_talk", **context),
         seq=seq,
     )
@@ -590,7 +599,12 @@ def bot_story_text(
 ) -> str:
     """What happened at a seat a bot plays, for its person's digest: the story as the seat
     sees it, the bot's moves named as such."""
-    named = {**names, colour: "your bot"}
+    named = {**names, colour: _("your bot")}
     lines = words.story(engine.visible_log(entries, {colour}), named, None)
-    head = f'In "{title}" (game {game_id}), a bot plays {colour} for you:'
+    head = _(
+        'In "%(title)s" (game %(game_id)s), a bot plays %(colour)s for you:',
+        title=title,
+        game_id=game_id,
+        colour=colour,
+    )
     return "\n".join([head, *(f"  {line}" for line in lines)])

@@ -24,7 +24,7 @@ from pbem.extensions import db
 from pbem.game import history, words
 from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
-from pbem.languages import language_of
+from pbem.languages import language_of, lazy_
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import wants
@@ -370,8 +370,10 @@ def order_mails(
                 recipient,
                 game_id=game_id,
                 title=title,
-                subject=f"your orders played {'; '.join(map(engine.format_move, moves))}",
-                lines=[*lines, f"The game is at move {seq}."],
+                subject=lazy_(
+                    "your orders played %(moves)s", moves="; ".join(map(engine.format_move, moves))
+                ),
+                lines=[*lines, lazy_("The game is at move %(seq)s.", seq=seq)],
             )
             mails.append((recipient, "orders", mail))
     return mails
@@ -468,13 +470,17 @@ def invitations(connection: Connection, *, game: Any, organiser: Player) -> None
     """Each invited seat of a game that forms gets its invitation (not the organiser's own
     seat, a bot's, or an open one)."""
     seats = [
-        {"colour": s.colour, "name": "open: anyone may join" if s.open else s.player.name}
+        {"colour": s.colour, "name": lazy_("open: anyone may join") if s.open else s.player.name}
         for s in game.seats
     ]
     timing = policy.timing_of(game.timing)
-    pace = (
-        f"{timing['turn_hours']} hours for a turn, {timing['power_card_hours']} for a power "
-        f"card, {timing['pick_hours']} for a pick, {timing['veto_hours']} for a Veto"
+    pace = lazy_(
+        "%(turn)s hours for a turn, %(power_card)s for a power card, %(pick)s for a pick, "
+        "%(veto)s for a Veto",
+        turn=timing["turn_hours"],
+        power_card=timing["power_card_hours"],
+        pick=timing["pick_hours"],
+        veto=timing["veto_hours"],
     )
     mails = []
     for seat in game.seats:
@@ -629,10 +635,14 @@ def timed_out(
         notice(
             connection,
             game=game,
-            subject=f"a bot now plays {seat.colour}",
+            subject=lazy_("a bot now plays %(colour)s", colour=seat.colour),
             lines=[
-                f"{recipient.name} ran out of time on several decisions in a row, so a bot "
-                f"plays {seat.colour} until they take the seat back."
+                lazy_(
+                    "%(name)s ran out of time on several decisions in a row, so a bot "
+                    "plays %(colour)s until they take the seat back.",
+                    name=recipient.name,
+                    colour=seat.colour,
+                )
             ],
             skip_player=recipient.player_id,
         )
@@ -701,16 +711,16 @@ def seat_back(connection: Connection, *, game: Any, colour: str) -> None:
     if not wants(preferences, game.id, "decision"):
         return
     entries = history.since_last_move(connection, game.id, colour, game.seq, by_person=True)
-    named = {**seat_names(game), colour: "your bot"}
+    named = {**seat_names(game), colour: lazy_("your bot")}
     story = words.story(engine.visible_log(entries, {colour}), named, None)
-    lines = [f"You play {colour} again."]
+    lines = [lazy_("You play %(colour)s again.", colour=colour)]
     if story:
-        lines += ["While the bot played it:", *(f"  {line}" for line in story)]
+        lines += [lazy_("While the bot played it:"), *(f"  {line}" for line in story)]
     mail = compose.notice_mail(
         recipient,
         game_id=game.id,
         title=game.title,
-        subject=f"you play {colour} again",
+        subject=lazy_("you play %(colour)s again", colour=colour),
         lines=lines,
     )
     rows = rows_for([(recipient, "notice", mail)], game.id)
@@ -728,10 +738,12 @@ def cancelled(connection: Connection, *, game: Any) -> None:
     notice(
         connection,
         game=game,
-        subject="the game is cancelled",
+        subject=lazy_("the game is cancelled"),
         lines=[
-            "Not every seat of this game was taken and accepted in time, so it is cancelled. "
-            "Its organiser may make it again."
+            lazy_(
+                "Not every seat of this game was taken and accepted in time, so it is cancelled. "
+                "Its organiser may make it again."
+            )
         ],
     )
 
@@ -740,8 +752,8 @@ def abandoned(connection: Connection, *, game: Any) -> None:
     notice(
         connection,
         game=game,
-        subject="the game is abandoned",
-        lines=["Nobody has moved in this game for too long, so it is abandoned."],
+        subject=lazy_("the game is abandoned"),
+        lines=[lazy_("Nobody has moved in this game for too long, so it is abandoned.")],
     )
 
 
