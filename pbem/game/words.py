@@ -14,7 +14,7 @@ from typing import Any
 import engine
 from engine import names as board_names
 from engine.data import INTRIGUE_QUOTAS, KING_CARD, NEIGHBOURS, PLACE_NAMES, POWER_CARDS, REGIONS
-from pbem.languages import N_, _, current_language, ngettext
+from pbem.languages import N_, _, current_language, lazy_, ngettext
 from pbem.timing import policy
 
 #: Each action card's special action, in a line (the stack number says how many caballeros
@@ -109,6 +109,12 @@ COLOUR_NAMES: dict[str, str] = {
 def colour_name(colour: str) -> str:
     """A colour in prose, in the current language (`red`; `rot` in German)."""
     return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+
+
+def colour_later(colour: str) -> Any:
+    """A colour's prose name, translated when it is made a string: for a notice composed
+    once and mailed to many, each in their own language."""
+    return lazy_(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
 
 
 def card_text(card: str) -> str:
@@ -718,6 +724,23 @@ def _chosen(turn: Mapping[str, Any], court: int) -> str:
     return _("You chose %(card)s: %(parts)s.", card=card_title(card), parts=parts[0])
 
 
+def _power_card_guide(view: Mapping[str, Any]) -> list[str]:
+    played = [
+        f"{colour_name(c)} {p['power_card']}"
+        for c, p in view["players"].items()
+        if p["power_card"] is not None
+    ]
+    lines = [
+        _(
+            "The higher your card, the earlier you act this round; the lower, the more "
+            "caballeros you may take from your province into your court."
+        )
+    ]
+    if played:
+        lines.append(_("Played this round: %(cards)s.", cards=", ".join(played)))
+    return lines
+
+
 def guide(
     view: Mapping[str, Any],
     colour: str,
@@ -729,20 +752,7 @@ def guide(
     kind = decision["kind"]
     player = view["players"][colour]
     if kind == "power_card":
-        played = [
-            f"{colour_name(c)} {p['power_card']}"
-            for c, p in view["players"].items()
-            if p["power_card"] is not None
-        ]
-        lines = [
-            _(
-                "The higher your card, the earlier you act this round; the lower, the more "
-                "caballeros you may take from your province into your court."
-            )
-        ]
-        if played:
-            lines.append(_("Played this round: %(cards)s.", cards=", ".join(played)))
-        return lines
+        return _power_card_guide(view)
     if kind in _PICKS:
         return _pick_guide(view, colour, kind, names or {})
     if kind == "veto_window":
