@@ -113,22 +113,11 @@ def _holders(seats: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
     return holders
 
 
-def create_game(
-    creator: Player,
-    title: str,
-    seats: list[dict[str, Any]],
-    options: dict[str, Any] | None = None,
-    timing: dict[str, Any] | None = None,
-    default_timing: dict[str, Any] | None = None,
-    forming: bool = False,
-    language: str | None = None,
-) -> Game:
-    """A new game: `seats` are `{email, colour}` (with a `name` for a newcomer, if given),
-    `{bot: true, colour}` or (a game that forms) `{open: true, colour}` in seat order; the
-    creator must hold one. A game that forms waits, without deadlines, until every seat is
-    taken and accepted (`accept_seat`, `join_seat`) or its organiser starts it
-    (`start_game`); any other starts at once. `language`: its mails' language for a player
-    who chose none."""
+def _checked_seating(
+    creator: Player, seats: list[dict[str, Any]], options: dict[str, Any] | None, forming: bool
+) -> tuple[list[str], list[str], dict[str, Any]]:
+    """Who holds each seat (by email), the colours and the options of a game to be made,
+    checked: Invalid says what to mend."""
     if not forming and any(seat.get("open") for seat in seats):
         raise Invalid(
             _('An open seat (anyone may join it) needs a game that forms first: "forming": true.')
@@ -145,10 +134,6 @@ def create_game(
                 email=creator.email,
             )
         )
-    players = {
-        p.email: p
-        for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
-    }
     options = dict(options or {})
     if "first_player" in options and options["first_player"] not in colours:
         raise Invalid(
@@ -157,18 +142,48 @@ def create_game(
                 colour=options["first_player"],
             )
         )
+    return emails, colours, options
+
+
+def _players_of(emails: list[str], seats: list[dict[str, Any]]) -> dict[str, Player]:
+    """The player of each seat's email, made for an email with no account yet (invited: its
+    seat's first mail lets it claim a key). The name its seat was given is its name at the
+    table until it chooses its own (one who plays here already keeps theirs: an organiser
+    names no one else's account)."""
+    players = {
+        p.email: p
+        for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
+    }
+    given = {normal_email(s["email"]): s.get("name") for s in seats if s.get("email")}
+    for email in dict.fromkeys(e for e in emails if e not in players):
+        players[email] = newcomer(email, given.get(email))
+    return players
+
+
+def create_game(
+    creator: Player,
+    title: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
+    timing: dict[str, Any] | None = None,
+    default_timing: dict[str, Any] | None = None,
+    forming: bool = False,
+    language: str | None = None,
+) -> Game:
+    """A new game: `seats` are `{email, colour}` (with a `name` for a newcomer, if given),
+    `{bot: true, colour}` or (a game that forms) `{open: true, colour}` in seat order; the
+    creator must hold one. A game that forms waits, without deadlines, until every seat is
+    taken and accepted (`accept_seat`, `join_seat`) or its organiser starts it
+    (`start_game`); any other starts at once. `language`: its mails' language for a player
+    who chose none."""
+    emails, colours, options = _checked_seating(creator, seats, options, forming)
     timing = policy.timing_of({**(default_timing or {}), **(timing or {})})
     seed = secrets.randbits(62)
     try:
         state = engine.new_game(colours, seed=seed, options=options or None)
     except (ValueError, engine.IllegalMove) as error:
         raise Invalid(_("The engine cannot set up this game: %(error)s", error=error)) from None
-    # An email with no account yet is invited: its seat's first mail lets it claim a key.
-    # The name its seat was given is its name at the table until it chooses its own (one
-    # who plays here already keeps theirs: an organiser names no one else's account).
-    given = {normal_email(s["email"]): s.get("name") for s in seats if s.get("email")}
-    for email in dict.fromkeys(e for e in emails if e not in players):
-        players[email] = newcomer(email, given.get(email))
+    players = _players_of(emails, seats)
     game = Game(
         title=title.strip(),
         language=known(language),
