@@ -286,7 +286,7 @@ def scoring_mail(
                 "who": words.who(colour, names, None),
                 "score": player["score"],
                 "sources": [
-                    f"{source} {(totals or {}).get(colour, {}).get(source, 0)}"
+                    f"{languages._(source)} {(totals or {}).get(colour, {}).get(source, 0)}"
                     for source in words.SOURCES
                 ]
                 if totals is not None
