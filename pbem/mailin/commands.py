@@ -4,9 +4,10 @@ what the answer shows). The words are `reading.COMMAND_WORDS`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
@@ -24,6 +25,7 @@ from pbem.mailin.reading import COMMAND_WORDS, Inbound
 from pbem.notify import compose, preferences
 from pbem.notify.board_text import board_table
 from pbem.notify.compose import Recipient
+from pbem.notify.later import Later
 from pbem.play import accounts, lifecycle, orders
 from pbem.store.models import Game, Move, Player
 from pbem.timing import away
@@ -114,7 +116,9 @@ def _language(mail: SeatMail, arguments: list[str]) -> None:
     offered = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
     chosen = known(arguments[0]) if arguments else None
     if chosen is None:
-        raise ValueError(f"Write the language you want after it: {offered}.")
+        raise ValueError(
+            lazy_("Write the language you want after it: %(offered)s.", offered=offered)
+        )
     preferences.set_preferences(mail.holder, {"language": chosen})
     mail.language = chosen
     with in_language(chosen):
@@ -128,7 +132,10 @@ def _board(mail: SeatMail, arguments: list[str]) -> None:
     if state is not None:
         view = engine.view(state, mail.colour)
         mail.extra.update(
-            board=board_table(view), view=view, hand=view["players"][mail.colour].get("hand", [])
+            # Written with the answer, in its language (a `language` line may change it).
+            board=Later(lambda: board_table(view)),
+            view=view,
+            hand=view["players"][mail.colour].get("hand", []),
         )
 
 
@@ -145,9 +152,11 @@ def _log(mail: SeatMail, arguments: list[str]) -> None:
     ]
     # What this seat may see of them: others' secret picks hidden until revealed.
     shown = engine.visible_log(entries, {mail.colour})
-    mail.extra["log"] = [
-        f"{e['seq']}. {e['player']}: {compose.describe_log_entry(e)}" for e in shown
-    ]
+    mail.extra["log"] = [Later(partial(_log_line, e)) for e in shown]
+
+
+def _log_line(entry: Mapping[str, Any]) -> str:
+    return f"{entry['seq']}. {entry['player']}: {compose.describe_log_entry(entry)}"
 
 
 def _plan(mail: SeatMail, arguments: list[str]) -> None:

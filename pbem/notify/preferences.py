@@ -7,6 +7,7 @@ from typing import Any
 from flask import current_app
 
 from pbem.errors import Invalid
+from pbem.languages import _
 from pbem.notify import webhooks
 from pbem.store.models import Player
 
@@ -53,7 +54,11 @@ def _check_webhook(player: Player, hook: dict[str, Any]) -> None:
     game_id = hook["game_id"]
     if not any(seat.game_id == game_id for seat in player.seats):
         raise Invalid(
-            f"You have no seat in game {game_id}; a webhook can only follow a game you play in."
+            _(
+                "You have no seat in game %(game_id)s; a webhook can only follow a game you "
+                "play in.",
+                game_id=game_id,
+            )
         )
     refused = webhooks.refusal(hook["url"], current_app.config)
     if refused is not None:
