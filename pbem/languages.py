@@ -22,7 +22,7 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, has_app_context
-from flask_babel import Babel, force_locale, get_locale, gettext, lazy_gettext
+from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
 
 #: The languages a player may choose, as they name themselves (English first: the default).
@@ -140,7 +140,13 @@ def init_app(app: Flask, locale_selector: Any = None) -> None:
 def install_in(env: Any) -> None:
     """Give a Jinja environment of our own (the mails') the app's gettext and `{% trans %}`."""
     env.add_extension("jinja2.ext.i18n")
-    env.install_gettext_callables(_, ngettext, newstyle=True)
+    # Jinja's newstyle gettext fills the placeholders itself (`num` and the rest at once):
+    # it is given the bare look-ups, as Flask-Babel gives the pages'.
+    env.install_gettext_callables(
+        lambda text: get_translations().ugettext(text),
+        lambda singular, plural, num: get_translations().ungettext(singular, plural, num),
+        newstyle=True,
+    )
     env.globals["current_language"] = current_language
 
 
