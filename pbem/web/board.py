@@ -373,9 +373,9 @@ def _pending_by_colour(view: Mapping[str, Any]) -> dict[str, list[str]]:
     pending_by: dict[str, list[str]] = {}
     for item in view.get("pending", []):
         what = _named(PENDING_NAMES, item["kind"])
-        if item.get("step"):
-            step = _(STEP_NAMES[item["step"]]) if item["step"] in STEP_NAMES else item["step"]
-            what = _("%(what)s (%(step)s)", what=what, step=step)
+        step = item.get("step")
+        if step:
+            what = _("%(what)s (%(step)s)", what=what, step=_named(STEP_NAMES, step))
         pending_by.setdefault(item["player"], []).append(what)
     return pending_by
 
