@@ -22,9 +22,8 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, has_app_context
-from flask_babel import Babel, force_locale, get_locale, ngettext
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as lazy_
+from flask_babel import Babel, force_locale, get_locale, gettext, lazy_gettext
+from flask_babel import ngettext as _ngettext
 
 #: The languages a player may choose, as they name themselves (English first: the default).
 LANGUAGES: dict[str, str] = {
@@ -39,17 +38,49 @@ DEFAULT = "en"
 TRANSLATIONS_DIR = Path(__file__).parent / "translations"
 
 
+# Flask-Babel's gettext functions, typed (it ships no type information).
+
+
+def _(text: str, **variables: Any) -> str:
+    """`text` in the language being rendered (`%(name)s` filled from `variables`)."""
+    return str(gettext(text, **variables))
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The form of `singular`/`plural` for `num` in the language being rendered."""
+    return str(_ngettext(singular, plural, num, **variables))
+
+
+def lazy_(text: str, **variables: Any) -> Any:
+    """`text`, translated each time it is made a string (in the language then rendered)."""
+    return lazy_gettext(text, **variables)
+
+
 def N_(text: str) -> str:
     """Mark `text` for the catalogs without translating it here (a module-level table):
     whoever shows it translates it then, with `_(text)`."""
     return text
 
 
+#: Each language by its own name and its English one, as a person writes it (`language
+#: italiano`, `language German`).
+_BY_NAME = {name.lower(): code for code, name in LANGUAGES.items()} | {
+    "english": "en",
+    "german": "de",
+    "french": "fr",
+    "italian": "it",
+    "spanish": "es",
+    "russian": "ru",
+}
+
+
 def known(language: object) -> str | None:
-    """`language` if it is one of LANGUAGES (any case, `de-AT` read as `de`), else None."""
+    """The code of `language` if it is one of LANGUAGES, by code (any case, `de-AT` read as
+    `de`) or by name (`Deutsch`, `German`), else None."""
     if not isinstance(language, str):
         return None
-    code = language.strip().lower().replace("_", "-").split("-")[0]
+    named = _BY_NAME.get(language.strip().lower())
+    code = named or language.strip().lower().replace("_", "-").split("-")[0]
     return code if code in LANGUAGES else None
 
 
@@ -103,6 +134,7 @@ def init_app(app: Flask, locale_selector: Any = None) -> None:
     )
     # Flask-Babel gives the pages' environment `_`, `ngettext` and `{% trans %}`.
     app.jinja_env.globals["current_language"] = current_language
+    app.jinja_env.globals["languages"] = LANGUAGES
 
 
 def install_in(env: Any) -> None:

@@ -58,8 +58,11 @@ CHROMIUM_FLAGS = (
 )
 
 
-def start_chromium(profile_dir: str | Path, window: tuple[int, int] = WINDOW) -> Any:
-    """Headless Chromium under Selenium, with a throwaway profile and a fixed window size."""
+def start_chromium(
+    profile_dir: str | Path, window: tuple[int, int] = WINDOW, language: str | None = None
+) -> Any:
+    """Headless Chromium under Selenium, with a throwaway profile and a fixed window size (and
+    `language` first in the Accept-Language it sends)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -69,6 +72,8 @@ def start_chromium(profile_dir: str | Path, window: tuple[int, int] = WINDOW) ->
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile_dir}")
     options.add_argument(f"--window-size={window[0]},{window[1]}")
+    if language:
+        options.add_argument(f"--accept-lang={language}")
     # The console's messages, for tests to read (a page refused by its CSP says so there).
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
@@ -127,12 +132,18 @@ def _play_over_api(client: Any, game_id: int, keys: dict[str, str], seed: int, m
 DESKTOP, PHONE = (1366, 900), (390, 844)
 
 
-def pages(out_dir: Path) -> None:
+#: The scenes retaken in each other language (`--language`): the board, and making a game.
+LANGUAGE_SCENES = ("board", "new-game")
+
+
+def pages(out_dir: Path, language: str | None = None) -> None:
     """The pages of a served game, each at a laptop's size (`web-NAME.png`) and a phone's
     (`web-NAME-phone.png`), from a real server on a throwaway SQLite database: a seat's
     board mid-game (with words at the table), the games that need players, an invitation
     mail, the home page, `/me`, `/games/new` and a game's organiser page signed in, a turn
-    being planned, an intrigue under way, a scoring opened in the log, and a finished game."""
+    being planned, an intrigue under way, a scoring opened in the log, and a finished game.
+    With `language`, the browser asks for that language, and only LANGUAGE_SCENES are taken
+    (`web-NAME-LANGUAGE.png`, `web-NAME-LANGUAGE-phone.png`)."""
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite"})
         upgrade_database(app)
@@ -142,9 +153,11 @@ def pages(out_dir: Path) -> None:
         app.config["PBEM_BASE_URL"] = base
         threading.Thread(target=server.serve_forever, daemon=True).start()
         scenes = _scenes(app, client, base, Path(tmp))
+        if language:
+            scenes = {f"{k}-{language}": v for k, v in scenes.items() if k in LANGUAGE_SCENES}
         try:
             for suffix, window in (("", DESKTOP), ("-phone", PHONE)):
-                driver = start_chromium(Path(tmp) / f"profile{suffix}", window=window)
+                driver = start_chromium(Path(tmp) / f"profile{suffix}", window, language)
                 try:
                     _emulate(driver, window, mobile=bool(suffix))
                     for name, (urls, script) in scenes.items():
@@ -340,11 +353,14 @@ def main(argv: list[str] | None = None) -> int:
         help="boards: standalone boards (board-*.png); pages: a served game (web-*.png)",
     )
     parser.add_argument("out_dir", nargs="?", type=Path, default=Path("docs"))
+    parser.add_argument(
+        "--language", help="pages: the board and /games/new only, as a browser in it asks"
+    )
     args = parser.parse_args(argv)
     out_dir = args.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     if args.what == "pages":
-        pages(out_dir)
+        pages(out_dir, args.language)
         return 0
     shots = {
         "board-midgame.png": engine.view(midgame(), "red"),

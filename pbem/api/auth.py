@@ -8,6 +8,7 @@ from flask import g, request
 
 from pbem.errors import Unauthorized
 from pbem.game.players import hash_api_key, player_by_key_hash, unknown_key
+from pbem.languages import _
 from pbem.store.models import Player
 
 #: The OpenAPI security requirement of endpoints that need a key, and of those where a key
@@ -34,19 +35,23 @@ def api_key_hash(required: bool = True) -> str | None:
         if required:
             raise key_needed()
         return None
-    scheme, _, key = header.strip().partition(" ")
+    scheme, _space, key = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not key.strip():
         raise Unauthorized(
-            "Send your API key as `Authorization: Bearer <key>`; the header given "
-            "does not have that form."
+            _(
+                "Send your API key as `Authorization: Bearer <key>`; the header given "
+                "does not have that form."
+            )
         )
     return hash_api_key(key.strip())
 
 
 def key_needed() -> Unauthorized:
     return Unauthorized(
-        "This request needs your API key as `Authorization: Bearer <key>`; "
-        "register with POST /api/players to get one."
+        _(
+            "This request needs your API key as `Authorization: Bearer <key>`; "
+            "register with POST /api/players to get one."
+        )
     )
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection
 
 from pbem.errors import Invalid, StaleSequence
 from pbem.extensions import db
+from pbem.languages import _
 from pbem.play.batch import AlsoWrite, Outcome
 from pbem.store.models import IdempotencyRecord, Player, utcnow
 from pbem.store.queries import INSERT_ANSWER
@@ -40,8 +41,10 @@ def stored_answer(key_hash: str, key: str, hashed: str) -> Answer | None:
         return None
     if record.request_hash != hashed:
         raise Invalid(
-            "This Idempotency-Key was already used for a different request; use a new key "
-            "for each new batch of moves."
+            _(
+                "This Idempotency-Key was already used for a different request; use a new key "
+                "for each new batch of moves."
+            )
         )
     return record.status_code, json.loads(record.response)
 

@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from pbem.bodies import too_large
 from pbem.errors import ServiceError, TooMany
+from pbem.languages import _
 from pbem.store import outage
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -83,7 +84,7 @@ class ProblemApi(Api):
                 (only,) = messages.values()
                 messages = only
             lines = _flatten(messages)
-            detail = "The request was not accepted: " + "; ".join(lines)
+            detail = _("The request was not accepted: %(lines)s", lines="; ".join(lines))
             if not detail.endswith("."):
                 detail += "."
             response = problem(code, detail, kind="invalid-request", errors=messages)
@@ -161,6 +162,6 @@ def register_error_handlers(app: Flask) -> None:
         app.logger.exception("unexpected error")
         return problem(
             500,
-            "The server failed on this request; nothing was changed. Please report it.",
+            _("The server failed on this request; nothing was changed. Please report it."),
             kind="internal",
         )

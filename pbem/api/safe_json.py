@@ -19,6 +19,8 @@ from flask.json.provider import DefaultJSONProvider
 from webargs.flaskparser import FlaskParser, is_json_request
 from webargs.flaskparser import abort as flask_abort
 
+from pbem.languages import _
+
 #: More digits than any id, seq or card number needs, and far below Python's 4,300 limit.
 MAX_DIGITS = 30
 #: Deeper than any move or game body (which nest three or four levels).
@@ -32,21 +34,27 @@ class UnacceptableJSON(ValueError):
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise UnacceptableJSON(
-            f"A number in the body has {len(text)} digits; numbers here have at most {MAX_DIGITS}."
+            _(
+                "A number in the body has %(digits)s digits; numbers here have at most %(most)s.",
+                digits=len(text),
+                most=MAX_DIGITS,
+            )
         )
     return int(text)
 
 
 def _check(value: Any, depth: int = 0) -> None:
     if depth > MAX_DEPTH:
-        raise UnacceptableJSON(f"The body nests deeper than {MAX_DEPTH} levels.")
+        raise UnacceptableJSON(_("The body nests deeper than %(most)s levels.", most=MAX_DEPTH))
     if isinstance(value, str):
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise UnacceptableJSON(
-                "The body holds a \\u escape of a lone surrogate (such as \\ud800), which is "
-                "not a character; send real text."
+                _(
+                    "The body holds a \\u escape of a lone surrogate (such as \\ud800), which "
+                    "is not a character; send real text."
+                )
             ) from None
     elif isinstance(value, dict):
         for key, item in value.items():
@@ -64,10 +72,13 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(found) == len(pairs):
         return found
     seen: set[str] = set()
-    for key, _ in pairs:
+    for key, _value in pairs:
         if key in seen:
             raise UnacceptableJSON(
-                f"The key {key!r} appears twice in one object of the body; send it once."
+                _(
+                    "The key %(key)s appears twice in one object of the body; send it once.",
+                    key=repr(key),
+                )
             )
         seen.add(key)
     raise AssertionError("unreachable: fewer keys than pairs means one came twice")
@@ -80,7 +91,9 @@ class SafeJSONProvider(DefaultJSONProvider):
         try:
             value = json.loads(s, parse_int=_parse_int, object_pairs_hook=_object, **kwargs)
         except RecursionError:
-            raise UnacceptableJSON(f"The body nests deeper than {MAX_DEPTH} levels.") from None
+            raise UnacceptableJSON(
+                _("The body nests deeper than %(most)s levels.", most=MAX_DEPTH)
+            ) from None
         _check(value)
         return value
 

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game.players import is_unreachable
+from pbem.languages import N_, _
 from pbem.store.models import Game, Player, Seat
 from pbem.store.queries import MAX_ID
 
@@ -18,10 +19,26 @@ class HasId(Protocol):
     def id(self) -> int: ...
 
 
+#: A game's status as a sentence says it ("Game 12 is over"): the word for a game.
+STATUS_WORDS: dict[str, str] = {
+    "forming": N_("forming"),
+    "active": N_("active"),
+    "finished": N_("finished"),
+    "aborted": N_("aborted"),
+    "abandoned": N_("abandoned"),
+    "cancelled": N_("cancelled"),
+}
+
+
+def status_word(status: str) -> str:
+    """A game's status in the current language (English: the status itself)."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+
+
 def get_game(game_id: int) -> Game:
     game = db.session.get(Game, game_id) if 0 < game_id <= MAX_ID else None
     if game is None:
-        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+        raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
     return game
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from pbem import tokens
 from pbem.errors import Conflict, Invalid, NotFound, Unauthorized
 from pbem.extensions import db
+from pbem.languages import _
 from pbem.store.models import Player
 
 KEY_PREFIX = "pbem_"
@@ -63,7 +64,9 @@ def newcomer(email: str, name: str | None = None) -> Player:
     if number is not None:
         return house_bot(number)
     if is_unreachable(email):
-        raise Invalid(f"{email} cannot receive mail: a seat needs a person's address.")
+        raise Invalid(
+            _("%(email)s cannot receive mail: a seat needs a person's address.", email=email)
+        )
     return invite(email, name)
 
 
@@ -90,8 +93,11 @@ def register_player(email: str, name: str) -> tuple[Player, str]:
     if is_unreachable(email):
         # Also what keeps anyone from claiming a house bot's account by registering as it.
         raise Invalid(
-            f"{email} cannot receive mail (.invalid is reserved, and bots.invalid holds the "
-            "house bots): register with an address you read."
+            _(
+                "%(email)s cannot receive mail (.invalid is reserved, and bots.invalid holds the "
+                "house bots): register with an address you read.",
+                email=email,
+            )
         )
     invited = db.session.execute(
         db.select(Player).where(Player.email == email, Player.api_key_hash.is_(None))
@@ -106,8 +112,11 @@ def register_player(email: str, name: str) -> tuple[Player, str]:
         return invited, key
     if db.session.execute(db.select(Player.id).where(Player.email == email)).first():
         raise Conflict(
-            f"A player with the email {email} is already registered; use the API key you "
-            "were given for it."
+            _(
+                "A player with the email %(email)s is already registered; use the API key you "
+                "were given for it.",
+                email=email,
+            )
         )
     key, key_hash = new_api_key()
     player = Player(email=email, name=name.strip(), api_key_hash=key_hash, preferences={})
@@ -117,7 +126,9 @@ def register_player(email: str, name: str) -> tuple[Player, str]:
     except IntegrityError:
         # Two registrations raced; the other one won.
         db.session.rollback()
-        raise Conflict(f"A player with the email {email} is already registered.") from None
+        raise Conflict(
+            _("A player with the email %(email)s is already registered.", email=email)
+        ) from None
     return player, key
 
 
@@ -128,7 +139,9 @@ def player_by_key_hash(key_hash: str) -> Player | None:
 
 
 def unknown_key() -> Unauthorized:
-    return Unauthorized("This API key is not known; check it, or register with POST /api/players.")
+    return Unauthorized(
+        _("This API key is not known; check it, or register with POST /api/players.")
+    )
 
 
 def invite(email: str, name: str | None = None) -> Player:
@@ -156,13 +169,15 @@ def claim_key(token: str) -> tuple[Player, str]:
     """Spend a claim link: the player gets a key, shown once; the link then stops working."""
     claimed = tokens.read_claim_token(token)
     if claimed is None:
-        raise NotFound("This link is not valid.")
+        raise NotFound(_("This link is not valid."))
     player_id, nonce = claimed
     player = db.session.get(Player, player_id)
     if player is None or not nonce or (player.preferences or {}).get("claim_nonce") != nonce:
         raise Conflict(
-            "This link was used already: each works once. Ask for a new key with POST "
-            "/api/players/key-reset."
+            _(
+                "This link was used already: each works once. Ask for a new key with POST "
+                "/api/players/key-reset."
+            )
         )
     key, player.api_key_hash = new_api_key()
     player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}

@@ -15,6 +15,7 @@ from typing import Any, Literal, overload
 from pbem.errors import Forbidden, Invalid, NotFound
 from pbem.extensions import db
 from pbem.game.players import unknown_key
+from pbem.languages import _
 from pbem.store import queries
 
 
@@ -74,13 +75,13 @@ def seating(actor: Actor, game_id: int, *, read_only: bool = False) -> Seating:
     if actor.key_hash is not None and not rows:
         raise unknown_key()
     if not rows or rows[0].game_id is None:
-        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+        raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
     game = rows[0]
     player_id = rows[0].player_id if actor.key_hash is not None else actor.player_id
     if actor.is_scheduler:
         colour = actor.colour
         if colour is None or colour not in game.colours:
-            raise Invalid(f"Game {game_id} has no {colour} seat.")
+            raise Invalid(_("Game %(game)s has no %(colour)s seat.", game=game_id, colour=colour))
         own = [colour]
     else:
         own = [r.own_colour for r in rows if r.own_colour is not None]
@@ -129,20 +130,35 @@ def resolve_colour(
     if asked is not None and asked not in own:
         if not own:
             raise Forbidden(
-                f"You have no seat in game {game_id}, so you cannot see or act as {asked}; "
-                "leave out `colour` for the public view."
+                _(
+                    "You have no seat in game %(game)s, so you cannot see or act as %(colour)s; "
+                    "leave out `colour` for the public view.",
+                    game=game_id,
+                    colour=asked,
+                )
             )
         if acting:
             raise Forbidden(
-                f"You hold {' and '.join(own)} in game {game_id}; you cannot move for {asked}."
+                _(
+                    "You hold %(own)s in game %(game)s; you cannot move for %(colour)s.",
+                    own=held_colours(own),
+                    game=game_id,
+                    colour=asked,
+                )
             )
         raise Forbidden(
-            f"You hold {' and '.join(own)} in game {game_id}, not {asked}; name one of your "
-            "own colours."
+            _(
+                "You hold %(own)s in game %(game)s, not %(colour)s; name one of your own colours.",
+                own=held_colours(own),
+                game=game_id,
+                colour=asked,
+            )
         )
     if not own:
         if acting:
-            raise Forbidden(f"You have no seat in game {game_id}; only its players may move.")
+            raise Forbidden(
+                _("You have no seat in game %(game)s; only its players may move.", game=game_id)
+            )
         return None
     if asked is not None:
         return asked
@@ -153,8 +169,27 @@ def resolve_colour(
         return mine[0]
     if not acting:
         return own[0]
-    which = "both" if mine else "neither"
+    if mine:
+        raise Invalid(
+            _(
+                "You hold %(own)s in game %(game)s, and both of them must act now; "
+                'say which colour these moves are for with "colour".',
+                own=held_colours(own),
+                game=game_id,
+            )
+        )
     raise Invalid(
-        f"You hold {' and '.join(own)} in game {game_id}, and {which} of them must act now; "
-        'say which colour these moves are for with "colour".'
+        _(
+            "You hold %(own)s in game %(game)s, and neither of them must act now; "
+            'say which colour these moves are for with "colour".',
+            own=held_colours(own),
+            game=game_id,
+        )
     )
+
+
+def held_colours(own: list[str]) -> str:
+    """A seat holder's colours in a sentence: `red`, or `red and blue`."""
+    if len(own) == 2:
+        return _("%(first)s and %(second)s", first=own[0], second=own[1])
+    return " and ".join(own)

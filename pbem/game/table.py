@@ -19,6 +19,7 @@ from sqlalchemy.engine import Connection
 from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, Seating, seating
+from pbem.languages import _
 from pbem.store.models import Note, Player, TableTalk
 
 #: At most this many words to the table in one answer of the API.
@@ -59,8 +60,11 @@ def seated_at(actor: Actor, game_id: int, *, read_only: bool = True) -> Seating:
     seated = seating(actor, game_id, read_only=read_only)
     if not seated.own:
         raise Forbidden(
-            f"You hold no seat in game {game_id}: its table talk and notes are for its "
-            "players alone."
+            _(
+                "You hold no seat in game %(game)s: its table talk and notes are for its "
+                "players alone.",
+                game=game_id,
+            )
         )
     return seated
 

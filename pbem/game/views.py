@@ -17,10 +17,11 @@ import engine
 from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, NotFound
 from pbem.extensions import db
-from pbem.game.games import seats_of
+from pbem.game.games import seats_of, status_word
 from pbem.game.players import unknown_key
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, state_at
+from pbem.languages import _
 from pbem.store import queries, reads
 from pbem.store.models import Game, Move, Player
 from pbem.store.prepared import all_together
@@ -74,7 +75,7 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
     if key_hash is not None and not rows:
         raise unknown_key()
     if not rows or rows[0].game_id is None:
-        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+        raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
     game = rows[0]
     own = [r.own_colour for r in rows if r.own_colour is not None]
     pending = {p["player"] for p in game.pending or []}
@@ -123,7 +124,14 @@ def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None
     `colour` as for `current_view`. `game` is a Game or a row with its id, seq, seed, title
     and status."""
     if not 0 <= seq <= game.seq:
-        raise NotFound(f"Game {game.id} has states 0 to {game.seq}; there is no state {seq}.")
+        raise NotFound(
+            _(
+                "Game %(game)s has states 0 to %(last)s; there is no state %(seq)s.",
+                game=game.id,
+                last=game.seq,
+                seq=seq,
+            )
+        )
     state = current_state(game.id, game.seed, game.seq) if seq == game.seq else state_at(game, seq)
     viewer = resolve_colour(game.id, own, colour, _pending_colours(state), acting=False)
     return _view(game, state, viewer, seq)
@@ -136,7 +144,9 @@ def legal_moves_for(actor: Actor, game_id: int, colour: str | None = None) -> di
     seats = seating(actor, game_id, read_only=True)
     game = seats.game
     if not seats.own:
-        raise Forbidden(f"You have no seat in game {game_id}; only its players have moves.")
+        raise Forbidden(
+            _("You have no seat in game %(game)s; only its players have moves.", game=game_id)
+        )
     if game.status != "active":
         mine = resolve_colour(game_id, seats.own, colour, (), acting=False)
         return {"seq": game.seq, "colour": mine, "moves": []}
@@ -171,8 +181,12 @@ def record_of(game: Game) -> dict[str, Any]:
     """Setup and log in full, once the game is over: enough to replay it anywhere."""
     if game.status != "finished":
         raise Conflict(
-            f"Game {game.id} is {game.status}; its full record (with the seed and every "
-            "secret) is published only once it is over."
+            _(
+                "Game %(game)s is %(status)s; its full record (with the seed and every "
+                "secret) is published only once it is over.",
+                game=game.id,
+                status=status_word(game.status),
+            )
         )
     return {
         "id": game.id,

@@ -12,77 +12,133 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import engine
+from engine import names as board_names
 from engine.data import INTRIGUE_QUOTAS, KING_CARD, NEIGHBOURS, PLACE_NAMES, POWER_CARDS, REGIONS
+from pbem.languages import N_, _, current_language, lazy_, ngettext
 from pbem.timing import policy
 
 #: Each action card's special action, in a line (the stack number says how many caballeros
 #: it lets its player place; the King card places 5).
 CARD_TEXTS: dict[str, str] = {
-    "intrigue_own_region": "take all your caballeros out of one region and spread them "
-    "over other regions and/or the Castillo",
-    "intrigue_court_two": "place 2 more caballeros from your court in any regions and/or "
-    "the Castillo",
-    "intrigue_court_two_or_own_region": "your choice: 2 more caballeros from your court "
-    "anywhere, or empty one region of yours and spread them",
-    "intrigue_five_from_region": "move up to 5 caballeros (any colours) out of one region "
-    "to other regions and/or the Castillo",
-    "intrigue_three_foreign": "move up to 3 opponents' caballeros to other regions and/or "
-    "the Castillo",
-    "intrigue_three_any": "move up to 3 caballeros of any colours to other regions and/or "
-    "the Castillo",
-    "intrigue_two_own_two_foreign": "move 2 of your caballeros and 2 of opponents' to other "
-    "regions and/or the Castillo",
-    "intrigue_four_own": "move up to 4 of your caballeros to other regions and/or the Castillo",
-    "intrigue_four_any": "move up to 4 caballeros of any colours to other regions and/or "
-    "the Castillo",
-    "veto": "keep it to stop one special action (or the rest of one), this round or the next",
-    "decay_all_court": "every opponent sends all the caballeros of their court to the province",
-    "decay_three_court": "every opponent sends 3 caballeros from court to province",
-    "king_rages": "every opponent returns 3 of their caballeros from regions and/or court to "
-    "the province",
-    "one_from_each_opponent": "send 1 caballero of each opponent from a region you choose to "
-    "the province",
-    "secret_two_from_region": "every opponent secretly picks a region of theirs and returns 2 "
-    "caballeros from it to the province",
-    "secret_all_from_region": "every opponent secretly picks a region of theirs and returns "
-    "all their caballeros there to the province",
-    "score_chosen_region": "score one region of your choice (the king's or the Castillo too)",
-    "score_four_regions": "score every region whose first value is now 4",
-    "score_five_regions": "score every region whose first value is now 5",
-    "score_six_seven_regions": "score every region whose first value is now 6 or 7",
-    "score_castillo": "score the Castillo (its caballeros stay inside)",
-    "score_first_places": "in every region, a sole first place scores its first value",
-    "score_most_caballeros": "score the region(s) with the most caballeros in all",
-    "score_fewest_caballeros": "score the region(s) with the fewest caballeros (empty ones "
-    "not counted)",
-    "mobile_scoreboard": "lay a mobile scoreboard (8/4/0 or 4/0/0) on a region or the "
-    "Castillo, or move one that is out",
-    "royal_adviser": "move the king to a region bordering his",
-    "eviction": "name a region: every opponent moves all their caballeros there to a region "
-    "they pick in secret",
-    "grande": "move your grande to another region (your home bonus moves with it)",
-    "power_card_return": "take back into your hand a power card you have played",
-    "court_two": "bring 2 caballeros from your province to your court",
-    "secret_scoring": "every player secretly picks a region; a region picked by one player "
-    "only is scored",
-    "king": "move the king to any region",
+    "intrigue_own_region": N_(
+        "take all your caballeros out of one region and spread them "
+        "over other regions and/or the Castillo"
+    ),
+    "intrigue_court_two": N_(
+        "place 2 more caballeros from your court in any regions and/or the Castillo"
+    ),
+    "intrigue_court_two_or_own_region": N_(
+        "your choice: 2 more caballeros from your court "
+        "anywhere, or empty one region of yours and spread them"
+    ),
+    "intrigue_five_from_region": N_(
+        "move up to 5 caballeros (any colours) out of one region "
+        "to other regions and/or the Castillo"
+    ),
+    "intrigue_three_foreign": N_(
+        "move up to 3 opponents' caballeros to other regions and/or the Castillo"
+    ),
+    "intrigue_three_any": N_(
+        "move up to 3 caballeros of any colours to other regions and/or the Castillo"
+    ),
+    "intrigue_two_own_two_foreign": N_(
+        "move 2 of your caballeros and 2 of opponents' to other regions and/or the Castillo"
+    ),
+    "intrigue_four_own": N_("move up to 4 of your caballeros to other regions and/or the Castillo"),
+    "intrigue_four_any": N_(
+        "move up to 4 caballeros of any colours to other regions and/or the Castillo"
+    ),
+    "veto": N_("keep it to stop one special action (or the rest of one), this round or the next"),
+    "decay_all_court": N_("every opponent sends all the caballeros of their court to the province"),
+    "decay_three_court": N_("every opponent sends 3 caballeros from court to province"),
+    "king_rages": N_(
+        "every opponent returns 3 of their caballeros from regions and/or court to the province"
+    ),
+    "one_from_each_opponent": N_(
+        "send 1 caballero of each opponent from a region you choose to the province"
+    ),
+    "secret_two_from_region": N_(
+        "every opponent secretly picks a region of theirs and returns 2 "
+        "caballeros from it to the province"
+    ),
+    "secret_all_from_region": N_(
+        "every opponent secretly picks a region of theirs and returns "
+        "all their caballeros there to the province"
+    ),
+    "score_chosen_region": N_("score one region of your choice (the king's or the Castillo too)"),
+    "score_four_regions": N_("score every region whose first value is now 4"),
+    "score_five_regions": N_("score every region whose first value is now 5"),
+    "score_six_seven_regions": N_("score every region whose first value is now 6 or 7"),
+    "score_castillo": N_("score the Castillo (its caballeros stay inside)"),
+    "score_first_places": N_("in every region, a sole first place scores its first value"),
+    "score_most_caballeros": N_("score the region(s) with the most caballeros in all"),
+    "score_fewest_caballeros": N_(
+        "score the region(s) with the fewest caballeros (empty ones not counted)"
+    ),
+    "mobile_scoreboard": N_(
+        "lay a mobile scoreboard (8/4/0 or 4/0/0) on a region or the "
+        "Castillo, or move one that is out"
+    ),
+    "royal_adviser": N_("move the king to a region bordering his"),
+    "eviction": N_(
+        "name a region: every opponent moves all their caballeros there to a region "
+        "they pick in secret"
+    ),
+    "grande": N_("move your grande to another region (your home bonus moves with it)"),
+    "power_card_return": N_("take back into your hand a power card you have played"),
+    "court_two": N_("bring 2 caballeros from your province to your court"),
+    "secret_scoring": N_(
+        "every player secretly picks a region; a region picked by one player only is scored"
+    ),
+    "king": N_("move the king to any region"),
 }
 
 #: Where points come from, as the final standings sum them.
-SOURCES = ("general scorings", "action cards", "king's bonuses", "home bonuses")
+SOURCES = (N_("general scorings"), N_("action cards"), N_("king's bonuses"), N_("home bonuses"))
+
+#: The colours as prose names them (the notation keeps them English).
+COLOUR_NAMES: dict[str, str] = {
+    "red": N_("red"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "brown": N_("brown"),
+}
+
+
+def colour_name(colour: str) -> str:
+    """A colour in prose, in the current language (`red`; `rot` in German)."""
+    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+
+
+def colour_later(colour: str) -> Any:
+    """A colour's prose name, translated when it is made a string: for a notice composed
+    once and mailed to many, each in their own language."""
+    return lazy_(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+
+
+def card_text(card: str) -> str:
+    """An action card's special action in a line, in the current language ("" if none)."""
+    text = CARD_TEXTS.get(card, "")
+    return _(text) if text else ""
 
 
 def place_name(place: str) -> str:
+    if place in board_names.PLACE_NAMES:
+        return board_names.place_name(place, current_language())
     return PLACE_NAMES.get(place, place.replace("_", " ").title())
 
 
 def card_title(card: str) -> str:
-    """An action card's id as words: `intrigue_four_own` -> `Intrigue four own`."""
+    """An action card's name in the current language (English: its id as words,
+    `intrigue_four_own` -> `Intrigue four own`)."""
+    if card in board_names.CARD_NAMES:
+        return board_names.card_name(card, current_language())
     return "King" if card == KING_CARD else card.replace("_", " ").capitalize()
 
 
 def caballeros(count: int) -> str:
-    return f"{count} caballero" + ("" if count == 1 else "s")
+    return ngettext("%(num)d caballero", "%(num)d caballeros", count)
 
 
 def face_up_cards(view: engine.View) -> list[dict[str, Any]]:
@@ -99,26 +155,32 @@ def face_up_cards(view: engine.View) -> list[dict[str, Any]]:
                 "title": card_title(card),
                 "notation": engine.format_move(move),
                 "places": stack,
-                "text": CARD_TEXTS.get(card, ""),
+                "text": card_text(card),
             }
         )
     return cards
 
 
 def ordinal(rank: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(rank, f"{rank}th")
+    if rank == 1:
+        return _("1st")
+    if rank == 2:
+        return _("2nd")
+    if rank == 3:
+        return _("3rd")
+    return _("%(rank)sth", rank=rank)
 
 
 def who(colour: str, names: Mapping[str, str], reader: str | None) -> str:
     """A colour as the story names it: "you" to its own reader, else "Ann (red)"."""
     if colour == reader:
-        return "you"
+        return _("you")
     name = names.get(colour)
-    return f"{name} ({colour})" if name else colour
-
-
-def _whose(colour: str, names: Mapping[str, str], reader: str | None) -> str:
-    return "your" if colour == reader else f"{who(colour, names, reader)}'s"
+    return (
+        _("%(name)s (%(colour)s)", name=name, colour=colour_name(colour))
+        if name
+        else colour_name(colour)
+    )
 
 
 def scoring_lines(
@@ -132,8 +194,12 @@ def scoring_lines(
         bonuses: dict[str, list[str]] = {}
         for award in awards:
             if award.get("reason") in ("king_bonus", "home_bonus"):
-                label = "king's bonus" if award["reason"] == "king_bonus" else "home bonus"
-                bonuses.setdefault(award["player"], []).append(f"+{award['points']} {label}")
+                label = (
+                    _("+%(points)s king's bonus", points=award["points"])
+                    if award["reason"] == "king_bonus"
+                    else _("+%(points)s home bonus", points=award["points"])
+                )
+                bonuses.setdefault(award["player"], []).append(label)
         parts = []
         position = 1
         for points in sorted({a["points"] for a in ranked}, reverse=True):
@@ -141,11 +207,17 @@ def scoring_lines(
             tied = len(group) > 1
             rank = position + 1 if tied else position
             for colour in group:
-                part = f"{who(colour, names, reader)} {points} ({ordinal(rank)}"
-                part += ", tied)" if tied else ")"
+                said = {"who": who(colour, names, reader), "points": points, "rank": ordinal(rank)}
+                part = (
+                    _("%(who)s %(points)s (%(rank)s, tied)", **said)
+                    if tied
+                    else _("%(who)s %(points)s (%(rank)s)", **said)
+                )
                 parts.append(" ".join([part, *bonuses.get(colour, [])]))
             position += 2 if tied else 1
-        lines.append(f"{place_name(place)} scored: " + "; ".join(parts) + ".")
+        lines.append(
+            _("%(place)s scored: %(parts)s.", place=place_name(place), parts="; ".join(parts))
+        )
     return lines
 
 
@@ -161,16 +233,28 @@ def _by_place(scores: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mappi
 
 def spot(where: str) -> str:
     """A location as a sentence names it: "the Castillo", "the court", "Aragon"."""
-    if where in ("province", "court"):
-        return f"the {where}"
-    return "the Castillo" if where == "castillo" else place_name(where)
+    if where == "province":
+        return _("the province")
+    if where == "court":
+        return _("the court")
+    return _("the Castillo") if where == "castillo" else place_name(where)
 
 
 def _moved(event: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
-    owner = _whose(event["player"], names, reader)
-    return (
-        f"{event['count']} of {owner} caballeros went from {spot(event['from'])} to "
-        f"{spot(event['to'])}."
+    route = {"origin": spot(event["from"]), "target": spot(event["to"])}
+    if event["player"] == reader:
+        return ngettext(
+            "%(num)d of your caballeros went from %(origin)s to %(target)s.",
+            "%(num)d of your caballeros went from %(origin)s to %(target)s.",
+            event["count"],
+            **route,
+        )
+    return ngettext(
+        "%(num)d of %(name)s's caballeros went from %(origin)s to %(target)s.",
+        "%(num)d of %(name)s's caballeros went from %(origin)s to %(target)s.",
+        event["count"],
+        name=who(event["player"], names, reader),
+        **route,
     )
 
 
@@ -202,7 +286,10 @@ def _cap(text: str) -> str:
 
 
 def _picks(event: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
-    return ", ".join(f"{who(c, names, reader)}: {place_name(r)}" for c, r in event["picks"].items())
+    return ", ".join(
+        _("%(who)s: %(place)s", who=who(c, names, reader), place=place_name(r))
+        for c, r in event["picks"].items()
+    )
 
 
 def _carried_out(event: Mapping[str, Any], name: str) -> str | None:
@@ -210,47 +297,86 @@ def _carried_out(event: Mapping[str, Any], name: str) -> str | None:
     vetoed = event.get("vetoed_from")
     if not vetoed:
         return None
-    return (
-        f"{card_title(event['card'])} of {name} was carried out up to step {vetoed - 1} "
-        f"(vetoed from step {vetoed})."
+    said = {"card": card_title(event["card"]), "last": vetoed - 1, "step": vetoed}
+    if not name:  # the reader's own
+        return _(
+            "%(card)s of you was carried out up to step %(last)s (vetoed from step %(step)s).",
+            **said,
+        )
+    return _(
+        "%(card)s of %(name)s was carried out up to step %(last)s (vetoed from step %(step)s).",
+        name=name,
+        **said,
     )
 
 
-#: One sentence per kind of event, from the event, its player's name and their "your".
+def _card_of(event: Mapping[str, Any]) -> dict[str, str]:
+    return {"card": card_title(event["card"])}
+
+
+#: One sentence per kind of event, from the event, its player's name ("" for the reader's
+#: own: the sentence then says "you") and the picks said.
 _SENTENCES: dict[str, Any] = {
-    "king_moved": lambda e, n, w, p: f"The king moved to {place_name(e['to'])}.",
-    "grande_moved": lambda e, n, w, p: f"{_cap(w)} grande moved to {place_name(e['to'])}.",
-    "scoreboard_moved": lambda e, n, w, p: (
-        f"The {e['scoreboard']} scoreboard now lies on {spot(e['to'])}."
+    "king_moved": lambda e, n, p: _("The king moved to %(place)s.", place=place_name(e["to"])),
+    "grande_moved": lambda e, n, p: (
+        _("%(name)s's grande moved to %(place)s.", name=_cap(n), place=place_name(e["to"]))
+        if n
+        else _("Your grande moved to %(place)s.", place=place_name(e["to"]))
     ),
-    "secret_picks_revealed": lambda e, n, w, p: (
-        f"The secret picks for {card_title(e['card'])} were revealed: {p(e)}."
+    "scoreboard_moved": lambda e, n, p: _(
+        "The %(scoreboard)s scoreboard now lies on %(target)s.",
+        scoreboard=e["scoreboard"],
+        target=spot(e["to"]),
     ),
-    "castillo_revealed": lambda e, n, w, p: (
-        f"The Castillo's caballeros went out to the regions picked: {p(e)}." if e["picks"] else None
+    "secret_picks_revealed": lambda e, n, p: _(
+        "The secret picks for %(card)s were revealed: %(picks)s.", picks=p(e), **_card_of(e)
     ),
-    "veto_window_opened": lambda e, n, w, p: (
-        f"{card_title(e['card'])} of {n} waits for the Veto's holders."
+    "castillo_revealed": lambda e, n, p: (
+        _("The Castillo's caballeros went out to the regions picked: %(picks)s.", picks=p(e))
+        if e["picks"]
+        else None
     ),
-    "veto_played": lambda e, n, w, p: (
-        f"{_cap(n)} vetoed {card_title(e['card'])} from step {e['from_step']}."
+    "veto_window_opened": lambda e, n, p: (
+        _("%(card)s of %(name)s waits for the Veto's holders.", name=n, **_card_of(e))
+        if n
+        else _("%(card)s of you waits for the Veto's holders.", **_card_of(e))
     ),
-    "special_action": lambda e, n, w, p: _carried_out(e, n),
-    "veto_kept": lambda e, n, w, p: f"{_cap(n)} kept the Veto card.",
-    "veto_expired": lambda e, n, w, p: f"{_cap(w)} unused Veto was laid aside.",
-    "power_card_returned": lambda e, n, w, p: (
-        f"{_cap(n)} took a played power card back into the hand."
+    "veto_played": lambda e, n, p: (
+        _(
+            "%(name)s vetoed %(card)s from step %(step)s.",
+            name=_cap(n),
+            step=e["from_step"],
+            **_card_of(e),
+        )
+        if n
+        else _("You vetoed %(card)s from step %(step)s.", step=e["from_step"], **_card_of(e))
     ),
-    "special_skipped": lambda e, n, w, p: (
-        f"{_cap(n)} skipped the special action of {card_title(e['card'])}."
+    "special_action": lambda e, n, p: _carried_out(e, n),
+    "veto_kept": lambda e, n, p: (
+        _("%(name)s kept the Veto card.", name=_cap(n)) if n else _("You kept the Veto card.")
     ),
-    "general_scoring": lambda e, n, w, p: "General scoring:",
-    "round_started": lambda e, n, w, p: (
-        f"Round {e['round']} began; the action cards face up: "
-        + ", ".join(card_title(c) for c in e["action_cards"])
-        + "."
+    "veto_expired": lambda e, n, p: (
+        _("%(name)s's unused Veto was laid aside.", name=_cap(n))
+        if n
+        else _("Your unused Veto was laid aside.")
     ),
-    "game_over": lambda e, n, w, p: "The game is over.",
+    "power_card_returned": lambda e, n, p: (
+        _("%(name)s took a played power card back into the hand.", name=_cap(n))
+        if n
+        else _("You took a played power card back into the hand.")
+    ),
+    "special_skipped": lambda e, n, p: (
+        _("%(name)s skipped the special action of %(card)s.", name=_cap(n), **_card_of(e))
+        if n
+        else _("You skipped the special action of %(card)s.", **_card_of(e))
+    ),
+    "general_scoring": lambda e, n, p: _("General scoring:"),
+    "round_started": lambda e, n, p: _(
+        "Round %(round)s began; the action cards face up: %(cards)s.",
+        round=e["round"],
+        cards=", ".join(card_title(c) for c in e["action_cards"]),
+    ),
+    "game_over": lambda e, n, p: _("The game is over."),
 }
 
 
@@ -261,9 +387,8 @@ def _event_line(
     if sentence is None:
         return None  # said by the move itself (a card chosen, a caballero placed)
     player = event.get("player")
-    name = who(player, names, reader) if player else ""
-    whose = _whose(player, names, reader) if player else ""
-    said: str | None = sentence(event, name, whose, lambda e: _picks(e, names, reader))
+    name = who(player, names, reader) if player and player != reader else ""
+    said: str | None = sentence(event, name, lambda e: _picks(e, names, reader))
     return said
 
 
@@ -295,7 +420,7 @@ def story(
 
 def _move_words(entry: engine.ShownLogEntry) -> str:
     if "hidden" in entry:
-        return f"{entry['move']['type'].replace('_', ' ')} (secret)"
+        return _("%(move)s (secret)", move=entry["move"]["type"].replace("_", " "))
     return engine.format_move(entry["move"])
 
 
@@ -395,14 +520,19 @@ def _decision(state: engine.State, colour: str) -> str | None:
 def power_card_line(card: int) -> str:
     """A power card with what it allows: `power 9 (take up to 2 caballeros)`."""
     allowance = POWER_CARDS[card]
-    return f"power {card} (take " + (
-        f"up to {caballeros(allowance)})" if allowance else "no caballeros)"
+    notation = f"power {card}"
+    if not allowance:
+        return _("%(notation)s (take no caballeros)", notation=notation)
+    return _(
+        "%(notation)s (take up to %(caballeros)s)",
+        notation=notation,
+        caballeros=caballeros(allowance),
     )
 
 
 def king_neighbours(view: Mapping[str, Any]) -> list[str]:
     """Where caballeros may be placed: the regions bordering the king's, and the Castillo."""
-    return [place_name(r) for r in REGIONS if r in NEIGHBOURS[view["king"]]] + ["the Castillo"]
+    return [place_name(r) for r in REGIONS if r in NEIGHBOURS[view["king"]]] + [_("the Castillo")]
 
 
 #: Decisions that answer another's special action or a general scoring.
@@ -416,56 +546,114 @@ def _pick_guide(
     if kind == "castillo_pick":
         count = view["castillo"]["caballeros"].get(colour, 0)
         return [
-            f"General scoring: your {caballeros(count)} in the Castillo "
-            + ("goes" if count == 1 else "go, all together,")
-            + " to "
-            "the region you pick now (never the king's). Picks stay secret until the last is "
-            "in, and you may change yours until then."
+            ngettext(
+                "General scoring: your %(num)d caballero in the Castillo goes to the region you "
+                "pick now (never the king's). Picks stay secret until the last is in, and you "
+                "may change yours until then.",
+                "General scoring: your %(num)d caballeros in the Castillo go, all together, to "
+                "the region you pick now (never the king's). Picks stay secret until the last "
+                "is in, and you may change yours until then.",
+                count,
+            )
         ]
     special = view["special"]
     if special is None:
         return []
     acting = special["player"]
-    card = special["card"]
-    plays = "play" if acting == colour else "plays"
-    text = CARD_TEXTS.get(card, "")
-    said = f"{_cap(who(acting, names, colour))} {plays} {card_title(card)}: {text}."
+    card = {"card": card_title(special["card"]), "action": card_text(special["card"])}
+    if acting == colour:
+        said = _("You play %(card)s: %(action)s.", **card)
+    else:
+        said = _(
+            "%(name)s plays %(card)s: %(action)s.", name=_cap(who(acting, names, colour)), **card
+        )
     if kind == "secret_pick":
-        return [said, "Your pick stays secret until the last is in; you may change it until then."]
-    return [said, 'Write one "return court" or "return <region>" line for each caballero.']
+        return [
+            said,
+            _("Your pick stays secret until the last is in; you may change it until then."),
+        ]
+    return [said, _('Write one "return court" or "return <region>" line for each caballero.')]
 
 
 def plan_step(step: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
     """One numbered step of a special action's plan, in words (what a veto from it stops)."""
     do = step["do"]
     if do == "move":
-        return "; ".join(
-            f"{m['count']} of {_whose(m['colour'], names, reader)} caballeros from "
-            f"{spot(m['from'])} to {spot(m['to'])}"
-            for m in step["caballeros"]
-        )
+        return "; ".join(_plan_move(m, names, reader) for m in step["caballeros"])
     if do == "award":
-        # A place's scoring is split into steps by rank (a veto may stop it between them),
-        # so a step says its points, not ranks it cannot see whole.
-        bonus = {"king_bonus": " (king's bonus)", "home_bonus": " (home bonus)"}
-        awards = [
-            f"{who(a['player'], names, reader)} +{a['points']}{bonus.get(a['reason'], '')}"
-            for a in step["awards"]
-            if a["points"]
-        ]
-        return f"{place_name(step['place'])} scores: " + (", ".join(awards) or "nothing")
+        return _plan_award(step, names, reader)
     if do == "mobile_scoreboard":
-        return f"the {step['scoreboard']} scoreboard to {spot(step['to'])}"
+        return _(
+            "the %(scoreboard)s scoreboard to %(target)s",
+            scoreboard=step["scoreboard"],
+            target=spot(step["to"]),
+        )
     if do == "king":
-        return f"the king to {place_name(step['to'])}"
+        return _("the king to %(place)s", place=place_name(step["to"]))
+    mine = step.get("colour") == reader
+    name = "" if mine else who(step.get("colour", ""), names, reader)
     if do == "grande":
-        return f"{_whose(step['colour'], names, reader)} grande to {place_name(step['to'])}"
+        place = place_name(step["to"])
+        if mine:
+            return _("your grande to %(place)s", place=place)
+        return _("%(name)s's grande to %(place)s", name=name, place=place)
     if do == "power_card_return":
-        card = f" {step['card']}" if "card" in step else ""
-        return f"{_whose(step['colour'], names, reader)} power card{card} back to the hand"
+        return _plan_power_card(step, name)
     if do == "keep_veto":
-        return f"{who(step['colour'], names, reader)} keeps the Veto card"
+        return (
+            _("you keeps the Veto card") if mine else _("%(name)s keeps the Veto card", name=name)
+        )
     return str(do).replace("_", " ")
+
+
+def _plan_move(moved: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
+    route = {"origin": spot(moved["from"]), "target": spot(moved["to"])}
+    if moved["colour"] == reader:
+        return ngettext(
+            "%(num)d of your caballeros from %(origin)s to %(target)s",
+            "%(num)d of your caballeros from %(origin)s to %(target)s",
+            moved["count"],
+            **route,
+        )
+    return ngettext(
+        "%(num)d of %(name)s's caballeros from %(origin)s to %(target)s",
+        "%(num)d of %(name)s's caballeros from %(origin)s to %(target)s",
+        moved["count"],
+        name=who(moved["colour"], names, reader),
+        **route,
+    )
+
+
+def _plan_award(step: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
+    """A place's scoring is split into steps by rank (a veto may stop it between them), so a
+    step says its points, not ranks it cannot see whole."""
+    awards = []
+    for award in step["awards"]:
+        if not award["points"]:
+            continue
+        said = {"who": who(award["player"], names, reader), "points": award["points"]}
+        if award["reason"] == "king_bonus":
+            awards.append(_("%(who)s +%(points)s (king's bonus)", **said))
+        elif award["reason"] == "home_bonus":
+            awards.append(_("%(who)s +%(points)s (home bonus)", **said))
+        else:
+            awards.append(_("%(who)s +%(points)s", **said))
+    return _(
+        "%(place)s scores: %(awards)s",
+        place=place_name(step["place"]),
+        awards=", ".join(awards) or _("nothing"),
+    )
+
+
+def _plan_power_card(step: Mapping[str, Any], name: str) -> str:
+    """A power card back to its hand: `name` "" for the reader's own."""
+    if "card" in step:
+        if not name:
+            return _("your power card %(card)s back to the hand", card=step["card"])
+        return _("%(name)s's power card %(card)s back to the hand", name=name, card=step["card"])
+    if not name:
+        return _("your power card back to the hand")
+    return _("%(name)s's power card back to the hand", name=name)
 
 
 def veto_guide(
@@ -475,17 +663,18 @@ def veto_guide(
     acting = who(decision["acting"], names, reader)
     card = card_title(decision["card"])
     if decision["acting"] == reader:
-        lines = [f"You play {card}: {CARD_TEXTS.get(decision['card'], '')}."]
+        lines = [_("You play %(card)s: %(action)s.", card=card, action=card_text(decision["card"]))]
     else:  # the card's text says "your" to its player: the plan below says it for others
-        lines = [f"{_cap(acting)} plays {card}."]
-    if decision.get("vetoer"):
-        lines.append(
-            f"{_cap(who(decision['vetoer'], names, reader))} vetoed it; you may veto that veto."
-        )
-    lines.append("The plan:")
+        lines = [_("%(name)s plays %(card)s.", name=_cap(acting), card=card)]
+    if decision.get("vetoer") == reader and reader:
+        lines.append(_("You vetoed it; you may veto that veto."))
+    elif decision.get("vetoer"):
+        vetoer = _cap(who(decision["vetoer"], names, reader))
+        lines.append(_("%(name)s vetoed it; you may veto that veto.", name=vetoer))
+    lines.append(_("The plan:"))
     lines += [f"{s['step']}. {plan_step(s, names, reader)}" for s in decision["plan"]]
     lines.append(
-        '"allow" lets it all happen; "veto 1" stops all of it; "veto k" stops it from step k.'
+        _('"allow" lets it all happen; "veto 1" stops all of it; "veto k" stops it from step k.')
     )
     return lines
 
@@ -510,15 +699,46 @@ def _chosen(turn: Mapping[str, Any], court: int) -> str:
     left = min(turn["place_limit"] - turn["placed"], court)
     parts = []
     if left > 0:
-        parts.append(f"place up to {caballeros(left)} more from your court ({court})")
-    text = CARD_TEXTS.get(card, "")
+        parts.append(
+            ngettext(
+                "place up to %(num)d caballero more from your court (%(court)s)",
+                "place up to %(num)d caballeros more from your court (%(court)s)",
+                left,
+                court=court,
+            )
+        )
+    text = card_text(card)
     if turn["special"] == "open":
-        parts.append(f'its special action: {text} (its moves are below; or "skip" it)')
+        parts.append(
+            _('its special action: %(action)s (its moves are below; or "skip" it)', action=text)
+        )
     elif turn["special"] == "under_way":
-        parts.append(f"carry on with its special action: {text}")
+        parts.append(_("carry on with its special action: %(action)s", action=text))
     if not parts:
-        return f'You chose {card_title(card)}, and all of it is done: "done" ends your turn.'
-    return f"You chose {card_title(card)}: " + ", and ".join(parts) + "."
+        return _(
+            'You chose %(card)s, and all of it is done: "done" ends your turn.',
+            card=card_title(card),
+        )
+    if len(parts) == 2:
+        parts = [_("%(first)s, and %(second)s", first=parts[0], second=parts[1])]
+    return _("You chose %(card)s: %(parts)s.", card=card_title(card), parts=parts[0])
+
+
+def _power_card_guide(view: Mapping[str, Any]) -> list[str]:
+    played = [
+        f"{colour_name(c)} {p['power_card']}"
+        for c, p in view["players"].items()
+        if p["power_card"] is not None
+    ]
+    lines = [
+        _(
+            "The higher your card, the earlier you act this round; the lower, the more "
+            "caballeros you may take from your province into your court."
+        )
+    ]
+    if played:
+        lines.append(_("Played this round: %(cards)s.", cards=", ".join(played)))
+    return lines
 
 
 def guide(
@@ -532,18 +752,7 @@ def guide(
     kind = decision["kind"]
     player = view["players"][colour]
     if kind == "power_card":
-        played = [
-            f"{c} {p['power_card']}"
-            for c, p in view["players"].items()
-            if p["power_card"] is not None
-        ]
-        lines = [
-            "The higher your card, the earlier you act this round; the lower, the more "
-            "caballeros you may take from your province into your court."
-        ]
-        if played:
-            lines.append("Played this round: " + ", ".join(played) + ".")
-        return lines
+        return _power_card_guide(view)
     if kind in _PICKS:
         return _pick_guide(view, colour, kind, names or {})
     if kind == "veto_window":
@@ -554,28 +763,51 @@ def guide(
     lines = []
     if turn["step"] == "draw":
         lines.append(
-            f"Your power card {player['power_card']} lets you take up to "
-            f"{caballeros(turn['draw_limit'])} from your province ({player['province']}) into "
-            f'your court ({player["court"]}): "take N".'
+            ngettext(
+                "Your power card %(card)s lets you take up to %(num)d caballero from your "
+                'province (%(province)s) into your court (%(court)s): "take N".',
+                "Your power card %(card)s lets you take up to %(num)d caballeros from your "
+                'province (%(province)s) into your court (%(court)s): "take N".',
+                turn["draw_limit"],
+                card=player["power_card"],
+                province=player["province"],
+                court=player["court"],
+            )
         )
-    if turn["step"] in ("draw", "choose_card"):
+    if turn["step"] == "draw":
         lines.append(
-            ("Then choose" if turn["step"] == "draw" else "Choose")
-            + ' one action card face up below ("card ..."): it says how many '
-            "caballeros you place from your court, and its special action."
+            _(
+                'Then choose one action card face up below ("card ..."): it says how many '
+                "caballeros you place from your court, and its special action."
+            )
+        )
+    elif turn["step"] == "choose_card":
+        lines.append(
+            _(
+                'Choose one action card face up below ("card ..."): it says how many '
+                "caballeros you place from your court, and its special action."
+            )
         )
     elif turn["card"] is not None:
         lines.append(_chosen(turn, player["court"]))
         left = intrigue_moves_left(view)
         if left is not None:
             lines.append(
-                f"{left[0]} of {left[1]} caballero moves left: choose one, or stop early "
-                '("stop" in a mail, "End the special action" on the page).'
+                ngettext(
+                    "%(num)d of %(total)d caballero moves left: choose one, or stop early "
+                    '("stop" in a mail, "End the special action" on the page).',
+                    "%(num)d of %(total)d caballero moves left: choose one, or stop early "
+                    '("stop" in a mail, "End the special action" on the page).',
+                    left[0],
+                    total=left[1],
+                )
             )
     lines.append(
-        f"The king is in {place_name(view['king'])}: caballeros may be placed in "
-        + ", ".join(king_neighbours(view))
-        + "."
+        _(
+            "The king is in %(place)s: caballeros may be placed in %(places)s.",
+            place=place_name(view["king"]),
+            places=", ".join(king_neighbours(view)),
+        )
     )
     return lines
 
@@ -603,10 +835,13 @@ def orders_played(moves: Sequence[engine.Move]) -> list[str]:
     lines = []
     for move in moves:
         if move["type"] == "play_power_card":
-            lines.append(f"Your orders played power card {move['card']} for you.")
+            lines.append(_("Your orders played power card %(card)s for you.", card=move["card"]))
         else:
             lines.append(
-                f"Your standing answer let a Veto window pass ({engine.format_move(move)})."
+                _(
+                    "Your standing answer let a Veto window pass (%(move)s).",
+                    move=engine.format_move(move),
+                )
             )
     return lines
 
@@ -615,14 +850,15 @@ def orders_lines(power_cards: Sequence[int], veto_allow: bool) -> list[str]:
     """A seat's orders as they stand, said to that seat alone (they are its secret)."""
     if power_cards:
         cards = ", ".join(str(card) for card in power_cards)
-        first = (
-            f"Power cards ordered: {cards}. At your next power card the first of them still "
-            "in your hand and not played this round is played at once."
+        first = _(
+            "Power cards ordered: %(cards)s. At your next power card the first of them still "
+            "in your hand and not played this round is played at once.",
+            cards=cards,
         )
     else:
-        first = "No power cards ordered: you are asked for your power card."
+        first = _("No power cards ordered: you are asked for your power card.")
     if veto_allow:
-        second = "Veto windows this round are answered allow at once (veto ask to stop it)."
+        second = _("Veto windows this round are answered allow at once (veto ask to stop it).")
     else:
-        second = "You are asked at each Veto window."
+        second = _("You are asked at each Veto window.")
     return [first, second]

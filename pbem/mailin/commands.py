@@ -19,6 +19,7 @@ from pbem.game import words
 from pbem.game.history import round_starts
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
+from pbem.languages import LANGUAGES, _, in_language, known, language_of, lazy_
 from pbem.mailin.reading import COMMAND_WORDS, Inbound
 from pbem.notify import compose, preferences
 from pbem.notify.board_text import board_table
@@ -43,13 +44,17 @@ class SeatMail:
     #: Kept apart from `game`, whose attributes a commit expires (reading them again would
     #: cost a query).
     game_id: int = field(init=False)
+    #: The answer's language: the holder's, else the game's (read once, as `game_id`).
+    language: str = field(init=False)
 
     def __post_init__(self) -> None:
         self.game_id = self.game.id
+        self.language = language_of(self.holder.preferences, self.game.language)
 
     @property
     def recipient(self) -> Recipient:
-        return Recipient(self.holder.id, self.holder.email, self.holder.name, self.colour)
+        holder = self.holder
+        return Recipient(holder.id, holder.email, holder.name, self.colour, language=self.language)
 
     def state(self) -> engine.State | None:
         """The game now, if it is there to show (not for an aborted or abandoned game)."""
@@ -61,26 +66,33 @@ class SeatMail:
 def _stop(mail: SeatMail, arguments: list[str]) -> None:
     preferences.mute(mail.holder, mail.game_id)
     mail.lines.append(
-        "No more mail from this game will come to you (answers to your own mails still do). "
-        "Turn it back on with PUT /api/players/me/preferences."
+        lazy_(
+            "No more mail from this game will come to you (answers to your own mails still do). "
+            "Turn it back on with %(request)s.",
+            request="PUT /api/players/me/preferences",
+        )
     )
 
 
 def _bot(mail: SeatMail, arguments: list[str]) -> None:
     lifecycle.set_bot(mail.holder, mail.game_id, mail.colour, True)
-    mail.lines.append(f'A bot now plays {mail.colour}; reply "back" to take it back.')
+    mail.lines.append(
+        lazy_('A bot now plays %(colour)s; reply "back" to take it back.', colour=mail.colour)
+    )
 
 
 def _back(mail: SeatMail, arguments: list[str]) -> None:
     lifecycle.set_bot(mail.holder, mail.game_id, mail.colour, False)
-    mail.lines.append(f"You play {mail.colour} again; the bot has stopped.")
+    mail.lines.append(lazy_("You play %(colour)s again; the bot has stopped.", colour=mail.colour))
 
 
 def _key(mail: SeatMail, arguments: list[str]) -> None:
     accounts.reset_key_by_mail(mail.holder.email)
     mail.lines.append(
-        "A new API key is on its way in a mail of its own (at most 3 an hour), and your old "
-        "key no longer works."
+        lazy_(
+            "A new API key is on its way in a mail of its own (at most 3 an hour), and your old "
+            "key no longer works."
+        )
     )
 
 
@@ -88,9 +100,27 @@ def _away(mail: SeatMail, arguments: list[str]) -> None:
     starts, ends = dates(arguments)
     away.declare(mail.holder, starts, ends)
     mail.lines.append(
-        f"You are away from {starts:%d %b %Y} to {ends - timedelta(days=1):%d %b %Y}; your "
-        "deadlines wait until you are back."
+        lazy_(
+            "You are away from %(start)s to %(end)s; your deadlines wait until you are back.",
+            start=f"{starts:%d %b %Y}",
+            end=f"{ends - timedelta(days=1):%d %b %Y}",
+        )
     )
+
+
+def _language(mail: SeatMail, arguments: list[str]) -> None:
+    """`language it`: every mail and page in Italian from now on (the moves are written the
+    same in every language)."""
+    offered = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+    chosen = known(arguments[0]) if arguments else None
+    if chosen is None:
+        raise ValueError(f"Write the language you want after it: {offered}.")
+    preferences.set_preferences(mail.holder, {"language": chosen})
+    mail.language = chosen
+    with in_language(chosen):
+        mail.lines.append(
+            _("Your mails and pages are in %(language)s from now on.", language=LANGUAGES[chosen])
+        )
 
 
 def _board(mail: SeatMail, arguments: list[str]) -> None:
@@ -126,7 +156,7 @@ def _plan(mail: SeatMail, arguments: list[str]) -> None:
         cards = [int(a.strip(",;")) for a in arguments if a.strip(",;")]
     except ValueError:
         raise ValueError(
-            'write it "plan 13 11 9" (power cards, best first), or "plan" alone to cancel.'
+            lazy_('write it "plan 13 11 9" (power cards, best first), or "plan" alone to cancel.')
         ) from None
     given = orders.give(
         Actor.by_player(mail.holder.id, mail.colour), mail.game_id, mail.colour, power_cards=cards
@@ -177,6 +207,7 @@ COMMANDS: dict[str, Command] = {
     "help": _help,
     "plan": _plan,
     "veto": _veto,
+    "language": _language,
 }
 assert tuple(COMMANDS) == COMMAND_WORDS, "reading.COMMAND_WORDS names every command, in order"
 
@@ -188,9 +219,9 @@ def run(mail: SeatMail, word: str, arguments: list[str]) -> None:
     try:
         COMMANDS[word](mail, arguments)
     except ServiceError as error:
-        mail.lines.append(f'"{word}": {error.detail}')
+        mail.lines.append(lazy_('"%(command)s": %(reason)s', command=word, reason=error.detail))
     except ValueError as error:
-        mail.lines.append(f'"{word}": {error}')
+        mail.lines.append(lazy_('"%(command)s": %(reason)s', command=word, reason=error))
 
 
 def dates(arguments: list[str]) -> tuple[datetime, datetime]:
@@ -203,4 +234,6 @@ def dates(arguments: list[str]) -> tuple[datetime, datetime]:
         return now(), days[0] + timedelta(days=1)
     if len(days) == 2:
         return days[0], days[1] + timedelta(days=1)
-    raise ValueError('write it "away 2026-12-20 2027-01-03" (from, until) or "away 2027-01-03".')
+    raise ValueError(
+        lazy_('write it "away 2026-12-20 2027-01-03" (from, until) or "away 2027-01-03".')
+    )

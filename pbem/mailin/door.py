@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from pbem.extensions import db
 from pbem.game.players import normal_email
+from pbem.languages import in_language, language_of, lazy_
 from pbem.mailin import ledger, reading, replies
 from pbem.mailin.commands import SeatMail
 from pbem.mailin.ledger import EX_NOUSER, Result
@@ -82,7 +83,13 @@ def _process(raw: bytes, recipient: str | None) -> Result:
     game_id, colour = seat
     game = db.session.get_one(Game, game_id)  # the seat exists, so does its game
     holder = next(s.player for s in game.seats if s.colour == colour)
-    mail = SeatMail(inbound, game, colour, holder)
+    # The answer, and any refusal in it, is written in the seat's language.
+    with in_language(language_of(holder.preferences, game.language)):
+        return _from_seat(raw, SeatMail(inbound, game, colour, holder))
+
+
+def _from_seat(raw: bytes, mail: SeatMail) -> Result:
+    inbound, holder = mail.inbound, mail.holder
     refusal = _refusal(raw, inbound, holder.email)
     if refusal is not None:
         reason, why = refusal
@@ -92,7 +99,10 @@ def _process(raw: bytes, recipient: str | None) -> Result:
     except reading.Unreadable as error:
         return replies.refuse(
             mail,
-            f"Your mail could not be read: {error}. Nothing was played; reply in plain text.",
+            lazy_(
+                "Your mail could not be read: %(why)s. Nothing was played; reply in plain text.",
+                why=error,
+            ),
             why="unreadable",
         )
     return replies.handle(mail, text)
@@ -104,9 +114,12 @@ def _refusal(raw: bytes, inbound: reading.Inbound, holder: str) -> tuple[str, st
     too large to read."""
     if inbound.sender != normal_email(holder):
         return (
-            f"A mail from {inbound.sender or 'an unknown sender'} to your seat's address was "
-            f"refused: only mail from your own address ({holder}) plays for your seat. "
-            "Nothing was played.",
+            lazy_(
+                "A mail from %(sender)s to your seat's address was refused: only mail from "
+                "your own address (%(holder)s) plays for your seat. Nothing was played.",
+                sender=inbound.sender or lazy_("an unknown sender"),
+                holder=holder,
+            ),
             "forged sender",
         )
     failure = reading.authentication_failure(
@@ -114,15 +127,22 @@ def _refusal(raw: bytes, inbound: reading.Inbound, holder: str) -> tuple[str, st
     )
     if failure:
         return (
-            f"Your mail failed our server's sender checks ({failure}), so it may not be "
-            "yours; nothing was played. Send it again from your own mail account.",
+            lazy_(
+                "Your mail failed our server's sender checks (%(failure)s), so it may not be "
+                "yours; nothing was played. Send it again from your own mail account.",
+                failure=failure,
+            ),
             f"authentication: {failure}",
         )
     limit = int(current_app.config.get("MAIL_MAX_BYTES") or 0)
     if limit and len(raw) > limit:
         return (
-            f"Your mail was {len(raw) // 1024} KiB, more than the {limit // 1024} KiB read; "
-            "nothing was played. Reply without attachments or the quoted text.",
+            lazy_(
+                "Your mail was %(size)s KiB, more than the %(limit)s KiB read; "
+                "nothing was played. Reply without attachments or the quoted text.",
+                size=len(raw) // 1024,
+                limit=limit // 1024,
+            ),
             "too large",
         )
     return None

@@ -13,11 +13,15 @@ from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
+from functools import cache
 from html.parser import HTMLParser
 
+from babel.support import Translations
 from mailparser_reply import EmailReplyParser
 
 from engine.notation import NOTATION
+from pbem import languages
+from pbem.languages import lazy_
 from pbem.notify.compose import REPLY_ABOVE
 
 #: Commands a reply may hold, one per line (see templates/mail/help_lines.txt); each has its
@@ -34,6 +38,7 @@ COMMAND_WORDS = (
     "help",
     "plan",
     "veto",
+    "language",
 )
 
 #: `veto` is a command only as `veto allow` or `veto ask` (a standing answer); else the move.
@@ -174,12 +179,14 @@ def new_text(message: EmailMessage) -> str:
     try:
         part = message.get_body(preferencelist=("plain", "html"))
         if part is None:
-            raise Unreadable("it has no text part")
+            raise Unreadable(lazy_("it has no text part"))
         content = part.get_content()
     except (LookupError, UnicodeError, KeyError, AttributeError, ValueError, TypeError) as error:
-        raise Unreadable(f"its text could not be read ({type(error).__name__})") from None
+        raise Unreadable(
+            lazy_("its text could not be read (%(error)s)", error=type(error).__name__)
+        ) from None
     if not isinstance(content, str):
-        raise Unreadable("its text part is not text")
+        raise Unreadable(lazy_("its text part is not text"))
     if part.get_content_subtype() == "html":
         content = html_to_text(content)
     elif _param(part, "format").lower() == "flowed":
@@ -197,9 +204,10 @@ def reply_part(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\xa0", " ")
     whole = _without_attributions(text.split("\n"))
     lines = whole
-    # Everything from our marker down is what we sent (quoted or not).
+    # Everything from our marker down is what we sent (quoted or not), in any language.
+    markers = reply_markers()
     for index, line in enumerate(lines):
-        if REPLY_ABOVE.strip("# ").lower() in line.lower():
+        if any(marker in line.lower() for marker in markers):
             lines = lines[:index]
             break
     # Outlook's rule of underscores starts its quoted header block, in any language.
@@ -222,6 +230,18 @@ def reply_part(text: str) -> str:
     # Nothing above the quote: a bottom-posted reply (mutt's and s-nail's way) is read from
     # below it.
     return "\n".join(kept).strip() or _below_the_quote(whole)
+
+
+@cache
+def reply_markers() -> tuple[str, ...]:
+    """Our marker as the mails of every language write it (each catalog's translation of
+    REPLY_ABOVE, and the English), folded as `reply_part` compares it: a player may reply
+    to a mail written in a language they have since left."""
+    markers = {REPLY_ABOVE}
+    for language in languages.LANGUAGES:
+        catalog = Translations.load(str(languages.TRANSLATIONS_DIR), [language])
+        markers.add(catalog.gettext(REPLY_ABOVE))
+    return tuple(sorted(m.strip("# ").lower() for m in markers if m.strip("# ")))
 
 
 #: A line with a time of day in it: the first line of Claws Mail's two-line attribution.

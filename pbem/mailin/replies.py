@@ -13,17 +13,19 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 import engine
-from pbem import play
+from pbem import languages, play
 from pbem.errors import Conflict, IllegalMoveError, NotActive, ServiceError, StaleSequence
 from pbem.extensions import db
 from pbem.game.seating import Actor
 from pbem.game.states import state_at
+from pbem.languages import N_, lazy_
 from pbem.mailin import commands, ledger
 from pbem.mailin.commands import SeatMail
 from pbem.mailin.ledger import Result
 from pbem.mailin.reading import COMMAND_WORDS, VETO_STANDING
 from pbem.notify import addresses, answers, compose, outbox
 from pbem.notify.compose import ASKS
+from pbem.notify.later import Later
 from pbem.play import talk as talk_
 from pbem.store import queries
 from pbem.store.models import Game
@@ -50,8 +52,10 @@ def handle(mail: SeatMail, text: str) -> Result:
     if not lines:
         return refuse(
             mail,
-            "Your mail had no moves and no commands above the quoted text, so nothing was "
-            "played. Write your moves at the top of your reply.",
+            lazy_(
+                "Your mail had no moves and no commands above the quoted text, so nothing was "
+                "played. Write your moves at the top of your reply."
+            ),
             why="empty",
         )
     said, moves = [], []
@@ -131,9 +135,15 @@ def _pass_on(connection: Connection, mail: SeatMail, talk: list[str], seq: int) 
         seq=seq,
     )
     quoted = "; ".join(f'"{line}"' for line in kept)
-    note = f"Passed on to the other players: {quoted}"
+    note = lazy_("Passed on to the other players: %(quoted)s", quoted=quoted)
     if len(kept) < len(talk) or any(k != t for k, t in zip(kept, talk, strict=False)):
-        note += f" (at most {talk_.MOST_LINES} lines of {talk_.LONGEST} characters)"
+        note = lazy_(
+            "Passed on to the other players: %(quoted)s (at most %(lines)s lines of "
+            "%(characters)s characters)",
+            quoted=quoted,
+            lines=talk_.MOST_LINES,
+            characters=talk_.LONGEST,
+        )
     if note not in mail.lines:  # the plan runs again when another move lands first
         mail.lines.append(note)
 
@@ -191,7 +201,7 @@ def _play(mail: SeatMail, text: str, talk: list[str]) -> Result:
     db.session.refresh(mail.game)
     return refuse(
         mail,
-        "The game kept moving while your mail was read; nothing was played. Try again.",
+        lazy_("The game kept moving while your mail was read; nothing was played. Try again."),
         why="busy",
     )
 
@@ -220,9 +230,10 @@ def _moves(mail: SeatMail, text: str, state: engine.State, colour: str) -> list[
             p["player"] == colour and p["kind"] == "turn" for p in engine.pending(after)
         ):
             raise  # the turn goes on: "done" was refused for a reason the answer must give
-        note = (
-            f'Your last line ("{lines[last].strip()}") was not needed: the moves before it '
-            "had ended your turn, so it was left out."
+        note = lazy_(
+            'Your last line ("%(line)s") was not needed: the moves before it '
+            "had ended your turn, so it was left out.",
+            line=lines[last].strip(),
         )
         if note not in mail.lines:  # the plan runs again when another move lands first
             mail.lines.append(note)
@@ -235,7 +246,7 @@ def _refused(mail: SeatMail, error: ServiceError) -> Result:
     if isinstance(error, _Stale):
         return refuse(mail, error.detail, why="stale decision")
     why = "illegal move" if isinstance(error, IllegalMoveError) else "refused"
-    return refuse(mail, f"Nothing was played: {error.detail}", why=why)
+    return refuse(mail, lazy_("Nothing was played: %(reason)s", reason=error.detail), why=why)
 
 
 def _answer(
@@ -286,12 +297,13 @@ def _answer(
         if context["moves"]:
             pending_seq = seq
     context.update(mail.extra)
+    subject: Any
     if played:
-        subject = "played " + "; ".join(played)
+        subject = lazy_("played %(moves)s", moves="; ".join(played))
     elif outcome == "refused":
-        subject = "nothing was played"
+        subject = lazy_("nothing was played")
     else:
-        subject = "your mail"
+        subject = lazy_("your mail")
     reply = answers.answer_mail(
         mail.recipient,
         game_id=mail.game_id,
@@ -322,12 +334,16 @@ def _stale(mail: SeatMail, state: engine.State) -> str | None:
         return None
     then = state_at(game, asked)
     decision = next((p for p in engine.pending(then) if p["player"] == mail.colour), None)
-    what = ASKS.get(decision["kind"], "a decision").rstrip(".") if decision else "a decision"
-    return (
-        f'Your mail answers an earlier decision ("{what}", at move {asked}), which is no '
-        f"longer pending, so nothing was played. The game is at move {game.seq} now; see "
-        "below what is pending."
+    what = ASKS.get(decision["kind"], N_("a decision")) if decision else N_("a decision")
+    why: str = lazy_(
+        'Your mail answers an earlier decision ("%(what)s", at move %(asked)s), which is no '
+        "longer pending, so nothing was played. The game is at move %(seq)s now; see "
+        "below what is pending.",
+        what=Later(lambda: languages._(what).rstrip(".")),
+        asked=asked,
+        seq=game.seq,
     )
+    return why
 
 
 def _open_since(game: Game, colour: str, since: int, upto: int) -> bool:

@@ -8,17 +8,19 @@ from email.message import EmailMessage
 from typing import Any
 
 import engine
+from pbem.languages import N_, _, lazy_
 from pbem.notify import compose
 from pbem.notify.compose import ASKS, Recipient
+from pbem.notify.later import Later
 
 #: What others' pending decisions are called, in words (public: every view lists them).
 KINDS = {
-    "power_card": "a power card",
-    "turn": "their turn",
-    "castillo_pick": "the Castillo pick",
-    "secret_pick": "a secret pick",
-    "king_rages": "a King-rages return",
-    "veto_window": "a Veto window",
+    "power_card": N_("a power card"),
+    "turn": N_("their turn"),
+    "castillo_pick": N_("the Castillo pick"),
+    "secret_pick": N_("a secret pick"),
+    "king_rages": N_("a King-rages return"),
+    "veto_window": N_("a Veto window"),
 }
 
 
@@ -41,32 +43,33 @@ def thread(mail: EmailMessage, message_id: str, references: list[str]) -> None:
 
 
 def pending_now(state: engine.State, colour: str) -> dict[str, Any]:
-    """Who must act now, in words, and the seat's own legal moves if it must act."""
+    """Who must act now, in words, and the seat's own legal moves if it must act. The words
+    are lazy: they are written in the language the answer is rendered in."""
     pending = engine.pending(state)
     mine = next((p for p in pending if p["player"] == colour), None)
     others = [
-        f"{p['player']} ({KINDS.get(p['kind'], p['kind'])})"
-        for p in pending
-        if p["player"] != colour
+        (p["player"], KINDS.get(p["kind"], p["kind"])) for p in pending if p["player"] != colour
     ]
-    waiting: str | None
+    named = Later(lambda: ", ".join(f"{who} ({_(kind)})" for who, kind in others))
+    waiting: Any
     if engine.is_over(state):
-        waiting = "the game is over."
+        waiting = lazy_("the game is over.")
     elif mine and others:
-        waiting = f"you, and {', '.join(others)}."
+        waiting = lazy_("you, and %(others)s.", others=named)
     elif mine:
-        waiting = "you."
+        waiting = lazy_("you.")
     else:
-        waiting = f"{', '.join(others)}." if others else None
+        waiting = Later(lambda: f"{named}.") if others else None
     moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
     asks = (
-        ASKS.get(mine["kind"], "A decision is yours.")
+        lazy_(ASKS.get(mine["kind"], N_("A decision is yours.")))
         if mine
-        else ("Your pick is in; you may still change it." if moves else "")
+        else (lazy_("Your pick is in; you may still change it.") if moves else "")
     )
     return {"waiting": waiting, "moves": moves, "asks": asks}
 
 
+@compose.in_recipients_language
 def answer_mail(
     recipient: Recipient,
     *,
@@ -94,7 +97,7 @@ def help_mail(to: str) -> EmailMessage:
     """How to play by mail, for whoever wrote to the plain address (no name: just `to`)."""
     parts = compose.render("help", link=compose.base_url())
     mail = compose.plain_message(
-        Recipient(0, to, "", None), "[El Grande] how to play by mail", parts
+        Recipient(0, to, "", None), "[El Grande] " + _("how to play by mail"), parts
     )
     # An answer to a person's own mail: RFC 3834's auto-replied, not auto-generated.
     mail.replace_header("Auto-Submitted", "auto-replied")

@@ -1,5 +1,5 @@
 """The board as a plain-text table, for the text part of a mail: read from one viewer's
-`engine.view` and nothing else."""
+`engine.view` and nothing else. Its words are in the language being rendered."""
 
 from __future__ import annotations
 
@@ -7,19 +7,37 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
+from engine import names
 from engine.data import PLACE_NAMES, REGIONS
+from pbem.languages import _, current_language
 
 
 def place_name(place: str) -> str:
+    """A region's or the Castillo's name, in the language being rendered."""
+    if place in names.PLACE_NAMES:
+        return names.place_name(place, current_language())
     return PLACE_NAMES.get(place, place.replace("_", " ").title())
+
+
+def term(key: str) -> str:
+    """A game term of `engine.names.TERM_NAMES` (court, province, king), in the language
+    being rendered."""
+    return names.term(key, current_language())
+
+
+def row_label(key: str) -> str:
+    """The board's last rows: a player's score, court and province."""
+    return _("score") if key == "score" else term(key)
 
 
 def board_table(view: engine.View) -> str:
     """Regions (caballeros per colour, scoreboard, king, grandes), the Castillo, then each
     player's score, court and province."""
     colours = view["colours"]
-    width = max(len(place_name(p)) for p in PLACE_NAMES) + 2
-    head = "".ljust(width) + "".join(c[:6].rjust(7) for c in colours) + "   scores  notes"
+    labels = ("score", "court", "province")
+    width = max(len(n) for n in [*map(place_name, PLACE_NAMES), *map(row_label, labels)]) + 2
+    head = "".ljust(width) + "".join(c[:6].rjust(7) for c in colours)
+    head += "   " + _("scores") + "  " + _("notes")
     lines = [head, "-" * len(head)]
     # A region and the Castillo read alike here (the Castillo has no grandes).
     places: list[tuple[str, Mapping[str, Any]]] = [(r, view["regions"][r]) for r in REGIONS]
@@ -32,15 +50,16 @@ def board_table(view: engine.View) -> str:
         row += "   " + "/".join(map(str, seen["scoreboard"])).ljust(8)
         notes = []
         if view["king"] == place:
-            notes.append("king")
+            notes.append(term("king"))
         if seen.get("grandes"):
-            notes.append("grande " + ", ".join(seen["grandes"]))
+            notes.append(term("grande") + " " + ", ".join(seen["grandes"]))
         if place in mobile:
-            notes.append(f"mobile {mobile[place]}")
+            notes.append(_("mobile %(board)s", board=mobile[place]))
         lines.append((row + "  " + "; ".join(notes)).rstrip())
     lines.append("")
     lines.append("".ljust(width) + "".join(c[:6].rjust(7) for c in colours))
-    for label, key in (("score", "score"), ("court", "court"), ("province", "province")):
+    for key in labels:
         players: Mapping[str, Mapping[str, Any]] = view["players"]
+        label = row_label(key)
         lines.append(label.ljust(width) + "".join(str(players[c][key]).rjust(7) for c in colours))
     return "\n".join(lines)

@@ -7,12 +7,12 @@ view (`engine.view`), the legal moves, the log as `engine.visible_log` lets them
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
-from functools import cache
-from typing import Any
+from functools import cache, wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import quote
 
 import jinja2
@@ -22,21 +22,28 @@ import engine
 from pbem import languages, tokens
 from pbem.clock import now
 from pbem.game import words
+from pbem.languages import N_, _
 from pbem.notify import addresses
-from pbem.notify.board_text import board_table, place_name
+from pbem.notify.board_text import board_table, place_name, term
+from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 #: The line every mail's text starts its quotable part with: mail in reads above it.
-REPLY_ABOVE = "## Reply above this line to play. ##"
+REPLY_ABOVE = N_("## Reply above this line to play. ##")
 
 #: What a pending decision asks, in words.
 ASKS = {
-    "power_card": "Play a power card for this round.",
-    "turn": "It is your turn.",
-    "castillo_pick": "General scoring: pick, in secret, the region your Castillo caballeros go to.",
-    "secret_pick": "Pick a region in secret for the special action under way.",
-    "king_rages": "King rages: return caballeros of yours to the province.",
-    "veto_window": "A Veto window is open to you: allow the special action, or veto it.",
+    "power_card": N_("Play a power card for this round."),
+    "turn": N_("It is your turn."),
+    "castillo_pick": N_(
+        "General scoring: pick, in secret, the region your Castillo caballeros go to."
+    ),
+    "secret_pick": N_("Pick a region in secret for the special action under way."),
+    "king_rages": N_("King rages: return caballeros of yours to the province."),
+    "veto_window": N_("A Veto window is open to you: allow the special action, or veto it."),
 }
 
 
@@ -48,6 +55,22 @@ class Recipient:
     colour: str | None  # the seat a mail is for; None for a game-wide mail
     # A bot plays that seat for now: it is sent no decision mails (the bot decides at once).
     bot_plays: bool = False
+    # What the mail is written in (`languages.language_of`: their choice, else the game's).
+    language: str = languages.DEFAULT
+
+
+def in_recipients_language(
+    compose_mail: Callable[Concatenate[Recipient, P], R],
+) -> Callable[Concatenate[Recipient, P], R]:
+    """A mail composed in its recipient's language: its words, the game's words it quotes
+    and the names of the board, whichever language the request or job that sends it is in."""
+
+    @wraps(compose_mail)
+    def composed(recipient: Recipient, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with languages.in_language(recipient.language):
+            return compose_mail(recipient, *args, **kwargs)
+
+    return composed
 
 
 @cache
@@ -58,6 +81,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=shown,  # lazy lines (answers, notices) written in the mail's language
     )
     languages.install_in(env)  # `_` and `{% trans %}`, in the language being rendered
     return env
@@ -66,7 +90,7 @@ def _environment() -> jinja2.Environment:
 def render(template: str, **context: Any) -> tuple[str, str]:
     """The text and HTML parts of `templates/mail/<template>.txt|.html`."""
     env = _environment()
-    context = {"place_name": place_name, "reply_above": REPLY_ABOVE, **context}
+    context = {"place_name": place_name, "term": term, "reply_above": _(REPLY_ABOVE), **context}
     text = env.get_template(f"mail/{template}.txt").render(**context)
     html = env.get_template(f"mail/{template}.html").render(**context)
     return text, html
@@ -155,10 +179,11 @@ def when(moment: Any) -> str | None:
 def describe_log_entry(entry: Mapping[str, Any]) -> str:
     """A log entry as its reader may see it, in the notation (a hidden one by its type)."""
     if entry.get("hidden"):
-        return f"{entry['move']['type'].replace('_', ' ')} (secret)"
+        return _("%(move)s (secret)", move=entry["move"]["type"].replace("_", " "))
     return engine.format_move(entry["move"])
 
 
+@in_recipients_language
 def decision_mail(
     recipient: Recipient,
     *,
@@ -188,7 +213,7 @@ def decision_mail(
     )
     legal = engine.legal_moves(state, colour)
     moves = [engine.format_move(m) for m in legal]
-    asks = ASKS.get(decision["kind"], "A decision is yours.")
+    asks = _(ASKS.get(decision["kind"], N_("A decision is yours.")))
     context = {
         "recipient": recipient,
         "game_id": game_id,
@@ -215,7 +240,9 @@ def decision_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=f"reminder: {subject[0].lower()}{subject[1:]}" if reminder else subject,
+        subject=_("reminder: %(subject)s", subject=f"{subject[0].lower()}{subject[1:]}")
+        if reminder
+        else subject,
         parts=render("decision", **context),
         seq=seq,
     )
@@ -229,6 +256,7 @@ def _cards_to_choose(view: engine.View, decision: Mapping[str, Any]) -> list[dic
     return words.face_up_cards(view)
 
 
+@in_recipients_language
 def scoring_mail(
     recipient: Recipient,
     *,
@@ -258,7 +286,7 @@ def scoring_mail(
                 "who": words.who(colour, names, None),
                 "score": player["score"],
                 "sources": [
-                    f"{source} {(totals or {}).get(colour, {}).get(source, 0)}"
+                    f"{languages._(source)} {(totals or {}).get(colour, {}).get(source, 0)}"
                     for source in words.SOURCES
                 ]
                 if totals is not None
@@ -271,7 +299,7 @@ def scoring_mail(
         "teams": view.get("teams"),
         "link": game_link(game_id),
     }
-    subject = "the game is over" if over else "general scoring"
+    subject = _("the game is over") if over else _("general scoring")
     return message(
         recipient,
         game_id=game_id,
@@ -282,6 +310,7 @@ def scoring_mail(
     )
 
 
+@in_recipients_language
 def welcome_mail(
     recipient: Recipient,
     *,
@@ -311,12 +340,13 @@ def welcome_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject="a game of El Grande for you",
+        subject=_("a game of El Grande for you"),
         parts=render("welcome", **context),
         first=True,
     )
 
 
+@in_recipients_language
 def invitation_mail(
     recipient: Recipient,
     *,
@@ -341,7 +371,9 @@ def invitation_mail(
         "accept": f"{base_url()}/games/{game_id}/accept/{tokens.accept_token(*seat)}",
         "decline": f"{base_url()}/mail/decline/{tokens.decline_token(*seat)}",
     }
-    subject = f"[El Grande] {organiser} invites you to {title}"
+    subject = "[El Grande] " + _(
+        "%(organiser)s invites you to %(title)s", organiser=organiser, title=title
+    )
     return plain_message(recipient, subject, render("invitation", **context))
 
 
@@ -353,6 +385,7 @@ def text_of(mail: EmailMessage) -> str:
     return text
 
 
+@in_recipients_language
 def moves_mail(
     recipient: Recipient,
     *,
@@ -368,7 +401,7 @@ def moves_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=f"{entries[0]['player']} played",
+        subject=_("%(colour)s played", colour=entries[0]["player"]),
         parts=render("moves", **context),
         seq=seq,
     )
@@ -416,20 +449,23 @@ def plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) ->
     return mail
 
 
+@in_recipients_language
 def key_mail(recipient: Recipient, key: str) -> EmailMessage:
     """A new API key, asked for by mail (POST /api/players/key-reset)."""
     parts = render("key", recipient=recipient, key=key, link=base_url())
-    return plain_message(recipient, "[El Grande] your new API key", parts)
+    return plain_message(recipient, "[El Grande] " + _("your new API key"), parts)
 
 
+@in_recipients_language
 def sign_in_mail(recipient: Recipient, link: str, minutes: int, known: bool) -> EmailMessage:
     """A one-time sign-in link, asked for at /sign-in (`known`: the address has a player)."""
     parts = render(
         "sign_in", recipient=recipient, link=link, minutes=minutes, known=known, site=base_url()
     )
-    return plain_message(recipient, "[El Grande] your sign-in link", parts)
+    return plain_message(recipient, "[El Grande] " + _("your sign-in link"), parts)
 
 
+@in_recipients_language
 def email_change_mail(recipient: Recipient, link: str, hours: int, old_email: str) -> EmailMessage:
     """To a new address: the link that makes it the player's (asked for on /me)."""
     parts = render(
@@ -440,21 +476,24 @@ def email_change_mail(recipient: Recipient, link: str, hours: int, old_email: st
         old_email=old_email,
         site=base_url(),
     )
-    return plain_message(recipient, "[El Grande] confirm your new address", parts)
+    return plain_message(recipient, "[El Grande] " + _("confirm your new address"), parts)
 
 
+@in_recipients_language
 def email_changed_mail(recipient: Recipient, new_email: str) -> EmailMessage:
     """To the old address: it is no longer the player's (a change they did not make shows)."""
     parts = render("email_changed", recipient=recipient, new_email=new_email, site=base_url())
-    return plain_message(recipient, "[El Grande] your address has changed", parts)
+    return plain_message(recipient, "[El Grande] " + _("your address has changed"), parts)
 
 
+@in_recipients_language
 def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
     """Gathered mails (every move, scorings) in one, for a player who asked for a digest."""
-    subject = f"[El Grande] what happened in your games ({len(parts)})"
+    subject = "[El Grande] " + _("what happened in your games (%(count)s)", count=len(parts))
     return plain_message(recipient, subject, render("digest", recipient=recipient, parts=parts))
 
 
+@in_recipients_language
 def declined_mail(
     recipient: Recipient, *, game_id: int, title: str, colour: str, name: str
 ) -> EmailMessage:
@@ -471,11 +510,12 @@ def declined_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=f"{name} declined the {colour} seat",
+        subject=_("%(name)s declined the %(colour)s seat", name=name, colour=colour),
         parts=render("declined", **context),
     )
 
 
+@in_recipients_language
 def timed_out_mail(
     recipient: Recipient,
     *,
@@ -496,7 +536,7 @@ def timed_out_mail(
         "bot_now": bot_now,
         "link": game_link(game_id),
     }
-    subject = "the Veto window closed" if kind == "veto_window" else "your time ran out"
+    subject = _("the Veto window closed") if kind == "veto_window" else _("your time ran out")
     return message(
         recipient,
         game_id=game_id,
@@ -507,6 +547,7 @@ def timed_out_mail(
     )
 
 
+@in_recipients_language
 def notice_mail(
     recipient: Recipient, *, game_id: int, title: str, subject: str, lines: list[str]
 ) -> EmailMessage:
@@ -520,6 +561,7 @@ def notice_mail(
     )
 
 
+@in_recipients_language
 def table_talk_mail(
     recipient: Recipient,
     *,
@@ -541,7 +583,7 @@ def table_talk_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=f"{speaker} says",
+        subject=_("%(speaker)s says", speaker=speaker),
         parts=render("table_talk", **context),
         seq=seq,
     )
@@ -557,7 +599,12 @@ def bot_story_text(
 ) -> str:
     """What happened at a seat a bot plays, for its person's digest: the story as the seat
     sees it, the bot's moves named as such."""
-    named = {**names, colour: "your bot"}
+    named = {**names, colour: _("your bot")}
     lines = words.story(engine.visible_log(entries, {colour}), named, None)
-    head = f'In "{title}" (game {game_id}), a bot plays {colour} for you:'
+    head = _(
+        'In "%(title)s" (game %(game_id)s), a bot plays %(colour)s for you:',
+        title=title,
+        game_id=game_id,
+        colour=colour,
+    )
     return "\n".join([head, *(f"  {line}" for line in lines)])

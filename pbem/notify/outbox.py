@@ -24,6 +24,7 @@ from pbem.extensions import db
 from pbem.game import history, words
 from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
+from pbem.languages import language_of, lazy_
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import wants
@@ -32,7 +33,7 @@ from pbem.store.prepared import Prepared
 from pbem.timing import policy
 
 _OUTBOX = insert(Notification.__table__)
-_seats, _players = Seat.__table__, Player.__table__
+_seats, _players, _games = Seat.__table__, Player.__table__, Game.__table__
 
 # Read after every batch (`after_batch`): prepared, as the move path's other reads are.
 RECIPIENTS = Prepared(
@@ -43,8 +44,10 @@ RECIPIENTS = Prepared(
         _players.c.name,
         _players.c.preferences,
         _seats.c.bot,
+        _games.c.language,
     )
     .join(_players, _players.c.id == _seats.c.player_id)
+    .join(_games, _games.c.id == _seats.c.game_id)
     .where(_seats.c.game_id == bindparam("game"))
     .order_by(_seats.c.position)
 )
@@ -54,8 +57,28 @@ def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, di
     """Each seat's holder as a mail recipient, with their preferences, in seat order."""
     rows = RECIPIENTS.all(connection, {"game": game_id})
     return [
-        (Recipient(r.id, r.email, r.name, r.colour, bool(r.bot)), r.preferences or {}) for r in rows
+        (
+            Recipient(
+                r.id,
+                r.email,
+                r.name,
+                r.colour,
+                bool(r.bot),
+                language_of(r.preferences, r.language),
+            ),
+            r.preferences or {},
+        )
+        for r in rows
     ]
+
+
+def recipient(
+    player: Player, colour: str | None = None, game: Any = None, email: str | None = None
+) -> Recipient:
+    """`player` as a mail's recipient (at `email` if not their own), in their language, else
+    the game's."""
+    language = language_of(player.preferences, getattr(game, "language", None))
+    return Recipient(player.id, email or player.email, player.name, colour, language=language)
 
 
 #: Mails a digest may gather; a player's own decisions always go at once.
@@ -347,8 +370,10 @@ def order_mails(
                 recipient,
                 game_id=game_id,
                 title=title,
-                subject=f"your orders played {'; '.join(map(engine.format_move, moves))}",
-                lines=[*lines, f"The game is at move {seq}."],
+                subject=lazy_(
+                    "your orders played %(moves)s", moves="; ".join(map(engine.format_move, moves))
+                ),
+                lines=[*lines, lazy_("The game is at move %(seq)s.", seq=seq)],
             )
             mails.append((recipient, "orders", mail))
     return mails
@@ -389,17 +414,24 @@ def mails_last_hour(player_id: int, kind: str) -> int:
 
 
 def queue_key_mail(connection: Connection, player: Player, key: str) -> None:
-    recipient = Recipient(player.id, player.email, player.name, None)
-    queue(connection, rows_for([(recipient, "key", compose.key_mail(recipient, key))], None))
+    to = recipient(player)
+    queue(connection, rows_for([(to, "key", compose.key_mail(to, key))], None))
 
 
 def queue_sign_in_mail(
-    connection: Connection, email: str, player: Player | None, link: str, minutes: int
+    connection: Connection,
+    email: str,
+    player: Player | None,
+    link: str,
+    minutes: int,
+    language: str | None = None,
 ) -> None:
-    """A sign-in link to `email`, whether or not it has a player yet (the link makes one)."""
+    """A sign-in link to `email`, whether or not it has a player yet (the link makes one):
+    in the player's language, else the one the page asking for it was in."""
+    language = language_of(player.preferences if player else None, language)
     name = player.name if player is not None else email.partition("@")[0]
-    recipient = Recipient(player.id if player else 0, email, name, None)
-    mail = compose.sign_in_mail(recipient, link, minutes, known=player is not None)
+    to = Recipient(player.id if player else 0, email, name, None, language=language)
+    mail = compose.sign_in_mail(to, link, minutes, known=player is not None)
     sent = row(
         game_id=None,
         player_id=player.id if player else None,
@@ -417,18 +449,18 @@ def queue_email_change_mails(
     done (a notice to the old address, `player.email` still, so a change they did not make
     is seen)."""
     if link is not None:
-        recipient = Recipient(player.id, new_email, player.name, None)
-        mail = compose.email_change_mail(recipient, link, hours, old_email=player.email)
+        to = recipient(player, email=new_email)
+        mail = compose.email_change_mail(to, link, hours, old_email=player.email)
         kind = "email_change"
     else:
-        recipient = Recipient(player.id, player.email, player.name, None)
-        mail = compose.email_changed_mail(recipient, new_email)
+        to = recipient(player)
+        mail = compose.email_changed_mail(to, new_email)
         kind = "email_changed"
     sent = row(
         game_id=None,
         player_id=player.id,
         kind=kind,
-        recipient=recipient.email,
+        recipient=to.email,
         message=mail.as_string(),
     )
     queue(connection, [sent])
@@ -438,21 +470,25 @@ def invitations(connection: Connection, *, game: Any, organiser: Player) -> None
     """Each invited seat of a game that forms gets its invitation (not the organiser's own
     seat, a bot's, or an open one)."""
     seats = [
-        {"colour": s.colour, "name": "open: anyone may join" if s.open else s.player.name}
+        {"colour": s.colour, "name": lazy_("open: anyone may join") if s.open else s.player.name}
         for s in game.seats
     ]
     timing = policy.timing_of(game.timing)
-    pace = (
-        f"{timing['turn_hours']} hours for a turn, {timing['power_card_hours']} for a power "
-        f"card, {timing['pick_hours']} for a pick, {timing['veto_hours']} for a Veto"
+    pace = lazy_(
+        "%(turn)s hours for a turn, %(power_card)s for a power card, %(pick)s for a pick, "
+        "%(veto)s for a Veto",
+        turn=timing["turn_hours"],
+        power_card=timing["power_card_hours"],
+        pick=timing["pick_hours"],
+        veto=timing["veto_hours"],
     )
     mails = []
     for seat in game.seats:
         if seat.open or seat.bot or seat.player_id == organiser.id:
             continue
-        recipient = Recipient(seat.player_id, seat.player.email, seat.player.name, seat.colour)
+        to = recipient(seat.player, seat.colour, game)
         mail = compose.invitation_mail(
-            recipient,
+            to,
             game_id=game.id,
             title=game.title,
             organiser=organiser.name,
@@ -460,7 +496,7 @@ def invitations(connection: Connection, *, game: Any, organiser: Player) -> None
             pace=pace,
             rounds=(game.options or {}).get("rounds", 9),
         )
-        mails.append((recipient, "invitation", mail))
+        mails.append((to, "invitation", mail))
     queue(connection, rows_for(mails, game.id))
 
 
@@ -513,11 +549,11 @@ def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
     """Tell the game's admin that a seat was declined, and how to give it on."""
     admin = game.creator
     colour = next((s.colour for s in game.seats if s.player_id == admin.id), None)
-    recipient = Recipient(admin.id, admin.email, admin.name, colour)
+    to = recipient(admin, colour, game)
     mail = compose.declined_mail(
-        recipient, game_id=game.id, title=game.title, colour=seat.colour, name=seat.player.name
+        to, game_id=game.id, title=game.title, colour=seat.colour, name=seat.player.name
     )
-    queue(connection, rows_for([(recipient, "declined", mail)], game.id))
+    queue(connection, rows_for([(to, "declined", mail)], game.id))
 
 
 def seat_given(connection: Connection, *, game: Any, seats: list[Any]) -> None:
@@ -599,10 +635,14 @@ def timed_out(
         notice(
             connection,
             game=game,
-            subject=f"a bot now plays {seat.colour}",
+            subject=lazy_("a bot now plays %(colour)s", colour=seat.colour),
             lines=[
-                f"{recipient.name} ran out of time on several decisions in a row, so a bot "
-                f"plays {seat.colour} until they take the seat back."
+                lazy_(
+                    "%(name)s ran out of time on several decisions in a row, so a bot "
+                    "plays %(colour)s until they take the seat back.",
+                    name=recipient.name,
+                    colour=seat.colour,
+                )
             ],
             skip_player=recipient.player_id,
         )
@@ -671,16 +711,16 @@ def seat_back(connection: Connection, *, game: Any, colour: str) -> None:
     if not wants(preferences, game.id, "decision"):
         return
     entries = history.since_last_move(connection, game.id, colour, game.seq, by_person=True)
-    named = {**seat_names(game), colour: "your bot"}
+    named = {**seat_names(game), colour: lazy_("your bot")}
     story = words.story(engine.visible_log(entries, {colour}), named, None)
-    lines = [f"You play {colour} again."]
+    lines = [lazy_("You play %(colour)s again.", colour=colour)]
     if story:
-        lines += ["While the bot played it:", *(f"  {line}" for line in story)]
+        lines += [lazy_("While the bot played it:"), *(f"  {line}" for line in story)]
     mail = compose.notice_mail(
         recipient,
         game_id=game.id,
         title=game.title,
-        subject=f"you play {colour} again",
+        subject=lazy_("you play %(colour)s again", colour=colour),
         lines=lines,
     )
     rows = rows_for([(recipient, "notice", mail)], game.id)
@@ -698,10 +738,12 @@ def cancelled(connection: Connection, *, game: Any) -> None:
     notice(
         connection,
         game=game,
-        subject="the game is cancelled",
+        subject=lazy_("the game is cancelled"),
         lines=[
-            "Not every seat of this game was taken and accepted in time, so it is cancelled. "
-            "Its organiser may make it again."
+            lazy_(
+                "Not every seat of this game was taken and accepted in time, so it is cancelled. "
+                "Its organiser may make it again."
+            )
         ],
     )
 
@@ -710,8 +752,8 @@ def abandoned(connection: Connection, *, game: Any) -> None:
     notice(
         connection,
         game=game,
-        subject="the game is abandoned",
-        lines=["Nobody has moved in this game for too long, so it is abandoned."],
+        subject=lazy_("the game is abandoned"),
+        lines=[lazy_("Nobody has moved in this game for too long, so it is abandoned.")],
     )
 
 

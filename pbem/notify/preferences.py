@@ -22,6 +22,8 @@ DEFAULT_PREFERENCES: dict[str, Any] = {
     "digest_hours": 0,
     "webhooks": [],
     "muted_games": [],
+    # None: the game's language, else English (`languages.language_of`).
+    "language": None,
 }
 
 
@@ -40,7 +42,7 @@ def set_preferences(player: Player, changes: dict[str, Any]) -> dict[str, Any]:
     preferences = preferences_of(player)
     if "mail" in changes:
         preferences["mail"] = {**preferences["mail"], **changes["mail"]}
-    for name in ("digest_hours", "webhooks", "muted_games"):
+    for name in ("digest_hours", "webhooks", "muted_games", "language"):
         if name in changes:
             preferences[name] = changes[name]
     player.preferences = preferences

@@ -252,7 +252,7 @@ def collect_digests() -> int:
         )
         if moment - rows[0].created_at < timedelta(hours=hours):
             continue
-        recipient = compose.Recipient(player.id, player.email, player.name, None)
+        recipient = outbox.recipient(player)
         mail = compose.digest_mail(recipient, [r.message for r in rows])
         outbox.queue(db.session.connection(), outbox.rows_for([(recipient, "digest", mail)], None))
         db.session.execute(
@@ -284,7 +284,7 @@ def compose_queued(limit: int = 500) -> int:
             key = (game.id, payload["seq"])
             if key not in states:
                 states[key] = state_at(game, payload["seq"])
-            recipient = compose.Recipient(player.id, player.email, player.name, payload["colour"])
+            recipient = outbox.recipient(player, payload["colour"], game)
             mail = compose.decision_mail(
                 recipient,
                 game_id=game.id,

@@ -19,6 +19,7 @@ from pbem.clock import now
 from pbem.errors import Forbidden, Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import is_unreachable, new_api_key, normal_email
+from pbem.languages import _
 from pbem.notify import outbox
 from pbem.store.models import Player, SignInLink
 
@@ -72,8 +73,10 @@ def mail_sign_in_link(
     and nothing past the address's hourly limit; a client past its own limit is refused."""
     if _asked_since(SignInLink.client, client) >= SIGN_IN_LINKS_PER_CLIENT:
         raise TooMany(
-            "Too many sign-in links were asked for from here in the last hour; try again "
-            "later, or sign in with your API key.",
+            _(
+                "Too many sign-in links were asked for from here in the last hour; try again "
+                "later, or sign in with your API key."
+            ),
             retry_after=3600,
         )
     email = normal_email(email)
@@ -136,15 +139,22 @@ def _good_link(token: str) -> SignInLink:
     link = db.session.get(SignInLink, link_id) if isinstance(link_id, int) else None
     if link is None or not hmac.compare_digest(link.nonce_hash, _nonce_hash(str(nonce))):
         raise Forbidden(
-            "This sign-in link is not valid (perhaps cut short when it was copied); ask for "
-            "a new one at /sign-in."
+            _(
+                "This sign-in link is not valid (perhaps cut short when it was copied); ask for "
+                "a new one at /sign-in."
+            )
         )
     if link.used_at is not None:
-        raise Forbidden("This sign-in link was used already: each works once. Ask for a new one.")
+        raise Forbidden(
+            _("This sign-in link was used already: each works once. Ask for a new one.")
+        )
     if now() - link.created_at > timedelta(minutes=SIGN_IN_LINK_MINUTES):
         raise Forbidden(
-            f"This sign-in link has expired (each works for {SIGN_IN_LINK_MINUTES} minutes); "
-            "ask for a new one."
+            _(
+                "This sign-in link has expired (each works for %(minutes)s minutes); "
+                "ask for a new one.",
+                minutes=SIGN_IN_LINK_MINUTES,
+            )
         )
     return link
 
@@ -157,7 +167,7 @@ def spend_sign_in_link(token: str, name: str | None) -> tuple[int, str | None]:
     if offer.needs_name:
         name = (name or "").strip()
         if not name or len(name) > 100:
-            raise Invalid("Choose the name the other players will see: 1 to 100 characters.")
+            raise Invalid(_("Choose the name the other players will see: 1 to 100 characters."))
     player = offer.player
     if player is None:
         player = Player(email=link.email, name="", api_key_hash=None, preferences={})
@@ -165,7 +175,7 @@ def spend_sign_in_link(token: str, name: str | None) -> tuple[int, str | None]:
     if offer.needs_name:
         player.name = name or ""
         # A key of its own (shown on /me when asked for), and an invitation's claim spent.
-        _, player.api_key_hash = new_api_key()
+        _key, player.api_key_hash = new_api_key()
         player.preferences = {
             k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"
         }
@@ -186,13 +196,17 @@ def mail_email_change(player: Player, new_email: str, link_for: Callable[[str], 
     caller commits. The normalised address, for the answer."""
     new_email = normal_email(new_email)
     if new_email == player.email:
-        raise Invalid(f"{new_email} is your address already.")
+        raise Invalid(_("%(email)s is your address already.", email=new_email))
     if is_unreachable(new_email):
-        raise Invalid(f"No mail reaches {new_email} (.invalid addresses are for house bots).")
+        raise Invalid(
+            _("No mail reaches %(email)s (.invalid addresses are for house bots).", email=new_email)
+        )
     if outbox.mails_last_hour(player.id, "email_change") >= EMAIL_CHANGES_PER_HOUR:
         raise TooMany(
-            "Three address-change links were mailed in the last hour; follow one of them, or "
-            "try again later.",
+            _(
+                "Three address-change links were mailed in the last hour; follow one of them, "
+                "or try again later."
+            ),
             retry_after=3600,
         )
     issued = int(now().timestamp())
@@ -221,18 +235,25 @@ def read_email_change(token: str) -> EmailChange:
     player = db.session.get(Player, values[0]) if values is not None else None
     if values is None or player is None:
         raise Forbidden(
-            "This link is not valid (perhaps cut short when it was copied); ask for a new one "
-            "on your page, /me."
+            _(
+                "This link is not valid (perhaps cut short when it was copied); ask for a new "
+                "one on your page, /me."
+            )
         )
-    _, old_email, new_email, issued = values
+    _kind, old_email, new_email, issued = values
     if player.email == new_email:
-        raise Forbidden(f"{new_email} is your address already: this link has done its work.")
+        raise Forbidden(
+            _("%(email)s is your address already: this link has done its work.", email=new_email)
+        )
     if player.email != old_email:
-        raise Forbidden("Your address has changed since this link was mailed; it works no more.")
+        raise Forbidden(_("Your address has changed since this link was mailed; it works no more."))
     if now().timestamp() - issued > EMAIL_CHANGE_HOURS * 3600:
         raise Forbidden(
-            f"This link has expired (each works for {EMAIL_CHANGE_HOURS} hours); ask for a new "
-            "one on your page, /me."
+            _(
+                "This link has expired (each works for %(hours)s hours); ask for a new "
+                "one on your page, /me.",
+                hours=EMAIL_CHANGE_HOURS,
+            )
         )
     return EmailChange(player, old_email, new_email)
 
@@ -244,8 +265,11 @@ def change_email(token: str) -> EmailChange:
     taken = _player(change.new_email)
     if taken is not None:
         raise Invalid(
-            f"{change.new_email} is already the address of another player here. Sign in with "
-            "it to use that account instead."
+            _(
+                "%(email)s is already the address of another player here. Sign in with "
+                "it to use that account instead.",
+                email=change.new_email,
+            )
         )
     outbox.queue_email_change_mails(
         db.session.connection(), change.player, change.new_email, None, EMAIL_CHANGE_HOURS

@@ -24,10 +24,12 @@ from sqlalchemy.exc import IntegrityError
 import engine
 from pbem.errors import IllegalMoveError, Invalid, NotActive, NothingToPlay, StaleSequence
 from pbem.extensions import db
+from pbem.game.games import status_word
 from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
 from pbem.game.views import game_view
+from pbem.languages import N_, _
 from pbem.notify import outbox
 from pbem.play import chain
 from pbem.store import queries
@@ -37,7 +39,7 @@ from pbem.timing import deadlines, policy
 #: Sources that are a person playing (their seat's timeouts in a row start again at 0).
 HUMAN_SOURCES = frozenset({"api", "email", "web", "admin"})
 
-WITHHELD = (
+WITHHELD = N_(
     "These moves are legal. Their result would reveal hidden information (new action cards "
     "or others' secret picks), so a dry run does not show it; the view is the game as it is now."
 )
@@ -93,15 +95,25 @@ def submit(
     if source not in MOVE_SOURCES:
         raise ValueError(f"unknown move source {source!r}")
     if not moves:
-        raise Invalid("There are no moves to play: send at least one.")
+        raise Invalid(_("There are no moves to play: send at least one."))
     seats = seating(actor, game_id)
     game = seats.game
     if game.status != "active":
-        raise NotActive(f"Game {game_id} is {game.status}; no more moves can be played.")
+        raise NotActive(
+            _(
+                "Game %(game)s is %(status)s; no more moves can be played.",
+                game=game_id,
+                status=status_word(game.status),
+            )
+        )
     if expected_seq is not None and expected_seq != game.seq:
         raise StaleSequence(
-            f"The game has moved on: it is at seq {game.seq}, not {expected_seq}. Fetch the "
-            "game again and choose your moves from its current state.",
+            _(
+                "The game has moved on: it is at seq %(seq)s, not %(expected)s. Fetch the "
+                "game again and choose your moves from its current state.",
+                seq=game.seq,
+                expected=expected_seq,
+            ),
             seq=game.seq,
         )
     before = current_state(game_id, game.seed, game.seq)
@@ -110,7 +122,13 @@ def submit(
     try:
         chosen = moves(before, colour) if callable(moves) else moves
         if not chosen:
-            raise NothingToPlay(f"There is nothing for {colour} to play in game {game_id} now.")
+            raise NothingToPlay(
+                _(
+                    "There is nothing for %(colour)s to play in game %(game)s now.",
+                    colour=colour,
+                    game=game_id,
+                )
+            )
         batch = engine.play_batch(before, colour, chosen)
     except engine.IllegalMove as error:
         raise IllegalMoveError(error.message, seq=game.seq) from None
@@ -163,7 +181,7 @@ def _outcome(
         ),
         view=view,
         dry_run=dry_run,
-        withheld=WITHHELD if withheld else None,
+        withheld=_(WITHHELD) if withheld else None,
         moves=[played.move for played in batch.played],
         ordered=[(b.player, p.move) for b in ordered.batches for p in b.played],
         after=after,
@@ -273,8 +291,11 @@ def move_row(
 def _lost_race(game_id: int) -> None:
     seq = db.session.connection().execute(queries.SELECT_SEQ, {"game": game_id}).scalar()
     raise StaleSequence(
-        f"Another move was committed first; the game is now at seq {seq}. Fetch the game "
-        "again and choose your moves from its current state.",
+        _(
+            "Another move was committed first; the game is now at seq %(seq)s. Fetch the game "
+            "again and choose your moves from its current state.",
+            seq=seq,
+        ),
         seq=seq,
     )
 

@@ -11,7 +11,7 @@ from typing import Any
 import engine
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
-from pbem.game.games import get_game
+from pbem.game.games import get_game, status_word
 from pbem.game.players import (
     BOT_DOMAIN,
     house_bot,
@@ -21,6 +21,8 @@ from pbem.game.players import (
     normal_email,
 )
 from pbem.game.states import current_state
+from pbem.game.words import colour_later
+from pbem.languages import _, known, lazy_
 from pbem.notify import outbox
 from pbem.play import chain
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
@@ -37,8 +39,11 @@ def check_seat_holders(game_options: dict[str, Any], holders: list[str]) -> None
     if game_options.get("variant") == "two_colour":
         if len(holders) != 4:
             raise Invalid(
-                f"A two-colour game has exactly 4 seats (2 colours for each of its 2 players), "
-                f"not {len(holders)}."
+                _(
+                    "A two-colour game has exactly 4 seats (2 colours for each of its 2 players), "
+                    "not %(count)s.",
+                    count=len(holders),
+                )
             )
         first, second = holders[:2], holders[2:]
         if len(set(first)) == 1 and len(set(second)) == 1 and first[0] != second[0]:
@@ -46,14 +51,18 @@ def check_seat_holders(game_options: dict[str, Any], holders: list[str]) -> None
         if len(set(holders)) == 4:
             return  # four people, as in a game of four: allowed, each holds one colour
         raise Invalid(
-            "In a two-colour game one person holds seats 1 and 2 and the other seats 3 and 4 "
-            "(the same email twice in each pair, a different email in each pair); this "
-            "seating pairs them differently."
+            _(
+                "In a two-colour game one person holds seats 1 and 2 and the other seats 3 and 4 "
+                "(the same email twice in each pair, a different email in each pair); this "
+                "seating pairs them differently."
+            )
         )
     if len(set(holders)) != len(holders):
         raise Invalid(
-            "Each seat needs its own player; an email is given twice. Only a two-colour game "
-            '(options {"variant": "two_colour"}) lets one player hold two seats.'
+            _(
+                "Each seat needs its own player; an email is given twice. Only a two-colour game "
+                '(options {"variant": "two_colour"}) lets one player hold two seats.'
+            )
         )
 
 
@@ -65,16 +74,24 @@ def _holders(seats: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
         if seat.get("open"):
             if seat.get("email") or seat.get("bot"):
                 raise Invalid(
-                    f"Seat {position + 1} ({seat['colour']}) is open to anyone: give it no "
-                    'email and no "bot".'
+                    _(
+                        "Seat %(seat)s (%(colour)s) is open to anyone: give it no "
+                        'email and no "bot".',
+                        seat=position + 1,
+                        colour=seat["colour"],
+                    )
                 )
             # Held meanwhile by a house bot of its own (none plays: the game is forming).
             holders.append(f"bot-{OPEN_SEAT_BOTS + position}@{BOT_DOMAIN}")
             continue
         if bool(seat.get("email")) == bool(seat.get("bot")):
             raise Invalid(
-                f'Give seat {position + 1} ({seat["colour"]}) either an email or "bot": true '
-                "(a house bot plays it), not both or neither."
+                _(
+                    'Give seat %(seat)s (%(colour)s) either an email or "bot": true '
+                    "(a house bot plays it), not both or neither.",
+                    seat=position + 1,
+                    colour=seat["colour"],
+                )
             )
         if seat.get("bot"):
             if options.get("variant") == "two_colour":
@@ -85,12 +102,62 @@ def _holders(seats: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
             holders.append(f"bot-{number}@{BOT_DOMAIN}")
         elif is_unreachable(seat.get("email") or ""):
             raise Invalid(
-                f"{seat['email']} cannot receive mail: for a bot's seat give "
-                '{"colour": ..., "bot": true} instead of an email.'
+                _(
+                    "%(email)s cannot receive mail: for a bot's seat give "
+                    '{"colour": ..., "bot": true} instead of an email.',
+                    email=seat["email"],
+                )
             )
         else:
             holders.append(normal_email(seat["email"]))
     return holders
+
+
+def _checked_seating(
+    creator: Player, seats: list[dict[str, Any]], options: dict[str, Any] | None, forming: bool
+) -> tuple[list[str], list[str], dict[str, Any]]:
+    """Who holds each seat (by email), the colours and the options of a game to be made,
+    checked: Invalid says what to mend."""
+    if not forming and any(seat.get("open") for seat in seats):
+        raise Invalid(
+            _('An open seat (anyone may join it) needs a game that forms first: "forming": true.')
+        )
+    emails = _holders(seats, options or {})
+    colours = [s["colour"] for s in seats]
+    if len(set(colours)) != len(colours):
+        raise Invalid(_("Each seat needs its own colour; a colour is given twice."))
+    check_seat_holders(options or {}, emails)
+    if creator.email not in emails:
+        raise Invalid(
+            _(
+                "You (%(email)s) must take one of the seats of a game you create.",
+                email=creator.email,
+            )
+        )
+    options = dict(options or {})
+    if "first_player" in options and options["first_player"] not in colours:
+        raise Invalid(
+            _(
+                "first_player %(colour)s is not one of the seats' colours.",
+                colour=options["first_player"],
+            )
+        )
+    return emails, colours, options
+
+
+def _players_of(emails: list[str], seats: list[dict[str, Any]]) -> dict[str, Player]:
+    """The player of each seat's email, made for an email with no account yet (invited: its
+    seat's first mail lets it claim a key). The name its seat was given is its name at the
+    table until it chooses its own (one who plays here already keeps theirs: an organiser
+    names no one else's account)."""
+    players = {
+        p.email: p
+        for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
+    }
+    given = {normal_email(s["email"]): s.get("name") for s in seats if s.get("email")}
+    for email in dict.fromkeys(e for e in emails if e not in players):
+        players[email] = newcomer(email, given.get(email))
+    return players
 
 
 def create_game(
@@ -101,44 +168,25 @@ def create_game(
     timing: dict[str, Any] | None = None,
     default_timing: dict[str, Any] | None = None,
     forming: bool = False,
+    language: str | None = None,
 ) -> Game:
     """A new game: `seats` are `{email, colour}` (with a `name` for a newcomer, if given),
     `{bot: true, colour}` or (a game that forms) `{open: true, colour}` in seat order; the
     creator must hold one. A game that forms waits, without deadlines, until every seat is
     taken and accepted (`accept_seat`, `join_seat`) or its organiser starts it
-    (`start_game`); any other starts at once."""
-    if not forming and any(seat.get("open") for seat in seats):
-        raise Invalid(
-            'An open seat (anyone may join it) needs a game that forms first: "forming": true.'
-        )
-    emails = _holders(seats, options or {})
-    colours = [s["colour"] for s in seats]
-    if len(set(colours)) != len(colours):
-        raise Invalid("Each seat needs its own colour; a colour is given twice.")
-    check_seat_holders(options or {}, emails)
-    if creator.email not in emails:
-        raise Invalid(f"You ({creator.email}) must take one of the seats of a game you create.")
-    players = {
-        p.email: p
-        for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
-    }
-    options = dict(options or {})
-    if "first_player" in options and options["first_player"] not in colours:
-        raise Invalid(f"first_player {options['first_player']} is not one of the seats' colours.")
+    (`start_game`); any other starts at once. `language`: its mails' language for a player
+    who chose none."""
+    emails, colours, options = _checked_seating(creator, seats, options, forming)
     timing = policy.timing_of({**(default_timing or {}), **(timing or {})})
     seed = secrets.randbits(62)
     try:
         state = engine.new_game(colours, seed=seed, options=options or None)
     except (ValueError, engine.IllegalMove) as error:
-        raise Invalid(f"The engine cannot set up this game: {error}") from None
-    # An email with no account yet is invited: its seat's first mail lets it claim a key.
-    # The name its seat was given is its name at the table until it chooses its own (one
-    # who plays here already keeps theirs: an organiser names no one else's account).
-    given = {normal_email(s["email"]): s.get("name") for s in seats if s.get("email")}
-    for email in dict.fromkeys(e for e in emails if e not in players):
-        players[email] = newcomer(email, given.get(email))
+        raise Invalid(_("The engine cannot set up this game: %(error)s", error=error)) from None
+    players = _players_of(emails, seats)
     game = Game(
         title=title.strip(),
+        language=known(language),
         options=options,
         timing=timing,
         seed=seed,
@@ -195,9 +243,15 @@ def accept_seat(game_id: int, colour: str, player_id: int) -> Game:
     game = get_game(game_id)
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None or seat.player_id != player_id or seat.open:
-        raise NotFound("This seat is not yours to accept.")
+        raise NotFound(_("This seat is not yours to accept."))
     if game.status != "forming":
-        raise Conflict(f"Game {game.id} is {game.status}: there is nothing to accept now.")
+        raise Conflict(
+            _(
+                "Game %(game)s is %(status)s: there is nothing to accept now.",
+                game=game.id,
+                status=status_word(game.status),
+            )
+        )
     seat.accepted_at = seat.accepted_at or utcnow()
     _start_if_full(game)
     return game
@@ -208,18 +262,40 @@ def join_seat(player: Player, game_id: int, colour: str) -> Game:
     players); the organiser is told, and the game starts once every seat is accepted."""
     game = get_game(game_id)
     if game.status != "forming":
-        raise Conflict(f"Game {game.id} is {game.status}: its seats are no longer open.")
+        raise Conflict(
+            _(
+                "Game %(game)s is %(status)s: its seats are no longer open.",
+                game=game.id,
+                status=status_word(game.status),
+            )
+        )
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None or not seat.open:
-        raise Conflict(f"The {colour} seat of game {game.id} is not open: choose another.")
+        raise Conflict(
+            _(
+                "The %(colour)s seat of game %(game)s is not open: choose another.",
+                colour=colour,
+                game=game.id,
+            )
+        )
     if is_unreachable(player.email):
-        raise Forbidden("A house bot joins no game.")
+        raise Forbidden(_("A house bot joins no game."))
     if any(s.player_id == player.id for s in game.seats):
-        raise Conflict(f"You already hold a seat in game {game.id}.")
+        raise Conflict(_("You already hold a seat in game %(game)s.", game=game.id))
     seat.player_id, seat.open, seat.accepted_at = player.id, False, utcnow()
     db.session.flush()
-    line = f"{player.name} has joined {game.title} as {colour}."
-    outbox.notice(db.session.connection(), game=game, subject=f"{player.name} joined", lines=[line])
+    line = lazy_(
+        "%(name)s has joined %(title)s as %(colour)s.",
+        name=player.name,
+        title=game.title,
+        colour=colour_later(colour),
+    )
+    outbox.notice(
+        db.session.connection(),
+        game=game,
+        subject=lazy_("%(name)s joined", name=player.name),
+        lines=[line],
+    )
     _start_if_full(game)
     return game
 
@@ -230,7 +306,13 @@ def start_game(admin: Player, game_id: int) -> Game:
     game = get_game(game_id)
     _require_admin(game, admin)
     if game.status != "forming":
-        raise Conflict(f"Game {game.id} is {game.status}: it has started already.")
+        raise Conflict(
+            _(
+                "Game %(game)s is %(status)s: it has started already.",
+                game=game.id,
+                status=status_word(game.status),
+            )
+        )
     for seat in game.seats:
         if seat.open:
             seat.open, seat.bot = False, True
@@ -259,12 +341,20 @@ def abort_game(admin: Player, game_id: int) -> Game:
     game = get_game(game_id)
     _require_admin(game, admin)
     if game.status not in ("active", "forming"):
-        raise Conflict(f"Game {game.id} is already {game.status}.")
+        raise Conflict(
+            _("Game %(game)s is already %(status)s.", game=game.id, status=status_word(game.status))
+        )
     game.status = "aborted"
     game.pending = []
     game.updated_at = utcnow()
-    line = f"{admin.name}, who organises {game.title}, has stopped it for good."
-    outbox.notice(db.session.connection(), game=game, subject="the game is stopped", lines=[line])
+    line = lazy_(
+        "%(name)s, who organises %(title)s, has stopped it for good.",
+        name=admin.name,
+        title=game.title,
+    )
+    outbox.notice(
+        db.session.connection(), game=game, subject=lazy_("the game is stopped"), lines=[line]
+    )
     return game
 
 
@@ -277,18 +367,41 @@ def extend_deadline(admin: Player, game_id: int, colour: str, hours: int) -> lis
     Returns the new deadlines."""
     game, seat = _organised_seat(admin, game_id, colour)
     if not 1 <= hours <= LONGEST_EXTENSION_HOURS:
-        raise Invalid(f"Put a deadline off by 1 to {LONGEST_EXTENSION_HOURS} hours, not {hours}.")
+        raise Invalid(
+            _(
+                "Put a deadline off by 1 to %(most)s hours, not %(hours)s.",
+                most=LONGEST_EXTENSION_HOURS,
+                hours=hours,
+            )
+        )
     if seat.bot:
-        raise Conflict(f"A bot plays {colour}: it decides at once, and needs no more time.")
+        raise Conflict(
+            _("A bot plays %(colour)s: it decides at once, and needs no more time.", colour=colour)
+        )
     connection = db.session.connection()
     moved = deadlines.extend(connection, game.id, colour, hours, game.timing)
     if not moved:
         raise Conflict(
-            f"{colour} has nothing to decide now in game {game.id}: no deadline to put off."
+            _(
+                "%(colour)s has nothing to decide now in game %(game)s: no deadline to put off.",
+                colour=colour,
+                game=game.id,
+            )
         )
     when = min(moved).strftime("%a %d %b %H:%M UTC")
-    line = f"{admin.name}, who organises the game, gave {colour} {hours} hours more: due {when}."
-    outbox.notice(connection, game=game, subject=f"more time for {colour}", lines=[line])
+    line = lazy_(
+        "%(name)s, who organises the game, gave %(colour)s %(hours)s hours more: due %(when)s.",
+        name=admin.name,
+        colour=colour_later(colour),
+        hours=hours,
+        when=when,
+    )
+    outbox.notice(
+        connection,
+        game=game,
+        subject=lazy_("more time for %(colour)s", colour=colour_later(colour)),
+        lines=[line],
+    )
     return moved
 
 
@@ -297,16 +410,23 @@ def seat_to_bot(admin: Player, game_id: int, colour: str) -> Game:
     it back, as after timeouts); the table is told."""
     game, seat = _organised_seat(admin, game_id, colour)
     if seat.bot:
-        raise Conflict(f"A bot plays {colour} already.")
+        raise Conflict(_("A bot plays %(colour)s already.", colour=colour))
     seat.bot, seat.timeouts = True, 0
     db.session.flush()
     connection = db.session.connection()
     deadlines.recompute(connection, game.id, game.timing)
-    line = (
-        f"{admin.name}, who organises the game, has let a bot play {colour}; its player may "
-        "take it back any time."
+    line = lazy_(
+        "%(name)s, who organises the game, has let a bot play %(colour)s; its player may "
+        "take it back any time.",
+        name=admin.name,
+        colour=colour_later(colour),
     )
-    outbox.notice(connection, game=game, subject=f"a bot now plays {colour}", lines=[line])
+    outbox.notice(
+        connection,
+        game=game,
+        subject=lazy_("a bot now plays %(colour)s", colour=colour_later(colour)),
+        lines=[line],
+    )
     return game
 
 
@@ -315,10 +435,16 @@ def _organised_seat(admin: Player, game_id: int, colour: str) -> tuple[Game, Sea
     game = get_game(game_id)
     _require_admin(game, admin)
     if game.status != "active":
-        raise Conflict(f"Game {game.id} is {game.status}; its seats no longer play.")
+        raise Conflict(
+            _(
+                "Game %(game)s is %(status)s; its seats no longer play.",
+                game=game.id,
+                status=status_word(game.status),
+            )
+        )
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None:
-        raise NotFound(f"Game {game.id} has no {colour} seat.")
+        raise NotFound(_("Game %(game)s has no %(colour)s seat.", game=game.id, colour=colour))
     return game, seat
 
 
@@ -331,13 +457,21 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
     game = get_game(game_id)
     _require_admin(game, admin)
     if game.status != "active":
-        raise Conflict(f"Game {game.id} is {game.status}; its seats can no longer change.")
+        raise Conflict(
+            _(
+                "Game %(game)s is %(status)s; its seats can no longer change.",
+                game=game.id,
+                status=status_word(game.status),
+            )
+        )
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None:
-        raise NotFound(f"Game {game.id} has no {colour} seat.")
+        raise NotFound(_("Game %(game)s has no %(colour)s seat.", game=game.id, colour=colour))
     email = normal_email(email)
     if is_unreachable(email):
-        raise Invalid(f"{email} cannot receive mail: give the seat to a person's address.")
+        raise Invalid(
+            _("%(email)s cannot receive mail: give the seat to a person's address.", email=email)
+        )
     player = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
     if player is None:
         player = invite(email)
@@ -347,7 +481,9 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
         if all(s.player_id == seat.player_id for s in pair):
             moving = pair
     if any(s.player_id == player.id for s in game.seats if s not in moving):
-        raise Conflict(f"{email} already holds a seat in game {game.id}.")
+        raise Conflict(
+            _("%(email)s already holds a seat in game %(game)s.", email=email, game=game.id)
+        )
     played_by_bot = any(s.bot for s in moving)
     for s in moving:
         s.player_id = player.id
@@ -366,7 +502,7 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
 
 def _require_admin(game: Game, player: Player) -> None:
     if game.creator_id != player.id:
-        raise Forbidden(f"Only the creator of game {game.id} may administer it.")
+        raise Forbidden(_("Only the creator of game %(game)s may administer it.", game=game.id))
 
 
 def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
@@ -375,7 +511,7 @@ def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
     game = get_game(game_id)
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None or seat.player_id != player_id:
-        raise NotFound("This seat is no longer yours to decline.")
+        raise NotFound(_("This seat is no longer yours to decline."))
     if game.status == "forming":
         # Declined before the game began: the seat is open for anyone to join.
         outbox.seat_declined(db.session.connection(), game=game, seat=seat)
@@ -383,7 +519,13 @@ def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
         seat.open, seat.accepted_at = True, None
         return seat
     if game.status != "active":
-        raise Conflict(f"Game {game.id} is {game.status}; there is no seat to decline.")
+        raise Conflict(
+            _(
+                "Game %(game)s is %(status)s; there is no seat to decline.",
+                game=game.id,
+                status=status_word(game.status),
+            )
+        )
     if seat.declined_at is None:
         seat.declined_at = utcnow()
         outbox.seat_declined(db.session.connection(), game=game, seat=seat)
@@ -395,22 +537,40 @@ def set_bot(player: Player, game_id: int, colour: str, bot: bool) -> Game:
     game = get_game(game_id)
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None:
-        raise NotFound(f"Game {game.id} has no {colour} seat.")
+        raise NotFound(_("Game %(game)s has no %(colour)s seat.", game=game.id, colour=colour))
     if seat.player_id != player.id:
-        raise Forbidden(f"The {colour} seat of game {game.id} is not yours.")
+        raise Forbidden(
+            _("The %(colour)s seat of game %(game)s is not yours.", colour=colour, game=game.id)
+        )
     if game.status != "active":
-        raise Conflict(f"Game {game.id} is {game.status}; its seats no longer play.")
+        raise Conflict(
+            _(
+                "Game %(game)s is %(status)s; its seats no longer play.",
+                game=game.id,
+                status=status_word(game.status),
+            )
+        )
     if seat.bot != bot:
         seat.bot, seat.timeouts = bot, 0
         db.session.flush()
         connection = db.session.connection()
         deadlines.recompute(connection, game.id, game.timing)
         if bot:
-            subject = f"a bot now plays {colour}"
-            line = f"{player.name} has let a bot play {colour}, and may take it back any time."
+            subject = lazy_("a bot now plays %(colour)s", colour=colour_later(colour))
+            line = lazy_(
+                "%(name)s has let a bot play %(colour)s, and may take it back any time.",
+                name=player.name,
+                colour=colour_later(colour),
+            )
         else:
-            subject = f"{player.name} plays {colour} again"
-            line = f"{player.name} has taken {colour} back from the bot."
+            subject = lazy_(
+                "%(name)s plays %(colour)s again", name=player.name, colour=colour_later(colour)
+            )
+            line = lazy_(
+                "%(name)s has taken %(colour)s back from the bot.",
+                name=player.name,
+                colour=colour_later(colour),
+            )
         outbox.notice(connection, game=game, subject=subject, lines=[line], skip_player=player.id)
         if not bot:
             outbox.seat_back(connection, game=game, colour=colour)

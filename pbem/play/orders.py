@@ -16,8 +16,10 @@ import engine
 from pbem.clock import now
 from pbem.errors import Conflict, Invalid, StaleSequence
 from pbem.extensions import db
+from pbem.game.games import status_word
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state
+from pbem.languages import _
 from pbem.play import batch, chain
 from pbem.store.models import Order
 
@@ -65,13 +67,17 @@ def read(actor: Actor, game_id: int, colour: str | None) -> Orders:
 def _checked_cards(state: engine.State, colour: str, cards: list[int]) -> list[int]:
     hand = list(state.hands.get(colour, []))
     if len(set(cards)) != len(cards):
-        raise Invalid("power_cards names a card twice; name each card once, best first.")
+        raise Invalid(_("power_cards names a card twice; name each card once, best first."))
     missing = [card for card in cards if card not in hand]
     if missing:
-        held = ", ".join(map(str, hand)) or "none"
+        held = ", ".join(map(str, hand)) or _("none")
         raise Invalid(
-            f"power_cards: {', '.join(map(str, missing))} not in your hand (you hold {held}); "
-            "order only cards you hold."
+            _(
+                "power_cards: %(missing)s not in your hand (you hold %(held)s); "
+                "order only cards you hold.",
+                missing=", ".join(map(str, missing)),
+                held=held,
+            )
         )
     return cards
 
@@ -88,16 +94,25 @@ def give(
     the decision they answer is pending now, it is played at once (source `orders`) in the
     same transaction; a move landing first makes it try again."""
     if power_cards is None and veto is None:
-        raise Invalid('Give "power_cards" (a list, [] to cancel) or "veto" ("allow" or "ask").')
-    for _ in range(TRIES):
+        raise Invalid(_('Give "power_cards" (a list, [] to cancel) or "veto" ("allow" or "ask").'))
+    for _try in range(TRIES):
         game, own = _own_seat(actor, game_id, colour)
         if game.status == "forming":
             raise Conflict(
-                f"Game {game_id} has not begun yet: give orders once it has (everyone is "
-                "mailed when it begins)."
+                _(
+                    "Game %(game)s has not begun yet: give orders once it has (everyone is "
+                    "mailed when it begins).",
+                    game=game_id,
+                )
             )
         if game.status != "active":
-            raise Conflict(f"Game {game_id} is {game.status}; it takes no more orders.")
+            raise Conflict(
+                _(
+                    "Game %(game)s is %(status)s; it takes no more orders.",
+                    game=game_id,
+                    status=status_word(game.status),
+                )
+            )
         connection = db.session.connection()
         if not chain.lock_game(connection, game_id, game.seq):
             db.session.rollback()  # a move landed between reading the game and locking it
@@ -120,7 +135,7 @@ def give(
             return _play_now(actor, game_id, game.seq, given, wanted)
         except StaleSequence:
             db.session.rollback()
-    raise Conflict("The game kept moving while your orders were saved; send them again.")
+    raise Conflict(_("The game kept moving while your orders were saved; send them again."))
 
 
 def _play_now(

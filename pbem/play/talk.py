@@ -16,7 +16,9 @@ from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, Invalid, TooMany
 from pbem.extensions import db
 from pbem.game import table
-from pbem.game.seating import Actor
+from pbem.game.games import status_word
+from pbem.game.seating import Actor, held_colours
+from pbem.languages import _
 from pbem.notify import outbox
 from pbem.store.models import TableTalk
 
@@ -99,18 +101,32 @@ def write(
     assert seated.player_id is not None  # a seat's holder is a player
     if colour is not None and colour not in own:
         raise Forbidden(
-            f"You hold {' and '.join(own)} in game {game_id}, not {colour}: you write to the "
-            "table as your own colour only."
+            _(
+                "You hold %(own)s in game %(game)s, not %(colour)s: you write to the "
+                "table as your own colour only.",
+                own=held_colours(own),
+                game=game_id,
+                colour=colour,
+            )
         )
     if colour is None:
         if len(own) > 1:
             raise Invalid(
-                f"You hold {' and '.join(own)} in game {game_id}; say which of them writes "
-                'with "colour".'
+                _(
+                    'You hold %(own)s in game %(game)s; say which of them writes with "colour".',
+                    own=held_colours(own),
+                    game=game_id,
+                )
             )
         colour = own[0]
     if game.status not in OPEN_STATUSES:
-        raise Conflict(f"Game {game_id} was {game.status}: its table is closed.")
+        raise Conflict(
+            _(
+                "Game %(game)s was %(status)s: its table is closed.",
+                game=game_id,
+                status=status_word(game.status),
+            )
+        )
     words = checked_text(text)
     connection = db.session.connection()
     _check_pace(connection, game_id, seated.player_id)
@@ -125,19 +141,25 @@ def checked_text(text: Any) -> str:
     """A message's text as kept: its line breaks made plain and the blank around it
     trimmed; refused when it is no text, empty, too long or holds control characters."""
     if not isinstance(text, str):
-        raise Invalid('A message needs its words as "text", a string.')
+        raise Invalid(_('A message needs its words as "text", a string.'))
     words = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not words:
-        raise Invalid("This message is empty; write something to say to the table.")
+        raise Invalid(_("This message is empty; write something to say to the table."))
     if len(words) > LONGEST:
         raise Invalid(
-            f"This message is {len(words)} characters long; the table takes at most "
-            f"{LONGEST}. Shorten it, or say it in two."
+            _(
+                "This message is %(length)s characters long; the table takes at most "
+                "%(most)s. Shorten it, or say it in two.",
+                length=len(words),
+                most=LONGEST,
+            )
         )
     if words.count("\n") >= MOST_LINES:
-        raise Invalid(f"This message has more than {MOST_LINES} lines; join some of them.")
+        raise Invalid(
+            _("This message has more than %(most)s lines; join some of them.", most=MOST_LINES)
+        )
     if _CONTROL.search(words):
-        raise Invalid("This message holds control characters; write plain text.")
+        raise Invalid(_("This message holds control characters; write plain text."))
     return words
 
 
@@ -163,7 +185,11 @@ def _check_pace(connection: Connection, game_id: int, player_id: int) -> None:
         return
     wait = max(1, math.ceil((min(recent) + WINDOW - moment).total_seconds()))
     raise TooMany(
-        f"You have written {count} messages to this table in the last minute, the most it "
-        f"takes; write again in {wait} seconds.",
+        _(
+            "You have written %(count)s messages to this table in the last minute, the most it "
+            "takes; write again in %(wait)s seconds.",
+            count=count,
+            wait=wait,
+        ),
         retry_after=wait,
     )

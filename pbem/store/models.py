@@ -94,6 +94,8 @@ class Game(Model):
     # The seed decides the deck orders: it is a secret until the game is over.
     seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default="active")
+    # Its mails' language for a player who chose none (None: English), set by its organiser.
+    language: Mapped[str | None] = mapped_column(String(8), default=None)
     creator_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     # Colours in seat order, as given to engine.new_game.
     colours: Mapped[list[str]] = mapped_column(JSON)

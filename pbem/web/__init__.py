@@ -7,6 +7,7 @@ from flask import Flask
 
 from pbem.web import accounts as _accounts  # noqa: F401 (its routes join `bp`)
 from pbem.web import forming as _forming  # noqa: F401 (its routes join `bp`)
+from pbem.web import language as _language  # noqa: F401 (its routes join `bp`)
 from pbem.web import new_game as _new_game  # noqa: F401 (its routes join `bp`)
 from pbem.web import organise as _organise  # noqa: F401 (its routes join `bp`)
 from pbem.web import wording

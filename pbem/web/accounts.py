@@ -17,12 +17,13 @@ from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import new_api_key
 from pbem.headers import no_referrer
-from pbem.languages import N_, _
+from pbem.languages import LANGUAGES, N_, _, in_language, known
 from pbem.notify import preferences
 from pbem.play import accounts
 from pbem.store.models import Game, Player, Seat
 from pbem.timing import away
 from pbem.web import signin
+from pbem.web.language import keep_language
 from pbem.web.links import own_path
 from pbem.web.routes import bp, current_player
 
@@ -150,6 +151,18 @@ def _change_name(player: Player, form: MultiDict[str, str]) -> str:
     return said
 
 
+def _change_language(player: Player, form: MultiDict[str, str]) -> str:
+    chosen = known(form.get("language"))
+    preferences.set_preferences(player, {"language": chosen})
+    keep_language(chosen)
+    if chosen is None:
+        return _("Pages follow your browser's language, and each game's mails its own.")
+    with in_language(chosen):
+        return _(
+            "Your mails and pages are in %(language)s from now on.", language=LANGUAGES[chosen]
+        )
+
+
 def _change_mail(player: Player, form: MultiDict[str, str]) -> str:
     chosen = {kind: kind in form.getlist("mail") for kind in MAIL_KINDS}
     raw = form.get("digest_hours", "0")
@@ -237,6 +250,7 @@ def _unmute(player: Player, form: MultiDict[str, str]) -> str:
 #: it did (or raising Invalid, which changes nothing).
 _CHANGES: dict[str, Callable[[Player, MultiDict[str, str]], str]] = {
     "name": _change_name,
+    "language": _change_language,
     "mail": _change_mail,
     "email": _change_email,
     "webhook": _add_webhook,
@@ -291,6 +305,7 @@ def _me_page(player: Player, key: str | None = None, error: str | None = None) -
         error=error,
         choices=_choices(player),
         digest_hours=chosen["digest_hours"],
+        language=chosen["language"],
         digest_choices={hours: _(label) for hours, label in DIGEST_CHOICES.items()},
         absences=away.absences_of(player),
         muted=[{"id": g, "title": titles.get(g, _("game %(id)s", id=g))} for g in muted],

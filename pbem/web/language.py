@@ -5,28 +5,42 @@ choosing costs a page no query."""
 
 from __future__ import annotations
 
-from flask import has_request_context, request, session
+from flask import has_request_context, redirect, request, session, url_for
+from flask.typing import ResponseReturnValue
 
+from pbem.errors import NotFound
 from pbem.languages import DEFAULT, LANGUAGES, known
-
-#: The session's key for the reader's language.
-SESSION_KEY = "lang"
+from pbem.web.links import own_path
+from pbem.web.routes import bp
+from pbem.web.signin import LANGUAGE_KEY
 
 
 def page_language() -> str:
     """Flask-Babel's locale selector for pages (and the API's problem messages)."""
     if not has_request_context():
         return DEFAULT
-    chosen = known(session.get(SESSION_KEY)) if request.cookies else None
+    chosen = known(session.get(LANGUAGE_KEY)) if request.cookies else None
     if chosen:
         return chosen
     return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT
+
+
+@bp.get("/language/<code>")
+def choose_language(code: str) -> ResponseReturnValue:
+    """The language links at a page's foot: pages in `code` for this session, back on the
+    page they were followed from. (A player's mails follow the choice on `/me`.)"""
+    chosen = known(code)
+    if chosen is None or chosen != code:
+        raise NotFound(f"There is no language {code!r} here; there are {', '.join(LANGUAGES)}.")
+    keep_language(chosen)
+    back = own_path(request.referrer) or url_for("web.index")
+    return redirect(back, code=303)
 
 
 def keep_language(language: str | None) -> None:
     """The session's language from now on (None: follow the browser again)."""
     code = known(language)
     if code:
-        session[SESSION_KEY] = code
+        session[LANGUAGE_KEY] = code
     else:
-        session.pop(SESSION_KEY, None)
+        session.pop(LANGUAGE_KEY, None)

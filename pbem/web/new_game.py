@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 from engine.data import COLOURS
 from pbem.errors import Invalid
 from pbem.extensions import db
-from pbem.languages import N_, _
+from pbem.languages import LANGUAGES, N_, _
 from pbem.play import lifecycle
 from pbem.store.models import Player
 from pbem.web.routes import bp, current_player
@@ -58,6 +58,7 @@ def new_game() -> ResponseReturnValue:
             timing=timing,
             default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
             forming=_forms(form, seats),
+            language=form.get("language"),
         )
     except Invalid as error:
         db.session.rollback()
@@ -141,4 +142,5 @@ def _form(form: MultiDict[str, str], error: str | None) -> str:
         colours=COLOURS,
         paces={k: _(label) for k, (label, _timing) in PACES.items()},
         others=range(1, OTHER_SEATS + 1),
+        languages=LANGUAGES,
     )

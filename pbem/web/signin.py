@@ -20,12 +20,14 @@ from pbem import tokens
 from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, seating
-from pbem.languages import _
+from pbem.languages import _, known
 from pbem.store import queries
 from pbem.store.models import Player
 from pbem.web.wording import colour_name
 
 ENDPOINT = "web.seat_sign_in"
+#: The session's key for the reader's language (`pbem.web.language`).
+LANGUAGE_KEY = "lang"
 
 
 @dataclass(frozen=True)
@@ -97,13 +99,17 @@ def absolute_link(endpoint: str, **values: Any) -> str:
 def sign_in(player_id: int) -> None:
     """Start a fresh session for the player (nothing of an earlier session carries over),
     good until they sign out everywhere (which raises their epoch past this one's)."""
-    epoch = db.session.execute(
-        select(Player.session_epoch).where(Player.id == player_id)
-    ).scalar_one()
+    epoch, chosen = db.session.execute(
+        select(Player.session_epoch, Player.preferences).where(Player.id == player_id)
+    ).one()
     session.clear()
     session.permanent = True
     session["player_id"] = player_id
     session["epoch"] = epoch
+    # Their pages in the language they chose (kept in the session: choosing costs no query).
+    language = known((chosen or {}).get("language"))
+    if language:
+        session[LANGUAGE_KEY] = language
 
 
 def sign_out() -> None:

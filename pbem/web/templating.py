@@ -17,9 +17,8 @@ from typing import Any
 import jinja2
 from flask import current_app
 from flask.templating import Environment as FlaskEnvironment
+from flask_babel import get_locale
 from markupsafe import Markup
-
-from pbem.languages import current_language
 
 
 class _DictKeysFirst:
@@ -62,7 +61,7 @@ class Drawn:
     def get(self, key: Any, draw: Callable[[], Any]) -> Any:
         if self.in_language:
             # Drawn in the reader's language: the same thing in another is another.
-            key = (current_language(), key)
+            key = (str(get_locale()), key)
         with self._lock:
             hit = self._entries.get(key)
             if hit is not None:

@@ -22,6 +22,7 @@ from pbem.extensions import db
 from pbem.game import games
 from pbem.game.seating import Actor
 from pbem.game.views import callers_view
+from pbem.languages import _
 from pbem.play import lifecycle, orders
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
@@ -30,7 +31,13 @@ blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 def known_colour(colour: str) -> None:
     """A seat's colour in a path, checked before anything is read (404 for any other)."""
     if colour not in COLOURS:
-        raise NotFound(f"{colour} is not a colour; seats are {', '.join(COLOURS)}.")
+        raise NotFound(
+            _(
+                "%(colour)s is not a colour; seats are %(colours)s.",
+                colour=colour,
+                colours=", ".join(COLOURS),
+            )
+        )
 
 
 def _game_link(path: str, method: str) -> dict[str, Any]:
@@ -72,6 +79,7 @@ def create(data: dict[str, Any]) -> dict[str, Any]:
         timing=data["timing"],
         default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
         forming=data["forming"],
+        language=data["language"],
     )
     db.session.commit()
     return games.game_summary(game, player)

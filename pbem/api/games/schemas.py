@@ -3,6 +3,7 @@ from typing import Any
 import marshmallow as ma
 
 from pbem.api.fields import Flag, Text
+from pbem.languages import LANGUAGES
 from pbem.timing.schemas import TimingSchema
 
 #: Seat colours, in the words of elgrande.md.
@@ -84,6 +85,15 @@ class GameCreateSchema(ma.Schema):
         metadata={
             "description": "true: the game forms first (status forming, no deadlines) and "
             "begins once every seat is taken and accepted, or its admin starts it"
+        },
+    )
+    language = ma.fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=ma.validate.OneOf(list(LANGUAGES)),
+        metadata={
+            "description": "The language of its mails for a player who chose none (null: "
+            "English)"
         },
     )
 

@@ -15,6 +15,7 @@ from pbem.api.players.schemas import (
 from pbem.api.safe_json import Blueprint
 from pbem.extensions import db
 from pbem.game import players
+from pbem.languages import _
 from pbem.notify import preferences
 from pbem.play import accounts
 from pbem.timing import away
@@ -61,8 +62,11 @@ def key_reset(data: dict[str, Any]) -> dict[str, Any]:
     accounts.reset_key_by_mail(data["email"])
     db.session.commit()
     return {
-        "detail": f"If {data['email']} is registered, a new API key is on its way to it; the "
-        "old key stops working now. At most 3 keys are sent per hour."
+        "detail": _(
+            "If %(email)s is registered, a new API key is on its way to it; the "
+            "old key stops working now. At most 3 keys are sent per hour.",
+            email=data["email"],
+        )
     }
 
 

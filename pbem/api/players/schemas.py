@@ -1,6 +1,7 @@
 import marshmallow as ma
 
 from pbem.api.fields import Flag, Text
+from pbem.languages import LANGUAGES
 from pbem.store.queries import MAX_ID
 
 
@@ -59,6 +60,14 @@ class PreferencesSchema(ma.Schema):
         },
     )
     webhooks = ma.fields.List(ma.fields.Nested(WebhookSchema), validate=ma.validate.Length(max=50))
+    language = ma.fields.String(
+        allow_none=True,
+        validate=ma.validate.OneOf(list(LANGUAGES)),
+        metadata={
+            "description": "Your mails' and pages' language (null: each game's, else English; "
+            "pages follow the browser)"
+        },
+    )
     muted_games = ma.fields.List(
         ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=MAX_ID)),
         validate=ma.validate.Length(max=1000),

@@ -1,0 +1,116 @@
+"""Choosing a language: a player's own choice (API, `/me`, `language it` by mail), else the
+browser's for pages, else the game's for mails, else English; each mail in its recipient's
+language, so one game can write in several."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import sqlalchemy as sa
+
+from pbem.extensions import db
+from pbem.store.models import Player
+from tests.server.mail_helpers import body_html, body_text
+from tests.server.mailin_helpers import reply
+from tests.server.test_mail_in import inbound, latest_with_moves, start, to_move
+from tests.server.test_mail_out import deliver
+from tests.web.html import parse
+from tests.web.test_new_game import sign_in_with_key
+
+
+def html_lang(html: str) -> str:
+    found = re.search(r'<html lang="([a-z]+)"', html)
+    assert found is not None, html[:200]
+    return found[1]
+
+
+def language_of_player(app, email: str) -> str | None:
+    with app.app_context():
+        player = db.session.execute(sa.select(Player).where(Player.email == email)).scalar_one()
+        chosen = (player.preferences or {}).get("language")
+        db.session.remove()
+    return chosen
+
+
+def test_pages_follow_the_browser_then_the_readers_choice(app, client):
+    assert html_lang(client.get("/rules").get_data(as_text=True)) == "en"
+    german = {"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"}
+    assert html_lang(client.get("/rules", headers=german).get_data(as_text=True)) == "de"
+    unknown = {"Accept-Language": "ja"}
+    assert html_lang(client.get("/rules", headers=unknown).get_data(as_text=True)) == "en"
+    # The links at a page's foot choose for the session, and come back to the page.
+    page = parse(client.get("/rules").get_data(as_text=True))
+    links = {a.get("lang"): a.get("href") for a in page.find("nav", cls="languages").find_all("a")}
+    assert set(links) == {"en", "de", "fr", "it", "es", "ru"}
+    back = client.get(links["fr"], headers={"Referer": "http://localhost/rules"})
+    assert back.status_code == 303 and back.headers["Location"] == "/rules"
+    assert html_lang(client.get("/rules", headers=german).get_data(as_text=True)) == "fr"
+    # Off-site referrers are not followed back; an unknown language is a 404.
+    away = client.get(links["it"], headers={"Referer": "https://evil.test/x"})
+    assert away.headers["Location"] == "/"
+    assert client.get("/language/xx").status_code == 404
+    assert client.get("/language/DE").status_code == 404
+
+
+def test_a_players_choice_is_kept_for_mails_and_pages(app, api, client):
+    key = api.register(f"lia-{uuid.uuid4().hex[:6]}@example.org", "Lia")
+    token = sign_in_with_key(client, key)
+    chosen = client.post("/me", data={"csrf_token": token, "action": "language", "language": "it"})
+    assert chosen.status_code == 303
+    assert api.get("/api/players/me/preferences", key).get_json()["language"] == "it"
+    assert html_lang(client.get("/me").get_data(as_text=True)) == "it"
+    # A new session (another device) starts in it too.
+    other = app.test_client()
+    sign_in_with_key(other, key)
+    assert html_lang(other.get("/rules").get_data(as_text=True)) == "it"
+    # Back to "each game's": pages follow the browser again.
+    client.post("/me", data={"csrf_token": token, "action": "language", "language": ""})
+    assert api.get("/api/players/me/preferences", key).get_json()["language"] is None
+    assert html_lang(client.get("/rules").get_data(as_text=True)) == "en"
+    # The API checks what it is given.
+    put = api.client.put(
+        "/api/players/me/preferences", json={"language": "xx"}, headers=api.auth(key)
+    )
+    assert put.status_code == 422 and "language" in put.get_data(as_text=True)
+
+
+def test_mails_are_in_each_recipients_language_else_the_games(mail_app, mail_api, smtp):
+    tag = uuid.uuid4().hex[:6]
+    emails = {c: f"{c}-{tag}@example.org" for c in ("red", "blue", "green")}
+    keys = {c: mail_api.register(e, c.title()) for c, e in emails.items()}
+    put = mail_api.client.put(
+        "/api/players/me/preferences", json={"language": "fr"}, headers=mail_api.auth(keys["blue"])
+    )
+    assert put.status_code == 200
+    body = {
+        "title": f"Partie {tag}",
+        "seats": [{"email": e, "colour": c} for c, e in emails.items()],
+        "language": "de",
+    }
+    made = mail_api.client.post("/api/games", json=body, headers=mail_api.auth(keys["red"]))
+    assert made.status_code == 201, made.get_json()
+    deliver(mail_app)
+    langs = {c: {html_lang(body_html(m)) for m in smtp.inbox.to(e)} for c, e in emails.items()}
+    assert langs == {"red": {"de"}, "blue": {"fr"}, "green": {"de"}}
+    refused = mail_api.client.post(
+        "/api/games", json={**body, "language": "tlh"}, headers=mail_api.auth(keys["red"])
+    )
+    assert refused.status_code == 422
+
+
+def test_a_reply_chooses_the_language_of_what_comes_next(mail_app, mail_api, smtp):
+    game_id, keys, seats = start(mail_app, mail_api)
+    (colour,) = to_move(mail_api, game_id)
+    email = seats[colour]
+    mail = latest_with_moves(smtp, email)
+    result = inbound(mail_app, reply(mail, "language klingon", sender=email))
+    deliver(mail_app)
+    assert result.outcome == "answered"
+    said = body_text(smtp.inbox.to(email)[-1])
+    assert "en (English)" in said and "ru (Русский)" in said
+    assert language_of_player(mail_app, email) is None
+    inbound(mail_app, reply(mail, "language Español", sender=email))
+    deliver(mail_app)
+    assert language_of_player(mail_app, email) == "es"
+    assert html_lang(body_html(smtp.inbox.to(email)[-1])) == "es"
