@@ -10,6 +10,7 @@ from pbem.web import forming as _forming  # noqa: F401 (its routes join `bp`)
 from pbem.web import language as _language  # noqa: F401 (its routes join `bp`)
 from pbem.web import new_game as _new_game  # noqa: F401 (its routes join `bp`)
 from pbem.web import organise as _organise  # noqa: F401 (its routes join `bp`)
+from pbem.web import wording
 from pbem.web.mail_pages import blp as mail_pages
 from pbem.web.routes import bp
 from pbem.web.sessions import SessionInterface
@@ -20,5 +21,6 @@ def init_app(app: Flask) -> None:
     """Register the pages' blueprint on `app`, and their session cookie (`sessions`)."""
     app.session_interface = SessionInterface()
     app.jinja_env.globals["kept"] = kept
+    wording.install(app.jinja_env)
     app.register_blueprint(bp)
     app.register_blueprint(mail_pages)

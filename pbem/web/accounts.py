@@ -17,7 +17,7 @@ from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import new_api_key
 from pbem.headers import no_referrer
-from pbem.languages import LANGUAGES, _, in_language, known
+from pbem.languages import LANGUAGES, N_, _, in_language, known
 from pbem.notify import preferences
 from pbem.play import accounts
 from pbem.store.models import Game, Player, Seat
@@ -29,11 +29,11 @@ from pbem.web.routes import bp, current_player
 
 #: The mails a player may choose, as `/me` offers them (the API's `mail` preferences).
 MAIL_KINDS = {
-    "decision": "when a decision is yours (your turn, a pick, a Veto window)",
-    "every_move": "every move the others play",
-    "scoring": "after each general scoring",
-    "game_over": "the final scores",
-    "table_talk": "what the other players write to the table",
+    "decision": N_("when a decision is yours (your turn, a pick, a Veto window)"),
+    "every_move": N_("every move the others play"),
+    "scoring": N_("after each general scoring"),
+    "game_over": N_("the final scores"),
+    "table_talk": N_("what the other players write to the table"),
 }
 
 #: An address as a person types it: something@somewhere, no spaces (the mail tells the rest).
@@ -47,7 +47,9 @@ def mail_sign_in_link() -> ResponseReturnValue:
     email = request.form.get("email", "").strip()
     next_page = own_path(request.form.get("next"))
     if not _EMAIL.fullmatch(email) or len(email) > 254:
-        error = f"{email!r} does not look like an email address; check it and try again."
+        error = _(
+            "%(email)r does not look like an email address; check it and try again.", email=email
+        )
         return render_template("web/sign_in.html", next=next_page, error=error, email=email), 422
     accounts.mail_sign_in_link(
         email,
@@ -84,7 +86,7 @@ def sign_in_link(token: str) -> ResponseReturnValue:
     db.session.commit()
     signin.sign_in(player_id)
     player = db.session.get_one(Player, player_id)
-    flash(f"Signed in as {player.name}.")
+    flash(_("Signed in as %(name)s.", name=player.name))
     return redirect(own_path(next_page) or url_for("web.index"), code=303)
 
 
@@ -99,10 +101,10 @@ def me() -> ResponseReturnValue:
 
 #: How often the mails that are not a decision may come, as `/me` offers it (digest_hours).
 DIGEST_CHOICES = {
-    0: "each at once",
-    6: "gathered, at most every 6 hours",
-    12: "gathered, at most every 12 hours",
-    24: "gathered, once a day",
+    0: N_("each at once"),
+    6: N_("gathered, at most every 6 hours"),
+    12: N_("gathered, at most every 12 hours"),
+    24: N_("gathered, once a day"),
 }
 #: Where a webhook may post from `/me` (the API checks the same with its schema).
 _WEBHOOK_URL = re.compile(r"https?://\S{1,1990}")
@@ -125,11 +127,11 @@ def change_me() -> ResponseReturnValue:
         accounts.sign_out_everywhere(player)
         db.session.commit()
         signin.sign_out()
-        flash("You are signed out everywhere: on every device, sign in again to play there.")
+        flash(_("You are signed out everywhere: on every device, sign in again to play there."))
         return redirect(url_for("web.index"), code=303)
     change = _CHANGES.get(action)
     if change is None:
-        raise Invalid("This form says nothing to change; reload the page and try again.")
+        raise Invalid(_("This form says nothing to change; reload the page and try again."))
     try:
         said = change(player, request.form)
     except (Invalid, TooMany) as error:
@@ -143,9 +145,10 @@ def change_me() -> ResponseReturnValue:
 def _change_name(player: Player, form: MultiDict[str, str]) -> str:
     name = form.get("name", "").strip()
     if not 1 <= len(name) <= 100:
-        raise Invalid("Your name is what the other players see: 1 to 100 characters.")
+        raise Invalid(_("Your name is what the other players see: 1 to 100 characters."))
     player.name = name
-    return f"Your name is now {name}."
+    said: str = _("Your name is now %(name)s.", name=name)
+    return said
 
 
 def _change_language(player: Player, form: MultiDict[str, str]) -> str:
@@ -165,45 +168,54 @@ def _change_mail(player: Player, form: MultiDict[str, str]) -> str:
     raw = form.get("digest_hours", "0")
     hours = int(raw) if raw.isdigit() and int(raw) in DIGEST_CHOICES else 0
     preferences.set_preferences(player, {"mail": chosen, "digest_hours": hours})
-    return "Your mail choices are saved."
+    said: str = _("Your mail choices are saved.")
+    return said
 
 
 def _change_email(player: Player, form: MultiDict[str, str]) -> str:
     email = form.get("email", "").strip()
     if not _EMAIL.fullmatch(email) or len(email) > 254:
-        raise Invalid(f"{email!r} does not look like an email address; check it and try again.")
+        raise Invalid(
+            _("%(email)r does not look like an email address; check it and try again.", email=email)
+        )
     new_email = accounts.mail_email_change(
         player, email, lambda token: signin.absolute_link("web.email_change", token=token)
     )
     hours = accounts.EMAIL_CHANGE_HOURS
-    return (
-        f"A link went to {new_email}: follow it within {hours} hours to make it your "
-        f"address. Until then your mail still goes to {player.email}."
+    said: str = _(
+        "A link went to %(new)s: follow it within %(hours)s hours to make it your "
+        "address. Until then your mail still goes to %(old)s.",
+        new=new_email,
+        hours=hours,
+        old=player.email,
     )
+    return said
 
 
 def _add_webhook(player: Player, form: MultiDict[str, str]) -> str:
     raw, url = form.get("game", ""), form.get("url", "").strip()
     game_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
     if not _WEBHOOK_URL.fullmatch(url):
-        raise Invalid("A webhook is a web address starting https:// (your chat's webhook URL).")
+        raise Invalid(_("A webhook is a web address starting https:// (your chat's webhook URL)."))
     style = "slack" if form.get("format") == "slack" else "discord"
     hooks = preferences.preferences_of(player)["webhooks"]
     if len(hooks) >= 50:
-        raise Invalid("You have 50 webhooks already; remove one to add another.")
+        raise Invalid(_("You have 50 webhooks already; remove one to add another."))
     new = {"game_id": game_id, "url": url, "format": style}
     preferences.set_preferences(player, {"webhooks": [*hooks, new]})
-    return f"Game {game_id}'s news now also goes to your webhook."
+    said: str = _("Game %(id)s's news now also goes to your webhook.", id=game_id)
+    return said
 
 
 def _remove_webhook(player: Player, form: MultiDict[str, str]) -> str:
     raw = form.get("webhook", "")
     hooks = list(preferences.preferences_of(player)["webhooks"])
     if not raw.isdigit() or int(raw) >= len(hooks):
-        raise Invalid("That webhook is gone already; reload the page.")
+        raise Invalid(_("That webhook is gone already; reload the page."))
     del hooks[int(raw)]
     preferences.set_preferences(player, {"webhooks": hooks})
-    return "That webhook is removed."
+    said: str = _("That webhook is removed.")
+    return said
 
 
 def _declare_away(player: Player, form: MultiDict[str, str]) -> str:
@@ -211,16 +223,18 @@ def _declare_away(player: Player, form: MultiDict[str, str]) -> str:
         starts = datetime.fromisoformat(form.get("from", "")).replace(tzinfo=UTC)
         ends = datetime.fromisoformat(form.get("until", "")).replace(tzinfo=UTC)
     except ValueError:
-        raise Invalid("Give the first and the last day you are away (dates).") from None
+        raise Invalid(_("Give the first and the last day you are away (dates).")) from None
     # The last day is a whole day away: the absence ends at the next midnight (UTC).
     away.declare(player, starts, ends + timedelta(days=1))
-    return "Your absence is noted: your deadlines that fall in it move to after it."
+    said: str = _("Your absence is noted: your deadlines that fall in it move to after it.")
+    return said
 
 
 def _withdraw_away(player: Player, form: MultiDict[str, str]) -> str:
     raw = form.get("absence", "")
     away.cancel(player, int(raw) if raw.isdigit() and len(raw) < 10 else 0)
-    return "That absence is withdrawn."
+    said: str = _("That absence is withdrawn.")
+    return said
 
 
 def _unmute(player: Player, form: MultiDict[str, str]) -> str:
@@ -228,7 +242,8 @@ def _unmute(player: Player, form: MultiDict[str, str]) -> str:
     game_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
     muted = [g for g in preferences.preferences_of(player)["muted_games"] if g != game_id]
     preferences.set_preferences(player, {"muted_games": muted})
-    return f"Game {game_id}'s mails come again."
+    said: str = _("Game %(id)s's mails come again.", id=game_id)
+    return said
 
 
 #: What each of `/me`'s forms changes: a function of the player and the form, saying what
@@ -262,7 +277,7 @@ def email_change(token: str) -> ResponseReturnValue:
         change = accounts.read_email_change(token)
         return render_template("web/email_change.html", change=change, error=error.detail), 422
     db.session.commit()
-    flash(f"Your address is now {change.new_email}.")
+    flash(_("Your address is now %(email)s.", email=change.new_email))
     return redirect(url_for("web.me"), code=303)
 
 
@@ -291,10 +306,13 @@ def _me_page(player: Player, key: str | None = None, error: str | None = None) -
         choices=_choices(player),
         digest_hours=chosen["digest_hours"],
         language=chosen["language"],
-        digest_choices=DIGEST_CHOICES,
+        digest_choices={hours: _(label) for hours, label in DIGEST_CHOICES.items()},
         absences=away.absences_of(player),
-        muted=[{"id": g, "title": titles.get(g, f"game {g}")} for g in muted],
-        webhooks=[{**h, "title": titles.get(h["game_id"], f"game {h['game_id']}")} for h in hooks],
+        muted=[{"id": g, "title": titles.get(g, _("game %(id)s", id=g))} for g in muted],
+        webhooks=[
+            {**h, "title": titles.get(h["game_id"], _("game %(id)s", id=h["game_id"]))}
+            for h in hooks
+        ],
         playing=playing,
     )
 
@@ -306,4 +324,4 @@ def _me() -> Player | None:
 
 def _choices(player: Player) -> list[dict[str, object]]:
     mail = preferences.preferences_of(player)["mail"]
-    return [{"kind": k, "label": label, "on": bool(mail[k])} for k, label in MAIL_KINDS.items()]
+    return [{"kind": k, "label": _(label), "on": bool(mail[k])} for k, label in MAIL_KINDS.items()]

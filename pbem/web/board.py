@@ -18,13 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from flask_babel import get_translations
 from markupsafe import Markup
 
 from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
 from pbem.game import words
+from pbem.languages import N_, _, current_language
 from pbem.notify.board_text import place_name
 from pbem.paths import TEMPLATES_DIR
-from pbem.web import geometry, templating
+from pbem.web import geometry, templating, wording
 from pbem.web.templating import kept
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -55,6 +57,35 @@ COLOUR_INKS: dict[str, str] = {
 }
 
 
+#: The phases of a round, and what a player may be waited on for (and at which step of a
+#: turn), as the panel says them.
+PHASE_NAMES: dict[str, str] = {
+    "power_cards": N_("power cards"),
+    "turn": N_("turn"),
+    "castillo_pick": N_("castillo pick"),
+    "over": N_("over"),
+}
+PENDING_NAMES: dict[str, str] = {
+    "power_card": N_("power card"),
+    "turn": N_("turn"),
+    "castillo_pick": N_("castillo pick"),
+    "secret_pick": N_("secret pick"),
+    "king_rages": N_("king rages"),
+    "veto_window": N_("veto window"),
+}
+STEP_NAMES: dict[str, str] = {
+    "draw": N_("draw"),
+    "choose_card": N_("choose_card"),
+    "act": N_("act"),
+    "special": N_("special"),
+}
+
+
+def _named(table: Mapping[str, str], key: str) -> str:
+    """`key`'s words in `table`, in the reader's language (unknown: the key, as words)."""
+    return _(table[key]) if key in table else key.replace("_", " ")
+
+
 # Stacks show at most this many cubes; the count says the rest.
 STACK_DRAWN = 3
 
@@ -64,13 +95,25 @@ PLACES = (*REGIONS, CASTILLO)
 @cache
 def environment() -> jinja2.Environment:
     """The Jinja environment for `templates/` with autoescape on for everything."""
-    return templating.Environment(
+    env = templating.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # Flask-Babel's own callables, as it gives the app's environment (`pbem.languages`'
+    # `ngettext` would format before Jinja adds a template's variables).
+    env.add_extension("jinja2.ext.i18n")
+    i18n: Any = env  # the extension gives it its callables
+    i18n.install_gettext_callables(
+        gettext=lambda s: get_translations().ugettext(s),
+        ngettext=lambda s, p, n: get_translations().ungettext(s, p, n),
+        newstyle=True,
+    )
+    env.globals["current_language"] = current_language
+    wording.install(env)
+    return env
 
 
 def card_title(card: str) -> str:
@@ -114,7 +157,7 @@ class _Place:
 
 
 @cache
-def _place(place: str) -> _Place:
+def _place(place: str, language: str) -> _Place:
     outline = geometry.CASTILLO_TOWER if place == CASTILLO else geometry.region_polygon(place)
     return _Place(
         id=place,
@@ -127,29 +170,31 @@ def _place(place: str) -> _Place:
 
 
 @lru_cache(maxsize=64)
-def _head(viewer: str | None) -> str:
+def _head(viewer: str | None, language: str) -> str:
     land = [
         {"id": name, "points": geometry.svg_points(points)}
         for name, points in geometry.LAND.items()
     ]
-    labels = [{"text": text, "x": xy[0], "y": xy[1]} for text, xy in geometry.LAND_LABELS.values()]
+    labels = [
+        {"text": _(text), "x": xy[0], "y": xy[1]} for text, xy in geometry.LAND_LABELS.values()
+    ]
     return str(
         _macros().head(viewer, geometry.WIDTH, geometry.HEIGHT, geometry.MAP_BOTTOM, land, labels)
     )
 
 
 @cache
-def _place_open(place: str) -> str:
-    return str(_macros().place(_place(place)))
+def _place_open(place: str, language: str) -> str:
+    return str(_macros().place(_place(place, language)))
 
 
 @lru_cache(maxsize=1024)
 def _scoreboard(place: str, scoreboard: str, mobile: str | None) -> str:
-    return str(_macros().scoreboard(_place(place).label, scoreboard, mobile))
+    return str(_macros().scoreboard(geometry.LAYOUTS[place].label, scoreboard, mobile))
 
 
 @lru_cache(maxsize=8192)
-def _stack(place: str, seat: int, colour: str, count: int) -> str:
+def _stack(place: str, seat: int, colour: str, count: int, language: str) -> str:
     # Each seat keeps its own cell in every place, so a colour is always found in one spot.
     x, y = geometry.cube_cells(place)[seat]
     stack = {
@@ -159,23 +204,23 @@ def _stack(place: str, seat: int, colour: str, count: int) -> str:
         "y": y,
         "drawn": min(count, STACK_DRAWN),
     }
-    return str(_macros().stack(stack, _place(place).name, geometry.CUBE))
+    return str(_macros().stack(stack, _place(place, language).name, geometry.CUBE))
 
 
 @lru_cache(maxsize=64)
-def _king(place: str) -> str:
+def _king(place: str, language: str) -> str:
     x, y = geometry.token_cells(place)[0]
-    return str(_macros().king(place, _place(place).name, x, y))
+    return str(_macros().king(place, _place(place, language).name, x, y))
 
 
 @lru_cache(maxsize=1024)
-def _grande(place: str, slot: int, colour: str) -> str:
+def _grande(place: str, slot: int, colour: str, language: str) -> str:
     x, y = geometry.token_cells(place)[slot]
     return str(_macros().grande({**colour_chip(colour), "x": x, "y": y}))
 
 
 @lru_cache(maxsize=256)
-def _legend(colours: tuple[str, ...]) -> str:
+def _legend(colours: tuple[str, ...], language: str) -> str:
     legend = [colour_chip(c) for c in colours]
     drawn = _macros().legend(
         legend, geometry.WIDTH, geometry.HEIGHT, geometry.MAP_BOTTOM, geometry.CUBE
@@ -191,30 +236,31 @@ def board_svg(view: Mapping[str, Any]) -> Markup:
         place: name for name, place in (view.get("mobile_scoreboards") or {}).items() if place
     }
     king = view.get("king")
-    pieces = [_head(view.get("viewer"))]
+    language = current_language()  # the pieces with words are kept per language
+    pieces = [_head(view.get("viewer"), language)]
     for place in PLACES:
         seen = view["castillo"] if place == CASTILLO else view["regions"][place]
-        pieces.append(_place_open(place))
+        pieces.append(_place_open(place, language))
         scoreboard = "/".join(str(v) for v in seen["scoreboard"])
         pieces.append(_scoreboard(place, scoreboard, mobile_at.get(place)))
         caballeros = seen["caballeros"]
         for seat, colour in enumerate(colours):
             count = int(caballeros.get(colour, 0))
             if count > 0:
-                pieces.append(_stack(place, seat, colour, count))
+                pieces.append(_stack(place, seat, colour, count, language))
         if place != CASTILLO:
             # The king, if here, takes the first token cell; grandes follow in seat order.
             slot = 0
             if king == place:
-                pieces.append(_king(place))
+                pieces.append(_king(place, language))
                 slot = 1
             here = seen.get("grandes", [])
             for colour in colours:
                 if colour in here:
-                    pieces.append(_grande(place, slot, colour))
+                    pieces.append(_grande(place, slot, colour, language))
                     slot += 1
         pieces.append("  </g>\n")
-    pieces.append(_legend(colours))
+    pieces.append(_legend(colours, language))
     # Every piece was drawn by an autoescaping template: the whole is markup as it stands.
     return Markup("".join(pieces))
 
@@ -266,7 +312,7 @@ def panel_context(
         "rounds_total": view["rounds_total"],
         "chart_round": round_now,
         "short_game": view["rounds_total"] != len(SCORING_ROUNDS) * 3,
-        "phase": view.get("phase", "").replace("_", " "),
+        "phase": _named(PHASE_NAMES, view["phase"]) if view.get("phase") else "",
         "over": over,
         "scorings": scorings,
         "king_region": place_name(view["king"]) if view.get("king") else "",
@@ -296,7 +342,8 @@ def _deadline(iso: str | None) -> dict[str, str] | None:
     moment = datetime.fromisoformat(iso)
     # Stored in UTC; SQLite hands a moment back without its zone.
     moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    return {"iso": moment.isoformat(), "text": moment.strftime("%a %d %b, %H:%M UTC")}
+    text = wording.moment_text(moment, "%a %d %b, %H:%M UTC", "EEE d MMM, HH:mm 'UTC'")
+    return {"iso": moment.isoformat(), "text": text}
 
 
 def _action_cards(cards: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -315,7 +362,7 @@ def _action_cards(cards: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "by": by,
                 # What it does, as the mails say it (`pbem.game.words`).
                 "places": stack,
-                "text": words.CARD_TEXTS.get(card["card"], ""),
+                "text": wording.card_text(card["card"]),
             }
         )
     return shown
@@ -325,9 +372,11 @@ def _pending_by_colour(view: Mapping[str, Any]) -> dict[str, list[str]]:
     """Each pending colour's decisions, in words ("turn (draw)")."""
     pending_by: dict[str, list[str]] = {}
     for item in view.get("pending", []):
-        pending_by.setdefault(item["player"], []).append(
-            item["kind"].replace("_", " ") + (f" ({item['step']})" if item.get("step") else "")
-        )
+        what = _named(PENDING_NAMES, item["kind"])
+        step = item.get("step")
+        if step:
+            what = _("%(what)s (%(step)s)", what=what, step=_named(STEP_NAMES, step))
+        pending_by.setdefault(item["player"], []).append(what)
     return pending_by
 
 

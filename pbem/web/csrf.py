@@ -9,6 +9,8 @@ import secrets
 
 from flask import abort, request, session
 
+from pbem.languages import _
+
 FIELD = "csrf_token"
 _KEY = "csrf"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -31,6 +33,8 @@ def check_csrf() -> None:
     if not isinstance(expected, str) or not hmac.compare_digest(sent, expected.encode()):
         abort(
             400,
-            "This form has expired or did not come from this site (its security token does "
-            "not match); reload the page and try again.",
+            _(
+                "This form has expired or did not come from this site (its security token does "
+                "not match); reload the page and try again."
+            ),
         )

@@ -16,12 +16,14 @@ from pbem.errors import Forbidden, NotFound
 from pbem.extensions import db
 from pbem.game.games import get_game
 from pbem.headers import no_referrer
+from pbem.languages import _
 from pbem.play import lifecycle
 from pbem.store.models import Game, Player, Seat
 from pbem.timing import policy
 from pbem.web import signin
 from pbem.web.pages import forming_seats
 from pbem.web.routes import bp, current_player
+from pbem.web.wording import colour_name
 
 
 @bp.route("/games/<int:game_id>/accept/<token>", methods=["GET", "POST"])
@@ -31,8 +33,8 @@ def accept(game_id: int, token: str) -> ResponseReturnValue:
     no_referrer()
     read = tokens.read_accept_token(token)
     if read is None or read[0] != game_id:
-        raise NotFound("This invitation link is not valid; use the link in the mail again.")
-    _, colour, player_id = read
+        raise NotFound(_("This invitation link is not valid; use the link in the mail again."))
+    colour, player_id = read[1], read[2]
     game = get_game(game_id)
     if request.method == "GET":
         return render_template(
@@ -42,9 +44,20 @@ def accept(game_id: int, token: str) -> ResponseReturnValue:
     db.session.commit()
     signin.sign_in(player_id)
     if game.status == "active":
-        flash(f"You accepted {colour}, the last seat to be taken: {game.title} has begun.")
+        flash(
+            _(
+                "You accepted %(colour)s, the last seat to be taken: %(title)s has begun.",
+                colour=colour_name(colour),
+                title=game.title,
+            )
+        )
     else:
-        flash(f"You accepted {colour}. The game begins once every seat is taken and accepted.")
+        flash(
+            _(
+                "You accepted %(colour)s. The game begins once every seat is taken and accepted.",
+                colour=colour_name(colour),
+            )
+        )
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
@@ -65,14 +78,15 @@ def open_games() -> str:
 def join(game_id: int) -> ResponseReturnValue:
     signed = current_player()
     if signed is None:
-        raise Forbidden("Sign in to join a game.")
+        raise Forbidden(_("Sign in to join a game."))
     colour = request.form.get("colour", "")
     game = lifecycle.join_seat(db.session.get_one(Player, signed.id), game_id, colour)
     db.session.commit()
-    flash(
-        f"You joined {game.title} as {colour}."
-        + (" It has begun." if game.status == "active" else " It begins once every seat is taken.")
-    )
+    seat = {"title": game.title, "colour": colour_name(colour)}
+    if game.status == "active":
+        flash(_("You joined %(title)s as %(colour)s. It has begun.", **seat))
+    else:
+        flash(_("You joined %(title)s as %(colour)s. It begins once every seat is taken.", **seat))
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
@@ -81,10 +95,10 @@ def start(game_id: int) -> ResponseReturnValue:
     """The organiser starts a forming game now (open seats to house bots)."""
     signed = current_player()
     if signed is None:
-        raise Forbidden("Sign in as the game's organiser to start it.")
+        raise Forbidden(_("Sign in as the game's organiser to start it."))
     lifecycle.start_game(db.session.get_one(Player, signed.id), game_id)
     db.session.commit()
-    flash("The game has begun: everyone has been mailed.")
+    flash(_("The game has begun: everyone has been mailed."))
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
@@ -96,7 +110,7 @@ def _listed(game: Game) -> dict[str, Any]:
         "title": game.title,
         "seats": forming_seats(game),
         "rounds": (game.options or {}).get("rounds", 9),
-        "pace": f"{timing['turn_hours']} h a turn",
+        "pace": _("%(hours)s h a turn", hours=timing["turn_hours"]),
         "since": waited.isoformat(),
         "organiser": game.creator.name,
     }

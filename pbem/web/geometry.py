@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.data import PLACE_NAMES, REGIONS
+from pbem.languages import N_
 
 Point = tuple[float, float]
 
@@ -173,8 +174,8 @@ LAND: dict[str, tuple[Point, ...]] = {
     ),
 }
 LAND_LABELS: dict[str, tuple[str, Point]] = {
-    "portugal": ("Portugal", project(-8.25, 39.55)),
-    "france": ("France", project(0.6, 43.75)),
+    "portugal": (N_("Portugal"), project(-8.25, 39.55)),
+    "france": (N_("France"), project(0.6, 43.75)),
 }
 
 # Piece layout. A cell holds one colour's stack of caballeros; grandes and the king are smaller.

@@ -9,16 +9,18 @@ from pbem.errors import ServiceError
 from pbem.extensions import db
 from pbem.game.players import claim_key
 from pbem.headers import no_referrer
+from pbem.languages import _
 from pbem.notify import preferences
 from pbem.play.lifecycle import decline_seat
 from pbem.store.models import Player
 from pbem.tokens import read_decline_token, read_unsubscribe_token
+from pbem.web.wording import colour_name
 
 blp = Blueprint("mail", __name__, url_prefix="/mail")
 # Each page's address holds a token: no Referer carries it anywhere.
 blp.before_request(no_referrer)
 
-_PAGE = """<!doctype html><title>El Grande: mail</title>
+_PAGE = """<!doctype html><title>{{ title }}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="{{ url_for('web.static', filename='pages.css') }}">
 <body class="mail-page">
@@ -29,6 +31,11 @@ _PAGE = """<!doctype html><title>El Grande: mail</title>
 </body>"""
 
 
+def _page(**context: object) -> str:
+    """The one page these links show, saying `message` (with a `button` to `confirm`)."""
+    return render_template_string(_PAGE, title=_("El Grande: mail"), **context)
+
+
 @blp.route("/unsubscribe/<token>", methods=["GET", "POST"])
 def unsubscribe(token: str) -> str | tuple[str, int]:
     """GET asks (mail scanners follow links); POST, as mail clients send it, turns the mails
@@ -36,21 +43,18 @@ def unsubscribe(token: str) -> str | tuple[str, int]:
     read = read_unsubscribe_token(token)
     player = db.session.get(Player, read[0]) if read else None
     if read is None or player is None:
-        return render_template_string(
-            _PAGE, message="This unsubscribe link is not valid.", confirm=False
-        ), 404
+        return _page(message=_("This unsubscribe link is not valid."), confirm=False), 404
     game_id = read[1]
     if request.method == "GET":
-        return render_template_string(
-            _PAGE,
-            message=f"Stop the mails of El Grande game {game_id}?",
+        return _page(
+            message=_("Stop the mails of El Grande game %(id)s?", id=game_id),
             confirm=True,
-            button="Stop these mails",
+            button=_("Stop these mails"),
         )
     preferences.mute(player, game_id)
     db.session.commit()
-    return render_template_string(
-        _PAGE, message=f"You will get no more mails from game {game_id}.", confirm=False
+    return _page(
+        message=_("You will get no more mails from game %(id)s.", id=game_id), confirm=False
     )
 
 
@@ -58,20 +62,20 @@ def unsubscribe(token: str) -> str | tuple[str, int]:
 def claim(token: str) -> str | tuple[str, int]:
     """An invited email claims its API key: shown once, on this page."""
     if request.method == "GET":
-        return render_template_string(
-            _PAGE,
-            message="Claim your API key for this El Grande server? It is shown once.",
+        return _page(
+            message=_("Claim your API key for this El Grande server? It is shown once."),
             confirm=True,
-            button="Show my key",
+            button=_("Show my key"),
         )
     try:
         player, key = claim_key(token)
     except ServiceError as error:
-        return render_template_string(_PAGE, message=error.detail, confirm=False), 410
+        return _page(message=error.detail, confirm=False), 410
     db.session.commit()
-    return render_template_string(
-        _PAGE,
-        message=f"{player.name}, your API key (send it as Authorization: Bearer ...):",
+    return _page(
+        message=_(
+            "%(name)s, your API key (send it as Authorization: Bearer ...):", name=player.name
+        ),
         key=key,
         confirm=False,
     )
@@ -81,22 +85,27 @@ def claim(token: str) -> str | tuple[str, int]:
 def decline(token: str) -> str | tuple[str, int]:
     read = read_decline_token(token)
     if read is None:
-        return render_template_string(_PAGE, message="This link is not valid.", confirm=False), 404
+        return _page(message=_("This link is not valid."), confirm=False), 404
     game_id, colour, player_id = read
     if request.method == "GET":
-        return render_template_string(
-            _PAGE,
-            message=f"Decline the {colour} seat of game {game_id}?",
+        return _page(
+            message=_(
+                "Decline the %(colour)s seat of game %(id)s?",
+                colour=colour_name(colour),
+                id=game_id,
+            ),
             confirm=True,
-            button="Decline the seat",
+            button=_("Decline the seat"),
         )
     try:
         decline_seat(game_id, colour, player_id)
     except ServiceError as error:
-        return render_template_string(_PAGE, message=error.detail, confirm=False), 409
+        return _page(message=error.detail, confirm=False), 409
     db.session.commit()
-    return render_template_string(
-        _PAGE,
-        message=f"You declined the {colour} seat; the game's admin has been told.",
+    return _page(
+        message=_(
+            "You declined the %(colour)s seat; the game's admin has been told.",
+            colour=colour_name(colour),
+        ),
         confirm=False,
     )

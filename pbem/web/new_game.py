@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 from engine.data import COLOURS
 from pbem.errors import Invalid
 from pbem.extensions import db
-from pbem.languages import LANGUAGES
+from pbem.languages import LANGUAGES, N_, _
 from pbem.play import lifecycle
 from pbem.store.models import Player
 from pbem.web.routes import bp, current_player
@@ -22,15 +22,15 @@ from pbem.web.routes import bp, current_player
 #: The paces a game may be made with: how many hours each kind of decision may wait.
 PACES: dict[str, tuple[str, dict[str, int]]] = {
     "brisk": (
-        "Brisk: a day for a turn, half a day for the rest",
+        N_("Brisk: a day for a turn, half a day for the rest"),
         {"power_card_hours": 12, "turn_hours": 24, "pick_hours": 12, "veto_hours": 8},
     ),
     "standard": (
-        "Standard: three days for a turn, two for a power card or a pick, one for a Veto",
+        N_("Standard: three days for a turn, two for a power card or a pick, one for a Veto"),
         {"power_card_hours": 48, "turn_hours": 72, "pick_hours": 48, "veto_hours": 24},
     ),
     "relaxed": (
-        "Relaxed: five days for a turn, four for a power card or a pick, two for a Veto",
+        N_("Relaxed: five days for a turn, four for a power card or a pick, two for a Veto"),
         {"power_card_hours": 96, "turn_hours": 120, "pick_hours": 96, "veto_hours": 48},
     ),
 }
@@ -65,14 +65,24 @@ def new_game() -> ResponseReturnValue:
         return _form(form, error.detail), 422
     db.session.commit()
     invited = [s["email"] for s in seats[1:] if s.get("email")]
-    sent = f"Invitations went to {', '.join(invited)}. " if invited else ""
+    sent = _("Invitations went to %(emails)s. ", emails=", ".join(invited)) if invited else ""
     if game.status == "forming":
         flash(
-            f"{game.title} is forming. {sent}It begins once every seat is taken and accepted, "
-            "or when you start it (open seats then go to house bots)."
+            _(
+                "%(title)s is forming. %(sent)sIt begins once every seat is taken and accepted, "
+                "or when you start it (open seats then go to house bots).",
+                title=game.title,
+                sent=sent,
+            )
         )
     else:
-        flash(f"{game.title} has begun. {sent}Everyone gets a mail when a decision is theirs.")
+        flash(
+            _(
+                "%(title)s has begun. %(sent)sEveryone gets a mail when a decision is theirs.",
+                title=game.title,
+                sent=sent,
+            )
+        )
     return redirect(url_for("web.game", game_id=game.id), code=303)
 
 
@@ -82,7 +92,7 @@ def _read(
     """The game the form asks for, as `create_game` takes it; Invalid says what to mend."""
     title = form.get("title", "").strip()
     if not 1 <= len(title) <= 200:
-        raise Invalid("Give the game a title (up to 200 characters): the mails name it.")
+        raise Invalid(_("Give the game a title (up to 200 characters): the mails name it."))
     seats: list[dict[str, Any]] = [{"email": own_email, "colour": form.get("colour-0", "")}]
     for number in range(1, OTHER_SEATS + 1):
         who = form.get(f"who-{number}", "").strip()
@@ -96,16 +106,21 @@ def _read(
         else:
             email, name = form.get(f"email-{number}", "").strip(), form.get(f"name-{number}")
             if "@" not in email:
-                raise Invalid(f"Seat {number + 1} is a friend's: give their email address.")
+                raise Invalid(
+                    _("Seat %(seat)s is a friend's: give their email address.", seat=number + 1)
+                )
             seats.append({"email": email, "colour": colour, "name": (name or "").strip()[:100]})
     if not 3 <= len(seats) <= 5:
         raise Invalid(
-            f"El Grande is played by 3 to 5 seats; this game has {len(seats)}: add a friend or "
-            "a house bot."
+            _(
+                "El Grande is played by 3 to 5 seats; this game has %(count)s: add a friend or "
+                "a house bot.",
+                count=len(seats),
+            )
         )
     for number, seat in enumerate(seats):
         if seat["colour"] not in COLOURS:
-            raise Invalid(f"Choose a colour for seat {number + 1}.")
+            raise Invalid(_("Choose a colour for seat %(seat)s.", seat=number + 1))
     rounds = 6 if form.get("rounds") == "6" else 9
     pace = PACES.get(form.get("pace", "standard"), PACES["standard"])[1]
     timing: dict[str, Any] = dict(pace)
@@ -125,7 +140,7 @@ def _form(form: MultiDict[str, str], error: str | None) -> str:
         form=form,
         error=error,
         colours=COLOURS,
-        paces={k: label for k, (label, _) in PACES.items()},
+        paces={k: _(label) for k, (label, _timing) in PACES.items()},
         others=range(1, OTHER_SEATS + 1),
         languages=LANGUAGES,
     )

@@ -10,12 +10,14 @@ from flask.typing import ResponseReturnValue
 from pbem.errors import Forbidden, Invalid, ServiceError
 from pbem.extensions import db
 from pbem.game.games import get_game
+from pbem.languages import _
 from pbem.play import lifecycle
 from pbem.store.models import Game, Player
 from pbem.timing import deadlines
 from pbem.web.board import colour_chip
 from pbem.web.routes import bp, current_player
 from pbem.web.status import status_of
+from pbem.web.wording import colour_name
 
 #: What the page offers to put a deadline off by, in hours.
 EXTENSIONS = (24, 72)
@@ -36,38 +38,46 @@ def organise_change(game_id: int) -> ResponseReturnValue:
             raw = request.form.get("hours", "")
             hours = int(raw) if raw.isdigit() and len(raw) < 6 else 0
             lifecycle.extend_deadline(organiser, game_id, colour, hours)
-            said = f"{colour} has {hours} hours more."
+            said = _(
+                "%(colour)s has %(hours)s hours more.", colour=colour_name(colour), hours=hours
+            )
         elif action == "bot":
             lifecycle.seat_to_bot(organiser, game_id, colour)
-            said = f"A bot now plays {colour}."
+            said = _("A bot now plays %(colour)s.", colour=colour_name(colour))
         elif action == "give":
             email = request.form.get("email", "").strip()
             if "@" not in email:
-                raise Invalid("Give the email address of the person who takes the seat.")
+                raise Invalid(_("Give the email address of the person who takes the seat."))
             lifecycle.give_seat(organiser, game_id, colour, email)
-            said = f"The {colour} seat is now {email}'s; they have been mailed."
+            said = _(
+                "The %(colour)s seat is now %(email)s's; they have been mailed.",
+                colour=colour_name(colour),
+                email=email,
+            )
         elif action == "abort":
             if request.form.get("sure") != "yes":
-                raise Invalid('Tick "Yes, stop it for good" to stop the game.')
+                raise Invalid(_('Tick "Yes, stop it for good" to stop the game.'))
             lifecycle.abort_game(organiser, game_id)
-            said = "The game is stopped for good."
+            said = _("The game is stopped for good.")
         else:
-            raise Invalid("This form says nothing to do; reload the page and try again.")
+            raise Invalid(_("This form says nothing to do; reload the page and try again."))
     except ServiceError as error:
         db.session.rollback()
         return _page(get_game(game_id), organiser, error.detail), status_of(error)
     db.session.commit()
-    flash(said + " Everyone at the table has been told.")
+    flash(_("%(done)s Everyone at the table has been told.", done=said))
     return redirect(url_for("web.organise", game_id=game_id), code=303)
 
 
 def _organiser(game_id: int) -> tuple[Player, Game]:
     signed = current_player()
     if signed is None:
-        raise Forbidden("Sign in as the game's organiser to organise it.")
+        raise Forbidden(_("Sign in as the game's organiser to organise it."))
     game = get_game(game_id)
     if game.creator_id != signed.id:
-        raise Forbidden(f"Only the organiser of game {game_id} (who made it) may organise it.")
+        raise Forbidden(
+            _("Only the organiser of game %(id)s (who made it) may organise it.", id=game_id)
+        )
     return db.session.get_one(Player, signed.id), game
 
 

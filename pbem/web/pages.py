@@ -25,6 +25,7 @@ from pbem.game import history, table, words
 from pbem.game.games import games_of, seats_of
 from pbem.game.states import current_state
 from pbem.game.views import view_of_seats
+from pbem.languages import _, current_language
 from pbem.notify.board_text import place_name
 from pbem.play.notes import LONGEST as LONGEST_NOTES
 from pbem.play.talk import LONGEST as LONGEST_WORDS
@@ -37,6 +38,7 @@ from pbem.web.links import link
 from pbem.web.notation import log_text, move_text, notation
 from pbem.web.signin import Reader, SignedIn
 from pbem.web.templating import Drawn
+from pbem.web.wording import card_text, colour_name
 
 # --- the list of games -------------------------------------------------------------------
 
@@ -145,7 +147,7 @@ def rules_context() -> dict[str, Any]:
                     "card": card,
                     "title": words.card_title(card),
                     "copies": copies,
-                    "text": words.CARD_TEXTS.get(card, ""),
+                    "text": _sentence(card_text(card)),
                 }
                 for card, copies in cards
             ],
@@ -153,6 +155,12 @@ def rules_context() -> dict[str, Any]:
         for stack, cards in sorted(ACTION_STACKS.items())
     ]
     return {"power_cards": sorted(POWER_CARDS.items()), "stacks": stacks}
+
+
+def _sentence(text: str) -> str:
+    """`text` begun with a capital (in English as the rules page always wrote it: the rest
+    in lower case)."""
+    return text.capitalize() if current_language() == "en" else text[:1].upper() + text[1:]
 
 
 # --- the board page ------------------------------------------------------------------------
@@ -206,7 +214,12 @@ def choices(moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         elif "from" in move and "to" in move:
             # From one place to another: grouped by where they leave (a card that moves any
             # colour offers a hundred and more), each group opened from the map or its own.
-            short = f"{move.get('colour', '')} to {place_name(str(move['to']))}".strip()
+            to = place_name(str(move["to"]))
+            short = (
+                _("%(colour)s to %(place)s", colour=colour_name(str(move["colour"])), place=to)
+                if move.get("colour")
+                else _("to %(place)s", place=to)
+            )
             by_source.setdefault(str(move["from"]), []).append({**choice, "short": short})
         elif isinstance(target, str) and target in PLACES:
             by_place.setdefault(target, []).append(choice)
@@ -478,7 +491,7 @@ def _read_game(
     longer good), each seat's name, and the colours the player holds: one query."""
     rows = queries.game_page(reads.connection(), game_id, reader.player_id, reader.epoch)
     if not rows:
-        raise NotFound(f"There is no game {game_id}; GET /api/games lists yours.")
+        raise NotFound(_("There is no game %(id)s; GET /api/games lists yours.", id=game_id))
     game = rows[0]
     player = None
     if reader.player_id is not None and game.player_name is not None:
@@ -693,7 +706,7 @@ def forming_seats(game: Game) -> list[dict[str, Any]]:
     return [
         {
             **colour_chip(s.colour),
-            "name": "open" if s.open else s.player.name,
+            "name": _("open") if s.open else s.player.name,
             "open": s.open,
             "bot": s.bot,
             "accepted": s.accepted_at is not None,

@@ -29,6 +29,7 @@ from pbem.game.games import get_game
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
 from pbem.headers import no_referrer
+from pbem.languages import _
 from pbem.paths import TEMPLATES_DIR
 from pbem.play import notes, orders, talk
 from pbem.play.batch import submit
@@ -82,7 +83,7 @@ def _seq_arg() -> int | None:
     if raw is None or raw == "":
         return None
     if not raw.isdigit() or int(raw) > MAX_ID:
-        raise NotFound(f"There is no state {raw!r}; seq is a move number.")
+        raise NotFound(_("There is no state %(seq)r; seq is a move number.", seq=raw))
     return int(raw)
 
 
@@ -134,14 +135,14 @@ def give_orders(game_id: int) -> ResponseReturnValue:
     """The seat's orders in advance from the page's form, as the API and `plan` give them."""
     player = current_player()
     if player is None:
-        raise Forbidden("Sign in (with your seat's link or your API key) to give orders.")
+        raise Forbidden(_("Sign in (with your seat's link or your API key) to give orders."))
     colour = _colour_arg()
     text = request.form.get("power_cards", "").replace(",", " ").split()
     if not all(card.isdigit() and len(card) <= 2 for card in text):
-        return _board(game_id, 422, "Power cards are numbers from 1 to 13, e.g. 13 11 9.")
+        return _board(game_id, 422, _("Power cards are numbers from 1 to 13, e.g. 13 11 9."))
     veto = request.form.get("veto") or None
     if veto not in (None, "allow", "ask"):
-        return _board(game_id, 422, 'The Veto answer is "allow" or "ask".')
+        return _board(game_id, 422, _('The Veto answer is "allow" or "ask".'))
     try:
         given = orders.give(
             Actor.by_player(player.id, colour),
@@ -178,7 +179,7 @@ def game_seq(game_id: int) -> Response:
         params = {"game": game_id, "player": reader.player_id, "epoch": reader.epoch}
         row = queries.GAME_SEQ.first(reads.connection(), params)
     if row is None:
-        raise NotFound(f"There is no game {game_id}.")
+        raise NotFound(_("There is no game %(id)s.", id=game_id))
     # `talk`: the last word to the table, for a seat's reader only (null for anyone else).
     answer = jsonify({"seq": row.seq, "status": row.status, "talk": row.talk})
     answer.set_etag(f"{game_id}-{row.seq}-{row.status}-{row.talk or 0}")
@@ -212,11 +213,11 @@ def play(game_id: int) -> ResponseReturnValue:
     through the same `submit` as every other door."""
     player = current_player()
     if player is None:
-        raise Forbidden("Sign in (with your seat's link or your API key) to play.")
+        raise Forbidden(_("Sign in (with your seat's link or your API key) to play."))
     try:
         expected_seq = int(request.form.get("expected_seq", ""))
     except ValueError:
-        raise Invalid("This form is missing the game's seq; reload the page.") from None
+        raise Invalid(_("This form is missing the game's seq; reload the page.")) from None
     moves = _moves_field(request.form, "moves") if "moves" in request.form else []
     moves += _moves_field(request.form, "move")
     colour = _colour_arg()
@@ -229,7 +230,7 @@ def play(game_id: int) -> ResponseReturnValue:
             raise
         # The board as it is now, with the reason: the same sentence the API would give.
         return _board(game_id, status_of(error), error.detail)
-    flash("Played: " + "; ".join(move_text(m) for m in outcome.moves) + ".")
+    flash(_("Played: %(moves)s.", moves="; ".join(move_text(m) for m in outcome.moves)))
     return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
 
 
@@ -240,10 +241,12 @@ def plan(game_id: int) -> ResponseReturnValue:
     as the board would be, with Undo and Confirm. A GET: planning changes nothing."""
     player = current_player()
     if player is None:
-        raise Forbidden("Sign in (with your seat's link or your API key) to plan a turn.")
+        raise Forbidden(_("Sign in (with your seat's link or your API key) to plan a turn."))
     seq = request.args.get("seq", "")
     if not seq.isdigit() or int(seq) > MAX_ID:
-        raise Invalid("This plan is missing the game's seq; go back to the game and start again.")
+        raise Invalid(
+            _("This plan is missing the game's seq; go back to the game and start again.")
+        )
     planned = _moves_field(request.args, "planned") + _moves_field(request.args, "move")
     colour = _colour_arg()
     if not planned:  # everything undone: the turn as it is
@@ -281,8 +284,10 @@ def _preview(
     earlier = submit(actor, game_id, seq, before, source="web", colour=colour, dry_run=True)
     if earlier.withheld is not None:
         raise Invalid(
-            "Only the last move of a plan may reveal hidden information; go back to the "
-            "game and plan the turn again."
+            _(
+                "Only the last move of a plan may reveal hidden information; go back to the "
+                "game and plan the turn again."
+            )
         )
     return pages.Preview(shown=before, view=earlier.view, state=earlier.after, reveals=last)
 
@@ -297,10 +302,12 @@ def _moves_field(values: Any, name: str) -> list[engine.Move]:
     try:
         value = current_app.json.loads(raw)
     except ValueError:
-        raise Invalid(f"This form's {name} is not JSON; reload the page and try again.") from None
+        raise Invalid(
+            _("This form's %(field)s is not JSON; reload the page and try again.", field=name)
+        ) from None
     items = value if isinstance(value, list) else [value]
     if not all(isinstance(item, dict) for item in items):
-        raise Invalid("A move is a JSON object; reload the page and choose again.")
+        raise Invalid(_("A move is a JSON object; reload the page and choose again."))
     # Objects: the engine checks each is a move.
     return [cast(engine.Move, item) for item in items]
 
@@ -310,7 +317,7 @@ def write_to_table(game_id: int) -> ResponseReturnValue:
     """Words to the table from the page's form, through the same `talk.write` as the API's."""
     player = current_player()
     if player is None:
-        raise Forbidden("Sign in (with your seat's link or your API key) to write to the table.")
+        raise Forbidden(_("Sign in (with your seat's link or your API key) to write to the table."))
     text, colour = request.form.get("text", ""), _colour_arg()
     try:
         talk.write(Actor.by_player(player.id), game_id, text, colour=colour, source="web")
@@ -332,7 +339,7 @@ def keep_notes(game_id: int) -> ResponseReturnValue:
     """The reader's private notes on the game, saved from the page's form."""
     player = current_player()
     if player is None:
-        raise Forbidden("Sign in (with your seat's link or your API key) to keep notes.")
+        raise Forbidden(_("Sign in (with your seat's link or your API key) to keep notes."))
     text = request.form.get("text", "")
     try:
         notes.keep(Actor.by_player(player.id), game_id, text)
@@ -342,7 +349,7 @@ def keep_notes(game_id: int) -> ResponseReturnValue:
         db.session.rollback()
         return _board(game_id, status_of(error), error.detail, notes=text)
     db.session.commit()
-    flash("Your notes are saved.")
+    flash(_("Your notes are saved."))
     where = url_for("web.game", game_id=game_id, colour=_colour_arg(), _anchor="notes")
     return redirect(where, code=303)
 
@@ -366,13 +373,13 @@ def sign_in() -> ResponseReturnValue:
     key = request.form.get("api_key", "").strip()
     player = player_by_key_hash(hash_api_key(key)) if key else None
     if player is None:
-        error = (
+        error = _(
             "This API key is not known; check it (it starts with pbem_), or use the sign-in "
             "link from a mail."
         )
         return render_template("web/sign_in.html", next=next_page, error=error), 403
     signin.sign_in(player.id)
-    flash(f"Signed in as {player.name}.")
+    flash(_("Signed in as %(name)s.", name=player.name))
     return redirect(next_page or url_for("web.index"), code=303)
 
 
@@ -396,7 +403,7 @@ def _database_error(error: Exception) -> ResponseReturnValue:
     g.web_player = None  # the header must not ask the database who is signed in
     if not outage.is_outage(error):
         current_app.logger.exception("unexpected error")
-        message = "The server failed on this request; nothing was changed. Please report it."
+        message = _("The server failed on this request; nothing was changed. Please report it.")
         return render_template("web/error.html", message=message), 500
     current_app.logger.warning("database unavailable: %s", str(error).splitlines()[0])
     page = render_template("web/error.html", message=outage.UNAVAILABLE)

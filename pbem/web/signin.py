@@ -20,9 +20,10 @@ from pbem import tokens
 from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, seating
-from pbem.languages import known
+from pbem.languages import _, known
 from pbem.store import queries
 from pbem.store.models import Player
+from pbem.web.wording import colour_name
 
 ENDPOINT = "web.seat_sign_in"
 #: The session's key for the reader's language (`pbem.web.language`).
@@ -43,21 +44,35 @@ def read_seat_link_token(token: str, game_id: int) -> SeatLink:
         data = tokens.read_seat_link_token(token)
     except tokens.Expired:
         raise Forbidden(
-            "This sign-in link has expired; use the link in a newer mail, or sign in with "
-            "your API key."
+            _(
+                "This sign-in link has expired; use the link in a newer mail, or sign in with "
+                "your API key."
+            )
         ) from None
     if data is None:
         raise Forbidden(
-            "This sign-in link is not valid (perhaps cut short when it was copied); use the "
-            "link from the mail again, or sign in with your API key."
+            _(
+                "This sign-in link is not valid (perhaps cut short when it was copied); use the "
+                "link from the mail again, or sign in with your API key."
+            )
         )
     link_game, colour, player_id = data
     if link_game != game_id:
-        raise Forbidden(f"This sign-in link is for game {link_game}, not game {game_id}.")
+        raise Forbidden(
+            _(
+                "This sign-in link is for game %(link)s, not game %(id)s.",
+                link=link_game,
+                id=game_id,
+            )
+        )
     if colour not in seating(Actor.by_player(player_id), game_id, read_only=True).own:
         raise Forbidden(
-            f"This sign-in link was for the {colour} seat of game {game_id}, which you no "
-            "longer hold."
+            _(
+                "This sign-in link was for the %(colour)s seat of game %(id)s, which you no "
+                "longer hold.",
+                colour=colour_name(colour),
+                id=game_id,
+            )
         )
     return SeatLink(game_id=game_id, colour=colour, player_id=player_id)
 
