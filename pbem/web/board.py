@@ -409,7 +409,7 @@ def panel_html(
     context = panel_context(view, names, deadlines)
     macros = _panel_macros()
     pieces = [
-        '<aside class="panel" aria-label="The game">\n',
+        Markup('<aside class="panel" aria-label="{}">\n').format(_("The game")),
         kept(macros.round, {key: context[key] for key in _ROUND_FIELDS}),
         "\n",
         kept(macros.pending, context["pending"]),
