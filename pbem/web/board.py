@@ -19,7 +19,7 @@ from typing import Any
 
 import jinja2
 from flask_babel import get_translations
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
 from pbem.game import words
@@ -342,7 +342,7 @@ def _deadline(iso: str | None) -> dict[str, str] | None:
     moment = datetime.fromisoformat(iso)
     # Stored in UTC; SQLite hands a moment back without its zone.
     moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    text = wording.moment_text(moment, "%a %d %b, %H:%M UTC", "EEE d MMM, HH:mm 'UTC'")
+    text = f"{wording.moment_text(moment, comma=True)} {_('UTC')}"
     return {"iso": moment.isoformat(), "text": text}
 
 
@@ -408,8 +408,9 @@ def panel_html(
     changes a few of them."""
     context = panel_context(view, names, deadlines)
     macros = _panel_macros()
+    label = escape(_("The game"))
     pieces = [
-        Markup('<aside class="panel" aria-label="{}">\n').format(_("The game")),
+        f'<aside class="panel" aria-label="{label}">\n',
         kept(macros.round, {key: context[key] for key in _ROUND_FIELDS}),
         "\n",
         kept(macros.pending, context["pending"]),

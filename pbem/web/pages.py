@@ -491,7 +491,7 @@ def _read_game(
     longer good), each seat's name, and the colours the player holds: one query."""
     rows = queries.game_page(reads.connection(), game_id, reader.player_id, reader.epoch)
     if not rows:
-        raise NotFound(_("There is no game %(id)s; GET /api/games lists yours.", id=game_id))
+        raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
     game = rows[0]
     player = None
     if reader.player_id is not None and game.player_name is not None:

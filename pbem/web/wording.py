@@ -8,39 +8,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from babel.dates import format_datetime
-
 from engine import names
-from pbem.game import words
+from pbem.game.games import status_word as status_name
+from pbem.game.words import card_text, colour_name
 from pbem.languages import N_, _, current_language
-
-#: The colours as running text names them (the notation keeps them English).
-COLOUR_NAMES: dict[str, str] = {
-    "red": N_("red"),
-    "yellow": N_("yellow"),
-    "green": N_("green"),
-    "blue": N_("blue"),
-    "brown": N_("brown"),
-}
-
-#: A game's status, as the lists and pages say it.
-STATUS_NAMES: dict[str, str] = {
-    "forming": N_("forming"),
-    "active": N_("active"),
-    "finished": N_("finished"),
-    "aborted": N_("aborted"),
-    "abandoned": N_("abandoned"),
-}
-
-
-def colour_name(colour: str) -> str:
-    """A colour as running text names it, in the reader's language (`red`, `rot`)."""
-    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
-
-
-def status_name(status: str) -> str:
-    """A game's status in the reader's language."""
-    return _(STATUS_NAMES[status]) if status in STATUS_NAMES else status
 
 
 def term(key: str) -> str:
@@ -48,19 +19,29 @@ def term(key: str) -> str:
     return names.term(key, current_language())
 
 
-def card_text(card: str) -> str:
-    """What an action card does, in a line (`pbem.game.words`), in the reader's language."""
-    text = words.CARD_TEXTS.get(card, "")
-    return _(str(text)) if text else ""
+#: The days and months as a moment's short form names them (`Fri 27 Nov`).
+DAYS = (N_("Mon"), N_("Tue"), N_("Wed"), N_("Thu"), N_("Fri"), N_("Sat"), N_("Sun"))
+MONTHS = (
+    N_("Jan"),
+    N_("Feb"),
+    N_("Mar"),
+    N_("Apr"),
+    N_("May"),
+    N_("Jun"),
+    N_("Jul"),
+    N_("Aug"),
+    N_("Sep"),
+    N_("Oct"),
+    N_("Nov"),
+    N_("Dec"),
+)
 
 
-def moment_text(moment: datetime, english: str, pattern: str) -> str:
-    """`moment` in English as `english` (strftime) says, in another language as `pattern`
-    (a CLDR date pattern) says, with that language's day and month names."""
-    language = current_language()
-    if language == "en":
-        return moment.strftime(english)
-    return str(format_datetime(moment, pattern, tzinfo=moment.tzinfo, locale=language))
+def moment_text(moment: datetime, comma: bool = False) -> str:
+    """`moment` in short (`Fri 27 Nov 06:10`, with `comma` `Fri 27 Nov, 06:10`: as
+    strftime's `%a %d %b %H:%M` in English), its day and month in the reader's language."""
+    day, month = _(DAYS[moment.weekday()]), _(MONTHS[moment.month - 1])
+    return f"{day} {moment.day:02d} {month}{',' if comma else ''} {moment:%H:%M}"
 
 
 def install(env: Any) -> None:
@@ -68,3 +49,13 @@ def install(env: Any) -> None:
     env.globals.update(
         colour_name=colour_name, status_name=status_name, term=term, moment_text=moment_text
     )
+
+
+__all__ = [
+    "card_text",
+    "colour_name",
+    "install",
+    "moment_text",
+    "status_name",
+    "term",
+]
