@@ -16,14 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from babel.dates import format_skeleton, get_datetime_format
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, has_app_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
+from flask_babel.speaklater import LazyString
 
 #: The languages a player may choose, as they name themselves (English first: the default).
 LANGUAGES: dict[str, str] = {
@@ -104,6 +107,29 @@ def current_language() -> str:
     return known(str(get_locale() or DEFAULT)) or DEFAULT
 
 
+def moment_text(moment: datetime | str, *, year: bool = False) -> str:
+    """`moment` (or its ISO 8601) in UTC, to the minute, as the language being rendered
+    writes a short date and a time (Babel's patterns: `Sat, Nov 28, 06:28 UTC`, `Sa., 28.
+    Nov., 06:28 UTC`, `сб, 28 нояб., 06:28 UTC`); with `year`, the year too. A moment
+    without a zone is UTC (SQLite hands them back so)."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    locale = get_locale() if has_app_context() else None
+    code = str(locale or DEFAULT)
+    date = format_skeleton("yMMMEd" if year else "MMMEd", utc, tzinfo=UTC, locale=code)
+    time = format_skeleton("Hm", utc, tzinfo=UTC, locale=code)
+    # The locale's way of joining a date and a time ("{1}, {0}"), its quoted literals unquoted.
+    joined = str(get_datetime_format("medium", locale=code)).replace("'", "")
+    return joined.format(time, date) + " UTC"
+
+
+def moment_later(moment: datetime) -> Any:
+    """`moment_text(moment)`, written when it is made a string (in the language then
+    rendered): for a notice composed once and mailed to many."""
+    return LazyString(moment_text, moment)
+
+
 def compile_catalogs(directory: Path = TRANSLATIONS_DIR) -> list[Path]:
     """Compile each `.po` under `directory` whose `.mo` is missing or older; the `.mo` files
     written. A read-only install (compiled when it was built) is left as it is."""
@@ -163,5 +189,7 @@ __all__ = [
     "known",
     "language_of",
     "lazy_",
+    "moment_later",
+    "moment_text",
     "ngettext",
 ]

@@ -79,13 +79,19 @@ def _stop(mail: SeatMail, arguments: list[str]) -> None:
 def _bot(mail: SeatMail, arguments: list[str]) -> None:
     lifecycle.set_bot(mail.holder, mail.game_id, mail.colour, True)
     mail.lines.append(
-        lazy_('A bot now plays %(colour)s; reply "back" to take it back.', colour=mail.colour)
+        lazy_(
+            'A bot now plays %(colour)s; reply "back" to take it back.',
+            colour=words.colour_later(mail.colour),
+        )
     )
 
 
 def _back(mail: SeatMail, arguments: list[str]) -> None:
     lifecycle.set_bot(mail.holder, mail.game_id, mail.colour, False)
-    mail.lines.append(lazy_("You play %(colour)s again; the bot has stopped.", colour=mail.colour))
+    again = lazy_(
+        "You play %(colour)s again; the bot has stopped.", colour=words.colour_later(mail.colour)
+    )
+    mail.lines.append(again)
 
 
 def _key(mail: SeatMail, arguments: list[str]) -> None:

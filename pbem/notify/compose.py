@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from functools import cache, wraps
@@ -22,7 +23,7 @@ import engine
 from pbem import languages, tokens
 from pbem.clock import now
 from pbem.game import words
-from pbem.languages import N_, _
+from pbem.languages import N_, _, moment_text
 from pbem.notify import addresses
 from pbem.notify.board_text import board_table, place_name, term
 from pbem.notify.later import shown
@@ -90,7 +91,13 @@ def _environment() -> jinja2.Environment:
 def render(template: str, **context: Any) -> tuple[str, str]:
     """The text and HTML parts of `templates/mail/<template>.txt|.html`."""
     env = _environment()
-    context = {"place_name": place_name, "term": term, "reply_above": _(REPLY_ABOVE), **context}
+    context = {
+        "place_name": place_name,
+        "term": term,
+        "colour_name": words.colour_name,  # in prose; the board's table keeps the notation's
+        "reply_above": _(REPLY_ABOVE),
+        **context,
+    }
     text = env.get_template(f"mail/{template}.txt").render(**context)
     html = env.get_template(f"mail/{template}.html").render(**context)
     return text, html
@@ -171,9 +178,21 @@ def unsubscribe_links(recipient: Recipient, game_id: int) -> list[str]:
     return links
 
 
-def when(moment: Any) -> str | None:
-    """A deadline as mails write it: UTC, to the minute."""
-    return moment.strftime("%a %d %b %Y, %H:%M UTC") if moment is not None else None
+def when(moment: datetime | None) -> str | None:
+    """A deadline as a queued mail keeps it (ISO 8601), to be written in its recipient's
+    language when the mail is composed (`deadline_text`)."""
+    return moment.isoformat() if moment is not None else None
+
+
+def deadline_text(deadline: datetime | str | None) -> str | None:
+    """A deadline as a mail writes it, in the language being rendered: UTC, to the minute.
+    Given as kept by `when` (or, queued by an older version, already written: kept so)."""
+    if deadline is None or isinstance(deadline, datetime):
+        return moment_text(deadline, year=True) if deadline is not None else None
+    try:
+        return moment_text(datetime.fromisoformat(deadline), year=True)
+    except ValueError:
+        return deadline
 
 
 def describe_log_entry(entry: Mapping[str, Any]) -> str:
@@ -192,7 +211,7 @@ def decision_mail(
     state: engine.State,
     decision: Mapping[str, Any],
     seq: int,
-    deadline: str | None = None,
+    deadline: datetime | str | None = None,
     reminder: bool = False,
     since: Sequence[engine.LogEntry] = (),
     names: Mapping[str, str] | None = None,
@@ -224,7 +243,7 @@ def decision_mail(
         "board": board_table(view),
         "hand": view["players"][colour].get("hand", []),
         "moves": moves,
-        "deadline": deadline,
+        "deadline": deadline_text(deadline),
         "link": game_link(game_id, recipient),
         "seq": seq,
         "story": words.story(engine.visible_log(since, {colour}), names or {}, colour),
@@ -401,7 +420,7 @@ def moves_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=_("%(colour)s played", colour=entries[0]["player"]),
+        subject=_("%(colour)s played", colour=words.colour_name(entries[0]["player"])),
         parts=render("moves", **context),
         seq=seq,
     )
@@ -510,7 +529,9 @@ def declined_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=_("%(name)s declined the %(colour)s seat", name=name, colour=colour),
+        subject=_(
+            "%(name)s declined the %(colour)s seat", name=name, colour=words.colour_name(colour)
+        ),
         parts=render("declined", **context),
     )
 

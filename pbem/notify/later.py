@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask_babel.speaklater import LazyString  # type: ignore[import-untyped]
+from flask_babel.speaklater import LazyString
 
 
 class Later:

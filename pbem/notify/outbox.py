@@ -635,7 +635,7 @@ def timed_out(
         notice(
             connection,
             game=game,
-            subject=lazy_("a bot now plays %(colour)s", colour=seat.colour),
+            subject=lazy_("a bot now plays %(colour)s", colour=words.colour_later(seat.colour)),
             lines=[
                 lazy_(
                     "%(name)s ran out of time on several decisions in a row, so a bot "
@@ -713,14 +713,14 @@ def seat_back(connection: Connection, *, game: Any, colour: str) -> None:
     entries = history.since_last_move(connection, game.id, colour, game.seq, by_person=True)
     named = {**seat_names(game), colour: lazy_("your bot")}
     story = words.story(engine.visible_log(entries, {colour}), named, None)
-    lines = [lazy_("You play %(colour)s again.", colour=colour)]
+    lines = [lazy_("You play %(colour)s again.", colour=words.colour_later(colour))]
     if story:
         lines += [lazy_("While the bot played it:"), *(f"  {line}" for line in story)]
     mail = compose.notice_mail(
         recipient,
         game_id=game.id,
         title=game.title,
-        subject=lazy_("you play %(colour)s again", colour=colour),
+        subject=lazy_("you play %(colour)s again", colour=words.colour_later(colour)),
         lines=lines,
     )
     rows = rows_for([(recipient, "notice", mail)], game.id)

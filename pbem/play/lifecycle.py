@@ -22,7 +22,7 @@ from pbem.game.players import (
 )
 from pbem.game.states import current_state
 from pbem.game.words import colour_later
-from pbem.languages import _, known, lazy_
+from pbem.languages import _, known, lazy_, moment_later
 from pbem.notify import outbox
 from pbem.play import chain
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
@@ -388,13 +388,12 @@ def extend_deadline(admin: Player, game_id: int, colour: str, hours: int) -> lis
                 game=game.id,
             )
         )
-    when = min(moved).strftime("%a %d %b %H:%M UTC")
     line = lazy_(
         "%(name)s, who organises the game, gave %(colour)s %(hours)s hours more: due %(when)s.",
         name=admin.name,
         colour=colour_later(colour),
         hours=hours,
-        when=when,
+        when=moment_later(min(moved)),
     )
     outbox.notice(
         connection,

@@ -342,8 +342,7 @@ def _deadline(iso: str | None) -> dict[str, str] | None:
     moment = datetime.fromisoformat(iso)
     # Stored in UTC; SQLite hands a moment back without its zone.
     moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    text = f"{wording.moment_text(moment, comma=True)} {_('UTC')}"
-    return {"iso": moment.isoformat(), "text": text}
+    return {"iso": moment.isoformat(), "text": wording.moment_text(moment)}
 
 
 def _action_cards(cards: Mapping[str, Any]) -> list[dict[str, Any]]:

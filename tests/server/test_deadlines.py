@@ -77,7 +77,7 @@ def test_reminders_at_24_and_4_hours_each_once(mail_app, mail_api, smtp):
     address = dict(addresses_of(mail_app, game_id))[colour]
     reminders = [m for m in smtp.inbox.to(address) if "reminder:" in m["Subject"]]
     assert len(reminders) == 2
-    assert "Decide by Wed 09 Dec 2026, 09:00 UTC" in body_text(reminders[0])
+    assert "Decide by Wed, Dec 9, 2026, 09:00 UTC" in body_text(reminders[0])
 
 
 def test_a_timeout_plays_the_default_move_and_mails_it(mail_app, mail_api, smtp):

@@ -114,3 +114,24 @@ def test_a_reply_chooses_the_language_of_what_comes_next(mail_app, mail_api, smt
     deliver(mail_app)
     assert language_of_player(mail_app, email) == "es"
     assert html_lang(body_html(smtp.inbox.to(email)[-1])) == "es"
+
+
+def test_moments_are_written_by_babel_in_each_language(app):
+    from datetime import datetime, timezone
+
+    from pbem.languages import in_language, moment_text
+
+    moment = datetime(2026, 11, 28, 6, 28, tzinfo=timezone.utc)
+    written = {}
+    with app.app_context():
+        for code in ("en", "de", "fr", "it", "es", "ru"):
+            with in_language(code):
+                written[code] = moment_text(moment, year=True)
+        with in_language("de"):
+            naive_iso = moment_text("2026-11-28T06:28:00")  # SQLite's moments have no zone
+    assert written["en"] == "Sat, Nov 28, 2026, 06:28 UTC"
+    assert written["de"].startswith("Sa., 28. Nov. 2026")
+    assert written["fr"].startswith("sam. 28 nov. 2026")
+    assert written["ru"].startswith("сб, 28 нояб. 2026")
+    assert all(w.endswith(", 06:28 UTC") or w.endswith(" 6:28 UTC") for w in written.values())
+    assert naive_iso == "Sa., 28. Nov., 06:28 UTC"

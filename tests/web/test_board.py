@@ -138,7 +138,7 @@ def test_the_panel_lists_round_cards_scores_and_whose_turn():
         assert row.find("td[@class='province']").text == str(seen["province"])
     waiting = root.findall(".//section[@class='pending']//li")
     assert [li.get("data-colour") for li in waiting] == [p["player"] for p in view["pending"]]
-    assert "due Tue 01 Dec, 18:30 UTC" in "".join(waiting[0].itertext())
+    assert "due Tue, Dec 1, 18:30 UTC" in "".join(waiting[0].itertext())
     assert waiting[0].find(".//time").get("data-deadline") == due
     assert "General scoring after" in html and "round 3" in html
 
