@@ -8,6 +8,7 @@ from email.message import EmailMessage
 from typing import Any
 
 import engine
+from pbem.game import words
 from pbem.languages import N_, _, lazy_
 from pbem.notify import compose
 from pbem.notify.compose import ASKS, Recipient
@@ -50,7 +51,9 @@ def pending_now(state: engine.State, colour: str) -> dict[str, Any]:
     others = [
         (p["player"], KINDS.get(p["kind"], p["kind"])) for p in pending if p["player"] != colour
     ]
-    named = Later(lambda: ", ".join(f"{who} ({_(kind)})" for who, kind in others))
+    named = Later(
+        lambda: ", ".join(f"{words.colour_name(who)} ({_(kind)})" for who, kind in others)
+    )
     waiting: Any
     if engine.is_over(state):
         waiting = lazy_("the game is over.")

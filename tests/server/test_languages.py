@@ -117,11 +117,11 @@ def test_a_reply_chooses_the_language_of_what_comes_next(mail_app, mail_api, smt
 
 
 def test_moments_are_written_by_babel_in_each_language(app):
-    from datetime import datetime, timezone
+    from datetime import UTC, datetime
 
     from pbem.languages import in_language, moment_text
 
-    moment = datetime(2026, 11, 28, 6, 28, tzinfo=timezone.utc)
+    moment = datetime(2026, 11, 28, 6, 28, tzinfo=UTC)
     written = {}
     with app.app_context():
         for code in ("en", "de", "fr", "it", "es", "ru"):
