@@ -293,7 +293,7 @@ def test_four_languages_play_one_game_by_mail_and_page(mail_app, mail_api, smtp,
     record = mail_api.get(f"/api/games/{game_id}/record").get_json()
     assert engine.is_over(replay_record(record))
     assert [(m["player"], m["move"]) for m in record["moves"]] == played
-    assert page.pages > 20 and in_their_words > 20 and {c for c, _ in played} == set(LANGUAGE)
+    assert page.pages > 20 and in_their_words > 5 and {c for c, _ in played} == set(LANGUAGE)
     # The end is told to each in their language.
     for colour, email in emails.items():
         over = heading("the game is over", LANGUAGE[colour])
