@@ -5,10 +5,14 @@ from a fixed seed) on to the next turn that begins with choosing an action card,
 the decision mail its player would get (pbem.notify.compose.decision_mail, in a throwaway
 app for the config), writes the HTML part to a file, opens it in headless Chromium and
 saves `docs/mail-turn.png` (or the path given). Needs the `dev` extra and Debian's chromium.
+
+`--language de` (fr, it, es, ru) writes the turn mail as a player who chose that language
+gets it: `docs/mail-turn-de.png`, `-de-phone.png` and `-de.txt`.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from collections.abc import Callable
@@ -98,15 +102,16 @@ def _parts(mail: Any) -> tuple[str, str]:
     return text, html
 
 
-def turn_mail() -> tuple[str, str, engine.State, str]:
-    """The decision mail's text and HTML parts, the state and the colour it is for."""
+def turn_mail(language: str = "en") -> tuple[str, str, engine.State, str]:
+    """The decision mail's text and HTML parts (in `language`), the state and the colour it
+    is for."""
     state, log = turn_state()
     decision = engine.pending(state)[0]
     colour = decision["player"]
     last = max((e["seq"] for e in log if e["player"] == colour), default=0)
     with _app().app_context():
         mail = compose.decision_mail(
-            Recipient(1, f"{colour}@example.org", NAMES[colour], colour),
+            Recipient(1, f"{colour}@example.org", NAMES[colour], colour, language=language),
             game_id=12,
             title="Sunday league",
             state=state,
@@ -141,18 +146,24 @@ def scoring_mail() -> tuple[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Writes docs/mail-turn.png (desktop), docs/mail-turn-phone.png, docs/mail-scoring.png
-    and the text parts beside them (.txt), or into the folder given."""
-    args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0]) if args else ROOT / "docs"
-    text, html, _, _ = turn_mail()
-    scoring_text, scoring_html = scoring_mail()
-    (folder / "mail-turn.txt").write_text(text, encoding="utf-8")
-    (folder / "mail-scoring.txt").write_text(scoring_text, encoding="utf-8")
+    and the text parts beside them (.txt), or into the folder given; with --language, the
+    turn mail in that language only."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", nargs="?", type=Path, default=ROOT / "docs")
+    parser.add_argument("--language", help="the turn mail in this language (de, fr, it, es, ru)")
+    args = parser.parse_args(argv)
+    folder: Path = args.folder
+    suffix = f"-{args.language}" if args.language else ""
+    text, html, _, _ = turn_mail(args.language or "en")
+    (folder / f"mail-turn{suffix}.txt").write_text(text, encoding="utf-8")
     shots = [
-        ("mail-turn.png", html, WINDOW),
-        ("mail-turn-phone.png", html, PHONE),
-        ("mail-scoring.png", scoring_html, WINDOW),
+        (f"mail-turn{suffix}.png", html, WINDOW),
+        (f"mail-turn{suffix}-phone.png", html, PHONE),
     ]
+    if not args.language:
+        scoring_text, scoring_html = scoring_mail()
+        (folder / "mail-scoring.txt").write_text(scoring_text, encoding="utf-8")
+        shots.append(("mail-scoring.png", scoring_html, WINDOW))
     with tempfile.TemporaryDirectory() as tmp:
         for name, part, window in shots:
             page = Path(tmp) / "mail.html"

@@ -107,6 +107,12 @@ def current_language() -> str:
     return known(str(get_locale() or DEFAULT)) or DEFAULT
 
 
+def rendering_locale() -> str:
+    """The locale being rendered, as Flask-Babel names it (`de`; `en_US` is not `en`): the
+    key of what is drawn once per language and kept."""
+    return str(get_locale() or DEFAULT) if has_app_context() else DEFAULT
+
+
 def moment_text(moment: datetime | str, *, year: bool = False) -> str:
     """`moment` (or its ISO 8601) in UTC, to the minute, as the language being rendered
     writes a short date and a time (Babel's patterns: `Sat, Nov 28, 06:28 UTC`, `Sa., 28.
@@ -192,4 +198,5 @@ __all__ = [
     "moment_later",
     "moment_text",
     "ngettext",
+    "rendering_locale",
 ]

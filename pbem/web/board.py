@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 
 from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
 from pbem.game import words
-from pbem.languages import N_, _, current_language
+from pbem.languages import N_, _, current_language, rendering_locale
 from pbem.notify.board_text import place_name
 from pbem.paths import TEMPLATES_DIR
 from pbem.web import geometry, templating, wording
@@ -236,7 +236,7 @@ def board_svg(view: Mapping[str, Any]) -> Markup:
         place: name for name, place in (view.get("mobile_scoreboards") or {}).items() if place
     }
     king = view.get("king")
-    language = current_language()  # the pieces with words are kept per language
+    language = rendering_locale()  # the pieces with words are kept per language
     pieces = [_head(view.get("viewer"), language)]
     for place in PLACES:
         seen = view["castillo"] if place == CASTILLO else view["regions"][place]

@@ -17,8 +17,9 @@ from typing import Any
 import jinja2
 from flask import current_app
 from flask.templating import Environment as FlaskEnvironment
-from flask_babel import get_locale
 from markupsafe import Markup
+
+from pbem.languages import rendering_locale
 
 
 class _DictKeysFirst:
@@ -61,7 +62,7 @@ class Drawn:
     def get(self, key: Any, draw: Callable[[], Any]) -> Any:
         if self.in_language:
             # Drawn in the reader's language: the same thing in another is another.
-            key = (str(get_locale()), key)
+            key = (rendering_locale(), key)
         with self._lock:
             hit = self._entries.get(key)
             if hit is not None:

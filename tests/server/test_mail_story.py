@@ -77,4 +77,6 @@ def test_every_move_of_others_since_a_seats_last_move_is_in_its_next_decision_ma
             for other in {e["player"] for e in since}:
                 assert f"{names[other]} ({other}):" in story
             checked += 1
-    assert checked > 40
+    # At the least, a power card and a turn for each seat in each of the six rounds (the
+    # game's seed is its own, so more varies).
+    assert checked >= 2 * len(colours) * 6

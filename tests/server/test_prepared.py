@@ -39,11 +39,12 @@ def test_each_prepared_read_gives_what_execute_gives(app, played):
 
     game = played["game"]
     cases = [
-        (queries.GAME_PAGE, {"game": game, "player": played["red"]}),
-        (queries.GAME_PAGE, {"game": game, "player": None}),
-        (queries.GAME_PAGE, {"game": 0, "player": None}),  # no such game: no row
-        (queries.GAME_AND_SEATS, {"game": game, "player": played["red"]}),
-        (queries.GAME_AND_SEATS, {"game": game, "player": None}),
+        (queries.GAME_PAGE, {"game": game, "player": played["red"], "epoch": 0}),
+        (queries.GAME_PAGE, {"game": game, "player": played["red"], "epoch": 1}),  # signed out
+        (queries.GAME_PAGE, {"game": game, "player": None, "epoch": 0}),
+        (queries.GAME_PAGE, {"game": 0, "player": None, "epoch": 0}),  # no such game: no row
+        (queries.GAME_AND_SEATS, {"game": game, "player": played["red"], "epoch": 0}),
+        (queries.GAME_AND_SEATS, {"game": game, "player": None, "epoch": 0}),
         (queries.CALLER_AT_GAME, {"game": game, "key_hash": hash_api_key(played["red_key"])}),
         (queries.CALLER_AT_GAME, {"game": game, "key_hash": hash_api_key(played["stranger"])}),
         (queries.STATE, {"game": game}),

@@ -10,6 +10,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from babel.dates import get_day_names
 
 from pbem.extensions import db
 from pbem.game import words
@@ -92,7 +93,15 @@ def test_cards_deadlines_and_a_scoring_as_chromium_shows_them(browser, live, app
             shown = datetime.fromisoformat(time.get_attribute("data-deadline"))
             assert shown == datetime.fromisoformat(due["due"])
             assert f"{tokyo.day}" in time.text and "GMT+9" in time.text, time.text
+        # In the page's language, not the browser's.
+        browser.get(f"{live}/language/de")
+        browser.get(f"{live}/games/{game_id}")
+        german = get_day_names("abbreviated", locale="de").values()
+        for time in by_css(browser, "time[data-deadline]"):
+            assert any(day in time.text for day in german), time.text
     finally:
+        browser.get(f"{live}/language/en")
+        browser.get(f"{live}/games/{game_id}")
         browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "UTC"})
     # Every face-up action card says what it does, in the words of the rules page.
     cards = by_css(browser, ".panel [data-card]")

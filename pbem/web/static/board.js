@@ -37,11 +37,13 @@
     });
   }
   function deadlines() {
-    // In the reader's own time zone (the page says UTC without this script).
+    // In the reader's own time zone (the page says UTC without this script), in the page's
+    // language rather than the browser's.
+    var language = document.documentElement.lang || undefined;
     document.querySelectorAll("time[data-deadline]").forEach(function (time) {
       var moment = new Date(time.getAttribute("data-deadline"));
       if (isNaN(moment)) return;
-      time.textContent = moment.toLocaleString(undefined, {
+      time.textContent = moment.toLocaleString(language, {
         weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
         timeZoneName: "short"
       });
