@@ -80,10 +80,14 @@ def wait_until_live(server, port: int, what: str, seconds: float = 20) -> None:
 
 
 def new_game(
-    client: Client, rng: random.Random, players: int | None = None, rounds: int = 6
+    client: Client,
+    rng: random.Random,
+    players: int | None = None,
+    rounds: int = 6,
+    language: str | None = None,
 ) -> tuple[int, dict[str, str]]:
-    """A game of `rounds` rounds between `players` new players (None: 3 to 5 at random); its
-    id and {colour: key}."""
+    """A game of `rounds` rounds between `players` new players (None: 3 to 5 at random),
+    its mails in `language` (None: English); its id and {colour: key}."""
     colours = COLOURS[: players or rng.choice([3, 4, 5])]
     tag = uuid.uuid4().hex[:10]
     keys = {}
@@ -100,6 +104,7 @@ def new_game(
             "title": f"bench {tag}",
             "seats": [{"email": f"{c}-{tag}@bench.example", "colour": c} for c in colours],
             "options": {"rounds": rounds},
+            **({"language": language} if language else {}),
         },
         key=keys[colours[0]],
     )

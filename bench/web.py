@@ -25,6 +25,10 @@ shared machine slowing down or speeding up meanwhile weighs on every phase alike
 phase's figures are over all its slices, and each slice's ratio is printed too.
 
     python bench/web.py --clients 8 --seconds 10
+    python bench/web.py --clients 8 --seconds 10 --language de   # pages in German
+
+With `--language`, every page is asked for in that language (Accept-Language), to weigh a
+translated page against an English one.
 
 Figures, not a test: nothing here passes or fails.
 """
@@ -60,6 +64,9 @@ START_MOVES = 100
 class Browser:
     """One keep-alive connection with a cookie, reading pages as a person's browser would."""
 
+    #: The language every page is asked for in (None: the browser names none: English).
+    language: str | None = None
+
     def __init__(self, port: int):
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.cookie: str | None = None
@@ -69,6 +76,8 @@ class Browser:
         self, method: str, path: str, form: dict | None = None, extra: dict | None = None
     ) -> tuple[int, str]:
         headers = {"Cookie": self.cookie} if self.cookie else {}
+        if self.language:
+            headers["Accept-Language"] = self.language
         headers.update(extra or {})
         body = None
         if form is not None:
@@ -204,7 +213,9 @@ def main() -> None:
     parser.add_argument("--slices", type=int, default=5, help="turns each phase takes")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--language", default=None, help="pages in this language (de, ru, ...)")
     args = parser.parse_args()
+    Browser.language = args.language
     with tempfile.TemporaryDirectory() as folder:
         server, port = bench_api.start_server(
             f"sqlite:///{folder}/bench.sqlite", args.workers, args.threads
@@ -228,7 +239,8 @@ def main() -> None:
             print(
                 f"SQLite: gunicorn {args.workers or 'deploy default'} workers x "
                 f"{args.threads or 'deploy default'} threads, {args.clients} clients x "
-                f"{args.games} games ({PLAYERS} players, {ROUNDS} rounds) from seq "
+                f"{args.games} games ({PLAYERS} players, {ROUNDS} rounds) in "
+                f"{args.language or 'en'} from seq "
                 f"{min(seqs)}-{max(seqs)}, {args.seconds:g} s each in {args.slices} slices"
             )
 
