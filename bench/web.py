@@ -83,8 +83,14 @@ class Browser:
         if form is not None:
             body = urlencode(form)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        self.connection.request(method, path, body=body, headers=headers)
-        response = self.connection.getresponse()
+        try:
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError):
+            # The server closed a keep-alive connection left idle: a browser opens another.
+            self.connection.close()
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
         text = response.read().decode()
         self.etag = response.getheader("ETag")
         cookie = response.getheader("Set-Cookie")

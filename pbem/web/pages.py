@@ -285,11 +285,12 @@ def log_html(
     An entry is named by the game (id and seed) and its seq, which fix the stored entry for
     good (the log is append-only), and by whether it is hidden: `engine.visible_log` shows a
     move either whole or, hidden, as its type alone. Then by the mover's name, where it
-    stands from the seq shown, and the links."""
+    stands from the seq shown, and the links; an entry that scored, by every player's name
+    (its scoring's lines name them all)."""
     drawn: list[Markup] = []
     for entry in entries:
         seq = entry["seq"]
-        scoring = scoring_of(entry, names)
+        scored = any(e.get("type") == "score" for e in entry.get("events") or [])
         key = (
             game.id,
             game.seed,
@@ -299,11 +300,11 @@ def log_html(
             seq == shown,
             seq > shown,
             links["at"],
-            tuple(scoring),
+            tuple(names.items()) if scored else None,
         )
 
-        def draw(entry: Mapping[str, Any] = entry, scoring: list[str] = scoring) -> Markup:
-            row = {**log_row(entry, names, shown, starts), "scoring": scoring}
+        def draw(entry: Mapping[str, Any] = entry) -> Markup:
+            row = {**log_row(entry, names, shown, starts), "scoring": scoring_of(entry, names)}
             drawn_row: Markup = parts.log_entry(row, links)
             return drawn_row
 
