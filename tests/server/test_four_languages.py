@@ -30,6 +30,7 @@ from tests.server.mail_helpers import body_html, body_text
 from tests.server.mailin_helpers import ATTRIBUTION, reply
 from tests.server.test_mail_in import inbound
 from tests.server.test_mail_out import deliver
+from tests.server.test_mail_whole_turns import section
 from tests.web.helpers import seat_link_for
 from tests.web.html import Node, parse
 from tests.web.test_pseudo_language import visible_text
@@ -98,20 +99,6 @@ def html_lang(html: str) -> str:
 def heading(text: str, language: str) -> str:
     """A mail's heading as its reader's catalog writes it."""
     return str(catalog(language)[text].string)
-
-
-def section(text: str, title: str) -> list[str]:
-    """The indented lines under a heading of a mail's text."""
-    lines = text.split("\n")
-    start = next((i for i, line in enumerate(lines) if line.startswith(title)), None)
-    if start is None:
-        return []
-    found = []
-    for line in lines[start + 1 :]:
-        if not line.startswith("  "):
-            break
-        found.append(line.strip())
-    return found
 
 
 def in_own_words(line: str, language: str) -> str:
