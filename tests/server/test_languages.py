@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
@@ -117,8 +118,6 @@ def test_a_reply_chooses_the_language_of_what_comes_next(mail_app, mail_api, smt
 
 
 def test_moments_are_written_by_babel_in_each_language(app):
-    from datetime import UTC, datetime
-
     from pbem.languages import in_language, moment_text
 
     moment = datetime(2026, 11, 28, 6, 28, tzinfo=UTC)
@@ -135,3 +134,27 @@ def test_moments_are_written_by_babel_in_each_language(app):
     assert written["ru"].startswith("сб, 28 нояб. 2026")
     assert all(w.endswith(", 06:28 UTC") or w.endswith(" 6:28 UTC") for w in written.values())
     assert naive_iso == "Sa., 28. Nov., 06:28 UTC"
+
+
+def test_a_queued_deadline_is_written_in_its_recipients_language(app):
+    from pbem.languages import in_language
+    from pbem.notify.compose import deadline_text, when
+
+    kept = when(datetime(2026, 11, 28, 6, 28, tzinfo=UTC))
+    with app.app_context():
+        with in_language("ru"):
+            written = deadline_text(kept) or ""
+            assert " ".join(written.split()) == "сб, 28 нояб. 2026 г., 06:28 UTC"
+        # Queued by a version that wrote it at once: kept as it was written.
+        assert deadline_text("Sat 28 Nov 2026, 06:28 UTC") == "Sat 28 Nov 2026, 06:28 UTC"
+        assert deadline_text(None) is None
+
+
+def test_cyrillic_travels_as_base64_and_latin_text_as_quoted_printable():
+    from pbem.notify.compose import transfer_encoding
+
+    assert transfer_encoding("Ваш ход. Сыграйте карту силы, Кабальеро ждут.") == "base64"
+    assert transfer_encoding("Du bist am Zug. Wähle eine Aktionskarte.") == "quoted-printable"
+    assert transfer_encoding("Tu turno: elige una carta de acción.") == "quoted-printable"
+    # Markup around a few Cyrillic words stays readable in quoted-printable.
+    assert transfer_encoding(f'<p style="{"x" * 400}">Ваш ход</p>') == "quoted-printable"
