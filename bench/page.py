@@ -15,7 +15,11 @@ process and turns, so the machine's ups and downs fall on both alike: the differ
 two p50s is what PART costs. Timings on a shared machine swing from run to run; compare
 within one run.
 
-    python bench/page.py [--games 16] [--turns 30] [--without log]
+`--language LANG` reads every other page in LANG (the browser asking for it), the others in
+English, alike in the same process and turns: the two p50s weigh a translated page against
+an English one.
+
+    python bench/page.py [--games 16] [--turns 30] [--without log | --language de]
 
 Figures, not a test: nothing here passes or fails.
 """
@@ -58,7 +62,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=16)
     parser.add_argument("--turns", type=int, default=30)
-    parser.add_argument("--without", choices=sorted(PARTS))
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--without", choices=sorted(PARTS))
+    choice.add_argument("--language", help="every other page in this language (de, ru, ...)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp()
     config = {
@@ -118,13 +124,15 @@ def main() -> None:
         for game in playing:
             move(game)
         for index, game in enumerate(playing):
-            leaving_out[0] = bool(args.without) and (index + turn) % 2 == 1
+            other = bool(args.without or args.language) and (index + turn) % 2 == 1
+            leaving_out[0] = other and bool(args.without)
+            asked = {"Accept-Language": args.language} if other and args.language else {}
             started = time.perf_counter()
-            answer = game["reader"].get(f"/games/{game['id']}")
+            answer = game["reader"].get(f"/games/{game['id']}", headers=asked)
             took = time.perf_counter() - started
             assert answer.status_code == 200, answer.status_code
             if turn >= WARM_TURNS:
-                timed[leaving_out[0]].append(took)
+                timed[other].append(took)
     leaving_out[0] = False
 
     health = page_app.test_client()
@@ -140,6 +148,12 @@ def main() -> None:
         f"pages; GET /api/health/live p50 {statistics.median(pings) * 1000:.3f} ms "
         "(both with the test client's own time)"
     )
+    if args.language:
+        other_p50 = statistics.median(timed[True]) * 1000
+        print(
+            f"  in {args.language}: p50 {other_p50:.3f} ms over {len(timed[True])} pages; "
+            f"{other_p50 / whole_p50:.2f} x English"
+        )
     if args.without:
         without_p50 = statistics.median(timed[True]) * 1000
         print(

@@ -3,9 +3,11 @@ at once rather than at the sender's next poll (which stays, as the safety net).
 
 In the process (`pbem serve`): `queue` marks the session, and its commit sets `WAKE`, an
 event the sender's waker thread waits on. Across processes (`pbem scheduler` beside
-gunicorn) on PostgreSQL: `queue` also says `NOTIFY pbem_outbox` in the transaction, which
-PostgreSQL delivers only if it commits (once however many times it was said), to a
-connection of the sender's that LISTENs.
+gunicorn) on PostgreSQL: `queue` also notifies the channel `pbem_outbox` in the transaction,
+which PostgreSQL delivers only if it commits (once however many times it was said), to a
+connection of the sender's that LISTENs. A channel is the whole database's: an installation
+in a schema of its own (not `public`) notifies `pbem_outbox_<schema>`, so two that share a
+database do not wake each other's senders.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from flask import Flask
 from sqlalchemy import event, make_url, text
@@ -28,7 +31,13 @@ CHANNEL = "pbem_outbox"
 WAKE = threading.Event()
 
 _QUEUED = "pbem_mail_queued"
-_NOTIFY = text(f"NOTIFY {CHANNEL}")
+#: The channel of the schema a connection works in, as both sides name it (a channel's name
+#: is at most 63 bytes).
+_CHANNEL_OF_SCHEMA = (
+    f"CASE current_schema() WHEN 'public' THEN '{CHANNEL}' "
+    f"ELSE left('{CHANNEL}_' || current_schema(), 63) END"
+)
+_NOTIFY = text(f"SELECT pg_notify({_CHANNEL_OF_SCHEMA}, '')")
 
 logger = logging.getLogger("pbem")
 
@@ -59,18 +68,25 @@ def listen(database_url: str, stop: threading.Event) -> None:
     if url.get_backend_name() != "postgresql":
         return
     import psycopg
+    from psycopg import sql
 
     conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
     while not stop.is_set():
         try:
             with psycopg.connect(conninfo, autocommit=True) as connection:
-                connection.execute(f"LISTEN {CHANNEL}")
+                connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel(connection))))
                 while not stop.is_set():
                     for _ in connection.notifies(timeout=1.0, stop_after=1):
                         WAKE.set()
         except psycopg.Error as error:
             logger.warning("mail wake-up: %s; the poll still sends", str(error).splitlines()[0])
             stop.wait(5.0)
+
+
+def channel(connection: Any) -> str:
+    """The channel a psycopg `connection` hears its schema's commits on."""
+    row = connection.execute(f"SELECT {_CHANNEL_OF_SCHEMA}").fetchone()
+    return str(row[0])
 
 
 def start(app: Flask, deliver: Callable[[], bool]) -> threading.Event:
@@ -90,4 +106,4 @@ def start(app: Flask, deliver: Callable[[], bool]) -> threading.Event:
     return stop
 
 
-__all__ = ["CHANNEL", "WAKE", "listen", "queued", "start"]
+__all__ = ["CHANNEL", "WAKE", "channel", "listen", "queued", "start"]

@@ -73,10 +73,14 @@ def test_postgresql_tells_a_listening_process_only_of_commits(app, api):
 
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"]).set(drivername="postgresql")
     with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as listener:
-        listener.execute(f"LISTEN {wake.CHANNEL}")
+        # The test's schema's own channel: other schemas' commits (another worker's) are
+        # not heard on it.
+        channel = wake.channel(listener)
+        assert channel.startswith(f"{wake.CHANNEL}_pbem_test_")
+        listener.execute(f'LISTEN "{channel}"')
         game_id, keys = api.new_game(["red", "blue", "green"])
         heard = list(listener.notifies(timeout=2.0, stop_after=1))
-        assert [n.channel for n in heard] == [wake.CHANNEL]
+        assert [n.channel for n in heard] == [channel]
         assert_problem(play_first_card(api, game_id, keys, card=14), 422)
         assert list(listener.notifies(timeout=0.5, stop_after=1)) == []
         assert play_first_card(api, game_id, keys).status_code == 201
