@@ -60,6 +60,11 @@ def click_and_wait(browser, element) -> None:
     old = by_css(browser, "html")[0]
     element.click()
     WebDriverWait(browser, 10).until(lambda b: not _attached(old))
+    # The new page replaced the old one; wait until it is all there, not part-parsed (on a
+    # busy machine a read right away can find half the document).
+    WebDriverWait(browser, 10).until(
+        lambda b: b.execute_script("return document.readyState") == "complete"
+    )
 
 
 def _attached(element) -> bool:
