@@ -23,11 +23,16 @@ from typing import Any
 from babel.dates import format_skeleton, get_datetime_format
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Flask, has_app_context
-from flask.globals import _cv_app
+from flask import Flask, g, has_app_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
 from flask_babel.speaklater import LazyString
+
+try:  # Flask 3's app context variable (a private name: `_babel_context` does without it)
+    from flask.globals import _cv_app as _app_context_variable
+except ImportError:  # pragma: no cover
+    _app_context_variable = None  # type: ignore[assignment]
+_cv_app: Any = _app_context_variable
 
 #: The languages a player may choose, as they name themselves (English first: the default).
 LANGUAGES: dict[str, str] = {
@@ -51,8 +56,10 @@ TRANSLATIONS_DIR = Path(__file__).parent / "translations"
 
 def _babel_context() -> Any:
     """Flask-Babel's namespace of the app context (None outside one, or before its first
-    look-up). Read from the context variable itself: `flask.g`'s proxy cost more than the
-    look-up it leads to."""
+    look-up). Read from Flask's context variable itself where it has one by that name:
+    `flask.g`'s proxy cost more than the look-up it leads to."""
+    if _cv_app is None:
+        return getattr(g, "_flask_babel", None) if has_app_context() else None
     app_context = _cv_app.get(None)
     return None if app_context is None else getattr(app_context.g, "_flask_babel", None)
 
