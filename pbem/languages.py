@@ -26,7 +26,6 @@ from babel.messages.pofile import read_po
 from flask import Flask, g, has_app_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
-from flask_babel.speaklater import LazyString
 
 try:  # Flask 3's app context variable (a private name: `_babel_context` does without it)
     from flask.globals import _cv_app as _app_context_variable
@@ -176,18 +175,12 @@ def moment_text(moment: datetime | str, *, year: bool = False) -> str:
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
     utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    code = str((_locale() if has_app_context() else None) or DEFAULT)
+    code = rendering_locale()
     date = format_skeleton("yMMMEd" if year else "MMMEd", utc, tzinfo=UTC, locale=code)
     time = format_skeleton("Hm", utc, tzinfo=UTC, locale=code)
     # The locale's way of joining a date and a time ("{1}, {0}"), its quoted literals unquoted.
     joined = str(get_datetime_format("medium", locale=code)).replace("'", "")
     return joined.format(time, date) + " UTC"
-
-
-def moment_later(moment: datetime) -> Any:
-    """`moment_text(moment)`, written when it is made a string (in the language then
-    rendered): for a notice composed once and mailed to many."""
-    return LazyString(moment_text, moment)
 
 
 def compile_catalogs(directory: Path = TRANSLATIONS_DIR) -> list[Path]:
@@ -255,7 +248,6 @@ __all__ = [
     "known",
     "language_of",
     "lazy_",
-    "moment_later",
     "moment_text",
     "ngettext",
     "rendering_locale",

@@ -154,8 +154,12 @@ def message(
         # RFC 8058's one-click unsubscribe is for an https link only.
         mail["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     mail["Auto-Submitted"] = "auto-generated"
+    return with_parts(mail, parts)
+
+
+def with_parts(mail: EmailMessage, parts: tuple[str, str]) -> EmailMessage:
+    """`mail` with its text and HTML parts, each in its `transfer_encoding`."""
     text, html = parts
-    # Quoted-printable keeps every line short (SMTP's limit is 998) and the message ASCII.
     mail.set_content(text, cte=transfer_encoding(text))
     mail.add_alternative(html, subtype="html", cte=transfer_encoding(html))
     return mail
@@ -470,10 +474,7 @@ def plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) ->
     mail["Date"] = format_datetime(now())
     mail["Message-ID"] = addresses.message_id(None, None, None)
     mail["Auto-Submitted"] = "auto-generated"
-    text, html = parts
-    mail.set_content(text, cte=transfer_encoding(text))
-    mail.add_alternative(html, subtype="html", cte=transfer_encoding(html))
-    return mail
+    return with_parts(mail, parts)
 
 
 @in_recipients_language

@@ -22,8 +22,9 @@ from pbem.game.players import (
 )
 from pbem.game.states import current_state
 from pbem.game.words import colour_later
-from pbem.languages import _, known, lazy_, moment_later
+from pbem.languages import _, known, lazy_, moment_text
 from pbem.notify import outbox
+from pbem.notify.later import Later
 from pbem.play import chain
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.timing import deadlines, policy
@@ -393,7 +394,7 @@ def extend_deadline(admin: Player, game_id: int, colour: str, hours: int) -> lis
         name=admin.name,
         colour=colour_later(colour),
         hours=hours,
-        when=moment_later(min(moved)),
+        when=Later(lambda: moment_text(min(moved))),  # in each recipient's language
     )
     outbox.notice(
         connection,

@@ -258,12 +258,17 @@ def log_row(
     }
 
 
+def scored(entry: Mapping[str, Any]) -> bool:
+    """Whether a log entry's move set off a scoring."""
+    return any(e.get("type") == "score" for e in entry.get("events") or [])
+
+
 def scoring_of(entry: Mapping[str, Any], names: dict[str, str]) -> list[str]:
     """The scorings a move set off, in words (`pbem.game.words`, as the mails say them): a
     line per place with ranks and bonuses, after where the Castillo's caballeros went."""
-    events = entry.get("events") or []
-    if not any(e.get("type") == "score" for e in events):
+    if not scored(entry):
         return []
+    events = entry.get("events") or []
     shown = [e for e in events if e.get("type") in ("score", "castillo_revealed")]
     return words.event_lines(shown, names, None)
 
@@ -290,7 +295,6 @@ def log_html(
     drawn: list[Markup] = []
     for entry in entries:
         seq = entry["seq"]
-        scored = any(e.get("type") == "score" for e in entry.get("events") or [])
         key = (
             game.id,
             game.seed,
@@ -300,7 +304,7 @@ def log_html(
             seq == shown,
             seq > shown,
             links["at"],
-            tuple(names.items()) if scored else None,
+            tuple(names.items()) if scored(entry) else None,
         )
 
         def draw(entry: Mapping[str, Any] = entry) -> Markup:

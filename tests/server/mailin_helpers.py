@@ -1,5 +1,5 @@
 """Replies written the way mail clients write them (Gmail, Outlook, Apple Mail,
-Thunderbird; text, HTML-only, format=flowed; English, French, German), as raw bytes, and
+Thunderbird; text, HTML-only, format=flowed; English, French, German, Russian), as raw bytes, and
 the doors to send them through."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ ATTRIBUTION = {
     ("gmail", "en"): "On Sun, 22 Nov 2026 at 09:00, El Grande <play@pbem.example> wrote:",
     ("gmail", "fr"): "Le dim. 22 nov. 2026 à 09:00, El Grande <play@pbem.example> a écrit :",
     ("gmail", "de"): "Am So., 22. Nov. 2026 um 09:00 Uhr schrieb El Grande <play@pbem.example>:",
+    ("gmail", "ru"): "вс, 22 нояб. 2026 г. в 09:00, El Grande <play@pbem.example>:",
     ("apple", "en"): "On 22 Nov 2026, at 09:00, El Grande <play@pbem.example> wrote:",
     ("apple", "fr"): "Le 22 nov. 2026 à 09:00, El Grande <play@pbem.example> a écrit :",
     ("thunderbird", "en"): "On 22/11/2026 09:00, El Grande wrote:",

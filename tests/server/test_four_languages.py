@@ -27,7 +27,7 @@ from pbem.languages import TRANSLATIONS_DIR
 from pbem.store.models import Game, Move
 from tests.server.helpers import replay_log, replay_record
 from tests.server.mail_helpers import body_html, body_text
-from tests.server.mailin_helpers import ATTRIBUTION, reply
+from tests.server.mailin_helpers import reply
 from tests.server.test_mail_in import inbound
 from tests.server.test_mail_out import deliver
 from tests.server.test_mail_whole_turns import section
@@ -39,9 +39,6 @@ LANGUAGE = {"red": "de", "blue": "fr", "green": "ru", "yellow": "es"}
 ON_THE_PAGE = "yellow"
 #: The mail program each seat writes with (the attribution above the quote in its language).
 STYLE = {"red": "gmail", "blue": "apple", "green": "gmail"}
-ATTRIBUTION.setdefault(
-    ("gmail", "ru"), "сб, 28 нояб. 2026 г. в 09:00, El Grande <play@pbem.example>:"
-)
 
 EXAMPLE = "A whole answer in one reply, for example:"
 POWER_CARDS = "The power cards you may play:"

@@ -6,11 +6,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbem.extensions import db
+from pbem.languages import moment_text
 from pbem.store.models import Game
 from pbem.timing import deadlines
 from pbem.web.board import COLOUR_LETTERS
 from tests.server.conftest import table_snapshot
-from tests.web.helpers import page, queued_mails, sign_in_seat
+from tests.web.helpers import page, queued_mails, sign_in_seat, text_part
 
 
 def token_of(doc) -> str:
@@ -58,6 +59,10 @@ def test_more_time_for_a_seat_is_kept_and_told(app, api, client):
     told = notices(app, game_id)
     assert len({r for r, _ in told}) == 3  # each player at the table, the organiser too
     assert all(f"gave {pending} 24 hours more" in text for _, text in told)
+    with app.app_context():  # the new deadline, written when each mail was composed
+        due = moment_text(before + timedelta(hours=24))
+    mails = [text_part(m) for _, m in queued_mails(app, "notice", game_id=game_id)]
+    assert all(f"due {due}." in " ".join(text.split()) for text in mails), mails
     # Deadlines derived again (an absence, a bot leaving a seat) keep the extension.
     with app.app_context():
         game = db.session.get_one(Game, game_id)
