@@ -80,6 +80,12 @@ class Player(Model):
     # A page's session is good only while it carries this number: "sign out everywhere"
     # raises it, ending every session signed in before.
     session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # When the holder of this address last showed it is theirs, by following a link mailed
+    # to it (None: never, e.g. an invited address): only then may they accept its seats.
+    email_proved_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    # Raised each time the address changes: an address-change link names the version it
+    # was mailed at, so once the address changes every older link is spent.
+    email_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
@@ -219,6 +225,42 @@ class SignInLink(Model):
     next_path: Mapped[str | None] = mapped_column(String(2000))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     used_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    # "sign_in" (the /sign-in form), or "register" (POST /api/players: following it makes
+    # the player, named `name`, and shows their API key once).
+    purpose: Mapped[str] = mapped_column(String(16), default="sign_in", server_default="sign_in")
+    name: Mapped[str | None] = mapped_column(String(100))
+
+
+class RateCount(Model):
+    """Uses of one limited thing (`key`: what, and by whom) in the window starting at
+    `window_start` (seconds since the epoch): counted and checked in one statement
+    (`pbem.store.limits`), so concurrent requests cannot all slip under a limit."""
+
+    __tablename__ = "rate_counts"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+
+
+class SuppressedAddress(Model):
+    """An address whose owner asked never to be invited again (the link in an invitation):
+    no invitation is queued for it, whoever asks."""
+
+    __tablename__ = "suppressed_addresses"
+
+    email: Mapped[str] = mapped_column(String(254), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class EndedSession(Model):
+    """A page session signed out (`POST /sign-out`): its cookie, copied before, is refused
+    afterwards. Kept until such a cookie would have expired anyway."""
+
+    __tablename__ = "ended_sessions"
+
+    sid: Mapped[str] = mapped_column(String(64), primary_key=True)
+    ended_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
 
 
 class Note(Model):

@@ -1,0 +1,56 @@
+"""Rate limits that hold under concurrency: each use is counted and checked in one statement
+(an upsert returning the new count), so N requests at once cannot all read "under the limit"
+before any of them writes. Fixed windows (aligned to the epoch), one row per key and window;
+a refused use rolls back with its request, so it is not counted.
+
+Keys say what is limited and for whom, e.g. `talk:player:12` or `sign-in:client:10.0.0.7`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+
+from pbem.store.models import RateCount
+
+_counts = RateCount.__table__
+
+
+def take(
+    connection: Connection, key: str, limit: int, window: timedelta, moment: datetime
+) -> bool:
+    """Count one use of `key` in the window holding `moment`; True while the count, this use
+    included, is at most `limit`. On PostgreSQL the row stays locked until the caller's
+    transaction ends, so concurrent uses of one key are counted one after another."""
+    seconds = int(window.total_seconds())
+    start = int(moment.timestamp()) // seconds * seconds
+    insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
+    statement = insert(_counts).values(key=key[:300], window_start=start, count=1)
+    statement = statement.on_conflict_do_update(
+        index_elements=[_counts.c.key, _counts.c.window_start],
+        set_={"count": _counts.c.count + 1},
+    ).returning(_counts.c.count)
+    count: int = connection.execute(statement).scalar_one()
+    return count <= limit
+
+
+def used(connection: Connection, key: str, window: timedelta, moment: datetime) -> int:
+    """How many uses of `key` the window holding `moment` has counted (for a page that says
+    how many are left; deciding goes through `take`)."""
+    seconds = int(window.total_seconds())
+    start = int(moment.timestamp()) // seconds * seconds
+    found = connection.execute(
+        _counts.select()
+        .with_only_columns(_counts.c.count)
+        .where(_counts.c.key == key[:300], _counts.c.window_start == start)
+    ).scalar_one_or_none()
+    return int(found or 0)
+
+
+def prune(connection: Connection, moment: datetime, keep: timedelta = timedelta(days=2)) -> int:
+    """Forget windows that ended long ago (the longest limit is a day)."""
+    cutoff = int((moment - keep).timestamp())
+    return connection.execute(delete(_counts).where(_counts.c.window_start < cutoff)).rowcount
