@@ -28,8 +28,8 @@ def take(
     seconds = int(window.total_seconds())
     start = int(moment.timestamp()) // seconds * seconds
     insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
-    statement = insert(_counts).values(key=key[:300], window_start=start, count=1)
-    statement = statement.on_conflict_do_update(
+    counted = insert(_counts).values(key=key[:300], window_start=start, count=1)
+    statement = counted.on_conflict_do_update(
         index_elements=[_counts.c.key, _counts.c.window_start],
         set_={"count": _counts.c.count + 1},
     ).returning(_counts.c.count)
