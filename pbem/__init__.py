@@ -43,6 +43,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # Imported here, not at the top: every `import pbem.<anything>` runs this file first,
     # and the whole app (flask-smorest, the models, the pages) takes 0.6 s to import, which
     # `pbem --help`, the engine's users and the ground floor's modules need not wait for.
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
     from pbem import api, headers, languages, logs, notify, web
     from pbem.bodies import WholeBodies
     from pbem.config import configure
@@ -80,4 +82,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         lambda: app.config["MAX_CONTENT_LENGTH"],
         pause=app.config["PBEM_BODY_PAUSE_SECONDS"],
     )
+    if app.config["PBEM_PROXY_HOPS"]:
+        # The client's address as the trusted proxies saw it (the per-client limits key on
+        # it); links never come from a request's headers, so only X-Forwarded-For is read.
+        hops = int(app.config["PBEM_PROXY_HOPS"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
     return app

@@ -467,6 +467,43 @@ def mail_imap(once: bool, every: float) -> None:
 
 
 @cli.group()
+def players() -> None:
+    """Players the operator vouches for: bots, tournaments, scripts.
+
+    People sign up themselves, proving their address by a mailed link (POST /api/players,
+    /sign-in); this makes a player whose address you vouch for, without mail.
+    """
+
+
+@players.command("add")
+@click.argument("email")
+@click.option("--name", required=True, help="The name the other players see.")
+def players_add(email: str, name: str) -> NoReturn:
+    """Make a player and print its API key as JSON: {"id": ..., "api_key": ...}.
+
+    EMAIL is the player's address (a house bot or script may use one you read). The key is
+    shown this once. An address that plays here already is refused (exit status 2); an
+    address invited to a game and never claimed becomes this player.
+
+    Settings: DATABASE_URL.
+    """
+    import json
+
+    from pbem.extensions import db as database
+    from pbem.game.players import add_player
+
+    app = create_app()
+    try:
+        with app.app_context():
+            player, key = add_player(email, name)
+            database.session.commit()
+            print(json.dumps({"id": player.id, "email": player.email, "api_key": key}))
+    except ServiceError as error:
+        refuse("players add", error)
+    raise SystemExit(0)
+
+
+@cli.group()
 def db() -> None:
     """Database schema."""
 

@@ -94,6 +94,9 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         DKIM_PRIVATE_KEY=None,
         # Days a delivered mail or webhook stays in the outbox (pbem.notify.retention).
         PBEM_OUTBOX_KEEP_DAYS=30.0,
+        # Proxies in front of the app whose X-Forwarded-For is believed (werkzeug's
+        # ProxyFix): 1 behind nginx, so each client is limited as itself, not as the proxy.
+        PBEM_PROXY_HOPS=0,
         # How long a request body may pause before the request is given up (pbem.bodies).
         PBEM_BODY_PAUSE_SECONDS=BODY_PAUSE_SECONDS,
     )
@@ -129,7 +132,12 @@ def _from_environment(app: Flask) -> None:
     if os.environ.get("PBEM_WEBHOOK_ALLOW_HTTP"):
         allow = os.environ["PBEM_WEBHOOK_ALLOW_HTTP"].lower() in ("1", "true", "yes")
         app.config["PBEM_WEBHOOK_ALLOW_HTTP"] = allow
-    for name in ("MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR", "PBEM_HEALTH_STALE_SECONDS"):
+    for name in (
+        "MAIL_MAX_BYTES",
+        "MAIL_ANSWERS_PER_HOUR",
+        "PBEM_HEALTH_STALE_SECONDS",
+        "PBEM_PROXY_HOPS",
+    ):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])
     for name in (

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 
 from pbem.extensions import db
-from pbem.game.players import hash_api_key, new_api_key, register_player
+from pbem.game.players import add_player, hash_api_key, new_api_key
 from pbem.notify.sender import deliver_due, mail_files, mail_folder, written_since
 from pbem.play.lifecycle import create_game
 from pbem.schedule.sweep import sweep
@@ -69,7 +69,7 @@ def start_demo(app: Flask, base_url: str) -> Demo:
         ).scalar_one_or_none()
         key = _demo_key(app, you)
         if you is None:
-            you, key = register_player(email, name)
+            you, key = add_player(email, name)
         elif key is None:  # its key was not kept (or changed since): a fresh one to print
             key, you.api_key_hash = new_api_key()
         _keep_demo_key(app, key)

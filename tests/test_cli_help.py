@@ -11,7 +11,9 @@ from click.testing import CliRunner
 
 from pbem.cli import cli
 
-COMMANDS = ["db", "demo", "doctor", "export", "import", "mail", "scheduler", "serve", "sweep"]
+COMMANDS = [
+    "db", "demo", "doctor", "export", "import", "mail", "players", "scheduler", "serve", "sweep"
+]
 MAIL_COMMANDS = ["imap", "receive", "reply", "send", "smtpd"]
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from sqlalchemy import select, update
+
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game.players import is_unreachable
@@ -39,6 +41,27 @@ def get_game(game_id: int) -> Game:
     game = db.session.get(Game, game_id) if 0 < game_id <= MAX_ID else None
     if game is None:
         raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
+    return game
+
+
+def locked_game(game_id: int) -> Game:
+    """The game, its row locked until the transaction ends (on SQLite: the database's writes),
+    for a change that decides between people (a seat joined, accepted, declined or given, a
+    game started or stopped): of requests at once, each decides on what the one before it
+    committed. Call it before anything else reads the game in the transaction."""
+    if not 0 < game_id <= MAX_ID:
+        return get_game(game_id)
+    connection = db.session.connection()
+    games = Game.__table__
+    if connection.dialect.name == "postgresql":
+        connection.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
+    else:
+        # SQLite locks the whole database for the first write; busy_timeout makes the
+        # others wait for it, as they wait on PostgreSQL for the row.
+        connection.execute(update(games).where(games.c.id == game_id).values(id=games.c.id))
+    game = db.session.get(Game, game_id, populate_existing=True)
+    if game is None:
+        return get_game(game_id)
     return game
 
 

@@ -11,6 +11,7 @@ import secrets
 from sqlalchemy.exc import IntegrityError
 
 from pbem import tokens
+from pbem.clock import now
 from pbem.errors import Conflict, Invalid, NotFound, Unauthorized
 from pbem.extensions import db
 from pbem.languages import _
@@ -87,8 +88,11 @@ def house_bot(number: int) -> Player:
     return bot
 
 
-def register_player(email: str, name: str) -> tuple[Player, str]:
-    """A new player and their API key (returned once, stored only as a hash)."""
+def add_player(email: str, name: str) -> tuple[Player, str]:
+    """A player the operator vouches for (`pbem players add`, the demo): proved at once, with
+    an API key (returned once, stored only as a hash). People prove their own address by a
+    mailed link instead (`play.accounts`). An address invited to a game but never claimed
+    becomes this player; one that has a key already is refused."""
     email = normal_email(email)
     if is_unreachable(email):
         # Also what keeps anyone from claiming a house bot's account by registering as it.
@@ -99,36 +103,23 @@ def register_player(email: str, name: str) -> tuple[Player, str]:
                 email=email,
             )
         )
-    invited = db.session.execute(
-        db.select(Player).where(Player.email == email, Player.api_key_hash.is_(None))
+    player = db.session.execute(
+        db.select(Player).where(Player.email == email).with_for_update()
     ).scalar_one_or_none()
-    if invited is not None:
-        # Invited to a game before registering: registering is claiming the account too.
-        key, invited.api_key_hash = new_api_key()
-        invited.name = name.strip()
-        invited.preferences = {
-            k: v for k, v in (invited.preferences or {}).items() if k != "claim_nonce"
-        }
-        return invited, key
-    if db.session.execute(db.select(Player.id).where(Player.email == email)).first():
-        raise Conflict(
-            _(
-                "A player with the email %(email)s is already registered; use the API key you "
-                "were given for it.",
-                email=email,
-            )
-        )
-    key, key_hash = new_api_key()
-    player = Player(email=email, name=name.strip(), api_key_hash=key_hash, preferences={})
-    db.session.add(player)
+    if player is not None and player.api_key_hash is not None:
+        raise Conflict(_("%(email)s plays here already.", email=email))
+    if player is None:
+        player = Player(email=email, preferences={})
+        db.session.add(player)
+    key, player.api_key_hash = new_api_key()
+    player.name = name.strip()[:100]
+    player.email_proved_at = now()
+    player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
     try:
-        db.session.flush()
+        with db.session.begin_nested():
+            db.session.flush()
     except IntegrityError:
-        # Two registrations raced; the other one won.
-        db.session.rollback()
-        raise Conflict(
-            _("A player with the email %(email)s is already registered.", email=email)
-        ) from None
+        raise Conflict(_("%(email)s plays here already.", email=email)) from None
     return player, key
 
 
@@ -171,7 +162,8 @@ def claim_key(token: str) -> tuple[Player, str]:
     if claimed is None:
         raise NotFound(_("This link is not valid."))
     player_id, nonce = claimed
-    player = db.session.get(Player, player_id)
+    # Locked: of two claims of one link at once, the second reads the nonce already spent.
+    player = db.session.get(Player, player_id, with_for_update=True, populate_existing=True)
     if player is None or not nonce or (player.preferences or {}).get("claim_nonce") != nonce:
         raise Conflict(
             _(
@@ -181,4 +173,6 @@ def claim_key(token: str) -> tuple[Player, str]:
         )
     key, player.api_key_hash = new_api_key()
     player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
+    # The claim link was mailed to the address: following it proves it.
+    player.email_proved_at = player.email_proved_at or now()
     return player, key

@@ -485,12 +485,22 @@ def key_mail(recipient: Recipient, key: str) -> EmailMessage:
 
 
 @in_recipients_language
-def sign_in_mail(recipient: Recipient, link: str, minutes: int, known: bool) -> EmailMessage:
-    """A one-time sign-in link, asked for at /sign-in (`known`: the address has a player)."""
+def sign_in_mail(
+    recipient: Recipient, link: str, minutes: int, known: bool, registering: bool = False
+) -> EmailMessage:
+    """A one-time sign-in link, asked for at /sign-in (`known`: the address has a player), or
+    by `POST /api/players` (`registering`: following it shows an API key)."""
     parts = render(
-        "sign_in", recipient=recipient, link=link, minutes=minutes, known=known, site=base_url()
+        "sign_in",
+        recipient=recipient,
+        link=link,
+        minutes=minutes,
+        known=known,
+        registering=registering,
+        site=base_url(),
     )
-    return plain_message(recipient, "[El Grande] " + _("your sign-in link"), parts)
+    subject = _("confirm your address") if registering else _("your sign-in link")
+    return plain_message(recipient, "[El Grande] " + subject, parts)
 
 
 @in_recipients_language

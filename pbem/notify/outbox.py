@@ -425,13 +425,16 @@ def queue_sign_in_mail(
     link: str,
     minutes: int,
     language: str | None = None,
+    registering: bool = False,
 ) -> None:
     """A sign-in link to `email`, whether or not it has a player yet (the link makes one):
-    in the player's language, else the one the page asking for it was in."""
+    in the player's language, else the one the page asking for it was in. `registering`:
+    asked for by `POST /api/players`, so the mail says the link shows an API key."""
     language = language_of(player.preferences if player else None, language)
     name = player.name if player is not None else email.partition("@")[0]
     to = Recipient(player.id if player else 0, email, name, None, language=language)
-    mail = compose.sign_in_mail(to, link, minutes, known=player is not None)
+    known = player is not None
+    mail = compose.sign_in_mail(to, link, minutes, known=known, registering=registering)
     sent = row(
         game_id=None,
         player_id=player.id if player else None,

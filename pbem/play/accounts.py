@@ -11,16 +11,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import InstrumentedAttribute
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
 
 from pbem import tokens
 from pbem.clock import now
-from pbem.errors import Forbidden, Invalid, TooMany
+from pbem.errors import Conflict, Forbidden, Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import is_unreachable, new_api_key, normal_email
 from pbem.languages import _
-from pbem.notify import outbox
+from pbem.notify import compose, outbox
+from pbem.store import limits
 from pbem.store.models import Player, SignInLink
 
 #: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
@@ -32,6 +33,7 @@ SIGN_IN_LINK_MINUTES = 30
 SIGN_IN_LINKS_PER_ADDRESS = 3
 #: Sign-in links one client (network address) may ask for an hour, at most (past it: 429).
 SIGN_IN_LINKS_PER_CLIENT = 10
+HOUR = timedelta(hours=1)
 
 
 def reset_key_by_mail(email: str) -> None:
@@ -40,7 +42,7 @@ def reset_key_by_mail(email: str) -> None:
     player = _player(email)
     if player is None or is_unreachable(player.email):
         return
-    if outbox.mails_last_hour(player.id, "key") >= KEY_MAILS_PER_HOUR:
+    if not _within_limit("key-mail:player", str(player.id), KEY_MAILS_PER_HOUR):
         return
     key, player.api_key_hash = new_api_key()
     outbox.queue_key_mail(db.session.connection(), player, key)
@@ -51,14 +53,9 @@ def _player(email: str) -> Player | None:
     return db.session.execute(query).scalar_one_or_none()
 
 
-def _asked_since(column: InstrumentedAttribute[str], value: str) -> int:
-    since = now() - timedelta(hours=1)
-    query = (
-        select(func.count())
-        .select_from(SignInLink.__table__)
-        .where(column == value, SignInLink.created_at >= since)
-    )
-    return db.session.execute(query).scalar_one()
+def _within_limit(what: str, value: str, limit: int) -> bool:
+    """One more use of `what` by `value` this hour, counted and checked in one statement."""
+    return limits.take(db.session.connection(), f"{what}:{value}", limit, HOUR, now())
 
 
 def _nonce_hash(nonce: str) -> str:
@@ -66,12 +63,18 @@ def _nonce_hash(nonce: str) -> str:
 
 
 def mail_sign_in_link(
-    email: str, client: str, next_path: str | None, link_for: Callable[[str], str]
+    email: str,
+    client: str,
+    next_path: str | None,
+    link_for: Callable[[str], str],
+    name: str | None = None,
 ) -> None:
     """Mail `email` a one-time sign-in link (`link_for(token)`: its URL); the caller
     commits. The same for a known address and an unknown one (whose link makes a player),
-    and nothing past the address's hourly limit; a client past its own limit is refused."""
-    if _asked_since(SignInLink.client, client) >= SIGN_IN_LINKS_PER_CLIENT:
+    and nothing past the address's hourly limit; a client past its own limit is refused.
+    With `name`, the link registers: asked for by `POST /api/players`, it makes the player
+    so named (or signs in a known one) and shows a new API key once."""
+    if not _within_limit("mail-link:client", client, SIGN_IN_LINKS_PER_CLIENT):
         raise TooMany(
             _(
                 "Too many sign-in links were asked for from here in the last hour; try again "
@@ -80,19 +83,42 @@ def mail_sign_in_link(
             retry_after=3600,
         )
     email = normal_email(email)
-    if is_unreachable(email) or _asked_since(SignInLink.email, email) >= SIGN_IN_LINKS_PER_ADDRESS:
-        # Counted all the same: a client cannot probe addresses without spending its own.
-        _keep_link(email, client, next_path, used=True)
+    purpose = "sign_in" if name is None else "register"
+    if name is not None and is_unreachable(email):
+        # Says nothing of who plays here: no one can, at such an address.
+        raise Invalid(
+            _(
+                "%(email)s cannot receive mail (.invalid is reserved, and bots.invalid holds the "
+                "house bots): register with an address you read.",
+                email=email,
+            )
+        )
+    if is_unreachable(email) or not _within_limit(
+        "mail-link:address", email, SIGN_IN_LINKS_PER_ADDRESS
+    ):
+        # Kept all the same (spent): the answer and the work are those of a mailed link.
+        _keep_link(email, client, next_path, used=True, purpose=purpose, name=name)
         return
-    link, nonce = _keep_link(email, client, next_path, used=False)
+    link, nonce = _keep_link(email, client, next_path, used=False, purpose=purpose, name=name)
     token = tokens.sign_in_token(link.id, nonce)
     outbox.queue_sign_in_mail(
-        db.session.connection(), email, _player(email), link_for(token), SIGN_IN_LINK_MINUTES
+        db.session.connection(),
+        email,
+        _player(email),
+        link_for(token),
+        SIGN_IN_LINK_MINUTES,
+        registering=name is not None,
     )
 
 
+def sign_in_url(token: str) -> str:
+    """A sign-in link's address, for a door that has no page of its own (the API); the pages
+    build theirs with the same path (`web.sign_in_link`)."""
+    return f"{compose.base_url()}/sign-in/link/{token}"
+
+
 def _keep_link(
-    email: str, client: str, next_path: str | None, used: bool
+    email: str, client: str, next_path: str | None, used: bool, purpose: str, name: str | None
 ) -> tuple[SignInLink, str]:
     nonce = secrets.token_urlsafe(24)
     moment = now()
@@ -103,6 +129,8 @@ def _keep_link(
         next_path=next_path,
         created_at=moment,
         used_at=moment if used else None,
+        purpose=purpose,
+        name=(name or "").strip()[:100] or None,
     )
     db.session.add(link)
     db.session.flush()
@@ -112,12 +140,15 @@ def _keep_link(
 @dataclass(frozen=True)
 class SignInOffer:
     """A good sign-in link, read: whose address, the player if there is one yet (None: the
-    link makes one), whether they must still choose a name, and where to go after."""
+    link makes one), whether they must still choose a name (`name`: the one asked for, if
+    any), where to go after, and whether following it shows a new API key (`registers`)."""
 
     email: str
     player: Player | None
     needs_name: bool
     next_path: str | None
+    name: str | None = None
+    registers: bool = False
 
 
 def read_sign_in_link(token: str) -> SignInOffer:
@@ -130,7 +161,8 @@ def _offer(link: SignInLink) -> SignInOffer:
     player = _player(link.email)
     # An invited address has a player but no key yet: it chooses its name on first use.
     needs_name = player is None or player.api_key_hash is None
-    return SignInOffer(link.email, player, needs_name, link.next_path)
+    registers = link.purpose == "register"
+    return SignInOffer(link.email, player, needs_name, link.next_path, link.name, registers)
 
 
 def _good_link(token: str) -> SignInLink:
@@ -145,9 +177,7 @@ def _good_link(token: str) -> SignInLink:
             )
         )
     if link.used_at is not None:
-        raise Forbidden(
-            _("This sign-in link was used already: each works once. Ask for a new one.")
-        )
+        raise _used_already()
     if now() - link.created_at > timedelta(minutes=SIGN_IN_LINK_MINUTES):
         raise Forbidden(
             _(
@@ -159,29 +189,71 @@ def _good_link(token: str) -> SignInLink:
     return link
 
 
-def spend_sign_in_link(token: str, name: str | None) -> tuple[int, str | None]:
-    """Spend a good sign-in link: the player's id (made now, on first use, with `name`) and
-    where to go next; the link then works no more. The caller commits."""
+def _used_already() -> Forbidden:
+    return Forbidden(_("This sign-in link was used already: each works once. Ask for a new one."))
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A sign-in link spent: whose, where to go next, and the new API key a registration
+    link shows once (None for a plain sign-in)."""
+
+    player_id: int
+    next_path: str | None
+    api_key: str | None
+
+
+def spend_sign_in_link(token: str, name: str | None) -> SignedIn:
+    """Spend a good sign-in link: the player (made now, on first use, with `name`), proved
+    to hold the address; the link then works no more. Of links followed at once, one wins
+    (the others: Forbidden). The caller commits."""
     link = _good_link(token)
     offer = _offer(link)
     if offer.needs_name:
-        name = (name or "").strip()
+        name = (name or offer.name or "").strip()
         if not name or len(name) > 100:
             raise Invalid(_("Choose the name the other players will see: 1 to 100 characters."))
-    player = offer.player
-    if player is None:
-        player = Player(email=link.email, name="", api_key_hash=None, preferences={})
-        db.session.add(player)
+    # The spend is one conditional update: of N requests with this link, one changes the row.
+    links = SignInLink.__table__
+    spent = db.session.connection().execute(
+        update(links).where(links.c.id == link.id, links.c.used_at.is_(None)).values(used_at=now())
+    )
+    if spent.rowcount != 1:
+        raise _used_already()
+    player = offer.player or _new_player(link.email)
     if offer.needs_name:
         player.name = name or ""
-        # A key of its own (shown on /me when asked for), and an invitation's claim spent.
-        _key, player.api_key_hash = new_api_key()
         player.preferences = {
             k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"
         }
-    link.used_at = now()
+    key = None
+    if offer.needs_name or offer.registers or player.email_proved_at is None:
+        # A first sign-in, a registration, or an address never proved before (an account made
+        # by an unproved registration): a new key, so that no key handed out before the
+        # address was proved works on.
+        key, player.api_key_hash = new_api_key()
+    player.email_proved_at = player.email_proved_at or now()
     db.session.flush()
-    return player.id, link.next_path
+    return SignedIn(player.id, link.next_path, key if offer.registers else None)
+
+
+def _new_player(email: str) -> Player:
+    """A player for an address that has none, made inside a savepoint: two links for one new
+    address spent at once make one player, and the other request gets Conflict."""
+    player = Player(email=email, name="", api_key_hash=None, preferences={})
+    try:
+        with db.session.begin_nested():
+            db.session.add(player)
+            db.session.flush()
+    except IntegrityError:
+        raise Conflict(
+            _(
+                "%(email)s was made a player by another link at the same moment; sign in "
+                "again with a new link.",
+                email=email,
+            )
+        ) from None
+    return player
 
 
 #: A link to change one's address works within this many hours.
@@ -201,7 +273,7 @@ def mail_email_change(player: Player, new_email: str, link_for: Callable[[str], 
         raise Invalid(
             _("No mail reaches %(email)s (.invalid addresses are for house bots).", email=new_email)
         )
-    if outbox.mails_last_hour(player.id, "email_change") >= EMAIL_CHANGES_PER_HOUR:
+    if not _within_limit("email-change:player", str(player.id), EMAIL_CHANGES_PER_HOUR):
         raise TooMany(
             _(
                 "Three address-change links were mailed in the last hour; follow one of them, "
@@ -274,8 +346,20 @@ def change_email(token: str) -> EmailChange:
     outbox.queue_email_change_mails(
         db.session.connection(), change.player, change.new_email, None, EMAIL_CHANGE_HOURS
     )
-    change.player.email = change.new_email
-    db.session.flush()
+    try:
+        # Two players confirming the same new address at once: the unique address decides.
+        with db.session.begin_nested():
+            change.player.email = change.new_email
+            change.player.email_proved_at = now()
+            db.session.flush()
+    except IntegrityError:
+        raise Conflict(
+            _(
+                "%(email)s became the address of another player at the same moment; it "
+                "cannot be yours too.",
+                email=change.new_email,
+            )
+        ) from None
     return change
 
 

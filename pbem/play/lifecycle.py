@@ -11,7 +11,7 @@ from typing import Any
 import engine
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
-from pbem.game.games import get_game, status_word
+from pbem.game.games import get_game, locked_game, status_word
 from pbem.game.players import (
     BOT_DOMAIN,
     house_bot,
@@ -238,13 +238,27 @@ OPEN_SEAT_BOTS = 90
 FORMING_FOR = timedelta(days=14)
 
 
-def accept_seat(game_id: int, colour: str, player_id: int) -> Game:
+def accept_seat(game_id: int, colour: str, player_id: int, by_link: bool = False) -> Game:
     """The holder of a forming game's seat accepts it; the game starts once every seat is
-    taken and accepted."""
-    game = get_game(game_id)
+    taken and accepted. An invitation is its address's: only a player who has proved that
+    address accepts it, by the invitation's link (`by_link`: mailed to the address, so
+    following it is the proof) or by any link mailed to it before."""
+    game = locked_game(game_id)
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None or seat.player_id != player_id or seat.open:
         raise NotFound(_("This seat is not yours to accept."))
+    holder = seat.player
+    if by_link:
+        holder.email_proved_at = holder.email_proved_at or utcnow()
+    elif holder.email_proved_at is None:
+        raise Forbidden(
+            _(
+                "The invitation is for %(email)s, which you have not yet shown to be yours: "
+                "accept with the link in the invitation mail, or sign in at /sign-in with a "
+                "link mailed to that address.",
+                email=holder.email,
+            )
+        )
     if game.status != "forming":
         raise Conflict(
             _(
@@ -261,7 +275,7 @@ def accept_seat(game_id: int, colour: str, player_id: int) -> Game:
 def join_seat(player: Player, game_id: int, colour: str) -> Game:
     """A player takes an open seat of a forming game (from the list of games that need
     players); the organiser is told, and the game starts once every seat is accepted."""
-    game = get_game(game_id)
+    game = locked_game(game_id)
     if game.status != "forming":
         raise Conflict(
             _(
@@ -304,7 +318,7 @@ def join_seat(player: Player, game_id: int, colour: str) -> Game:
 def start_game(admin: Player, game_id: int) -> Game:
     """The organiser starts a forming game now: open seats go to house bots, and invited
     seats not yet accepted are played by their invitees, who are mailed as everyone is."""
-    game = get_game(game_id)
+    game = locked_game(game_id)
     _require_admin(game, admin)
     if game.status != "forming":
         raise Conflict(
@@ -339,7 +353,7 @@ def _start(game: Game) -> None:
 
 def abort_game(admin: Player, game_id: int) -> Game:
     """The organiser stops the game for good; the table is told."""
-    game = get_game(game_id)
+    game = locked_game(game_id)
     _require_admin(game, admin)
     if game.status not in ("active", "forming"):
         raise Conflict(
@@ -454,7 +468,7 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
     In a two-colour game where one person holds both colours of a pair, the whole pair goes
     to the new player: a person is replaced, not half of one.
     """
-    game = get_game(game_id)
+    game = locked_game(game_id)
     _require_admin(game, admin)
     if game.status != "active":
         raise Conflict(
@@ -508,7 +522,7 @@ def _require_admin(game: Game, player: Player) -> None:
 def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
     """The holder of a seat gives it up: the seat stays theirs until the admin gives it to
     someone else, and the admin is told by mail."""
-    game = get_game(game_id)
+    game = locked_game(game_id)
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None or seat.player_id != player_id:
         raise NotFound(_("This seat is no longer yours to decline."))

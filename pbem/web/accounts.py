@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from flask import current_app, flash, redirect, render_template, request, url_for
+from flask import current_app, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
@@ -78,16 +78,21 @@ def sign_in_link(token: str) -> ResponseReturnValue:
         return render_template("web/sign_in_link.html", offer=offer, error=None, name="")
     name = request.form.get("name")
     try:
-        player_id, next_page = accounts.spend_sign_in_link(token, name)
+        spent = accounts.spend_sign_in_link(token, name)
     except Invalid as error:
         db.session.rollback()
         page = render_template("web/sign_in_link.html", offer=offer, error=error.detail, name=name)
         return page, 422
     db.session.commit()
-    signin.sign_in(player_id)
-    player = db.session.get_one(Player, player_id)
+    signin.sign_in(spent.player_id)
+    player = db.session.get_one(Player, spent.player_id)
     flash(_("Signed in as %(name)s.", name=player.name))
-    return redirect(own_path(next_page) or url_for("web.index"), code=303)
+    if spent.api_key is not None:
+        # A registration: the key is shown here, once, and kept by no cache on the way.
+        shown = make_response(_me_page(player, key=spent.api_key))
+        shown.headers["Cache-Control"] = "no-store"
+        return shown
+    return redirect(own_path(spent.next_path) or url_for("web.index"), code=303)
 
 
 @bp.get("/me")

@@ -40,7 +40,7 @@ def accept(game_id: int, token: str) -> ResponseReturnValue:
         return render_template(
             "web/accept.html", game=game, colour=colour, seats=forming_seats(game)
         )
-    lifecycle.accept_seat(game_id, colour, player_id)
+    lifecycle.accept_seat(game_id, colour, player_id, by_link=True)
     db.session.commit()
     signin.sign_in(player_id)
     if game.status == "active":

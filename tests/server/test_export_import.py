@@ -36,7 +36,7 @@ from pbem.store.models import (
     Seat,
     Snapshot,
 )
-from tests.server.conftest import empty_tables, migrated_database, table_snapshot
+from tests.server.conftest import add_player_now, empty_tables, migrated_database, table_snapshot
 from tests.server.helpers import stored_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -324,7 +324,7 @@ def test_a_running_game_moves_with_its_seed_and_plays_on(app, api, fresh_app):
     fresh = fresh_app.test_client()
     colour = pending[0]["player"]
     email = next(s["email"] for s in document["seats"] if s["colour"] == colour)
-    key = fresh.post("/api/players", json={"email": email, "name": "Mover"}).get_json()["api_key"]
+    key = add_player_now(fresh_app, email, "Mover")
     legal = fresh.get(
         f"/api/games/{imported}/legal-moves", headers={"Authorization": f"Bearer {key}"}
     )

@@ -1,8 +1,10 @@
 """Submitting moves: sequence numbers, whole batches, idempotency, dry runs."""
 
+import sqlalchemy as sa
+
 import engine
 from pbem.extensions import db
-from pbem.store.models import Game
+from pbem.store.models import Game, Notification, Player
 from tests.server.conftest import assert_problem, table_snapshot
 from tests.server.helpers import stored_state
 
@@ -135,14 +137,22 @@ def test_the_admin_gives_a_seat_to_another_player(api):
     assert legal["colour"] == "blue"
 
 
-def test_registering_twice_is_a_conflict(app, api):
-    api.register("someone@example.org", "Someone")
-    before = table_snapshot(app)
-    response = api.client.post(
-        "/api/players", json={"email": "Someone@example.org", "name": "Again"}
-    )
-    assert "already registered" in assert_problem(response, 409)["detail"]
-    assert table_snapshot(app) == before
+def test_registering_a_known_address_answers_as_for_a_new_one(app, api):
+    """The answer says nothing of who plays here, and hands out no key: the address's owner
+    gets a link, and the player stays as it was until they follow it."""
+    key = api.register("someone@example.org", "Someone")
+    known = api.client.post("/api/players", json={"email": "Someone@example.org", "name": "Again"})
+    new = api.client.post("/api/players", json={"email": "nobody@example.org", "name": "New"})
+    assert known.status_code == new.status_code == 202
+    assert "api_key" not in known.get_json() and "api_key" not in new.get_json()
+    said = [r.get_json()["detail"].lower() for r in (known, new)]
+    assert said[0].replace("someone", "x") == said[1].replace("nobody", "x")
+    assert api.get("/api/games", key).status_code == 200  # the key still works
+    with app.app_context():
+        names = db.session.execute(sa.select(Player.email, Player.name)).all()
+        mailed = db.session.execute(sa.select(Notification.recipient)).scalars().all()
+    assert sorted(names) == [("someone@example.org", "Someone")]
+    assert sorted(mailed) == ["nobody@example.org", "someone@example.org"]
 
 
 def test_creating_a_game_checks_its_seats(app, api):

@@ -2,19 +2,19 @@
 
 from typing import Any
 
+from flask import request
+
 from pbem.api.auth import KEY_REQUIRED, current_player
 from pbem.api.players.schemas import (
     AbsenceInSchema,
     AbsenceListSchema,
     AcceptedSchema,
     KeyResetSchema,
-    PlayerCreatedSchema,
     PlayerCreateSchema,
     PreferencesSchema,
 )
 from pbem.api.safe_json import Blueprint
 from pbem.extensions import db
-from pbem.game import players
 from pbem.languages import _
 from pbem.notify import preferences
 from pbem.play import accounts
@@ -25,13 +25,29 @@ blp = Blueprint("players", __name__, url_prefix="/api/players", description="Pla
 
 @blp.route("", methods=["POST"])
 @blp.arguments(PlayerCreateSchema)
-@blp.response(201, PlayerCreatedSchema)
-@blp.alt_response(409, response="CONFLICT")
+@blp.response(202, AcceptedSchema)
+@blp.alt_response(429, response="TOO_MANY_REQUESTS")
 def register(data: dict[str, Any]) -> dict[str, Any]:
-    """Register: the answer holds your API key, shown this once only."""
-    player, key = players.register_player(data["email"], data["name"])
+    """Register: a link is mailed to the address; following it proves the address is yours,
+    makes your player (a known address: signs you in) and shows your API key, once. The
+    answer is the same whether or not the address plays here."""
+    accounts.mail_sign_in_link(
+        data["email"],
+        client=request.remote_addr or "unknown",
+        next_path=None,
+        link_for=accounts.sign_in_url,
+        name=data["name"],
+    )
     db.session.commit()
-    return {"id": player.id, "email": player.email, "name": player.name, "api_key": key}
+    return {
+        "detail": _(
+            "A link is on its way to %(email)s: follow it within %(minutes)s minutes to prove "
+            "the address is yours; your API key is shown there, once. At most 3 links are "
+            "mailed to an address an hour.",
+            email=data["email"],
+            minutes=accounts.SIGN_IN_LINK_MINUTES,
+        )
+    }
 
 
 @blp.route("/me/preferences", methods=["GET"])
