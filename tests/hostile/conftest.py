@@ -1,0 +1,164 @@
+"""The server as deployed, tried as an adversary would: gunicorn with deploy/gunicorn.conf.py
+(gevent workers) on PostgreSQL, requests sent at the same moment from many threads.
+
+These tests need PostgreSQL (`TEST_DATABASE_URL`), where concurrent requests really run in
+parallel transactions; on SQLite, whose writes are one at a time, they are skipped. CI runs
+them in its PostgreSQL pass. Mail is not sent: the outbox's rows are what each test counts.
+"""
+
+from __future__ import annotations
+
+import email
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import requests
+import sqlalchemy as sa
+
+from pbem import create_app
+from pbem.cli import upgrade_database
+from pbem.extensions import db
+from pbem.game.players import add_player
+from tests.processes import wait_for
+from tests.server.conftest import own_schema
+from tests.server.mail_helpers import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+SECRET = "hostile-test-secret"
+
+
+@dataclass
+class Server:
+    """A running gunicorn, its database (an app in this process reads and writes it
+    directly) and what the test made there."""
+
+    base: str
+    url: str
+    app: Any
+    process: subprocess.Popen[str]
+    made: Counter[str] = field(default_factory=Counter)
+
+    def player(self, name: str) -> tuple[str, str]:
+        """A fresh proved player (as `pbem players add` makes one): its address and key."""
+        self.made[name] += 1
+        address = f"{name}-{self.made[name]}-{os.getpid()}@players.test"
+        with self.app.app_context():
+            _player, key = add_player(address, name.title())
+            db.session.commit()
+            db.session.remove()
+        return address, key
+
+    def call(
+        self, method: str, path: str, key: str | None = None, body: Any = None, **kw: Any
+    ) -> requests.Response:
+        headers = dict(kw.pop("headers", {}))
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return requests.request(
+            method, self.base + path, json=body, headers=headers, timeout=30, **kw
+        )
+
+    def rows(self, statement: str, **params: Any) -> list[Any]:
+        with self.app.app_context():
+            found = db.session.execute(sa.text(statement), params).all()
+            db.session.remove()
+        return list(found)
+
+    def execute(self, statement: str, **params: Any) -> None:
+        with self.app.app_context():
+            db.session.execute(sa.text(statement), params)
+            db.session.commit()
+            db.session.remove()
+
+    def mails(self, game_id: int | None = None, kind: str | None = None) -> list[Any]:
+        """The outbox's mails (recipient, kind, message), of a game and kind if given."""
+        query = "SELECT recipient, kind, message FROM outbox WHERE channel = 'mail'"
+        if game_id is not None:
+            query += f" AND game_id = {int(game_id)}"
+        if kind is not None:
+            query += " AND kind = :kind"
+        return self.rows(query + " ORDER BY id", kind=kind)
+
+
+def link_in(message: str, path: str) -> str:
+    """The path of the first link under `path` in a queued mail's text part."""
+    parsed = email.message_from_string(message)
+    text = next(
+        part.get_payload(decode=True).decode()
+        for part in parsed.walk()
+        if part.get_content_type() == "text/plain"
+    )
+    found = re.search(rf"https?://\S+?({re.escape(path)}\S+)", text)
+    assert found, text
+    return urlsplit(found[0]).path
+
+
+def at_once(calls: list[Callable[[], requests.Response]]) -> list[requests.Response]:
+    """Run the calls together: each thread waits at a barrier, then sends."""
+    barrier = threading.Barrier(len(calls))
+
+    def send(call: Callable[[], requests.Response]) -> requests.Response:
+        barrier.wait()
+        return call()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(send, calls))
+
+
+def statuses(responses: list[requests.Response]) -> Counter[int]:
+    return Counter(r.status_code for r in responses)
+
+
+def start_gunicorn(url: str, folder: Path, extra: dict[str, str] | None = None) -> tuple:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SECRET_KEY": SECRET,
+        "PBEM_INSTANCE_PATH": str(folder),
+        "PBEM_BASE_URL": base,
+        "WEB_CONCURRENCY": "2",
+        "PBEM_LOG_LEVEL": "warning",
+        **(extra or {}),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(REPO / "deploy" / "gunicorn.conf.py"),
+         "--bind", f"127.0.0.1:{port}", "pbem:create_app()"],
+        env=env, cwd=REPO, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    wait_for(lambda: requests.get(base + "/api/health/live", timeout=2).ok, 30, "gunicorn up")
+    return base, process
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    base_url = os.environ.get("TEST_DATABASE_URL")
+    if not base_url:
+        pytest.skip("the hostile tests race on PostgreSQL: set TEST_DATABASE_URL")
+    folder = tmp_path_factory.mktemp("hostile")
+    with own_schema(base_url, "pbem_hostile_") as url:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": SECRET})
+        upgrade_database(app)
+        base, process = start_gunicorn(url, folder, {"PBEM_PROXY_HOPS": "1"})
+        running = Server(base, url, app, process)
+        try:
+            yield running
+        finally:
+            process.terminate()
+            _, errors = process.communicate(timeout=30)
+            with app.app_context():
+                db.engine.dispose()
+            # No request may have made a worker fail.
+            assert "Traceback" not in errors, errors[-4000:]
