@@ -10,16 +10,6 @@ class PlayerCreateSchema(ma.Schema):
     name = Text(100, required=True, metadata={"description": "How other players see you"})
 
 
-class PlayerCreatedSchema(ma.Schema):
-    id = ma.fields.Integer(required=True)
-    email = ma.fields.String(required=True)
-    name = ma.fields.String(required=True)
-    api_key = ma.fields.String(
-        required=True,
-        metadata={"description": "Send as `Authorization: Bearer <api_key>`. Shown only once."},
-    )
-
-
 class MailChoicesSchema(ma.Schema):
     decision = Flag(metadata={"description": "A decision is yours (default on)"})
     every_move = Flag(metadata={"description": "Every batch others play (off)"})
