@@ -30,17 +30,25 @@ import threading
 import time
 from pathlib import Path
 
-from common import Client, database, free_port, new_game, wait_until_live  # noqa: E402
+from common import (  # noqa: E402
+    Client,
+    database,
+    free_port,
+    new_game,
+    players_app,
+    wait_until_live,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def play(port: int, seed: int, stop_at: float, latencies: list[float], errors: list[str]):
-    """Play random games until `stop_at`; record the latency of every move POST."""
+def play(port: int, url: str, seed: int, stop_at: float, latencies: list[float], errors: list[str]):
+    """Play random games until `stop_at` on the server at `port` (its database at `url`);
+    record the latency of every move POST."""
     client = Client(port)
     rng = random.Random(seed)
     while time.perf_counter() < stop_at:
-        game_id, keys = new_game(client, rng)
+        game_id, keys = new_game(client, url, rng)
         _, view = client.call("GET", f"/api/games/{game_id}")
         while view["status"] == "active" and time.perf_counter() < stop_at:
             colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
@@ -79,11 +87,13 @@ def health(port: int, stop_at: float, latencies: list[float], errors: list[str])
             errors.append(str(status))
 
 
-def view(port: int, seed: int, stop_at: float, latencies, errors, conditional: bool = False):
+def view(
+    port: int, url: str, seed: int, stop_at: float, latencies, errors, conditional: bool = False
+):
     """A bot's poll: GET /api/games/{id} with a player's key (not the game's maker), over and
     over; `conditional` sends back the ETag, as a bot that polls cheaply would (304)."""
     client = Client(port)
-    game_id, keys = new_game(client, random.Random(seed), players=3)
+    game_id, keys = new_game(client, url, random.Random(seed), players=3)
     headers = {"Authorization": f"Bearer {keys['yellow']}"}
     wanted = 200
     if conditional:
@@ -169,6 +179,7 @@ def start_server(
 
 def bench(label: str, database_url: str, args) -> None:
     server, port = start_server(database_url, args.workers, args.threads)
+    players_app(database_url)  # untimed: new_game makes its players in this process
     try:
         workers = args.workers or "deploy default"
         threads = args.threads or "deploy default"
@@ -177,16 +188,16 @@ def bench(label: str, database_url: str, args) -> None:
             f"{args.clients} clients, {args.seconds:g} s each"
         )
         moves, move_errors, move_time = run_clients(
-            lambda i, *rest: play(port, i, *rest), args.clients, args.seconds
+            lambda i, *rest: play(port, database_url, i, *rest), args.clients, args.seconds
         )
         checks, health_errors, health_time = run_clients(
             lambda i, *rest: health(port, *rest), args.clients, args.seconds
         )
         views, view_errors, view_time = run_clients(
-            lambda i, *rest: view(port, 1000 + i, *rest), args.clients, args.seconds
+            lambda i, *rest: view(port, database_url, 1000 + i, *rest), args.clients, args.seconds
         )
         polls, poll_errors, poll_time = run_clients(
-            lambda i, *rest: view(port, 2000 + i, *rest, conditional=True),
+            lambda i, *rest: view(port, database_url, 2000 + i, *rest, conditional=True),
             args.clients,
             args.seconds,
         )

@@ -1,4 +1,5 @@
-"""What the benchmarks share: a fresh database, a free port, a JSON client, a new game.
+"""What the benchmarks share: a fresh database, a free port, a JSON client, players with
+keys, a new game.
 
 The scripts run as `python bench/<name>.py`, so this module is imported as `common`.
 """
@@ -9,12 +10,20 @@ import http.client
 import json
 import random
 import socket
+import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 from urllib.parse import quote
+
+# The checkout before bench/ on the path: add_players imports pbem, whose `engine` is the
+# package, not bench/engine.py.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 COLOURS = ["red", "yellow", "green", "blue", "brown"]
 
@@ -40,6 +49,40 @@ def database(kind: str, pg_url: str) -> Iterator[str]:
         with admin.begin() as connection:
             connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+_apps: dict[str, Any] = {}
+_apps_lock = threading.Lock()
+
+
+def players_app(database_url: str) -> Any:
+    """An app on `database_url` (the database a server process uses) to make players in,
+    made once and kept. Importing pbem and making it takes a second or more: a bench calls
+    this before it starts timing."""
+    with _apps_lock:
+        if database_url not in _apps:
+            from pbem import create_app
+
+            _apps[database_url] = create_app(
+                {"SQLALCHEMY_DATABASE_URI": database_url, "PBEM_LOG_LEVEL": "WARNING"}
+            )
+        return _apps[database_url]
+
+
+def add_players(app_or_url: Any, people: dict[str, str]) -> dict[str, str]:
+    """Players with keys, made as `pbem players add` makes them (proved, no mail): POST
+    /api/players mails a link instead of answering a key. `people` is {email: name};
+    `app_or_url` an app, or the database URL a server process uses (`players_app`).
+    Returns {email: key}."""
+    from pbem.extensions import db
+    from pbem.game.players import add_player
+
+    app = players_app(app_or_url) if isinstance(app_or_url, str) else app_or_url
+    with app.app_context():
+        keys = {email: add_player(email, name)[1] for email, name in people.items()}
+        db.session.commit()
+        db.session.remove()
+    return keys
 
 
 def free_port() -> int:
@@ -81,22 +124,19 @@ def wait_until_live(server, port: int, what: str, seconds: float = 20) -> None:
 
 def new_game(
     client: Client,
+    database_url: str,
     rng: random.Random,
     players: int | None = None,
     rounds: int = 6,
     language: str | None = None,
 ) -> tuple[int, dict[str, str]]:
     """A game of `rounds` rounds between `players` new players (None: 3 to 5 at random),
-    its mails in `language` (None: English); its id and {colour: key}."""
+    its mails in `language` (None: English); its id and {colour: key}. The players are made
+    in `database_url`, the database the server behind `client` uses."""
     colours = COLOURS[: players or rng.choice([3, 4, 5])]
     tag = uuid.uuid4().hex[:10]
-    keys = {}
-    for colour in colours:
-        status, body = client.call(
-            "POST", "/api/players", {"email": f"{colour}-{tag}@bench.example", "name": colour}
-        )
-        assert status == 201, body
-        keys[colour] = body["api_key"]
+    made = add_players(database_url, {f"{c}-{tag}@bench.example": c for c in colours})
+    keys = {c: made[f"{c}-{tag}@bench.example"] for c in colours}
     status, body = client.call(
         "POST",
         "/api/games",

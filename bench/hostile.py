@@ -2,8 +2,9 @@
 sent over raw sockets, with the status each got.
 
 Starts gunicorn with deploy/gunicorn.conf.py on a fresh database (SQLite or PostgreSQL),
-makes two players and a game, then sends each case and prints its status (or `closed`
-when the server dropped the connection, `timeout` when it never answered) and a tally.
+makes three players in that database (as `pbem players add` does) and a game, then sends
+each case and prints its status (or `closed` when the server dropped the connection,
+`timeout` when it never answered) and a tally.
 The goal: 0 x 5xx, no Location off this site, and the game unchanged by any of it.
 
     python bench/hostile.py --db sqlite --db postgresql
@@ -26,7 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from common import Client, database, free_port, wait_until_live  # noqa: E402
+from common import Client, add_players, database, free_port, wait_until_live  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -199,12 +200,10 @@ def run(kind: str, pg_url: str) -> int:
         try:
             wait_until_live(server, port, "gunicorn")
             client = Client(port)
-            keys = {}
-            for colour in ("red", "blue", "green"):
-                _, body = client.call(
-                    "POST", "/api/players", {"email": f"{colour}@example.com", "name": colour}
-                )
-                keys[colour] = body["api_key"]
+            # Players with keys as `pbem players add` makes them, in the server's database:
+            # POST /api/players mails a link (202) instead of answering a key.
+            made = add_players(url, {f"{c}@example.com": c for c in ("red", "blue", "green")})
+            keys = {c: made[f"{c}@example.com"] for c in ("red", "blue", "green")}
             seats = [{"colour": c, "email": f"{c}@example.com"} for c in keys]
             _, game = client.call(
                 "POST",

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from common import add_players  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 from pbem import create_app  # noqa: E402
@@ -38,12 +39,8 @@ NAMES = {"red": "Rosa", "yellow": "Yago", "green": "Greta"}
 
 def _games(app, client) -> tuple[int, int, str]:
     """A game in play and a finished one; the sign-in link of the seat to act in the first."""
-    keys = {
-        c: client.post("/api/players", json={"email": f"{c}@example.org", "name": n}).get_json()[
-            "api_key"
-        ]
-        for c, n in NAMES.items()
-    }
+    made = add_players(app, {f"{c}@example.org": n for c, n in NAMES.items()})
+    keys = {c: made[f"{c}@example.org"] for c in NAMES}
     ids = []
     for title, seed, moves, rounds in (("In play", 3, 60, 9), ("Finished", 5, 5000, 6)):
         seats = [{"email": f"{c}@example.org", "colour": c} for c in NAMES]

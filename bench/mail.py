@@ -49,7 +49,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from aiosmtpd.controller import Controller  # noqa: E402
-from common import COLOURS, Client, database, free_port, new_game, wait_until_live  # noqa: E402
+from common import (  # noqa: E402
+    COLOURS,
+    Client,
+    add_players,
+    database,
+    free_port,
+    new_game,
+    players_app,
+    wait_until_live,
+)
 
 MAIL_CONFIG = {
     "SECRET_KEY": "bench-mail",
@@ -130,12 +139,8 @@ def queue_mails(app, count: int, language: str | None = None) -> None:
 
     client = app.test_client()
     colours = COLOURS[:3]
-    keys = {}
-    for colour in colours:
-        response = client.post(
-            "/api/players", json={"email": f"{colour}@bench.example", "name": colour}
-        )
-        keys[colour] = response.get_json()["api_key"]
+    made = add_players(app, {f"{c}@bench.example": c for c in colours})
+    keys = {c: made[f"{c}@bench.example"] for c in colours}
     response = client.post(
         "/api/games",
         json={
@@ -241,10 +246,11 @@ def bench_latency(
     with smtp_server() as (smtp_url, inbox):
         server, port = start_serve(database_url, smtp_url, wake)
         try:
+            players_app(database_url)  # new_game makes its players in this process
             client = Client(port)
             played = 0
             while played < moves:
-                game_id, keys = new_game(client, rng, language=language)
+                game_id, keys = new_game(client, database_url, rng, language=language)
                 committed[(game_id, 0)] = time.monotonic()
                 _, view = client.call("GET", f"/api/games/{game_id}")
                 while view["status"] == "active" and played < moves:

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import sqlalchemy as sa  # noqa: E402
-from common import database  # noqa: E402
+from common import add_players, database  # noqa: E402
 
 import engine  # noqa: E402
 from pbem import create_app  # noqa: E402
@@ -53,7 +53,7 @@ def prepare(app, games: int) -> tuple[list[bytes], list[bytes]]:
     client = app.test_client()
     commands, moves = [], []
     for number in range(games):
-        game_id, _, _ = _new_game(client, uuid.uuid4().hex[:8])
+        game_id, _, _ = _new_game(app, client, uuid.uuid4().hex[:8])
         with app.app_context():
             compose_queued()  # decision mails are composed by the sender, before sending
             rows = db.session.execute(
@@ -71,12 +71,10 @@ def prepare(app, games: int) -> tuple[list[bytes], list[bytes]]:
     return commands, moves
 
 
-def _new_game(client, tag: str) -> tuple[int, dict[str, str], dict[str, str]]:
+def _new_game(app, client, tag: str) -> tuple[int, dict[str, str], dict[str, str]]:
     emails = {c: f"{c}-{tag}@example.org" for c in ("red", "blue", "green")}
-    keys = {}
-    for colour, email in emails.items():
-        answer = client.post("/api/players", json={"email": email, "name": colour})
-        keys[colour] = answer.get_json()["api_key"]
+    made = add_players(app, {email: colour for colour, email in emails.items()})
+    keys = {colour: made[email] for colour, email in emails.items()}
     body = {
         "title": f"Bench {tag}",
         "seats": [{"email": e, "colour": c} for c, e in emails.items()],
@@ -120,7 +118,7 @@ def prepare_turns(app, games: int) -> tuple[list[bytes], list[bytes], int]:
     client = app.test_client()
     single, whole, moves = [], [], 0
     for number in range(games):
-        game_id, emails, keys = _new_game(client, uuid.uuid4().hex[:8])
+        game_id, emails, keys = _new_game(app, client, uuid.uuid4().hex[:8])
         while True:
             view = client.get(f"/api/games/{game_id}").get_json()
             if view["pending"][0]["kind"] == "turn":

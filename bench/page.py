@@ -38,7 +38,7 @@ from pathlib import Path
 # The project, not bench/ (where engine.py is a benchmark), comes first.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common import COLOURS  # noqa: E402
+from common import COLOURS, add_players  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
 from pbem import create_app  # noqa: E402
@@ -78,11 +78,8 @@ def main() -> None:
 
     games = []
     for number in range(args.games):
-        keys = {}
-        for colour in COLOURS:
-            email = f"{colour}{number}@bench.example"
-            answer = api.post("/api/players", json={"email": email, "name": colour})
-            keys[colour] = answer.get_json()["api_key"]
+        made = add_players(player_app, {f"{c}{number}@bench.example": c for c in COLOURS})
+        keys = {c: made[f"{c}{number}@bench.example"] for c in COLOURS}
         seats = [{"email": f"{c}{number}@bench.example", "colour": c} for c in COLOURS]
         answer = api.post(
             "/api/games",

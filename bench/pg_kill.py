@@ -21,18 +21,22 @@ from urllib.parse import quote
 
 import sqlalchemy as sa
 from api import start_server  # noqa: E402
-from common import Client, database, new_game  # noqa: E402
+from common import Client, database, new_game, players_app  # noqa: E402
 
 APPLICATION = "pbem_kill_drill"
 
 
-def play(port: int, seed: int, stop_at: float, answers: collections.Counter, acked: set) -> None:
-    """Play random games until `stop_at`, counting every answer; remember acknowledged moves."""
+def play(
+    port: int, url: str, seed: int, stop_at: float, answers: collections.Counter, acked: set
+) -> None:
+    """Play random games until `stop_at`, counting every answer; remember acknowledged moves.
+    The players are made in `url` (the server's database, without its application name, so
+    the killer leaves those connections alone)."""
     client = Client(port)
     rng = random.Random(seed)
     while time.perf_counter() < stop_at:
         try:
-            game_id, keys = new_game(client, rng)
+            game_id, keys = new_game(client, url, rng)
         except Exception:  # noqa: BLE001 (a 503 while making the game: try again)
             answers["game not made"] += 1
             continue
@@ -84,6 +88,7 @@ def main() -> None:
     with database("postgresql", args.pg_url) as url:
         app_url = f"{url}&application_name={quote(APPLICATION)}"
         server, port = start_server(app_url, None, None)
+        players_app(url)  # untimed: new_game makes its players in this process
         admin = sa.create_engine(args.pg_url, poolclass=sa.pool.NullPool)
         answers: collections.Counter[str] = collections.Counter()
         acked: set[tuple[int, int]] = set()
@@ -91,7 +96,7 @@ def main() -> None:
         try:
             stop_at = time.perf_counter() + args.seconds
             threads = [
-                threading.Thread(target=play, args=(port, i, stop_at, answers, acked))
+                threading.Thread(target=play, args=(port, url, i, stop_at, answers, acked))
                 for i in range(args.clients)
             ]
             threads.append(

@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from common import add_players  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 from pbem import create_app  # noqa: E402
@@ -57,12 +58,8 @@ def main() -> None:
         upgrade_database(app)
         client = app.test_client()
         colours = ["red", "yellow", "green", "blue", "brown"]
-        keys = {
-            c: client.post(
-                "/api/players", json={"email": f"{c}@example.org", "name": c}
-            ).get_json()["api_key"]
-            for c in colours
-        }
+        made = add_players(app, {f"{c}@example.org": c for c in colours})
+        keys = {c: made[f"{c}@example.org"] for c in colours}
         body = {
             "title": "Phone",
             "seats": [{"email": f"{c}@example.org", "colour": c} for c in colours],

@@ -31,7 +31,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from common import database  # noqa: E402
+from common import add_players, database  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -39,17 +39,11 @@ sys.path.insert(0, str(ROOT))
 COLOURS = ["red", "yellow", "green", "blue"]
 
 
-def make_games(client, count: int) -> list[tuple[int, dict[str, str]]]:
+def make_games(app, client, count: int) -> list[tuple[int, dict[str, str]]]:
     games = []
     for index in range(count):
-        keys = {}
-        for colour in COLOURS:
-            response = client.post(
-                "/api/players",
-                json={"email": f"{colour}-{index}@bench.example", "name": colour},
-            )
-            assert response.status_code == 201, response.get_json()
-            keys[colour] = response.get_json()["api_key"]
+        made = add_players(app, {f"{c}-{index}@bench.example": c for c in COLOURS})
+        keys = {c: made[f"{c}-{index}@bench.example"] for c in COLOURS}
         response = client.post(
             "/api/games",
             json={
@@ -153,7 +147,7 @@ def main() -> None:
         start = datetime.now(UTC).replace(microsecond=0)
         set_now(app, start)
         client = app.test_client()
-        games = make_games(client, args.games)
+        games = make_games(app, client, args.games)
         with admin.connect() as connection:
             before, records_before, fpi_before = wal(connection)
         started, moves = time.perf_counter(), 0

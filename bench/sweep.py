@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from common import database  # noqa: E402
+from common import add_players, database  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, bench/ comes first on the path, and bench/engine.py is not the engine.
@@ -53,13 +53,8 @@ ROUND = timedelta(hours=1)
 def make_template(app) -> None:
     """One real game, made through the API as a player would."""
     client = app.test_client()
-    keys = {}
-    for colour in COLOURS:
-        response = client.post(
-            "/api/players", json={"email": f"{colour}@bench.example", "name": colour}
-        )
-        assert response.status_code == 201, response.get_json()
-        keys[colour] = response.get_json()["api_key"]
+    made = add_players(app, {f"{c}@bench.example": c for c in COLOURS})
+    keys = {c: made[f"{c}@bench.example"] for c in COLOURS}
     response = client.post(
         "/api/games",
         json={

@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import database  # noqa: E402
+from common import add_players, database  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -30,13 +30,10 @@ COLOURS = ["red", "yellow", "green", "blue"]
 WARM_UP = 5
 
 
-def make_game(client, index: int, moves: int) -> tuple[int, str]:
+def make_game(app, client, index: int, moves: int) -> tuple[int, str]:
     """A game played `moves` moves on; its id and the key of its red seat."""
-    keys = {}
-    for colour in COLOURS:
-        email = f"{colour}-{index}@bench.example"
-        response = client.post("/api/players", json={"email": email, "name": colour})
-        keys[colour] = response.get_json()["api_key"]
+    made = add_players(app, {f"{c}-{index}@bench.example": c for c in COLOURS})
+    keys = {c: made[f"{c}-{index}@bench.example"] for c in COLOURS}
     seats = [{"email": f"{c}-{index}@bench.example", "colour": c} for c in COLOURS]
     response = client.post(
         "/api/games",
@@ -78,7 +75,7 @@ def bench(kind: str, url: str, games: int, rounds: int) -> None:
     )
     upgrade_database(app)
     client = app.test_client()
-    made = [make_game(client, index, 30) for index in range(games)]
+    made = [make_game(app, client, index, 30) for index in range(games)]
     times: dict[str, list[float]] = {"view": [], "304": [], "health/live": []}
     for round_ in range(rounds):
         for game_id, key in made:

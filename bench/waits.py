@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from common import COLOURS, database  # noqa: E402
+from common import COLOURS, add_players, database  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, bench/ comes first on the path, and bench/engine.py is not the engine.
@@ -99,14 +99,11 @@ class Result:
     finished: bool = False
 
 
-def make_game(client, players: int, rng: random.Random) -> tuple[int, list[Person]]:
+def make_game(app, client, players: int, rng: random.Random) -> tuple[int, list[Person]]:
     tag = uuid.uuid4().hex[:10]
     colours = COLOURS[:players]
-    keys = {}
-    for colour in colours:
-        email = f"{colour}-{tag}@example.org"
-        response = client.post("/api/players", json={"email": email, "name": colour.title()})
-        keys[colour] = response.get_json()["api_key"]
+    made = add_players(app, {f"{c}-{tag}@example.org": c.title() for c in colours})
+    keys = {c: made[f"{c}-{tag}@example.org"] for c in colours}
     body = {
         "title": f"Waits {tag}",
         "seats": [{"email": f"{c}-{tag}@example.org", "colour": c} for c in colours],
@@ -156,7 +153,7 @@ def play_game(app, client, players: int, mode: str, seed: int) -> Result:
     rng = random.Random(seed)
     moment = T0
     set_now(app, moment)
-    game_id, people = make_game(client, players, rng)
+    game_id, people = make_game(app, client, players, rng)
     by_colour = {p.colour: p for p in people}
     result = Result()
     with app.app_context():

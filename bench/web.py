@@ -142,10 +142,11 @@ def play_move(client, table: Table, rng: random.Random) -> None:
         table.view = client.call("GET", f"/api/games/{table.game_id}")[1]
 
 
-def new_table(port: int, client, rng: random.Random) -> Table:
-    """A new game played at random to `START_MOVES`, still going, with a signed-in browser."""
+def new_table(port: int, url: str, client, rng: random.Random) -> Table:
+    """A new game played at random to `START_MOVES`, still going, with a signed-in browser
+    (the server at `port`, its database at `url`)."""
     while True:
-        game_id, keys = bench_api.new_game(client, rng, players=PLAYERS, rounds=ROUNDS)
+        game_id, keys = bench_api.new_game(client, url, rng, players=PLAYERS, rounds=ROUNDS)
         _, view = client.call("GET", f"/api/games/{game_id}")
         table = Table(game_id, keys, view, Browser(port))
         while not table.over and table.view["seq"] < START_MOVES:
@@ -160,6 +161,7 @@ class Player:
     """One bench client: its API connection, its random moves and its games."""
 
     port: int
+    url: str
     client: object
     rng: random.Random
     tables: list[Table]
@@ -168,7 +170,7 @@ class Player:
     def playing(self, index: int) -> Table:
         """The client's `index`th game, replaced by a new one (untimed) if it ended."""
         if self.tables[index].over:
-            self.tables[index] = new_table(self.port, self.client, self.rng)
+            self.tables[index] = new_table(self.port, self.url, self.client, self.rng)
             self.replaced += 1
         return self.tables[index]
 
@@ -223,16 +225,16 @@ def main() -> None:
     args = parser.parse_args()
     Browser.language = args.language
     with tempfile.TemporaryDirectory() as folder:
-        server, port = bench_api.start_server(
-            f"sqlite:///{folder}/bench.sqlite", args.workers, args.threads
-        )
+        url = f"sqlite:///{folder}/bench.sqlite"
+        server, port = bench_api.start_server(url, args.workers, args.threads)
+        bench_api.players_app(url)  # new_game makes its players in this process
         try:
             players: list[Player] = [None] * args.clients
 
             def setup(i: int) -> None:
                 client, rng = bench_api.Client(port), random.Random(i)
-                tables = [new_table(port, client, rng) for _ in range(args.games)]
-                players[i] = Player(port, client, rng, tables)
+                tables = [new_table(port, url, client, rng) for _ in range(args.games)]
+                players[i] = Player(port, url, client, rng, tables)
 
             in_threads(setup, args.clients)
             # Untimed: every worker draws some boards first (compiling the templates and

@@ -32,7 +32,7 @@ from engine.driver import play_random_game
 from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.extensions import db
-from pbem.game.players import hash_api_key, player_by_key_hash
+from pbem.game.players import add_player, hash_api_key, player_by_key_hash
 from pbem.store.models import Notification
 from pbem.web.board import standalone_page
 from pbem.web.signin import seat_link
@@ -197,12 +197,11 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
     """Each page to take: the URLs to open in turn (a seat's link first, to sign in) and a
     script to run on the last one."""
     names = {"red": "Rosa", "yellow": "Yago", "green": "Greta", "blue": "Bruno", "brown": "Nuno"}
-    keys = {
-        c: client.post("/api/players", json={"email": f"{c}@example.org", "name": n}).get_json()[
-            "api_key"
-        ]
-        for c, n in names.items()
-    }
+    # Players as `pbem players add` makes them: POST /api/players mails a link, not a key.
+    with app.app_context():
+        keys = {c: add_player(f"{c}@example.org", n)[1] for c, n in names.items()}
+        db.session.commit()
+        db.session.remove()
 
     def new_game(title: str, seed: int, moves: int) -> int:
         body = {

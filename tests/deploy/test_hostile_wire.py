@@ -15,8 +15,10 @@ import time
 
 import pytest
 
+from pbem import create_app
 from tests.deploy.helpers import DEPLOY, REPO
 from tests.processes import call, wait_for
+from tests.server.conftest import add_player_now
 from tests.server.mail_helpers import free_port
 
 
@@ -25,9 +27,10 @@ def web(tmp_path_factory):
     """gunicorn with the deployed settings on a fresh SQLite database, its bodies allowed a
     one-second pause; yields its base URL, a player's key and a game."""
     folder = tmp_path_factory.mktemp("wire")
+    database_url = f"sqlite:///{folder}/pbem.sqlite"
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder}/pbem.sqlite",
+        "DATABASE_URL": database_url,
         "SECRET_KEY": "wire-test",
         "PBEM_INSTANCE_PATH": str(folder),
         "PBEM_BODY_PAUSE_SECONDS": "1",
@@ -46,12 +49,10 @@ def web(tmp_path_factory):
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for(lambda: call(base, "GET", "/api/health/live"), 30, "gunicorn up")
-        keys = {
-            c: call(base, "POST", "/api/players", body={"email": f"{c}@example.com", "name": c})[
-                "api_key"
-            ]
-            for c in ("red", "blue", "green")
-        }
+        # Players with keys as `pbem players add` makes them, in the server's database:
+        # POST /api/players mails a link instead of answering a key.
+        app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": env["SECRET_KEY"]})
+        keys = {c: add_player_now(app, f"{c}@example.com", c) for c in ("red", "blue", "green")}
         seats = [{"colour": c, "email": f"{c}@example.com"} for c in keys]
         game = call(base, "POST", "/api/games", keys["red"], {"title": "wire", "seats": seats})
         yield {"port": port, "base": base, "keys": keys, "game": game["id"], "server": server}

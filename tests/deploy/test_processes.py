@@ -21,10 +21,11 @@ import sqlalchemy as sa
 import yaml
 
 from engine.notation import format_move
+from pbem import create_app
 from pbem.mailin.reply import recipient_of, reply_to
 from tests.deploy.helpers import DEPLOY, REPO, VENV_BIN, local_path, read_unit, value
 from tests.processes import call, play_first_legal, view_if_pending, wait_for
-from tests.server.conftest import own_schema
+from tests.server.conftest import add_player_now, own_schema
 from tests.server.mail_helpers import SmtpServer, free_port
 
 SERVICES = ("migrate", "web", "scheduler", "mailin")
@@ -121,8 +122,10 @@ def test_the_services_play_a_game_against_bots_and_stop_cleanly(database_url, tm
         )
         assert health["database"] == "ok" and health["sweep"]["age_seconds"] < 5
 
-        me = call(base, "POST", "/api/players", body={"email": "me@example.org", "name": "Me"})
-        key = me["api_key"]
+        # A player with a key as the operator makes one (`pbem players add`), in the services'
+        # database: POST /api/players mails a link instead of answering a key.
+        app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": env["SECRET_KEY"]})
+        key = add_player_now(app, "me@example.org", "Me")
         seats = [{"email": "me@example.org", "colour": "red"}]
         seats += [{"colour": c, "bot": True} for c in ("blue", "green")]
         game = call(
