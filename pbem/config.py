@@ -96,6 +96,13 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         PBEM_OUTBOX_KEEP_DAYS=30.0,
         # How long a request body may pause before the request is given up (pbem.bodies).
         PBEM_BODY_PAUSE_SECONDS=BODY_PAUSE_SECONDS,
+        # Caps a day (UTC) on what makes the server mail people who never asked
+        # (pbem.play.strangers): games one player makes, invitations one player sends to
+        # addresses with no account here, and invitations one such address receives from
+        # anyone. A friend group needs few; a spammer needs many.
+        PBEM_GAMES_PER_DAY=10,
+        PBEM_INVITATIONS_PER_DAY=20,
+        PBEM_INVITATIONS_PER_ADDRESS_PER_DAY=3,
     )
     _from_environment(app)
     if config:
@@ -129,7 +136,14 @@ def _from_environment(app: Flask) -> None:
     if os.environ.get("PBEM_WEBHOOK_ALLOW_HTTP"):
         allow = os.environ["PBEM_WEBHOOK_ALLOW_HTTP"].lower() in ("1", "true", "yes")
         app.config["PBEM_WEBHOOK_ALLOW_HTTP"] = allow
-    for name in ("MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR", "PBEM_HEALTH_STALE_SECONDS"):
+    for name in (
+        "MAIL_MAX_BYTES",
+        "MAIL_ANSWERS_PER_HOUR",
+        "PBEM_HEALTH_STALE_SECONDS",
+        "PBEM_GAMES_PER_DAY",
+        "PBEM_INVITATIONS_PER_DAY",
+        "PBEM_INVITATIONS_PER_ADDRESS_PER_DAY",
+    ):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])
     for name in (

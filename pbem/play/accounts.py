@@ -21,6 +21,7 @@ from pbem.extensions import db
 from pbem.game.players import is_unreachable, new_api_key, normal_email
 from pbem.languages import _
 from pbem.notify import outbox
+from pbem.store import suppressed
 from pbem.store.models import Player, SignInLink
 
 #: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
@@ -180,6 +181,8 @@ def spend_sign_in_link(token: str, name: str | None) -> tuple[int, str | None]:
             k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"
         }
     link.used_at = now()
+    # Its holder showed the address is theirs: whoever asked never to be invited, they may be.
+    suppressed.lift(db.session.connection(), link.email)
     db.session.flush()
     return player.id, link.next_path
 
