@@ -456,7 +456,9 @@ def _organised_seat(admin: Player, game_id: int, colour: str) -> tuple[Game, Sea
 
 
 def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
-    """Hand the seat `colour` to the registered player `email` (a replacement player).
+    """Hand the seat `colour` to the player `email` (a replacement player), invited if the
+    address has no account yet (refused for an address that asked never to be invited, and
+    counted against the day's invitations: `strangers.admit_seat`).
 
     In a two-colour game where one person holds both colours of a pair, the whole pair goes
     to the new player: a person is replaced, not half of one.
