@@ -99,6 +99,13 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         PBEM_PROXY_HOPS=0,
         # How long a request body may pause before the request is given up (pbem.bodies).
         PBEM_BODY_PAUSE_SECONDS=BODY_PAUSE_SECONDS,
+        # Caps a day (UTC) on what makes the server mail people who never asked
+        # (pbem.play.strangers): games one player makes, invitations one player sends to
+        # addresses with no account here, and invitations one such address receives from
+        # anyone. A friend group needs few; a spammer needs many.
+        PBEM_GAMES_PER_DAY=10,
+        PBEM_INVITATIONS_PER_DAY=20,
+        PBEM_INVITATIONS_PER_ADDRESS_PER_DAY=3,
     )
     _from_environment(app)
     if config:
@@ -137,6 +144,9 @@ def _from_environment(app: Flask) -> None:
         "MAIL_ANSWERS_PER_HOUR",
         "PBEM_HEALTH_STALE_SECONDS",
         "PBEM_PROXY_HOPS",
+        "PBEM_GAMES_PER_DAY",
+        "PBEM_INVITATIONS_PER_DAY",
+        "PBEM_INVITATIONS_PER_ADDRESS_PER_DAY",
     ):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])

@@ -10,6 +10,7 @@ never be read as another.
 | decline | (game, colour, player) | an invitation's "decline the seat" link |
 | accept | (game, colour, player) | an invitation to a forming game: "accept the seat" |
 | sign-in | (link id, one-time nonce) | `/sign-in/link/<token>`, mailed from `/sign-in` |
+| never invite | (address,) | every invitation: "never invite me again" (`/never-invite/<token>`) |
 
 Reading a token gives its values, or None when it is forged, altered or not of that kind;
 the caller says what to do next. Only the seat link expires (PBEM_SEAT_LINK_MAX_AGE); a
@@ -31,6 +32,7 @@ _DECLINE_SALT = "pbem-decline"
 _SIGN_IN_SALT = "pbem-sign-in"
 _ACCEPT_SALT = "pbem-accept"
 _EMAIL_CHANGE_SALT = "pbem-email-change"
+_NEVER_INVITE_SALT = "pbem-never-invite"
 
 
 class Expired(Exception):
@@ -139,3 +141,14 @@ def read_email_change_token(token: str) -> tuple[int, str, str, int] | None:
     if not (isinstance(old_email, str) and isinstance(new_email, str)):
         return None
     return player_id, old_email, new_email, issued_at
+
+
+def never_invite_token(email: str) -> str:
+    """The link in an invitation that asks never to be invited again: it names the address
+    only, so it keeps working whoever invited it and after the game is gone."""
+    return _signer(_NEVER_INVITE_SALT).dumps([email])
+
+
+def read_never_invite_token(token: str) -> str | None:
+    values = _read(_NEVER_INVITE_SALT, token, 1)
+    return values[0] if values is not None and isinstance(values[0], str) else None

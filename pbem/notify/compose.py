@@ -366,6 +366,8 @@ def welcome_mail(
         + tokens.decline_token(game_id, recipient.colour, recipient.player_id)
         if declinable
         else None,
+        # Someone else seated them: this mail invites them, and may be refused for good.
+        "never": never_invite_link(recipient.email) if declinable else None,
     }
     return message(
         recipient,
@@ -401,11 +403,18 @@ def invitation_mail(
         "rounds": rounds,
         "accept": f"{base_url()}/games/{game_id}/accept/{tokens.accept_token(*seat)}",
         "decline": f"{base_url()}/mail/decline/{tokens.decline_token(*seat)}",
+        "never": never_invite_link(recipient.email),
     }
+    # The organiser's name and title are their words, quoted, never the server's sentence.
     subject = "[El Grande] " + _(
-        "%(organiser)s invites you to %(title)s", organiser=organiser, title=title
+        "“%(organiser)s” invites you to a game called “%(title)s”", organiser=organiser, title=title
     )
     return plain_message(recipient, subject, render("invitation", **context))
+
+
+def never_invite_link(email: str) -> str:
+    """The page that asks, and then makes sure, that `email` is never invited again."""
+    return f"{base_url()}/never-invite/{tokens.never_invite_token(email)}"
 
 
 def text_of(mail: EmailMessage) -> str:

@@ -21,7 +21,7 @@ from pbem.extensions import db
 from pbem.game.players import is_unreachable, new_api_key, normal_email
 from pbem.languages import _
 from pbem.notify import compose, outbox
-from pbem.store import limits
+from pbem.store import limits, suppressed
 from pbem.store.models import Player, SignInLink
 
 #: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
@@ -233,6 +233,8 @@ def spend_sign_in_link(token: str, name: str | None) -> SignedIn:
         # address was proved works on.
         key, player.api_key_hash = new_api_key()
     player.email_proved_at = player.email_proved_at or now()
+    # Its holder showed the address is theirs: whoever asked never to be invited, they may be.
+    suppressed.lift(db.session.connection(), link.email)
     db.session.flush()
     return SignedIn(player.id, link.next_path, key if offer.registers else None)
 

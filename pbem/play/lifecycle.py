@@ -25,7 +25,7 @@ from pbem.game.words import colour_later
 from pbem.languages import _, known, lazy_, moment_text
 from pbem.notify import outbox
 from pbem.notify.later import Later
-from pbem.play import chain
+from pbem.play import chain, strangers
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.timing import deadlines, policy
 
@@ -178,12 +178,19 @@ def create_game(
     (`start_game`); any other starts at once. `language`: its mails' language for a player
     who chose none."""
     emails, colours, options = _checked_seating(creator, seats, options, forming)
+    strangers.check_words(title, seats)
     timing = policy.timing_of({**(default_timing or {}), **(timing or {})})
     seed = secrets.randbits(62)
     try:
         state = engine.new_game(colours, seed=seed, options=options or None)
     except (ValueError, engine.IllegalMove) as error:
         raise Invalid(_("The engine cannot set up this game: %(error)s", error=error)) from None
+    # Checked, and counted, last: a game refused for any other reason spends no cap.
+    invited: dict[str, str] = {}  # each address, with its first seat's colour
+    for email, colour in zip(emails, colours, strict=True):
+        if email != creator.email and not is_unreachable(email):
+            invited.setdefault(email, colour)
+    strangers.admit_game(creator, invited)
     players = _players_of(emails, seats)
     game = Game(
         title=title.strip(),
@@ -463,7 +470,9 @@ def _organised_seat(admin: Player, game_id: int, colour: str) -> tuple[Game, Sea
 
 
 def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
-    """Hand the seat `colour` to the registered player `email` (a replacement player).
+    """Hand the seat `colour` to the player `email` (a replacement player), invited if the
+    address has no account yet (refused for an address that asked never to be invited, and
+    counted against the day's invitations: `strangers.admit_seat`).
 
     In a two-colour game where one person holds both colours of a pair, the whole pair goes
     to the new player: a person is replaced, not half of one.
@@ -487,17 +496,19 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
             _("%(email)s cannot receive mail: give the seat to a person's address.", email=email)
         )
     player = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
-    if player is None:
-        player = invite(email)
     moving = [seat]
     if (game.options or {}).get("variant") == "two_colour":
         pair = game.seats[:2] if seat.position < 2 else game.seats[2:]
         if all(s.player_id == seat.player_id for s in pair):
             moving = pair
-    if any(s.player_id == player.id for s in game.seats if s not in moving):
+    if player is not None and any(s.player_id == player.id for s in game.seats if s not in moving):
         raise Conflict(
             _("%(email)s already holds a seat in game %(game)s.", email=email, game=game.id)
         )
+    # The seat's first mail invites its new holder: checked, and counted, as at creation.
+    strangers.admit_seat(admin, email, colour)
+    if player is None:
+        player = invite(email)
     played_by_bot = any(s.bot for s in moving)
     for s in moving:
         s.player_id = player.id

@@ -1,7 +1,7 @@
 """A game that forms before it begins: an invitation's "accept the seat" link, the list of
 games that need players (`/games/open`) with a Join button, and the organiser's "start
-now". Each goes through `play.lifecycle`; the game begins (deadlines, first mails) once
-every seat is taken and accepted."""
+now"; and every invitation's "never invite me again". Each goes through `play`; the game
+begins (deadlines, first mails) once every seat is taken and accepted."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pbem.extensions import db
 from pbem.game.games import get_game
 from pbem.headers import no_referrer
 from pbem.languages import _
-from pbem.play import lifecycle
+from pbem.play import lifecycle, strangers
 from pbem.store.models import Game, Player, Seat
 from pbem.timing import policy
 from pbem.web import signin
@@ -114,3 +114,20 @@ def _listed(game: Game) -> dict[str, Any]:
         "since": waited.isoformat(),
         "organiser": game.creator.name,
     }
+
+
+@bp.route("/never-invite/<token>", methods=["GET", "POST"])
+def never_invite(token: str) -> ResponseReturnValue:
+    """An invitation's "never invite me again": GET asks (mail scanners follow links), POST
+    refuses every later invitation to the address, from anyone."""
+    no_referrer()
+    email = tokens.read_never_invite_token(token)
+    if email is None:
+        raise NotFound(_("This link is not valid; use the link in the invitation again."))
+    if request.method == "POST":
+        strangers.never_invite(email)
+        db.session.commit()
+    done = strangers.is_suppressed(email)
+    page = render_template("web/never_invite.html", email=email, done=done)
+    # Nothing here for a cache to keep: the address, and the form's token.
+    return page, 200, {"Cache-Control": "no-store"}

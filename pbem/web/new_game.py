@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
 from engine.data import COLOURS
-from pbem.errors import Invalid
+from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.languages import LANGUAGES, N_, _
 from pbem.play import lifecycle
@@ -60,9 +60,10 @@ def new_game() -> ResponseReturnValue:
             forming=_forms(form, seats),
             language=form.get("language"),
         )
-    except Invalid as error:
+    except (Invalid, TooMany) as error:
         db.session.rollback()
-        return _form(form, error.detail), 422
+        wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
+        return _form(form, error.detail), error.status, wait
     db.session.commit()
     invited = [s["email"] for s in seats[1:] if s.get("email")]
     sent = _("Invitations went to %(emails)s. ", emails=", ".join(invited)) if invited else ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from pbem.errors import Forbidden, Invalid, ServiceError
+from pbem.errors import Forbidden, Invalid, ServiceError, TooMany
 from pbem.extensions import db
 from pbem.game.games import get_game
 from pbem.languages import _
@@ -63,7 +63,8 @@ def organise_change(game_id: int) -> ResponseReturnValue:
             raise Invalid(_("This form says nothing to do; reload the page and try again."))
     except ServiceError as error:
         db.session.rollback()
-        return _page(get_game(game_id), organiser, error.detail), status_of(error)
+        wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
+        return _page(get_game(game_id), organiser, error.detail), status_of(error), wait
     db.session.commit()
     flash(_("%(done)s Everyone at the table has been told.", done=said))
     return redirect(url_for("web.organise", game_id=game_id), code=303)

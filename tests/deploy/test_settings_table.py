@@ -90,7 +90,16 @@ def test_every_setting_deploys_files_use_is_in_the_table():
 
 
 @pytest.mark.parametrize(
-    "name", ["MAIL_MAX_BYTES", "MAIL_ANSWERS_PER_HOUR", "PBEM_SWEEP_SECONDS", "PBEM_MAIL_SECONDS"]
+    "name",
+    [
+        "MAIL_MAX_BYTES",
+        "MAIL_ANSWERS_PER_HOUR",
+        "PBEM_SWEEP_SECONDS",
+        "PBEM_MAIL_SECONDS",
+        "PBEM_GAMES_PER_DAY",
+        "PBEM_INVITATIONS_PER_DAY",
+        "PBEM_INVITATIONS_PER_ADDRESS_PER_DAY",
+    ],
 )
 def test_the_documented_default_is_the_apps(name, monkeypatch):
     monkeypatch.delenv(name, raising=False)

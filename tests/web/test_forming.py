@@ -41,7 +41,7 @@ def test_a_game_forms_fills_and_begins(app, api, client):
     # Bea is invited (no thread to reply to: the game has not begun); nobody has a decision.
     ((to, text),) = mails(app, game_id, "invitation")
     assert to == "bea@example.org"
-    assert "Ada invites you" in text and "Reply above" not in text
+    assert "“Ada” invites you" in text and "Reply above" not in text
     assert "yellow: open: anyone may join" in text
     assert mails(app, game_id, "decision") == [] and mails(app, game_id, "welcome") == []
     # Moves wait: the game has not begun.

@@ -53,7 +53,7 @@ def test_friends_make_join_and_play_a_game_from_the_web(browser, live, app, api)
     # Each friend accepts from the invitation mail (the link's page asks first).
     for email in ("bea@example.org", "cy@example.org"):
         mail = text_of_mail(app, email, "invitation")
-        assert "Ada invites you" in mail
+        assert "“Ada” invites you" in mail
         accept = re.search(r"Accept the seat: (\S+)", mail)[1]
         browser.get(f"{live}{urlsplit(accept).path}")
         click_and_wait(browser, by_css(browser, "main form button.primary")[0])

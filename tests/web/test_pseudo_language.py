@@ -17,7 +17,7 @@ from flask_babel import force_locale
 import engine.notation
 from engine import names
 from engine.data import COLOURS
-from pbem import create_app, languages
+from pbem import create_app, languages, tokens
 from pbem.extensions import db
 from pbem.notify import sender
 from pbem.store.models import Notification
@@ -127,7 +127,10 @@ def test_no_page_or_mail_holds_text_left_out_of_the_catalogs(pseudo_app):
     for path in ["/", "/rules", "/sign-in", "/games/open", f"/games/{game_id}"]:
         found[path] = leftovers(visible_text(parse(client.get(path).get_data(as_text=True))), data)
     sign_in_seat(app, client, game_id, "red")
-    for path in [f"/games/{game_id}", "/me", "/games/new", f"/games/{game_id}/organise", "/"]:
+    with app.test_request_context():
+        never = "/never-invite/" + tokens.never_invite_token("someone@example.org")
+    own = [f"/games/{game_id}", "/me", "/games/new", f"/games/{game_id}/organise", "/", never]
+    for path in own:
         page = client.get(path).get_data(as_text=True)
         found[f"{path} (signed in)"] = leftovers(visible_text(parse(page)), data)
     with app.app_context(), force_locale(PSEUDO):

@@ -67,6 +67,13 @@ GAME_LINKS = {
 @blp.route("", methods=["POST"])
 @blp.arguments(GameCreateSchema)
 @blp.response(201, GameSummarySchema)
+@blp.alt_response(
+    429,
+    response="TOO_MANY_REQUESTS",
+    description="You made as many games today as a player may, or invited as many people "
+    "without an account (or one of them was invited as often as an address may be): try "
+    "again after `Retry-After` seconds",
+)
 @blp.doc(security=KEY_REQUIRED, responses={201: {"links": GAME_LINKS}})
 def create(data: dict[str, Any]) -> dict[str, Any]:
     """Create a game; you must hold one of its seats, and you become its admin."""
@@ -172,9 +179,16 @@ def join_seat(game_id: int, colour: str) -> dict[str, Any]:
 @blp.route("/<int:game_id>/seats/<string:colour>", methods=["PUT"])
 @blp.arguments(SeatChangeSchema)
 @blp.response(200, GameSummarySchema)
+@blp.alt_response(
+    429,
+    response="TOO_MANY_REQUESTS",
+    description="An address without an account: you invited as many today as a player may, "
+    "or it was invited as often as an address may be; try again after `Retry-After` seconds",
+)
 @blp.doc(security=KEY_REQUIRED)
 def give_seat(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
-    """Admin: give a seat to another registered player."""
+    """Admin: give a seat to another player, or to an address with no account (invited by
+    the seat's first mail, and counted against the day's invitations)."""
     player = current_player()
     known_colour(colour)
     game = lifecycle.give_seat(player, game_id, colour, data["email"])

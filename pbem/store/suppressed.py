@@ -1,0 +1,39 @@
+"""The addresses that asked never to be invited (table `suppressed_addresses`): kept by an
+insert a repeat leaves alone, so a second click, or two at once, changes nothing more."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+
+from pbem.store.models import SuppressedAddress
+
+_suppressed = SuppressedAddress.__table__
+
+
+def suppress(connection: Connection, email: str, moment: datetime) -> None:
+    """Never invite `email` again (a normal, lowercased address); done already: nothing."""
+    insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
+    connection.execute(
+        insert(_suppressed)
+        .values(email=email[:254], created_at=moment)
+        .on_conflict_do_nothing(index_elements=[_suppressed.c.email])
+    )
+
+
+def lift(connection: Connection, email: str) -> None:
+    """`email` may be invited again (its holder showed it is theirs by signing in with it)."""
+    connection.execute(delete(_suppressed).where(_suppressed.c.email == email))
+
+
+def among(connection: Connection, emails: Iterable[str]) -> set[str]:
+    """Which of `emails` asked never to be invited."""
+    wanted = list(set(emails))
+    if not wanted:
+        return set()
+    found = connection.execute(select(_suppressed.c.email).where(_suppressed.c.email.in_(wanted)))
+    return set(found.scalars())
