@@ -75,7 +75,8 @@ def start_demo(app: Flask, base_url: str) -> Demo:
         _keep_demo_key(app, key)
         seats: list[dict[str, Any]] = [{"email": email, "colour": colour}]
         seats += [{"colour": c, "bot": True} for c in BOT_COLOURS]
-        game = create_game(you, "Demo: you against two bots", seats, options={})
+        # The operator's own game, which invites no one: not counted against the day's cap.
+        game = create_game(you, "Demo: you against two bots", seats, options={}, capped=False)
         db.session.commit()
         game_id = game.id
         sweep()  # the bots' first answers, if the game opens with theirs

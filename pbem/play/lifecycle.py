@@ -170,13 +170,15 @@ def create_game(
     default_timing: dict[str, Any] | None = None,
     forming: bool = False,
     language: str | None = None,
+    capped: bool = True,
 ) -> Game:
     """A new game: `seats` are `{email, colour}` (with a `name` for a newcomer, if given),
     `{bot: true, colour}` or (a game that forms) `{open: true, colour}` in seat order; the
     creator must hold one. A game that forms waits, without deadlines, until every seat is
     taken and accepted (`accept_seat`, `join_seat`) or its organiser starts it
     (`start_game`); any other starts at once. `language`: its mails' language for a player
-    who chose none."""
+    who chose none. `capped`: counted against the day's caps on games and invitations
+    (`play.strangers`); only the operator's own tools make games that are not."""
     emails, colours, options = _checked_seating(creator, seats, options, forming)
     strangers.check_words(title, seats)
     timing = policy.timing_of({**(default_timing or {}), **(timing or {})})
@@ -190,7 +192,8 @@ def create_game(
     for email, colour in zip(emails, colours, strict=True):
         if email != creator.email and not is_unreachable(email):
             invited.setdefault(email, colour)
-    strangers.admit_game(creator, invited)
+    if capped:  # every door a person uses; the operator's own tools (the demo) are not
+        strangers.admit_game(creator, invited)
     players = _players_of(emails, seats)
     game = Game(
         title=title.strip(),

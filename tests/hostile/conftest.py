@@ -52,7 +52,7 @@ class Server:
     def player(self, name: str) -> tuple[str, str]:
         """A fresh proved player (as `pbem players add` makes one): its address and key."""
         self.made[name] += 1
-        address = f"{name}-{self.made[name]}-{os.getpid()}@players.test"
+        address = f"{name}-{self.made[name]}-{os.getpid()}@players.example.org"
         with self.app.app_context():
             _player, key = add_player(address, name.title())
             db.session.commit()

@@ -47,7 +47,7 @@ def mailed_link(server, address: str, path: str) -> str:
 
 
 def test_one_sign_in_link_used_eight_times_at_once_signs_in_once(server):
-    address = "eight-at-once@players.test"
+    address = "eight-at-once@players.example.org"
     token, cookies = form(server, "/sign-in")
     asked = server.call(
         "POST", "/sign-in/mail", data={"csrf_token": token, "email": address}, cookies=cookies
@@ -73,7 +73,7 @@ def test_a_known_players_link_works_once_under_a_race(server):
 
 
 def test_two_links_for_one_new_address_spent_at_once_make_one_player(server):
-    address = "two-links@players.test"
+    address = "two-links@players.example.org"
     for _ in range(2):
         assert ask_sign_in(server, address).status_code == 200
     paths = [link_in(m.message, "/sign-in/link/") for m in server.mails() if m.recipient == address]
@@ -94,7 +94,7 @@ def test_two_links_for_one_new_address_spent_at_once_make_one_player(server):
 def test_a_sign_up_proves_the_address_before_any_key(server):
     """POST /api/players answers alike for a known and a new address and hands out no key;
     the mailed link shows the key once, on a page no cache keeps."""
-    address = "signs-up@players.test"
+    address = "signs-up@players.example.org"
     answer = server.call("POST", "/api/players", body={"email": address, "name": "Newcomer"})
     assert answer.status_code == 202 and "api_key" not in answer.json()
     known, _key = server.player("known")
@@ -115,7 +115,7 @@ def test_a_sign_up_proves_the_address_before_any_key(server):
 def test_sign_in_links_are_limited_per_client_behind_the_proxy(server):
     """Ten links an hour per client: an eleventh from one client is refused, while another
     client (another X-Forwarded-For, as nginx sends it) is not held back by the first."""
-    answers = [ask_sign_in(server, f"limit-{n}@players.test", "198.51.100.7") for n in range(11)]
+    answers = [ask_sign_in(server, f"limit-{n}@players.example.org", "198.51.100.7") for n in range(11)]
     assert [a.status_code for a in answers] == [200] * 10 + [429]
     assert "Too many sign-in links" in answers[-1].text
-    assert ask_sign_in(server, "another@players.test", "198.51.100.8").status_code == 200
+    assert ask_sign_in(server, "another@players.example.org", "198.51.100.8").status_code == 200

@@ -32,7 +32,7 @@ def holders(server, game_id: int) -> list[int]:
 
 def test_a_stranger_cannot_take_an_invited_seat(server):
     organiser, key = server.player("organiser")
-    friend = "friend-invited@players.test"
+    friend = "friend-invited@players.example.org"
     game_id = forming_game(
         server, key, [{"colour": "red", "email": organiser}, {"colour": "blue", "email": friend}]
     )
@@ -50,7 +50,7 @@ def test_an_account_whose_address_was_never_proved_accepts_only_by_its_link(serv
     """An account made before addresses were proved (its key handed to whoever asked) may
     not accept an invitation through the API; the invitation's mailed link may."""
     organiser, key = server.player("organiser")
-    invited = "unproved@players.test"
+    invited = "unproved@players.example.org"
     game_id = forming_game(
         server, key, [{"colour": "red", "email": organiser}, {"colour": "blue", "email": invited}]
     )

@@ -19,8 +19,8 @@ def test_thirty_games_in_a_second_from_one_player_are_capped(server):
             "forming": True,
             "seats": [
                 {"colour": "red", "email": organiser},
-                {"colour": "blue", "email": f"victim-{n}-a@strangers.test"},
-                {"colour": "green", "email": f"victim-{n}-b@strangers.test"},
+                {"colour": "blue", "email": f"victim-{n}-a@strangers.example.org"},
+                {"colour": "green", "email": f"victim-{n}-b@strangers.example.org"},
             ],
         }
         for n in range(30)
@@ -41,7 +41,7 @@ def test_thirty_games_in_a_second_from_one_player_are_capped(server):
 
 
 def test_one_stranger_invited_by_many_at_once_gets_at_most_three(server):
-    stranger = "much-invited@strangers.test"
+    stranger = "much-invited@strangers.example.org"
     inviters = [server.player("inviter") for _ in range(8)]
     calls = [
         partial(
