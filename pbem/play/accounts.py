@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import InstrumentedAttribute
 
 from pbem import tokens
+from pbem.addresses import kept_address
 from pbem.clock import now
 from pbem.errors import Forbidden, Invalid, TooMany
 from pbem.extensions import db
@@ -36,8 +37,9 @@ SIGN_IN_LINKS_PER_CLIENT = 10
 
 def reset_key_by_mail(email: str) -> None:
     """A new key for the player registered as `email`, sent through the outbox; nothing for
-    an unknown email, and nothing past the hourly limit (the caller's answer is the same)."""
-    player = _player(email)
+    an unknown email, and nothing past the hourly limit (the caller's answer is the same).
+    An address that is none is refused (Invalid): that says nothing of who plays here."""
+    player = _player(kept_address(email))
     if player is None or is_unreachable(player.email):
         return
     if outbox.mails_last_hour(player.id, "key") >= KEY_MAILS_PER_HOUR:
@@ -70,7 +72,9 @@ def mail_sign_in_link(
 ) -> None:
     """Mail `email` a one-time sign-in link (`link_for(token)`: its URL); the caller
     commits. The same for a known address and an unknown one (whose link makes a player),
-    and nothing past the address's hourly limit; a client past its own limit is refused."""
+    and nothing past the address's hourly limit; a client past its own limit is refused,
+    and so is an address mail cannot reach (Invalid), before anything is kept."""
+    email = kept_address(email)
     if _asked_since(SignInLink.client, client) >= SIGN_IN_LINKS_PER_CLIENT:
         raise TooMany(
             _(
@@ -79,8 +83,7 @@ def mail_sign_in_link(
             ),
             retry_after=3600,
         )
-    email = normal_email(email)
-    if is_unreachable(email) or _asked_since(SignInLink.email, email) >= SIGN_IN_LINKS_PER_ADDRESS:
+    if _asked_since(SignInLink.email, email) >= SIGN_IN_LINKS_PER_ADDRESS:
         # Counted all the same: a client cannot probe addresses without spending its own.
         _keep_link(email, client, next_path, used=True)
         return
@@ -195,12 +198,13 @@ def mail_email_change(player: Player, new_email: str, link_for: Callable[[str], 
     URL); the address changes only when the link is followed, so a typo costs nothing. The
     caller commits. The normalised address, for the answer."""
     new_email = normal_email(new_email)
-    if new_email == player.email:
-        raise Invalid(_("%(email)s is your address already.", email=new_email))
     if is_unreachable(new_email):
         raise Invalid(
             _("No mail reaches %(email)s (.invalid addresses are for house bots).", email=new_email)
         )
+    new_email = kept_address(new_email)
+    if new_email == player.email:
+        raise Invalid(_("%(email)s is your address already.", email=new_email))
     if outbox.mails_last_hour(player.id, "email_change") >= EMAIL_CHANGES_PER_HOUR:
         raise TooMany(
             _(
