@@ -5,6 +5,9 @@ from typing import Any
 import marshmallow as ma
 from apispec import BasePlugin
 
+from pbem.addresses import MAX_LENGTH, kept_address
+from pbem.errors import Invalid
+
 #: Names and titles are shown in mails and pages, and PostgreSQL refuses NUL in text: no
 #: control characters. A Regexp validator, so the spec carries it as a `pattern`.
 no_control_characters = ma.validate.Regexp(
@@ -17,6 +20,25 @@ def Text(max_length: int, **kwargs: Any) -> ma.fields.String:  # noqa: N802 (rea
     return ma.fields.String(
         validate=[ma.validate.Length(min=1, max=max_length), no_control_characters], **kwargs
     )
+
+
+class Address(ma.fields.String):
+    """An email address, read as `pbem.addresses.kept_address` keeps it (so a refusal is a
+    422 naming the field, with the sentence it gives); said in the spec as a string of
+    format email, at most 254 characters."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"format": "email", **kwargs.pop("metadata", {})}
+        # Never refuses (kept_address did first): it is there for the spec's maxLength.
+        kwargs.setdefault("validate", ma.validate.Length(max=MAX_LENGTH))
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        typed = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return kept_address(typed)
+        except Invalid as error:
+            raise ma.ValidationError(error.detail) from None
 
 
 class Flag(ma.fields.Boolean):

@@ -11,6 +11,7 @@ import secrets
 from sqlalchemy.exc import IntegrityError
 
 from pbem import tokens
+from pbem.addresses import kept_address
 from pbem.clock import now
 from pbem.errors import Conflict, Invalid, NotFound, Unauthorized
 from pbem.extensions import db
@@ -58,9 +59,9 @@ def is_unreachable(email: str) -> bool:
 
 
 def newcomer(email: str, name: str | None = None) -> Player:
-    """The player for an email with no player yet: the house bot a bot address names, else
-    an invited player (`invite`, by `name` if given). Any other address on `.invalid` is
-    refused."""
+    """The player for an email with no player yet: the house bot a bot address names (the
+    one place a bot's address is taken, before any address check), else an invited player
+    (`invite`, by `name` if given). Any other address on `.invalid` is refused."""
     number = house_bot_number(email)
     if number is not None:
         return house_bot(number)
@@ -103,6 +104,7 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
                 email=email,
             )
         )
+    email = kept_address(email)
     player = db.session.execute(
         db.select(Player).where(Player.email == email).with_for_update()
     ).scalar_one_or_none()
@@ -138,8 +140,10 @@ def unknown_key() -> Unauthorized:
 def invite(email: str, name: str | None = None) -> Player:
     """A player for an email that has no account yet: no key until they claim one with the
     link in their first mail (a one-time nonce, kept until then). Named `name` (given by
-    whoever invited them; they may choose another) or else by their address's first part."""
-    local = email.partition("@")[0] or email
+    whoever invited them; they may choose another) or else by their address's first part.
+    The caller looks the address up first, in the form `kept_address` gives."""
+    email = kept_address(email)
+    local = email.partition("@")[0]
     player = Player(
         email=email,
         name=((name or "").strip() or local)[:100],

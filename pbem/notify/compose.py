@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import format_datetime, formataddr
+from email.utils import format_datetime
 from functools import cache, wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import quote
@@ -58,6 +59,22 @@ class Recipient:
     bot_plays: bool = False
     # What the mail is written in (`languages.language_of`: their choice, else the game's).
     language: str = languages.DEFAULT
+
+
+#: The longest a display name may be in `To`, quoted (with its escapes): Python's header
+#: folding unquotes a quoted name it must split over lines, and then its commas would name
+#: more recipients; a name this short fits the header's first line and is never split.
+_SHOWN_NAME_LENGTH = 60
+
+
+def to_header(recipient: Recipient) -> Address:
+    """`To` for `recipient`: their address (one kept by `pbem.addresses.kept_address`, the
+    same the envelope names) with their name shown beside it, quoted or encoded as it needs,
+    on one line, and short enough never to be folded."""
+    shown = " ".join("".join(c if c.isprintable() else " " for c in recipient.name).split())
+    while len(shown) + shown.count('"') + shown.count("\\") > _SHOWN_NAME_LENGTH:
+        shown = shown[:-1]
+    return Address(display_name=shown.rstrip(), addr_spec=recipient.email)
 
 
 def in_recipients_language(
@@ -135,7 +152,7 @@ def message(
     """A mail of game `game_id` to `recipient`, threaded with their others of that game."""
     mail = EmailMessage()
     mail["From"] = current_app.config["MAIL_FROM"]
-    mail["To"] = formataddr((recipient.name, recipient.email))
+    mail["To"] = to_header(recipient)
     mail["Subject"] = f"[El Grande #{game_id}] {title}: {subject}"
     mail["Date"] = format_datetime(now())
     colour = recipient.colour or "all"
@@ -478,7 +495,7 @@ def plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) ->
     """A mail that belongs to no game's thread (a key, a digest, the help)."""
     mail = EmailMessage()
     mail["From"] = current_app.config["MAIL_FROM"]
-    mail["To"] = formataddr((recipient.name, recipient.email))
+    mail["To"] = to_header(recipient)
     mail["Subject"] = subject
     mail["Date"] = format_datetime(now())
     mail["Message-ID"] = addresses.message_id(None, None, None)

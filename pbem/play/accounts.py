@@ -15,6 +15,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
 from pbem import tokens
+from pbem.addresses import kept_address
 from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, Invalid, TooMany
 from pbem.extensions import db
@@ -38,8 +39,9 @@ HOUR = timedelta(hours=1)
 
 def reset_key_by_mail(email: str) -> None:
     """A new key for the player registered as `email`, sent through the outbox; nothing for
-    an unknown email, and nothing past the hourly limit (the caller's answer is the same)."""
-    player = _player(email)
+    an unknown email, and nothing past the hourly limit (the caller's answer is the same).
+    An address that is none is refused (Invalid): that says nothing of who plays here."""
+    player = _player(kept_address(email))
     if player is None or is_unreachable(player.email):
         return
     if not _within_limit("key-mail:player", str(player.id), KEY_MAILS_PER_HOUR):
@@ -71,9 +73,11 @@ def mail_sign_in_link(
 ) -> None:
     """Mail `email` a one-time sign-in link (`link_for(token)`: its URL); the caller
     commits. The same for a known address and an unknown one (whose link makes a player),
-    and nothing past the address's hourly limit; a client past its own limit is refused.
+    and nothing past the address's hourly limit; a client past its own limit is refused,
+    and so is an address mail cannot reach (Invalid), before anything is kept.
     With `name`, the link registers: asked for by `POST /api/players`, it makes the player
     so named (or signs in a known one) and shows a new API key once."""
+    email = kept_address(email)
     if not _within_limit("mail-link:client", client, SIGN_IN_LINKS_PER_CLIENT):
         raise TooMany(
             _(
@@ -82,20 +86,8 @@ def mail_sign_in_link(
             ),
             retry_after=3600,
         )
-    email = normal_email(email)
     purpose = "sign_in" if name is None else "register"
-    if name is not None and is_unreachable(email):
-        # Says nothing of who plays here: no one can, at such an address.
-        raise Invalid(
-            _(
-                "%(email)s cannot receive mail (.invalid is reserved, and bots.invalid holds the "
-                "house bots): register with an address you read.",
-                email=email,
-            )
-        )
-    if is_unreachable(email) or not _within_limit(
-        "mail-link:address", email, SIGN_IN_LINKS_PER_ADDRESS
-    ):
+    if not _within_limit("mail-link:address", email, SIGN_IN_LINKS_PER_ADDRESS):
         # Kept all the same (spent): the answer and the work are those of a mailed link.
         _keep_link(email, client, next_path, used=True, purpose=purpose, name=name)
         return
@@ -269,12 +261,13 @@ def mail_email_change(player: Player, new_email: str, link_for: Callable[[str], 
     URL); the address changes only when the link is followed, so a typo costs nothing. The
     caller commits. The normalised address, for the answer."""
     new_email = normal_email(new_email)
-    if new_email == player.email:
-        raise Invalid(_("%(email)s is your address already.", email=new_email))
     if is_unreachable(new_email):
         raise Invalid(
             _("No mail reaches %(email)s (.invalid addresses are for house bots).", email=new_email)
         )
+    new_email = kept_address(new_email)
+    if new_email == player.email:
+        raise Invalid(_("%(email)s is your address already.", email=new_email))
     if not _within_limit("email-change:player", str(player.id), EMAIL_CHANGES_PER_HOUR):
         raise TooMany(
             _(

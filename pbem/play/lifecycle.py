@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import engine
+from pbem.addresses import kept_address
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
 from pbem.game.games import get_game, locked_game, status_word
@@ -110,8 +111,23 @@ def _holders(seats: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
                 )
             )
         else:
-            holders.append(normal_email(seat["email"]))
+            holders.append(_seat_address(position, seat))
     return holders
+
+
+def _seat_address(position: int, seat: dict[str, Any]) -> str:
+    """A person's seat's address as kept; a refusal names the seat, as a game has several."""
+    try:
+        return kept_address(seat["email"])
+    except Invalid as error:
+        raise Invalid(
+            _(
+                "Seat %(seat)s (%(colour)s): %(problem)s",
+                seat=position + 1,
+                colour=seat["colour"],
+                problem=error.detail,
+            )
+        ) from None
 
 
 def _checked_seating(
@@ -155,7 +171,7 @@ def _players_of(emails: list[str], seats: list[dict[str, Any]]) -> dict[str, Pla
         p.email: p
         for p in db.session.execute(db.select(Player).where(Player.email.in_(emails))).scalars()
     }
-    given = {normal_email(s["email"]): s.get("name") for s in seats if s.get("email")}
+    given = {e: s.get("name") for e, s in zip(emails, seats, strict=True) if s.get("email")}
     for email in dict.fromkeys(e for e in emails if e not in players):
         players[email] = newcomer(email, given.get(email))
     return players
@@ -498,6 +514,7 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
         raise Invalid(
             _("%(email)s cannot receive mail: give the seat to a person's address.", email=email)
         )
+    email = kept_address(email)
     player = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
     moving = [seat]
     if (game.options or {}).get("variant") == "two_colour":

@@ -23,6 +23,7 @@ from typing import Any, NotRequired, TypedDict
 import marshmallow as ma
 
 import engine
+from pbem.addresses import kept_address
 from pbem.errors import Invalid
 from pbem.extensions import db
 from pbem.game.games import get_game
@@ -210,7 +211,7 @@ def _check_together(document: GameDocument) -> None:
         if is_unreachable(email) and house_bot_number(email) is None:
             raise ImportRefused(f"Seat {index}'s email {email} cannot receive mail.")
     try:
-        check_seat_holders(document["options"], [normal_email(s["email"]) for s in seats])
+        check_seat_holders(document["options"], [_kept(s["email"]) for s in seats])
     except Invalid as error:
         raise ImportRefused(error.detail) from None
     for number, entry in enumerate(document["log"], start=1):
@@ -310,6 +311,22 @@ def _email(value: str) -> None:
     email = normal_email(value)
     if not 3 <= len(email) <= 254 or "@" not in email or _CONTROL.search(email):
         raise ma.ValidationError("The email of $where ($value) is not an email address.")
+    if is_unreachable(email):
+        return  # a house bot's, or refused by _check_together, which names the seat
+    try:
+        kept_address(email)
+    except Invalid as error:
+        detail = error.detail.replace("$", "$$")  # a template: the address may hold a $
+        raise ma.ValidationError(
+            f"The email of $where ($value) is not an address mail can reach: {detail}"
+        ) from None
+
+
+def _kept(email: str) -> str:
+    """A seat's or the admin's address as a new game's would be kept (`kept_address`); one on
+    .invalid as it is, for `newcomer` to make the house bot it names or refuse it."""
+    email = normal_email(email)
+    return email if is_unreachable(email) else kept_address(email)
 
 
 def _utc(text: str) -> datetime:
@@ -547,14 +564,14 @@ def _replay(document: GameDocument) -> _Replay:
 def _write(document: GameDocument, replay: _Replay) -> int:
     status, timing = document["status"], policy.timing_of(document["timing"])
     now = utcnow()
-    emails = [normal_email(s["email"]) for s in document["seats"]]
-    admin = normal_email(document["admin"])
+    emails = [_kept(s["email"]) for s in document["seats"]]
+    admin = _kept(document["admin"])
     wanted = [*emails, admin]
     players = {
         p.email: p
         for p in db.session.execute(db.select(Player).where(Player.email.in_(wanted))).scalars()
     }
-    names = {normal_email(s["email"]): s["name"].strip() for s in document["seats"]}
+    names = {_kept(s["email"]): s["name"].strip() for s in document["seats"]}
     # Unknown emails are invited, as a new game's are; they keep the name they had there.
     for email in dict.fromkeys(e for e in wanted if e not in players):
         players[email] = newcomer(email)

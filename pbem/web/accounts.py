@@ -13,6 +13,7 @@ from flask import current_app, flash, make_response, redirect, render_template, 
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
+from pbem.addresses import kept_address
 from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import new_api_key
@@ -36,27 +37,25 @@ MAIL_KINDS = {
     "table_talk": N_("what the other players write to the table"),
 }
 
-#: An address as a person types it: something@somewhere, no spaces (the mail tells the rest).
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
-
 
 @bp.post("/sign-in/mail")
 def mail_sign_in_link() -> ResponseReturnValue:
     """Mail a one-time sign-in link; the same answer whether or not the address plays here."""
     no_referrer()
-    email = request.form.get("email", "").strip()
+    typed = request.form.get("email", "")
     next_page = own_path(request.form.get("next"))
-    if not _EMAIL.fullmatch(email) or len(email) > 254:
-        error = _(
-            "%(email)r does not look like an email address; check it and try again.", email=email
+    try:
+        email = kept_address(typed)
+        accounts.mail_sign_in_link(
+            email,
+            client=request.remote_addr or "unknown",
+            next_path=next_page,
+            link_for=lambda token: signin.absolute_link("web.sign_in_link", token=token),
         )
-        return render_template("web/sign_in.html", next=next_page, error=error, email=email), 422
-    accounts.mail_sign_in_link(
-        email,
-        client=request.remote_addr or "unknown",
-        next_path=next_page,
-        link_for=lambda token: signin.absolute_link("web.sign_in_link", token=token),
-    )
+    except Invalid as error:
+        db.session.rollback()
+        page = render_template("web/sign_in.html", next=next_page, error=error.detail, email=typed)
+        return page, 422
     db.session.commit()
     return render_template(
         "web/sign_in.html",
@@ -141,7 +140,9 @@ def change_me() -> ResponseReturnValue:
         said = change(player, request.form)
     except (Invalid, TooMany) as error:
         db.session.rollback()
-        return _me_page(player, error=error.detail), error.status
+        # An address refused stays in its field, to be mended rather than typed again.
+        typed = request.form.get("email", "") if action == "email" else ""
+        return _me_page(player, error=error.detail, typed_email=typed), error.status
     db.session.commit()
     flash(said)
     return redirect(url_for("web.me"), code=303)
@@ -178,13 +179,11 @@ def _change_mail(player: Player, form: MultiDict[str, str]) -> str:
 
 
 def _change_email(player: Player, form: MultiDict[str, str]) -> str:
-    email = form.get("email", "").strip()
-    if not _EMAIL.fullmatch(email) or len(email) > 254:
-        raise Invalid(
-            _("%(email)r does not look like an email address; check it and try again.", email=email)
-        )
+    # accounts checks the address (`kept_address`), after its own word for a bot's.
     new_email = accounts.mail_email_change(
-        player, email, lambda token: signin.absolute_link("web.email_change", token=token)
+        player,
+        form.get("email", ""),
+        lambda token: signin.absolute_link("web.email_change", token=token),
     )
     hours = accounts.EMAIL_CHANGE_HOURS
     said: str = _(
@@ -286,7 +285,9 @@ def email_change(token: str) -> ResponseReturnValue:
     return redirect(url_for("web.me"), code=303)
 
 
-def _me_page(player: Player, key: str | None = None, error: str | None = None) -> str:
+def _me_page(
+    player: Player, key: str | None = None, error: str | None = None, typed_email: str = ""
+) -> str:
     chosen = preferences.preferences_of(player)
     muted, hooks = chosen["muted_games"], chosen["webhooks"]
     titles = dict(
@@ -308,6 +309,7 @@ def _me_page(player: Player, key: str | None = None, error: str | None = None) -
         player=player,
         key=key,
         error=error,
+        typed_email=typed_email,
         choices=_choices(player),
         digest_hours=chosen["digest_hours"],
         language=chosen["language"],

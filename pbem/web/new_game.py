@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
 from engine.data import COLOURS
+from pbem.addresses import kept_address
 from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.languages import LANGUAGES, N_, _
@@ -87,6 +88,19 @@ def new_game() -> ResponseReturnValue:
     return redirect(url_for("web.game", game_id=game.id), code=303)
 
 
+def _friends_address(form: MultiDict[str, str], number: int) -> str:
+    """Seat `number`'s address as kept; a refusal names the seat as the form numbers it."""
+    typed = form.get(f"email-{number}", "")
+    if not typed.strip():
+        raise Invalid(_("Seat %(seat)s is a friend's: give their email address.", seat=number + 1))
+    try:
+        return kept_address(typed)
+    except Invalid as error:
+        raise Invalid(
+            _("Seat %(seat)s: %(problem)s", seat=number + 1, problem=error.detail)
+        ) from None
+
+
 def _read(
     form: MultiDict[str, str], own_email: str
 ) -> tuple[str, list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
@@ -105,11 +119,7 @@ def _read(
         elif who == "open":
             seats.append({"open": True, "colour": colour})
         else:
-            email, name = form.get(f"email-{number}", "").strip(), form.get(f"name-{number}")
-            if "@" not in email:
-                raise Invalid(
-                    _("Seat %(seat)s is a friend's: give their email address.", seat=number + 1)
-                )
+            email, name = _friends_address(form, number), form.get(f"name-{number}")
             seats.append({"email": email, "colour": colour, "name": (name or "").strip()[:100]})
     if not 3 <= len(seats) <= 5:
         raise Invalid(

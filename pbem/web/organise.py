@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from pbem.addresses import kept_address
 from pbem.errors import Forbidden, Invalid, ServiceError, TooMany
 from pbem.extensions import db
 from pbem.game.games import get_game
@@ -46,13 +47,14 @@ def organise_change(game_id: int) -> ResponseReturnValue:
             said = _("A bot now plays %(colour)s.", colour=colour_name(colour))
         elif action == "give":
             email = request.form.get("email", "").strip()
-            if "@" not in email:
+            if not email:
                 raise Invalid(_("Give the email address of the person who takes the seat."))
+            # give_seat checks the address (`kept_address`) and says what is wrong with it.
             lifecycle.give_seat(organiser, game_id, colour, email)
             said = _(
                 "The %(colour)s seat is now %(email)s's; they have been mailed.",
                 colour=colour_name(colour),
-                email=email,
+                email=kept_address(email),
             )
         elif action == "abort":
             if request.form.get("sure") != "yes":
@@ -64,7 +66,9 @@ def organise_change(game_id: int) -> ResponseReturnValue:
     except ServiceError as error:
         db.session.rollback()
         wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
-        return _page(get_game(game_id), organiser, error.detail), status_of(error), wait
+        # What was typed for a seat stays in that seat's field, to be mended.
+        typed = {"colour": colour, "email": request.form.get("email", "")}
+        return _page(get_game(game_id), organiser, error.detail, typed), status_of(error), wait
     db.session.commit()
     flash(_("%(done)s Everyone at the table has been told.", done=said))
     return redirect(url_for("web.organise", game_id=game_id), code=303)
@@ -82,7 +86,9 @@ def _organiser(game_id: int) -> tuple[Player, Game]:
     return db.session.get_one(Player, signed.id), game
 
 
-def _page(game: Game, organiser: Player, error: str | None) -> str:
+def _page(
+    game: Game, organiser: Player, error: str | None, typed: dict[str, str] | None = None
+) -> str:
     due = deadlines.earliest(db.session.connection(), [game.id])
     seats = [
         {
@@ -99,6 +105,7 @@ def _page(game: Game, organiser: Player, error: str | None) -> str:
         game=game,
         seats=seats,
         error=error,
+        typed=typed,
         extensions=EXTENSIONS,
         active=game.status == "active",
         forming=game.status == "forming",

@@ -115,7 +115,9 @@ def test_a_sign_up_proves_the_address_before_any_key(server):
 def test_sign_in_links_are_limited_per_client_behind_the_proxy(server):
     """Ten links an hour per client: an eleventh from one client is refused, while another
     client (another X-Forwarded-For, as nginx sends it) is not held back by the first."""
-    answers = [ask_sign_in(server, f"limit-{n}@players.example.org", "198.51.100.7") for n in range(11)]
+    answers = [
+        ask_sign_in(server, f"limit-{n}@players.example.org", "198.51.100.7") for n in range(11)
+    ]
     assert [a.status_code for a in answers] == [200] * 10 + [429]
     assert "Too many sign-in links" in answers[-1].text
     assert ask_sign_in(server, "another@players.example.org", "198.51.100.8").status_code == 200

@@ -2,7 +2,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from pbem.api.fields import Flag, Text
+from pbem.api.fields import Address, Flag, Text
 from pbem.languages import LANGUAGES
 from pbem.timing.schemas import TimingSchema
 
@@ -17,8 +17,7 @@ _OPEN_SEAT: dict[str, Any] = {"required": ["open"], "properties": {"open": {"enu
 
 
 class SeatInSchema(ma.Schema):
-    email = ma.fields.Email(
-        validate=ma.validate.Length(max=254),
+    email = Address(
         metadata={"description": "The seat's player (invited if they have no account)"},
     )
     bot = Flag(
@@ -161,9 +160,8 @@ class ViewerColourSchema(ma.Schema):
 
 
 class SeatChangeSchema(ma.Schema):
-    email = ma.fields.Email(
+    email = Address(
         required=True,
-        validate=ma.validate.Length(max=254),
         metadata={"description": "Who takes the seat over (invited by mail if not registered)"},
     )
 

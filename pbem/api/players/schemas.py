@@ -1,12 +1,12 @@
 import marshmallow as ma
 
-from pbem.api.fields import Flag, Text
+from pbem.api.fields import Address, Flag, Text
 from pbem.languages import LANGUAGES
 from pbem.store.queries import MAX_ID
 
 
 class PlayerCreateSchema(ma.Schema):
-    email = ma.fields.Email(required=True, validate=ma.validate.Length(max=254))
+    email = Address(required=True)
     name = Text(100, required=True, metadata={"description": "How other players see you"})
 
 
@@ -66,7 +66,7 @@ class PreferencesSchema(ma.Schema):
 
 
 class KeyResetSchema(ma.Schema):
-    email = ma.fields.Email(required=True, validate=ma.validate.Length(max=254))
+    email = Address(required=True)
 
 
 class AcceptedSchema(ma.Schema):
