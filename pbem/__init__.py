@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from flask import Flask, g, request
@@ -80,4 +81,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         lambda: app.config["MAX_CONTENT_LENGTH"],
         pause=app.config["PBEM_BODY_PAUSE_SECONDS"],
     )
+    _warn_without_base_url(app)
     return app
+
+
+def _warn_without_base_url(app: Flask) -> None:
+    """Say at start when gunicorn serves without PBEM_BASE_URL: mails' links then point at
+    127.0.0.1, useless to players (`pbem serve` sets it to where it listens instead)."""
+    production = "gunicorn" in sys.modules and not (app.debug or app.testing)
+    if production and not app.config.get("PBEM_BASE_URL"):
+        app.logger.warning(
+            "PBEM_BASE_URL is not set: links in mails point at http://127.0.0.1:5000; set it "
+            "to the address players reach (pbem doctor checks it)"
+        )

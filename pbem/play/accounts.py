@@ -11,7 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import InstrumentedAttribute
 
 from pbem import tokens
@@ -19,9 +21,10 @@ from pbem.clock import now
 from pbem.errors import Forbidden, Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import is_unreachable, new_api_key, normal_email
-from pbem.languages import _
+from pbem.languages import N_, _
 from pbem.notify import outbox
-from pbem.store.models import Player, SignInLink
+from pbem.store import queries
+from pbem.store.models import EndedSession, Player, SignInLink
 
 #: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
 KEY_MAILS_PER_HOUR = 3
@@ -210,12 +213,17 @@ def mail_email_change(player: Player, new_email: str, link_for: Callable[[str], 
             retry_after=3600,
         )
     issued = int(now().timestamp())
-    token = tokens.email_change_token(player.id, player.email, new_email, issued)
+    version = player.email_version or 0
+    token = tokens.email_change_token(player.id, player.email, new_email, issued, version)
     connection = db.session.connection()
     outbox.queue_email_change_mails(
         connection, player, new_email, link_for(token), EMAIL_CHANGE_HOURS
     )
     return new_email
+
+
+#: An address-change link refused because the address changed since it was mailed.
+_SUPERSEDED = N_("Your address has changed since this link was mailed; it works no more.")
 
 
 @dataclass(frozen=True)
@@ -225,6 +233,7 @@ class EmailChange:
     player: Player
     old_email: str
     new_email: str
+    version: int  # the player's email_version it was mailed at
 
 
 def read_email_change(token: str) -> EmailChange:
@@ -240,13 +249,15 @@ def read_email_change(token: str) -> EmailChange:
                 "one on your page, /me."
             )
         )
-    _kind, old_email, new_email, issued = values
+    _kind, old_email, new_email, issued, version = values
     if player.email == new_email:
         raise Forbidden(
             _("%(email)s is your address already: this link has done its work.", email=new_email)
         )
-    if player.email != old_email:
-        raise Forbidden(_("Your address has changed since this link was mailed; it works no more."))
+    # Any change of address since (this link's or another's, even back to the old one)
+    # raised the version: a link is good once, for the address it was mailed for.
+    if player.email != old_email or version != (player.email_version or 0):
+        raise Forbidden(_(_SUPERSEDED))
     if now().timestamp() - issued > EMAIL_CHANGE_HOURS * 3600:
         raise Forbidden(
             _(
@@ -255,7 +266,7 @@ def read_email_change(token: str) -> EmailChange:
                 hours=EMAIL_CHANGE_HOURS,
             )
         )
-    return EmailChange(player, old_email, new_email)
+    return EmailChange(player, old_email, new_email, version)
 
 
 def change_email(token: str) -> EmailChange:
@@ -274,7 +285,14 @@ def change_email(token: str) -> EmailChange:
     outbox.queue_email_change_mails(
         db.session.connection(), change.player, change.new_email, None, EMAIL_CHANGE_HOURS
     )
-    change.player.email = change.new_email
+    # Changed only while still at the link's version: of two links followed at once, one.
+    changed = db.session.execute(
+        update(Player)
+        .where(Player.id == change.player.id, Player.email_version == change.version)
+        .values(email=change.new_email, email_version=Player.email_version + 1)
+    )
+    if queries.changed(changed) != 1:
+        raise Forbidden(_(_SUPERSEDED))
     db.session.flush()
     return change
 
@@ -283,3 +301,15 @@ def sign_out_everywhere(player: Player) -> None:
     """End every page session the player has signed in (on any device); the caller commits
     and signs this one out. API keys are not sessions: a new key ends the old one."""
     player.session_epoch = (player.session_epoch or 0) + 1
+
+
+def end_session(connection: Connection, sid: str, lifetime: timedelta) -> None:
+    """Keep page session `sid` as ended (a copy of its cookie is refused from now on), and
+    forget sessions ended longer ago than a cookie lives: those cookies are refused anyway.
+    The caller commits."""
+    moment = now()
+    ended = EndedSession.__table__
+    connection.execute(delete(ended).where(ended.c.ended_at < moment - lifetime))
+    # Signing out twice (a copied cookie, or two tabs at once) keeps the first row.
+    insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
+    connection.execute(insert(ended).values(sid=sid, ended_at=moment).on_conflict_do_nothing())

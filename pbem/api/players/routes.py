@@ -15,6 +15,7 @@ from pbem.api.players.schemas import (
 from pbem.api.safe_json import Blueprint
 from pbem.extensions import db
 from pbem.game import players
+from pbem.headers import no_store
 from pbem.languages import _
 from pbem.notify import preferences
 from pbem.play import accounts
@@ -31,6 +32,7 @@ def register(data: dict[str, Any]) -> dict[str, Any]:
     """Register: the answer holds your API key, shown this once only."""
     player, key = players.register_player(data["email"], data["name"])
     db.session.commit()
+    no_store()  # the answer holds the key
     return {"id": player.id, "email": player.email, "name": player.name, "api_key": key}
 
 
