@@ -3,7 +3,8 @@ only this site's scripts and styles, nothing may show them in a frame, and what 
 address holds goes no further than this site.
 
 Set once for the app (`init_app`); a page whose address carries a credential (a seat's
-sign-in link, a link from a mail) asks for no referrer at all with `no_referrer()`.
+sign-in link, a link from a mail) asks for no referrer at all with `no_referrer()`, which
+also keeps it out of every cache (`no_store()`, alone for an answer that shows a key).
 """
 
 from __future__ import annotations
@@ -21,12 +22,20 @@ PAGE_POLICY = (
 OTHER_POLICY = "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 
 _NO_REFERRER = "pbem_no_referrer"
+_NO_STORE = "pbem_no_store"
 
 
 def no_referrer() -> None:
     """This request's page is reached by an address holding a credential: no `Referer` from
-    it, even to this site."""
+    it, even to this site, and no copy kept (`no_store`)."""
     setattr(g, _NO_REFERRER, True)
+    no_store()
+
+
+def no_store() -> None:
+    """This answer shows a credential or is reached by one: no browser, proxy or back button
+    may keep a copy (`Cache-Control: no-store`), whatever it answers, errors included."""
+    setattr(g, _NO_STORE, True)
 
 
 def _protect(response: Response) -> Response:
@@ -36,6 +45,8 @@ def _protect(response: Response) -> Response:
     page = response.mimetype == "text/html" and request.blueprint != "api-docs"
     headers.setdefault("Content-Security-Policy", PAGE_POLICY if page else OTHER_POLICY)
     headers["Referrer-Policy"] = "no-referrer" if g.get(_NO_REFERRER) else "same-origin"
+    if g.get(_NO_STORE):
+        headers["Cache-Control"] = "no-store"
     return response
 
 

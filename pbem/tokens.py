@@ -125,22 +125,26 @@ def read_sign_in_token(token: str) -> list[Any] | None:
     return _read(_SIGN_IN_SALT, token, 2)
 
 
-def email_change_token(player_id: int, old_email: str, new_email: str, issued_at: int) -> str:
+def email_change_token(
+    player_id: int, old_email: str, new_email: str, issued_at: int, version: int
+) -> str:
     """A link mailed to `new_email` that makes it the player's address; `issued_at` (seconds,
-    by the service's clock) dates it, and `old_email` spends it once the address changes."""
-    return _signer(_EMAIL_CHANGE_SALT).dumps([player_id, old_email, new_email, issued_at])
+    by the service's clock) dates it, and `version` (the player's `email_version` when it was
+    mailed) spends it once the address changes, even back to `old_email`."""
+    values = [player_id, old_email, new_email, issued_at, version]
+    return _signer(_EMAIL_CHANGE_SALT).dumps(values)
 
 
-def read_email_change_token(token: str) -> tuple[int, str, str, int] | None:
-    values = _read(_EMAIL_CHANGE_SALT, token, 4)
+def read_email_change_token(token: str) -> tuple[int, str, str, int, int] | None:
+    values = _read(_EMAIL_CHANGE_SALT, token, 5)
     if values is None:
         return None
-    player_id, old_email, new_email, issued_at = values
-    if not (isinstance(player_id, int) and isinstance(issued_at, int)):
+    player_id, old_email, new_email, issued_at, version = values
+    if not all(isinstance(number, int) for number in (player_id, issued_at, version)):
         return None
     if not (isinstance(old_email, str) and isinstance(new_email, str)):
         return None
-    return player_id, old_email, new_email, issued_at
+    return player_id, old_email, new_email, issued_at, version
 
 
 def never_invite_token(email: str) -> str:

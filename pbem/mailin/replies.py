@@ -49,6 +49,19 @@ def _fold(word: str) -> str:
 def handle(mail: SeatMail, text: str) -> Result:
     """Run the reply's commands, then play its moves (if any), and answer."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
+    # A line that shows nothing (zero-width spaces...) is neither a move nor words: said.
+    hidden = [line for line in lines if talk_.invisible(line)]
+    lines = [line for line in lines if not talk_.invisible(line)]
+    if hidden:
+        mail.lines.append(
+            lazy_(
+                "A line of your mail held only invisible characters (such as zero-width "
+                "spaces), so it was neither played nor passed on to the table; write words "
+                "to say something."
+            )
+        )
+    if hidden and not lines:
+        return refuse(mail, mail.lines.pop(), why="invisible")
     if not lines:
         return refuse(
             mail,

@@ -18,7 +18,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import quote
 
 import jinja2
-from flask import current_app, has_request_context, request
+from flask import current_app
 
 import engine
 from pbem import languages, tokens
@@ -120,15 +120,16 @@ def render(template: str, **context: Any) -> tuple[str, str]:
     return text, html
 
 
+#: Where links point when PBEM_BASE_URL is unset and nothing set it (`pbem serve` sets it
+#: to the address it listens on): `pbem serve`'s default address.
+FALLBACK_BASE_URL = "http://127.0.0.1:5000"
+
+
 def base_url() -> str:
-    """PBEM_BASE_URL, else the address of the request being served, else this machine's
-    `pbem serve` default (a sweep outside any request)."""
+    """PBEM_BASE_URL, else `pbem serve`'s default address; never the request's Host header,
+    which any client may set: a link mailed to someone else would lead them to its site."""
     configured: str | None = current_app.config.get("PBEM_BASE_URL")
-    if configured:
-        return configured.rstrip("/")
-    if has_request_context():
-        return request.host_url.rstrip("/")
-    return "http://127.0.0.1:5000"
+    return (configured or FALLBACK_BASE_URL).rstrip("/")
 
 
 def game_link(game_id: int, recipient: Recipient | None = None) -> str:

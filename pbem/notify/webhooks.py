@@ -2,11 +2,11 @@
 operator's network (loopback, private, link-local, multicast or reserved addresses), and
 outside a test bench it must be https.
 
-Checked twice: when the URL is set (its form, and an address written into it), and when a
-webhook is sent, after resolving its host; the post then goes to the very address that was
-checked, so a name that resolves elsewhere a second later (DNS rebinding) gains nothing. A
-name is not resolved when it is set: DNS may fail for a moment, and only the send-time
-answer decides where a post goes. The operator may allow http
+Checked twice by the one function `refusal`: when the URL is set (its form, and an address
+written into it), and when a webhook is sent, where its host is then resolved too; the post
+then goes to the very address that was checked, so a name that resolves elsewhere a second
+later (DNS rebinding) gains nothing. A name is not resolved when it is set: DNS may fail for
+a moment, and only the send-time answer decides where a post goes. The operator may allow http
 (`PBEM_WEBHOOK_ALLOW_HTTP`) and name hosts or networks that are fine although internal
 (`PBEM_WEBHOOK_ALLOWED_HOSTS`: `chat.lan, 10.1.0.0/16`).
 """
@@ -81,13 +81,27 @@ def _address_refusal(address: Address, networks: list[Network]) -> str | None:
     return f"Webhooks go only to public addresses; {address} is {kind} address."
 
 
+def _host(url: str) -> str:
+    """The URL's host as the network stack reads it: in lower case, without the trailing dots
+    of a fully qualified name (`localhost.` is localhost) and IDNA-folded (full-width
+    letters are the ASCII ones); "" for none, or for a name IDNA cannot read."""
+    host = (urlsplit(url).hostname or "").rstrip(".")
+    if not host.isascii():
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            return ""
+    return host.lower()
+
+
 def refusal(url: str, config: dict[str, Any]) -> str | None:
-    """Why this server will not post to `url` as it is written, or None."""
+    """Why this server will not post to `url` as it is written, or None: the one check, when
+    a webhook is set and again when it is sent (which also checks where its name resolves)."""
     parts = urlsplit(url)
     allow_http = bool(config.get("PBEM_WEBHOOK_ALLOW_HTTP"))
     if parts.scheme != "https" and not (allow_http and parts.scheme == "http"):
         return "Webhooks must use https; this server does not post to other addresses."
-    host = (parts.hostname or "").lower()
+    host = _host(url)
     if not host:
         return "This webhook URL names no host."
     names, networks = _allowed(config)
@@ -96,7 +110,7 @@ def refusal(url: str, config: dict[str, Any]) -> str | None:
     address = _literal_address(host)
     if address is not None:
         return _address_refusal(address, networks)
-    if host.endswith(_LOCAL_NAMES) or host == "localhost":
+    if host.endswith(_LOCAL_NAMES) or host.startswith("localhost."):
         return f"Webhooks go only to public addresses; {host} is a name of the local network."
     return None
 
@@ -109,7 +123,7 @@ def _resolved(host: str, port: int, config: dict[str, Any]) -> str:
     except OSError as error:
         raise WebhookRefused(f"The webhook's host {host} could not be resolved: {error}") from None
     addresses = [str(info[4][0]) for info in found]
-    if host.lower() not in names:
+    if host not in names:
         for text in addresses:
             refused = _address_refusal(ipaddress.ip_address(text.split("%")[0]), networks)
             if refused is not None:
@@ -135,7 +149,7 @@ def post(url: str, body: str, config: dict[str, Any], timeout: float = 10) -> No
     if refused is not None:
         raise WebhookRefused(refused)
     parts = urlsplit(url)
-    host = parts.hostname or ""
+    host = _host(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
     address = _resolved(host, port, config)
     connection: http.client.HTTPConnection

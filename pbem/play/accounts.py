@@ -11,7 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import delete, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from pbem import tokens
@@ -20,10 +22,10 @@ from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import is_unreachable, new_api_key, normal_email
-from pbem.languages import _
+from pbem.languages import N_, _
 from pbem.notify import compose, outbox
-from pbem.store import limits, suppressed
-from pbem.store.models import Player, SignInLink
+from pbem.store import limits, queries, suppressed
+from pbem.store.models import EndedSession, Player, SignInLink
 
 #: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
 KEY_MAILS_PER_HOUR = 3
@@ -277,12 +279,17 @@ def mail_email_change(player: Player, new_email: str, link_for: Callable[[str], 
             retry_after=3600,
         )
     issued = int(now().timestamp())
-    token = tokens.email_change_token(player.id, player.email, new_email, issued)
+    version = player.email_version or 0
+    token = tokens.email_change_token(player.id, player.email, new_email, issued, version)
     connection = db.session.connection()
     outbox.queue_email_change_mails(
         connection, player, new_email, link_for(token), EMAIL_CHANGE_HOURS
     )
     return new_email
+
+
+#: An address-change link refused because the address changed since it was mailed.
+_SUPERSEDED = N_("Your address has changed since this link was mailed; it works no more.")
 
 
 @dataclass(frozen=True)
@@ -292,6 +299,7 @@ class EmailChange:
     player: Player
     old_email: str
     new_email: str
+    version: int  # the player's email_version it was mailed at
 
 
 def read_email_change(token: str) -> EmailChange:
@@ -307,13 +315,15 @@ def read_email_change(token: str) -> EmailChange:
                 "one on your page, /me."
             )
         )
-    _kind, old_email, new_email, issued = values
+    _kind, old_email, new_email, issued, version = values
     if player.email == new_email:
         raise Forbidden(
             _("%(email)s is your address already: this link has done its work.", email=new_email)
         )
-    if player.email != old_email:
-        raise Forbidden(_("Your address has changed since this link was mailed; it works no more."))
+    # Any change of address since (this link's or another's, even back to the old one)
+    # raised the version: a link is good once, for the address it was mailed for.
+    if player.email != old_email or version != (player.email_version or 0):
+        raise Forbidden(_(_SUPERSEDED))
     if now().timestamp() - issued > EMAIL_CHANGE_HOURS * 3600:
         raise Forbidden(
             _(
@@ -322,7 +332,7 @@ def read_email_change(token: str) -> EmailChange:
                 hours=EMAIL_CHANGE_HOURS,
             )
         )
-    return EmailChange(player, old_email, new_email)
+    return EmailChange(player, old_email, new_email, version)
 
 
 def change_email(token: str) -> EmailChange:
@@ -342,11 +352,19 @@ def change_email(token: str) -> EmailChange:
         db.session.connection(), change.player, change.new_email, None, EMAIL_CHANGE_HOURS
     )
     try:
-        # Two players confirming the same new address at once: the unique address decides.
+        # Changed only while still at the link's version (of two links followed at once, one
+        # changes it), and to an address no other player took meanwhile (the unique address
+        # decides between two players confirming it at once).
         with db.session.begin_nested():
-            change.player.email = change.new_email
-            change.player.email_proved_at = now()
-            db.session.flush()
+            changed = db.session.execute(
+                update(Player)
+                .where(Player.id == change.player.id, Player.email_version == change.version)
+                .values(
+                    email=change.new_email,
+                    email_version=Player.email_version + 1,
+                    email_proved_at=now(),
+                )
+            )
     except IntegrityError:
         raise Conflict(
             _(
@@ -355,6 +373,9 @@ def change_email(token: str) -> EmailChange:
                 email=change.new_email,
             )
         ) from None
+    if queries.changed(changed) != 1:
+        raise Forbidden(_(_SUPERSEDED))
+    db.session.flush()
     return change
 
 
@@ -362,3 +383,15 @@ def sign_out_everywhere(player: Player) -> None:
     """End every page session the player has signed in (on any device); the caller commits
     and signs this one out. API keys are not sessions: a new key ends the old one."""
     player.session_epoch = (player.session_epoch or 0) + 1
+
+
+def end_session(connection: Connection, sid: str, lifetime: timedelta) -> None:
+    """Keep page session `sid` as ended (a copy of its cookie is refused from now on), and
+    forget sessions ended longer ago than a cookie lives: those cookies are refused anyway.
+    The caller commits."""
+    moment = now()
+    ended = EndedSession.__table__
+    connection.execute(delete(ended).where(ended.c.ended_at < moment - lifetime))
+    # Signing out twice (a copied cookie, or two tabs at once) keeps the first row.
+    insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
+    connection.execute(insert(ended).values(sid=sid, ended_at=moment).on_conflict_do_nothing())

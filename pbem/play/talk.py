@@ -4,12 +4,12 @@ the other players."""
 
 from __future__ import annotations
 
-import math
 import re
+import unicodedata
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 
 from pbem.clock import now
@@ -20,6 +20,7 @@ from pbem.game.games import status_word
 from pbem.game.seating import Actor, held_colours
 from pbem.languages import _
 from pbem.notify import outbox
+from pbem.store import limits
 from pbem.store.models import TableTalk
 
 #: A word to the table is at most this long (a mail's longer line is cut, and the writer
@@ -38,6 +39,19 @@ OPEN_STATUSES = ("active", "finished")
 _talk = TableTalk.__table__
 # Control characters but the line break and the tab: a NUL would not even be stored.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+#: Letters that are drawn as nothing although Unicode calls them letters or symbols
+#: (Hangul fillers, the blank Braille pattern): favourites for posting a blank message.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Unicode's categories of what is drawn as nothing on its own.
+_INVISIBLE = frozenset(("Cc", "Cf", "Cs", "Zs", "Zl", "Zp", "Mn", "Me"))
+
+
+def invisible(text: str) -> bool:
+    """Whether `text` shows nothing: only whitespace, format characters (zero-width spaces
+    and joiners, direction marks), controls, combining marks with nothing to sit on, and
+    blank letters. The one rule for every door. (Unassigned code points may be an emoji
+    newer than this Python's tables, and private ones a font's icon: not refused.)"""
+    return all(c in _BLANK_LETTERS or unicodedata.category(c) in _INVISIBLE for c in text)
 
 
 def say(
@@ -145,6 +159,13 @@ def checked_text(text: Any) -> str:
     words = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not words:
         raise Invalid(_("This message is empty; write something to say to the table."))
+    if invisible(words):
+        raise Invalid(
+            _(
+                "This message holds only invisible characters (such as zero-width spaces); "
+                "write something to say to the table."
+            )
+        )
     if len(words) > LONGEST:
         raise Invalid(
             _(
@@ -164,31 +185,20 @@ def checked_text(text: Any) -> str:
 
 
 def _check_pace(connection: Connection, game_id: int, player_id: int) -> None:
-    """Refuse a message past `MOST_PER_WINDOW` in the last `WINDOW` (from the page and the
-    API: a mail's lines have their own bound), saying when the next is taken."""
+    """Refuse a message past `MOST_PER_WINDOW` in this minute (from the page and the API: a
+    mail's lines have their own bound), saying when the next is taken. Counted and checked
+    in one statement (`limits.take`), so messages sent at once cannot all slip under it."""
     moment = now()
-    # At most MOST_PER_WINDOW rows: no more are ever let in within a window.
-    recent = (
-        connection.execute(
-            select(_talk.c.created_at).where(
-                _talk.c.game_id == game_id,
-                _talk.c.player_id == player_id,
-                _talk.c.source.in_(("web", "api")),
-                _talk.c.created_at > moment - WINDOW,
-            )
-        )
-        .scalars()
-        .all()
-    )
-    count = len(recent)
-    if count < MOST_PER_WINDOW:
+    key = f"talk:game:{game_id}:player:{player_id}"
+    if limits.take(connection, key, MOST_PER_WINDOW, WINDOW, moment):
         return
-    wait = max(1, math.ceil((min(recent) + WINDOW - moment).total_seconds()))
+    seconds = int(WINDOW.total_seconds())
+    wait = max(1, seconds - int(moment.timestamp()) % seconds)
     raise TooMany(
         _(
             "You have written %(count)s messages to this table in the last minute, the most it "
             "takes; write again in %(wait)s seconds.",
-            count=count,
+            count=MOST_PER_WINDOW,
             wait=wait,
         ),
         retry_after=wait,

@@ -9,13 +9,25 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Integer, Select, and_, bindparam, exists, func, insert, select, update
+from sqlalchemy import (
+    Integer,
+    Select,
+    String,
+    and_,
+    bindparam,
+    exists,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection, CursorResult, Result, Row
 
 import engine
 from pbem.store.models import (
     Absence,
     Deadline,
+    EndedSession,
     Game,
     IdempotencyRecord,
     IdleLimit,
@@ -94,9 +106,18 @@ SELECT_GAME_AND_SEATS_TO_VIEW = _game_and_seats(*_VIEW_COLUMNS)
 SELECT_CALLER_AT_GAME_TO_VIEW = _caller_at_game(*_VIEW_COLUMNS)
 
 _me = _players.alias("me")
+_ended = EndedSession.__table__
+
+
+def _session_live() -> Any:
+    """The reader's session (`sid`) was not signed out: checked inside each query that reads
+    the signed-in player, so it costs no round trip of its own."""
+    return ~exists().where(_ended.c.sid == bindparam("sid", type_=String))
+
 
 # A game as its page shows it, with every seat and the name of its holder, and the name of
-# the signed-in player `player` (null if none, or if their session's `epoch` is past): one
+# the signed-in player `player` (null if none, if their session's `epoch` is past, or if
+# the session `sid` was signed out): one
 # row per seat, in seat order (no row: no such game). Not the big state, nor the setup
 # (colours, options) each row would repeat.
 SELECT_GAME_PAGE = (
@@ -120,6 +141,7 @@ SELECT_GAME_PAGE = (
             and_(
                 _me.c.id == bindparam("player"),
                 _me.c.session_epoch == bindparam("epoch", type_=Integer),
+                _session_live(),
             ),
         )
     )
@@ -127,10 +149,12 @@ SELECT_GAME_PAGE = (
     .order_by(_seats.c.position)
 )
 
-# The signed-in player, while their session's epoch is still theirs (see Player.session_epoch).
+# The signed-in player, while their session's epoch is still theirs (see Player.session_epoch)
+# and the session `sid` was not signed out.
 SELECT_PLAYER_NAME = select(_players.c.id, _players.c.name).where(
     _players.c.id == bindparam("player"),
     _players.c.session_epoch == bindparam("epoch", type_=Integer),
+    _session_live(),
 )
 
 # The seq comes back with the state so a cached state is always filed under its own seq.
@@ -160,8 +184,8 @@ SELECT_LOG_BETWEEN = SELECT_MOVES_BETWEEN.add_columns(_moves.c.events)
 # What an open game page polls: the game's seq and status (public to anyone).
 _talk = TableTalk.__table__
 # What a page polls: the game's seq and status, and for a reader holding a seat (`player`
-# at their session's `epoch`; null: nobody signed in) the id of the last word to the table,
-# so talk shows without a move.
+# at their session's `epoch`, in session `sid` not signed out; null: nobody signed in) the
+# id of the last word to the table, so talk shows without a move.
 SELECT_GAME_SEQ = select(
     _games.c.seq,
     _games.c.status,
@@ -173,6 +197,7 @@ SELECT_GAME_SEQ = select(
             _seats.c.player_id == bindparam("player", type_=Integer),
             _players.c.id == _seats.c.player_id,
             _players.c.session_epoch == bindparam("epoch", type_=Integer),
+            _session_live(),
         ),
     )
     .scalar_subquery()
@@ -305,13 +330,10 @@ def game_and_seats(
     return GAME_AND_SEATS.all(connection, {"game": id_or_zero(game_id), "player": player_id})
 
 
-def game_page(
-    connection: Connection, game_id: int, player_id: int | None, epoch: int
-) -> list[Row[Any]]:
+def game_page(connection: Connection, game_id: int, reader: dict[str, Any]) -> list[Row[Any]]:
     """The game's row with each seat and its holder's name, and the signed-in player's
-    name; see SELECT_GAME_PAGE."""
-    reader = {"game": id_or_zero(game_id), "player": player_id, "epoch": epoch}
-    return GAME_PAGE.all(connection, reader)
+    name (`reader`: their id, session epoch and session id); see SELECT_GAME_PAGE."""
+    return GAME_PAGE.all(connection, {**reader, "game": id_or_zero(game_id)})
 
 
 def snapshot_at_or_before(connection: Connection, game_id: int, seq: int) -> Row[Any] | None:

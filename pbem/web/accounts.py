@@ -17,7 +17,7 @@ from pbem.addresses import kept_address
 from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.players import new_api_key
-from pbem.headers import no_referrer
+from pbem.headers import no_referrer, no_store
 from pbem.languages import LANGUAGES, N_, _, in_language, known
 from pbem.notify import preferences
 from pbem.play import accounts
@@ -123,6 +123,7 @@ def change_me() -> ResponseReturnValue:
         return redirect(url_for("web.sign_in", next="/me"), code=303)
     action = request.form.get("action", "")
     if action == "key":
+        no_store()  # the key is on the page
         key, player.api_key_hash = new_api_key()
         db.session.commit()
         current_app.logger.info("a new API key made on /me", extra={"player_id": player.id})

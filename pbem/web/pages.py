@@ -494,7 +494,7 @@ def _read_game(
 ) -> tuple[Any, SignedIn | None, dict[str, str], list[str]]:
     """The game's row, the signed-in player (None if not a player, or their session is no
     longer good), each seat's name, and the colours the player holds: one query."""
-    rows = queries.game_page(reads.connection(), game_id, reader.player_id, reader.epoch)
+    rows = queries.game_page(reads.connection(), game_id, reader.params)
     if not rows:
         raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
     game = rows[0]

@@ -34,6 +34,7 @@ from pbem.paths import TEMPLATES_DIR
 from pbem.play import notes, orders, talk
 from pbem.play.batch import submit
 from pbem.store import outage, queries, reads
+from pbem.store.models import Player
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.csrf import check_csrf, csrf_token
@@ -176,8 +177,7 @@ def game_seq(game_id: int) -> Response:
     row = None
     if game_id <= MAX_ID:  # past it the database would refuse the number, not find no game
         reader = signin.session_reader()
-        params = {"game": game_id, "player": reader.player_id, "epoch": reader.epoch}
-        row = queries.GAME_SEQ.first(reads.connection(), params)
+        row = queries.GAME_SEQ.first(reads.connection(), {**reader.params, "game": game_id})
     if row is None:
         raise NotFound(_("There is no game %(id)s.", id=game_id))
     # `talk`: the last word to the table, for a seat's reader only (null for anyone else).
@@ -354,13 +354,25 @@ def keep_notes(game_id: int) -> ResponseReturnValue:
     return redirect(where, code=303)
 
 
-@bp.get("/games/<int:game_id>/sign-in/<token>")
-def seat_sign_in(game_id: int, token: str) -> Response:
-    """A seat's link from a mail: signs its player in and shows the board."""
+@bp.route("/games/<int:game_id>/sign-in/<token>", methods=["GET", "POST"])
+def seat_sign_in(game_id: int, token: str) -> ResponseReturnValue:
+    """A seat's link from a mail. GET only asks (mail scanners follow links, and another
+    site could sign a visitor in to a seat of its choosing), unless the reader is that very
+    player already; the button POSTs (with the CSRF token), which signs in."""
     no_referrer()
     seat = signin.read_seat_link_token(token, game_id)
+    board = url_for("web.game", game_id=game_id, colour=seat.colour)
+    signed = current_player()
+    if request.method == "GET":
+        if signed is not None and signed.id == seat.player_id:
+            return redirect(board, code=303)
+        game = get_game(game_id)
+        player = db.session.get_one(Player, seat.player_id)
+        return render_template(
+            "web/seat_sign_in.html", game=game, colour=seat.colour, name=player.name
+        )
     signin.sign_in(seat.player_id)
-    return redirect(url_for("web.game", game_id=game_id, colour=seat.colour), code=303)
+    return redirect(board, code=303)
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])
@@ -386,6 +398,7 @@ def sign_in() -> ResponseReturnValue:
 @bp.post("/sign-out")
 def sign_out() -> Response:
     signin.sign_out()
+    db.session.commit()
     return redirect(url_for("web.index"), code=303)
 
 

@@ -9,11 +9,12 @@ seconds, and only while that player still holds that seat: a seat given to someo
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import current_app, session, url_for
+from flask import current_app, session
 from sqlalchemy import select
 
 from pbem import tokens
@@ -21,11 +22,15 @@ from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, seating
 from pbem.languages import _, known
+from pbem.notify.compose import base_url
+from pbem.play import accounts
 from pbem.store import queries
 from pbem.store.models import Player
 from pbem.web.wording import colour_name
 
 ENDPOINT = "web.seat_sign_in"
+#: The session's key for its random id, kept as ended when it signs out.
+SESSION_ID_KEY = "sid"
 #: The session's key for the reader's language (`pbem.web.language`).
 LANGUAGE_KEY = "lang"
 
@@ -84,21 +89,20 @@ def seat_link(game_id: int, colour: str, player_id: int) -> str:
 
 
 def absolute_link(endpoint: str, **values: Any) -> str:
-    """An absolute URL for a mail: built on PBEM_BASE_URL when set (works outside a
-    request, e.g. in the scheduler); otherwise on the URL of the request being served."""
-    base = current_app.config.get("PBEM_BASE_URL")
-    if base:
-        parts = urlsplit(base)
-        adapter = current_app.url_map.bind(
-            parts.netloc, script_name=parts.path or "/", url_scheme=parts.scheme or "https"
-        )
-        return adapter.build(endpoint, values, force_external=True)
-    return url_for(endpoint, _external=True, **values)
+    """An absolute URL for a mail, built on PBEM_BASE_URL (`compose.base_url`), never on the
+    request's Host header: anyone may send any Host, and a link mailed to someone else would
+    then lead them to the sender's site."""
+    parts = urlsplit(base_url())
+    adapter = current_app.url_map.bind(
+        parts.netloc, script_name=parts.path or "/", url_scheme=parts.scheme or "https"
+    )
+    return adapter.build(endpoint, values, force_external=True)
 
 
 def sign_in(player_id: int) -> None:
     """Start a fresh session for the player (nothing of an earlier session carries over),
-    good until they sign out everywhere (which raises their epoch past this one's)."""
+    good until they sign out everywhere (which raises their epoch past this one's), or sign
+    this session out (which ends its id: `end_session`)."""
     epoch, chosen = db.session.execute(
         select(Player.session_epoch, Player.preferences).where(Player.id == player_id)
     ).one()
@@ -106,6 +110,7 @@ def sign_in(player_id: int) -> None:
     session.permanent = True
     session["player_id"] = player_id
     session["epoch"] = epoch
+    session[SESSION_ID_KEY] = secrets.token_urlsafe(24)
     # Their pages in the language they chose (kept in the session: choosing costs no query).
     language = known((chosen or {}).get("language"))
     if language:
@@ -113,24 +118,39 @@ def sign_in(player_id: int) -> None:
 
 
 def sign_out() -> None:
+    """End this session: its id is kept as ended (the caller commits), so a copy of its
+    cookie taken before is refused afterwards, and the cookie is cleared."""
+    sid = session.get(SESSION_ID_KEY)
+    if isinstance(sid, str):
+        lifetime = current_app.permanent_session_lifetime
+        accounts.end_session(db.session.connection(), sid[:64], lifetime)
     session.clear()
 
 
 @dataclass(frozen=True)
 class Reader:
     """Who the session says reads: a player (None: nobody) as of the epoch they signed in
-    at. Believed only where a query finds the player still at that epoch."""
+    at, in the session `sid`. Believed only where a query finds the player still at that
+    epoch and the session not ended."""
 
     player_id: int | None
     epoch: int
+    sid: str = ""
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The bind parameters of the queries that read the signed-in player."""
+        return {"player": self.player_id, "epoch": self.epoch, "sid": self.sid}
 
 
 def session_reader() -> Reader:
     player_id = session.get("player_id")
     epoch = session.get("epoch", 0)  # sessions from before epochs: the first epoch
-    if not isinstance(player_id, int) or not isinstance(epoch, int):
+    sid = session.get(SESSION_ID_KEY)
+    # A session without an id (signed in before ids) could not be ended: signed out.
+    if not isinstance(player_id, int) or not isinstance(epoch, int) or not isinstance(sid, str):
         return Reader(None, 0)
-    return Reader(player_id, epoch)
+    return Reader(player_id, epoch, sid)
 
 
 @dataclass(frozen=True)
@@ -142,12 +162,11 @@ class SignedIn:
 
 
 def signed_in_player() -> SignedIn | None:
-    """The player whose id the session carries, if they still exist and have not signed out
-    everywhere since (one query)."""
+    """The player whose id the session carries, if they still exist, have not signed out
+    everywhere since, and this session was not signed out (one query)."""
     reader = session_reader()
     if reader.player_id is None:
         return None
     connection = db.session.connection()
-    params = {"player": reader.player_id, "epoch": reader.epoch}
-    row = connection.execute(queries.SELECT_PLAYER_NAME, params).first()
+    row = connection.execute(queries.SELECT_PLAYER_NAME, reader.params).first()
     return SignedIn(id=row.id, name=row.name) if row is not None else None

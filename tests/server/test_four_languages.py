@@ -161,7 +161,12 @@ class PageSeat:
         self.played: list[dict] = []
         self.pages = 0
         link = urlsplit(seat_link_for(app, game_id, colour)).path  # as the mail's link
-        assert self.client.get(link, base_url=HTTPS).status_code == 303
+        # The link asks, and its button signs in (in the player's language from then on).
+        asked = self.client.get(link, base_url=HTTPS)
+        assert asked.status_code == 200
+        token = parse(asked.get_data(as_text=True)).find("input", name="csrf_token").get("value")
+        signed = self.client.post(link, data={"csrf_token": token}, base_url=HTTPS)
+        assert signed.status_code == 303
 
     def read(self, response) -> Node:
         assert response.status_code == 200, response.get_data(as_text=True)[:2000]

@@ -150,10 +150,11 @@ def test_a_decision_mail_holds_what_is_asked_the_board_and_the_moves(mail_app, m
     mine = mail_api.get(f"/api/games/{game_id}", keys[colour]).get_json()
     assert "Your power cards: " + ", ".join(map(str, mine["players"][colour]["hand"])) in text
     assert "Galicia" in text and "Castillo" in text
-    # The link signs the seat in: the page then shows that seat's hand.
+    # The link signs the seat in (by its button): the page then shows that seat's hand.
+    from tests.web.helpers import follow_seat_link
+
     link = re.search(r"https://pbem\.example(/games/\d+/sign-in/\S+)", text)[1]
-    signed_in = mail_api.client.get(link)
-    assert signed_in.status_code in (302, 303)
+    signed_in = follow_seat_link(mail_api.client, link)
     page = mail_api.client.get(signed_in.headers["Location"]).get_data(as_text=True)
     assert "Your hand" in page
     anonymous = mail_app.test_client().get(f"/games/{game_id}").get_data(as_text=True)

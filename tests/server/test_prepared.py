@@ -6,6 +6,7 @@ import random
 from datetime import datetime, timedelta
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import Integer, bindparam, select
 
 from pbem.extensions import db
@@ -39,10 +40,12 @@ def test_each_prepared_read_gives_what_execute_gives(app, played):
 
     game = played["game"]
     cases = [
-        (queries.GAME_PAGE, {"game": game, "player": played["red"], "epoch": 0}),
-        (queries.GAME_PAGE, {"game": game, "player": played["red"], "epoch": 1}),  # signed out
-        (queries.GAME_PAGE, {"game": game, "player": None, "epoch": 0}),
-        (queries.GAME_PAGE, {"game": 0, "player": None, "epoch": 0}),  # no such game: no row
+        (queries.GAME_PAGE, {"game": game, "player": played["red"], "epoch": 0, "sid": "s"}),
+        # Signed out everywhere, or this session signed out.
+        (queries.GAME_PAGE, {"game": game, "player": played["red"], "epoch": 1, "sid": "s"}),
+        (queries.GAME_PAGE, {"game": game, "player": played["red"], "epoch": 0, "sid": "ended"}),
+        (queries.GAME_PAGE, {"game": game, "player": None, "epoch": 0, "sid": ""}),
+        (queries.GAME_PAGE, {"game": 0, "player": None, "epoch": 0, "sid": ""}),  # no such game
         (queries.GAME_AND_SEATS, {"game": game, "player": played["red"], "epoch": 0}),
         (queries.GAME_AND_SEATS, {"game": game, "player": None, "epoch": 0}),
         (queries.CALLER_AT_GAME, {"game": game, "key_hash": hash_api_key(played["red_key"])}),
@@ -58,6 +61,11 @@ def test_each_prepared_read_gives_what_execute_gives(app, played):
     ]
     with app.app_context():
         connection = db.session.connection()
+        ended = sa.text("INSERT INTO ended_sessions (sid, ended_at) VALUES ('ended', :at)")
+        connection.execute(ended, {"at": datetime(2026, 1, 1)})
+        signed_out = queries.GAME_PAGE.first(connection, cases[2][1])
+        assert signed_out is not None and signed_out.player_name is None
+        assert queries.GAME_PAGE.first(connection, cases[0][1]).player_name is not None
         for prepared, params in cases:
             expected = as_sqlalchemy_gives(connection, prepared, params)
             rows = prepared.all(connection, params)

@@ -3,6 +3,8 @@ pages and their move form."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from pbem.extensions import db
 from pbem.store.models import Seat
 from tests.web.html import Node, parse
@@ -26,10 +28,38 @@ def seat_link_for(app, game_id: int, colour: str) -> str:
 
 
 def sign_in_seat(app, client, game_id: int, colour: str):
-    """Sign the test client in through the seat's link; returns the redirect response."""
-    response = client.get(seat_link_for(app, game_id, colour))
+    """Sign the test client in through the seat's link, as a person does: open it (it asks),
+    then press its button; returns the button's redirect response."""
+    return follow_seat_link(client, seat_link_for(app, game_id, colour))
+
+
+def follow_seat_link(client, link: str):
+    """Open a seat's link (its path: mails' links point at PBEM_BASE_URL, not the test
+    client's host) and press its Sign in button; the button's response, a redirect."""
+    path = urlsplit(link).path
+    asked = client.get(path)
+    assert asked.status_code == 200, asked.get_data(as_text=True)
+    form = parse(asked.get_data(as_text=True)).find("form", cls="seat-sign-in")
+    token = form.find("input", name="csrf_token").get("value")
+    response = client.post(path, data={"csrf_token": token})
     assert response.status_code == 303, response.get_data(as_text=True)
     return response
+
+
+def open_seat_link(browser, app, game_id: int, colour: str) -> None:
+    """Open the seat's link in the browser and press its Sign in button (signed in as that
+    player already, the link goes straight on to the board)."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(seat_link_for(app, game_id, colour))
+    buttons = browser.find_elements("css selector", "form.seat-sign-in button")
+    if buttons:
+        buttons[0].click()
+        WebDriverWait(browser, 10).until(expected_conditions.staleness_of(buttons[0]))
+        WebDriverWait(browser, 10).until(
+            lambda b: b.execute_script("return document.readyState") == "complete"
+        )
 
 
 def page(client, path: str, status: int = 200) -> Node:

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.server.helpers import play_random_game, step_randomly
-from tests.web.helpers import game_with_an_intrigue, seat_link_for, to_a_turn
+from tests.web.helpers import game_with_an_intrigue, open_seat_link, seat_link_for, to_a_turn
 from tests.web.test_pages_browser import live  # noqa: F401 (the served app, as a fixture)
 
 pytestmark = [
@@ -74,17 +74,26 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
         "rules": f"{live}/rules",
         "game, signed out": f"{live}/games/{game_id}",
         "finished game": f"{live}/games/{finished_id}",
-        "game, as a seat": seat_link_for(app, game_id, pending),
+        "a seat's link, asking": seat_link_for(app, game_id, pending),
+        "game, as a seat": f"{live}/games/{game_id}?colour={pending}",
         "home, signed in": f"{live}/",
         "your page": f"{live}/me",
         "a new game": f"{live}/games/new",
         "games that need players": f"{live}/games/open",
-        "an intrigue under way": seat_link_for(app, intrigue_id, intrigue_colour),
-        "a turn's seat": seat_link_for(app, turn_id, turn),
+        "an intrigue under way": f"{live}/games/{intrigue_id}?colour={intrigue_colour}",
+        "a turn's seat": f"{live}/games/{turn_id}?colour={turn}",
         "a turn being planned": f"{live}/games/{turn_id}/plan?{plan}",
+    }
+    # Signed in to these seats (by the link's button) just before each is read.
+    seats = {
+        "game, as a seat": (game_id, pending),
+        "an intrigue under way": (intrigue_id, intrigue_colour),
+        "a turn's seat": (turn_id, turn),
     }
     found = {}
     for name, url in pages.items():
+        if name in seats:
+            open_seat_link(browser, app, *seats[name])
         found[name] = violations(browser, url, axe_source)
         if name == "game, as a seat":
             assert browser.find_elements("css selector", "form.moves button"), "it has moves"

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.web.helpers import queued_mails, seat_link_for, text_part
+from tests.web.helpers import open_seat_link, queued_mails, text_part
 from tests.web.test_pages_browser import by_css, click_and_wait, live  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -71,7 +71,7 @@ def test_friends_make_join_and_play_a_game_from_the_web(browser, live, app, api)
     # Each plays a power card from the page, signed in by their seat's link.
     for _ in range(4):
         colour = api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
-        browser.get(seat_link_for(app, game_id, colour))
+        open_seat_link(browser, app, game_id, colour)
         seq = api.get(f"/api/games/{game_id}").get_json()["seq"]
         click_and_wait(browser, by_css(browser, "form.moves button.power-card")[0])
         assert api.get(f"/api/games/{game_id}").get_json()["seq"] == seq + 1
@@ -84,7 +84,7 @@ def test_friends_make_join_and_play_a_game_from_the_web(browser, live, app, api)
     writer = colour
     others = [c for c in ("red", "yellow", "green", "blue") if c != writer]
     for other in others:
-        browser.get(seat_link_for(app, game_id, other))
+        open_seat_link(browser, app, game_id, other)
         words = [li.text for li in by_css(browser, "ol.talk li[data-message]")]
         assert any("Good luck, all!" in w for w in words), (other, words)
     mailed = queued_mails(app, "table_talk", game_id=game_id)

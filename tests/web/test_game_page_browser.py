@@ -16,7 +16,7 @@ from pbem.extensions import db
 from pbem.game import words
 from pbem.store.models import Move
 from tests.server.helpers import step_randomly
-from tests.web.helpers import seat_link_for
+from tests.web.helpers import open_seat_link
 from tests.web.test_pages_browser import by_css, click_and_wait, live  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -45,7 +45,7 @@ def test_a_veto_window_shows_its_plan_beside_the_choices(browser, live, app, api
     game_id, keys, window = to_a_veto_window(api, random.Random(5))
     colour = window["player"]
     names = {c: c.title() for c in keys}  # as api.new_game registers them
-    browser.get(seat_link_for(app, game_id, colour))
+    open_seat_link(browser, app, game_id, colour)
     # The plan in numbered steps, in the words the mail uses, above the choices.
     guide = [p.text for p in by_css(browser, "form.moves p.guide")]
     assert guide == words.veto_guide(window, names, colour)

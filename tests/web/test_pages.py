@@ -369,8 +369,10 @@ def test_seat_links_are_signed_and_checked(app, api, client):
     game_id, keys = api.new_game(["red", "blue"])
     other_id, _ = api.new_game(["red", "blue"])
     link = seat_link_for(app, game_id, "blue")
-    assert re.fullmatch(rf"http://localhost/games/{game_id}/sign-in/[\w.-]+", link)
+    # PBEM_BASE_URL unset: `pbem serve`'s address, never the request's host.
+    assert re.fullmatch(rf"http://127\.0\.0\.1:5000/games/{game_id}/sign-in/[\w.-]+", link)
     token = link.rsplit("/", 1)[1]
+    link = urlsplit(link).path
     # A token changed by one letter, or carried to another game: refused.
     # (The payload's first letter: a signature's last letter may carry only padding bits.)
     forged = ("X" if token[0] != "X" else "Y") + token[1:]
@@ -389,8 +391,9 @@ def test_seat_links_are_signed_and_checked(app, api, client):
     assert response.status_code == 403 and "no longer hold" in response.get_data(as_text=True)
     # An expired link is refused with its own sentence.
     app.config["PBEM_SEAT_LINK_MAX_AGE"] = -1
-    red_link = seat_link_for(app, game_id, "red")
+    red_link = urlsplit(seat_link_for(app, game_id, "red")).path
     assert "expired" in client.get(red_link).get_data(as_text=True)
+    assert "expired" in client.post(red_link).get_data(as_text=True)
 
 
 def test_seat_link_uses_the_configured_base_url(app, api):
@@ -459,7 +462,7 @@ def test_titles_and_names_are_escaped(app, api, client):
 
 def test_the_session_cookie_is_httponly_and_samesite_lax(app, api, client):
     game_id, _ = api.new_game(["red", "blue"])
-    response = client.get(seat_link_for(app, game_id, "red"))
+    response = sign_in_seat(app, client, game_id, "red")
     cookie = next(c for c in response.headers.getlist("Set-Cookie") if c.startswith("session="))
     flags = {part.strip().split("=")[0].lower(): part for part in cookie.split(";")}
     assert "httponly" in flags

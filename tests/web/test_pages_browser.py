@@ -11,7 +11,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from engine.data import CASTILLO, REGIONS
-from tests.web.helpers import seat_link_for
+from tests.web.helpers import open_seat_link
 
 pytestmark = pytest.mark.browser
 
@@ -109,7 +109,7 @@ def test_play_a_turn_by_clicking_and_step_through_it(browser, live, app, api, mo
     for _ in colours:
         view = api.get(f"/api/games/{game_id}").get_json()
         colour = view["pending"][0]["player"]
-        browser.get(seat_link_for(app, game_id, colour))
+        open_seat_link(browser, app, game_id, colour)
         assert browser.current_url == f"{url}?colour={colour}"
         assert_board_is(browser, api.get(f"/api/games/{game_id}", keys[colour]).get_json())
         button = by_css(browser, "form.moves button.power-card")[0]
@@ -123,7 +123,7 @@ def test_play_a_turn_by_clicking_and_step_through_it(browser, live, app, api, mo
     # place one by clicking the map, undo that, place it again, then confirm.
     view = api.get(f"/api/games/{game_id}").get_json()
     colour = view["pending"][0]["player"]
-    browser.get(seat_link_for(app, game_id, colour))
+    open_seat_link(browser, app, game_id, colour)
     before = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
     take = [b for b in by_css(browser, "form.moves button") if "to court" in b.text]
     click_and_wait(browser, take[-1])
@@ -194,7 +194,7 @@ def test_pages_keep_to_their_content_security_policy(browser, live, app, api):
     browser.get_log("browser")  # what earlier tests left
     browser.get(f"{live}/sign-in")
     browser.get(f"{live}/")
-    browser.get(seat_link_for(app, game_id, colour))
+    open_seat_link(browser, app, game_id, colour)
     refused = [
         entry["message"]
         for entry in browser.get_log("browser")
@@ -224,7 +224,7 @@ def test_an_open_page_follows_the_game_without_a_reload(browser, live, app, api)
     first = view["pending"][0]["player"]
     legal = api.get(f"/api/games/{game_id}/legal-moves", keys[first]).get_json()
     waiting = next(c for c in colours if c != first)
-    browser.get(seat_link_for(app, game_id, waiting))
+    open_seat_link(browser, app, game_id, waiting)
     browser.execute_script("window.notReloaded = true;")
     assert by_css(browser, "nav.replay")[0].get_attribute("data-last") == "0"
     move = next(m for m in legal["moves"] if m["card"] == 13)
@@ -248,7 +248,7 @@ def test_an_intrigue_is_played_by_clicking_the_place_a_caballero_leaves(browser,
     from tests.web.helpers import game_with_an_intrigue
 
     game_id, keys, colour, shifts = game_with_an_intrigue(api, random.Random(6), clickable=True)
-    browser.get(seat_link_for(app, game_id, colour))
+    open_seat_link(browser, app, game_id, colour)
     source = shifts[0]["from"]
     group = by_css(browser, f'details[data-shift-from="{source}"]')[0]
     assert group.get_attribute("open") is None
@@ -308,20 +308,19 @@ def test_words_to_the_table_reach_an_open_page_and_what_is_typed_stays(browser, 
     """Blue's page is open, with a reply half typed; red writes to the table from red's page:
     blue's page shows it within seconds, without a reload, and the half-typed reply is still
     there; blue sends it with the form, and red's page shows it."""
-    from urllib.parse import urlsplit
 
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from tests.web.helpers import page
+    from tests.web.helpers import follow_seat_link, page, seat_link_for
     from tests.web.html import parse
 
     game_id, keys = api.new_game(["red", "blue", "green"])
-    browser.get(seat_link_for(app, game_id, "blue"))
+    open_seat_link(browser, app, game_id, "blue")
     browser.execute_script("window.notReloaded = true;")
     draft = by_css(browser, "#talk-text")[0]
     draft.send_keys("Not so fast")
     red = app.test_client()  # red at another browser: its own session, by its seat's link
-    assert red.get(urlsplit(seat_link_for(app, game_id, "red")).path).status_code == 303
+    follow_seat_link(red, seat_link_for(app, game_id, "red"))
     form = page(red, f"/games/{game_id}").find("form", cls="talk")
     token = form.find("input", name="csrf_token").get("value")
     said = red.post(

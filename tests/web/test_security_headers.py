@@ -5,6 +5,7 @@ Secure over https; `pbem doctor` warns of a plain-http base URL."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 import sqlalchemy as sa
@@ -15,6 +16,7 @@ from pbem.extensions import db
 from pbem.store.models import Player
 from pbem.web.board import COLOUR_FILLS, COLOUR_INKS
 from tests.web.helpers import page, seat_link_for, sign_in_seat
+from tests.web.html import parse
 
 
 def _policy(response) -> dict[str, str]:
@@ -70,8 +72,13 @@ def test_the_api_and_its_docs_are_never_framed(api, client):
 
 def test_addresses_holding_a_credential_send_no_referrer(app, api, client):
     game_id, _ = api.new_game(["red", "blue"])
-    link = client.get(seat_link_for(app, game_id, "red"))
-    assert link.status_code == 303 and link.headers["Referrer-Policy"] == "no-referrer"
+    path = urlsplit(seat_link_for(app, game_id, "red")).path
+    link = client.get(path)
+    assert link.status_code == 200 and link.headers["Referrer-Policy"] == "no-referrer"
+    assert link.headers["Cache-Control"] == "no-store"
+    token = parse(link.get_data(as_text=True)).find("input", name="csrf_token").get("value")
+    signed = client.post(path, data={"csrf_token": token})
+    assert signed.status_code == 303 and signed.headers["Referrer-Policy"] == "no-referrer"
     assert client.get("/sign-in").headers["Referrer-Policy"] == "no-referrer"
     assert client.get("/mail/unsubscribe/not-a-token").headers["Referrer-Policy"] == "no-referrer"
     board = client.get(f"/games/{game_id}")
@@ -82,7 +89,7 @@ def test_addresses_holding_a_credential_send_no_referrer(app, api, client):
 def _session_cookie(app, api, base_url: str) -> str:
     client = app.test_client()
     game_id, _ = api.new_game(["red", "blue"])
-    response = client.get(seat_link_for(app, game_id, "red"), base_url=base_url)
+    response = client.get(urlsplit(seat_link_for(app, game_id, "red")).path, base_url=base_url)
     (cookie,) = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
     return cookie
 
