@@ -30,7 +30,7 @@ def test_thirty_games_in_a_second_from_one_player_are_capped(server):
     assert set(counted) <= {201, 429}, counted
     assert counted[201] == 10, counted
     refused = next(r for r in responses if r.status_code == 429)
-    assert int(refused.headers["Retry-After"]) > 0 and "a day" in refused.json()["detail"]
+    assert int(refused.headers["Retry-After"]) > 0 and "games today" in refused.json()["detail"]
     made = server.rows(
         "SELECT count(*) FROM games WHERE creator_id = (SELECT id FROM players WHERE email = :e)",
         e=organiser,
