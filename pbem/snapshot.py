@@ -33,6 +33,7 @@ from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.extensions import db
 from pbem.game.players import add_player, hash_api_key, player_by_key_hash
+from pbem.play import accounts
 from pbem.store.models import Notification
 from pbem.web.board import standalone_page
 from pbem.web.signin import seat_link
@@ -163,6 +164,8 @@ def pages(out_dir: Path, language: str | None = None) -> None:
                     for name, (urls, script) in scenes.items():
                         for url in urls:  # a seat's link signs in, then its page
                             driver.get(url)
+                            if "/sign-in/" in url and name != "seat-sign-in":
+                                _press(driver)  # a seat's link asks first: "Sign in"
                         if script:
                             driver.execute_script(script)
                         out = out_dir / f"web-{name}{suffix}.png"
@@ -172,6 +175,17 @@ def pages(out_dir: Path, language: str | None = None) -> None:
                     driver.quit()
         finally:
             server.shutdown()
+
+
+def _press(driver: Any) -> None:
+    """Press the page's form button, as a person does on a link's "Sign in?" page, and wait
+    for the page it leads to."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    button = driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]")
+    button.click()
+    WebDriverWait(driver, 10).until(lambda d: "/sign-in/" not in d.current_url)
 
 
 def _emulate(driver: Any, window: tuple[int, int], mobile: bool) -> None:
@@ -231,7 +245,8 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
     for colour, words in (("yellow", "Good luck all!"), ("green", "Watch out for Aragon.")):
         auth = {"Authorization": f"Bearer {keys[colour]}"}
         client.post(f"/api/games/{mid}/messages", json={"text": words}, headers=auth)
-    invitation = _forming_game(app, client, keys, tmp)
+    invitation, never_invite = _forming_game(app, client, keys, tmp)
+    sign_up = _sign_up_link(app, "nell@example.org", "Nell")
     # Rosa (red, who made every game) is away a week, has stopped the finished game's mail,
     # and has the Sunday league's news posted to her group's chat.
     rosa = {"Authorization": f"Bearer {keys['red']}"}
@@ -256,12 +271,35 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
         "finished": ([f"{base}/games/{done}"], ""),
+        # What a stranger and a newcomer meet: a seat's link asks before it signs in, the
+        # "never invite me again" page, and the page a sign-up's mailed link leads to.
+        "seat-sign-in": ([seat(mid, "yellow")[1]], ""),
+        "never-invite": ([never_invite], ""),
+        "sign-up": ([sign_up], ""),
     }
 
 
-def _forming_game(app: Flask, client: Any, keys: dict[str, str], tmp: Path) -> str:
+def _sign_up_link(app: Flask, email: str, name: str) -> str:
+    """The link `POST /api/players` mails to `email`, as its owner opens it."""
+    links: list[str] = []
+
+    def kept(token: str) -> str:
+        links.append(f"{app.config['PBEM_BASE_URL']}/sign-in/link/{token}")
+        return links[-1]
+
+    with app.test_request_context():
+        accounts.mail_sign_in_link(email, "127.0.0.1", None, kept, name=name)
+        db.session.commit()
+        db.session.remove()
+    return links[0]
+
+
+def _forming_game(
+    app: Flask, client: Any, keys: dict[str, str], tmp: Path
+) -> tuple[str, str]:
     """Rosa's game that forms (a friend invited, a seat open, a bot): the file URL of the
-    friend's invitation mail, its HTML part as a mail client shows it."""
+    friend's invitation mail, its HTML part as a mail client shows it, and the mail's
+    "never invite me again" link."""
     body = {
         "title": "Saturday five",
         "forming": True,
@@ -283,8 +321,11 @@ def _forming_game(app: Flask, client: Any, keys: dict[str, str], tmp: Path) -> s
     html = mail.get_body(preferencelist=("html",))
     assert html is not None  # every invitation has its HTML part
     page = tmp / "invitation.html"
-    page.write_text(html.get_content(), encoding="utf-8")
-    return page.resolve().as_uri()
+    content = html.get_content()
+    page.write_text(content, encoding="utf-8")
+    never = re.search(r'href="([^"]*/never-invite/[^"]+)"', content)
+    assert never is not None  # every invitation offers it
+    return page.resolve().as_uri(), never[1]
 
 
 def _first_scoring(client: Any, game_id: int) -> int:
