@@ -18,11 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common import add_players  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 from pbem import create_app  # noqa: E402
 from pbem.cli import upgrade_database  # noqa: E402
+from pbem.extensions import db  # noqa: E402
+from pbem.game.players import add_player  # noqa: E402
 from pbem.snapshot import _play_over_api, screenshot, start_chromium  # noqa: E402
 
 #: Each kind of text on the board, by its selector.
@@ -58,8 +59,12 @@ def main() -> None:
         upgrade_database(app)
         client = app.test_client()
         colours = ["red", "yellow", "green", "blue", "brown"]
-        made = add_players(app, {f"{c}@example.org": c for c in colours})
-        keys = {c: made[f"{c}@example.org"] for c in colours}
+        # As `pbem players add` makes them (bench/common.add_players; this file is also
+        # imported by a test as bench.phone_text, where `common` is not on the path).
+        with app.app_context():
+            keys = {c: add_player(f"{c}@example.org", c)[1] for c in colours}
+            db.session.commit()
+            db.session.remove()
         body = {
             "title": "Phone",
             "seats": [{"email": f"{c}@example.org", "colour": c} for c in colours],

@@ -100,8 +100,11 @@ def test_the_demo_game_is_played_by_api_mail_and_page_against_bots(demo, browser
 
     # From the page: the link signs you in, and your moves are buttons on it.
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.wait import WebDriverWait
 
-    browser.get(link)
+    browser.get(link)  # a seat's link asks first: a page cannot sign anyone in unasked
+    browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    WebDriverWait(browser, 10).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".who .me"))
     assert browser.find_element(By.CSS_SELECTOR, ".who .me").text == "You"
     assert len(browser.find_elements(By.CSS_SELECTOR, "svg.board [data-region]")) == 9
     view = wait_for(my_turn, 20, "red's decision again")

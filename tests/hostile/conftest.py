@@ -113,7 +113,11 @@ def at_once(calls: list[Callable[[], requests.Response]]) -> list[requests.Respo
         return call()
 
     with ThreadPoolExecutor(len(calls)) as pool:
-        return list(pool.map(send, calls))
+        responses = list(pool.map(send, calls))
+    # The race's figures, for `pytest tests/hostile -s | grep ^race`.
+    test = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[-1].split(" ")[0]
+    print(f"race {test}: {len(responses)} requests, {dict(sorted(statuses(responses).items()))}")
+    return responses
 
 
 def statuses(responses: list[requests.Response]) -> Counter[int]:

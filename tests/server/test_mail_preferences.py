@@ -158,7 +158,7 @@ def test_a_new_key_by_mail(mail_app, mail_api, smtp):
     assert unknown.status_code == 202
     assert unknown.get_json()["detail"].replace("nobody", "X") == answer.get_json()[
         "detail"
-    ].replace("Forgetful", "X")
+    ].replace("forgetful", "X")
     deliver(mail_app)
     (mail,) = smtp.inbox.to("forgetful@example.org")
     new = next(
