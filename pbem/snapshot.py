@@ -162,6 +162,8 @@ def pages(out_dir: Path, language: str | None = None) -> None:
                 try:
                     _emulate(driver, window, mobile=bool(suffix))
                     for name, (urls, script) in scenes.items():
+                        if name == "sign-up":  # a sign-up's link works once: one a pass
+                            urls = [_sign_up_link(app, f"nell{suffix}@example.org", "Nell")]
                         for url in urls:  # a seat's link signs in, then its page
                             driver.get(url)
                             if "/sign-in/" in url and name != "seat-sign-in":
@@ -181,11 +183,12 @@ def _press(driver: Any) -> None:
     """Press the page's form button, as a person does on a link's "Sign in?" page, and wait
     for the page it leads to."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.expected_conditions import staleness_of
     from selenium.webdriver.support.wait import WebDriverWait
 
     button = driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]")
     button.click()
-    WebDriverWait(driver, 10).until(lambda d: "/sign-in/" not in d.current_url)
+    WebDriverWait(driver, 10).until(staleness_of(button))
 
 
 def _emulate(driver: Any, window: tuple[int, int], mobile: bool) -> None:
@@ -246,7 +249,6 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         auth = {"Authorization": f"Bearer {keys[colour]}"}
         client.post(f"/api/games/{mid}/messages", json={"text": words}, headers=auth)
     invitation, never_invite = _forming_game(app, client, keys, tmp)
-    sign_up = _sign_up_link(app, "nell@example.org", "Nell")
     # Rosa (red, who made every game) is away a week, has stopped the finished game's mail,
     # and has the Sunday league's news posted to her group's chat.
     rosa = {"Authorization": f"Bearer {keys['red']}"}
@@ -260,6 +262,9 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
     chosen = {"muted_games": [done], "webhooks": [hook]}
     client.put("/api/players/me/preferences", json=chosen, headers=rosa)
     return {
+        # First, while the browser is signed in as nobody: a seat's link asks before it signs
+        # in (the others press its button).
+        "seat-sign-in": ([seat(mid, "yellow")[1]], ""),
         "board": ([seat(mid)[1]], ""),
         "open-games": ([f"{base}/games/open"], ""),
         "mail-invitation": ([invitation], ""),
@@ -271,11 +276,10 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
         "finished": ([f"{base}/games/{done}"], ""),
-        # What a stranger and a newcomer meet: a seat's link asks before it signs in, the
-        # "never invite me again" page, and the page a sign-up's mailed link leads to.
-        "seat-sign-in": ([seat(mid, "yellow")[1]], ""),
+        # What a stranger and a newcomer meet: the "never invite me again" page, and the page
+        # a sign-up's mailed link leads to (its button pressed: the key, shown once).
         "never-invite": ([never_invite], ""),
-        "sign-up": ([sign_up], ""),
+        "sign-up": ([], ""),  # its link made for each pass (`pages`)
     }
 
 
@@ -347,7 +351,11 @@ def _plan_to_a_place(
         if decision["kind"] == "turn":
             # Signed in as the seat (the link's path: the test client's cookies are for its
             # own host), to read its plan page.
-            client.get(urlsplit(seat(game_id)[1]).path)
+            path = urlsplit(seat(game_id)[1]).path
+            asked = client.get(path).get_data(as_text=True)  # the link asks first
+            token = re.search(r'name="csrf_token" value="([^"]+)"', asked)
+            assert token is not None  # the page's Sign in form
+            client.post(path, data={"csrf_token": token[1]})
             break
         card = max(legal["moves"], key=lambda m: m.get("card", 0))
         client.post(
