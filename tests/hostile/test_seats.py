@@ -128,58 +128,36 @@ def test_one_player_joining_two_seats_at_once_holds_one(server):
     assert "already hold a seat" in refused.json()["detail"]
 
 
+def last_two_at_once(server, blue: str, green: str) -> None:
+    """A game of three forming, whose blue and green seats are taken at once (`accept` by an
+    invited guest, `join` an open seat by a newcomer): both win, and it starts once."""
+    organiser, key = server.player("organiser")
+    seats, takes = [{"colour": "red", "email": organiser}], []
+    for colour, how in (("blue", blue), ("green", green)):
+        address, own_key = server.player("guest")
+        seats.append({"colour": colour, "email": address} if how == "accept" else
+                     {"colour": colour, "open": True})  # fmt: skip
+        takes.append((colour, how, own_key))
+    game_id = forming_game(server, key, seats)
+    responses = at_once(
+        [
+            partial(server.call, "POST", f"/api/games/{game_id}/seats/{colour}/{how}", own_key)
+            for colour, how, own_key in takes
+        ]
+    )
+    assert statuses(responses) == Counter({200: 2})
+    assert status_of(server, game_id) == "active"
+    assert len(server.mails(game_id, "welcome")) == 3  # one start: one welcome a seat
+
+
 def test_the_last_two_accepts_at_once_start_the_game_once(server):
-    tally: Counter[int] = Counter()
     for _ in range(ROUNDS):
-        organiser, key = server.player("organiser")
-        (first, first_key), (second, second_key) = server.player("guest"), server.player("guest")
-        game_id = forming_game(
-            server,
-            key,
-            [
-                {"colour": "red", "email": organiser},
-                {"colour": "blue", "email": first},
-                {"colour": "green", "email": second},
-            ],
-        )
-        responses = at_once(
-            [
-                partial(server.call, "POST", f"/api/games/{game_id}/seats/blue/accept", first_key),
-                partial(
-                    server.call, "POST", f"/api/games/{game_id}/seats/green/accept", second_key
-                ),
-            ]
-        )
-        tally.update(statuses(responses))
-        assert statuses(responses) == Counter({200: 2})
-        assert status_of(server, game_id) == "active"
-        assert len(server.mails(game_id, "welcome")) == 3  # one start: one welcome a seat
-    print(f"accepts: {dict(tally)}")
+        last_two_at_once(server, "accept", "accept")
 
 
 def test_an_accept_and_a_join_at_once_start_the_game_once(server):
     for _ in range(ROUNDS):
-        organiser, key = server.player("organiser")
-        guest, guest_key = server.player("guest")
-        _joiner, joiner_key = server.player("joiner")
-        game_id = forming_game(
-            server,
-            key,
-            [
-                {"colour": "red", "email": organiser},
-                {"colour": "blue", "email": guest},
-                {"colour": "green", "open": True},
-            ],
-        )
-        responses = at_once(
-            [
-                partial(server.call, "POST", f"/api/games/{game_id}/seats/blue/accept", guest_key),
-                partial(server.call, "POST", f"/api/games/{game_id}/seats/green/join", joiner_key),
-            ]
-        )
-        assert statuses(responses) == Counter({200: 2})
-        assert status_of(server, game_id) == "active"
-        assert len(server.mails(game_id, "welcome")) == 3
+        last_two_at_once(server, "accept", "join")
 
 
 def test_a_start_and_an_abort_at_once_leave_one_outcome(server):
