@@ -1,7 +1,7 @@
 """The sender's batches: claimed in one statement, each row marked sent in a commit of its
-own before the next mail begins (a mark cut off is made again on a new connection); two
-senders at once send each row once; a row left `sending` by a dead sender goes out after ten
-minutes."""
+own before the next mail (or webhook) begins (a mark cut off is made again on a new
+connection); two senders at once send each row once; a row left `sending` by a dead sender
+goes out after ten minutes."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import threading
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 import sqlalchemy as sa
@@ -258,3 +259,47 @@ def test_a_mark_cut_off_is_made_on_a_new_connection_and_the_batch_goes_on(
     assert statuses(mail_app) == {"sent": 5}
     received = Counter(r for rcpt, _ in smtp.inbox.messages for r in rcpt)
     assert received == Counter(addresses)
+
+
+def test_each_webhook_is_marked_sent_before_the_next_is_posted(mail_app, database_url):
+    watcher = sa.create_engine(database_url, poolclass=sa.pool.NullPool)
+    marked_at_post: list[int] = []
+
+    class Counting(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers["Content-Length"]))
+            with watcher.connect() as connection:
+                marked_at_post.append(
+                    connection.execute(
+                        sa.select(sa.func.count()).where(_outbox.c.status == "sent")
+                    ).scalar_one()
+                )
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    set_now(mail_app, START)
+    url = f"http://127.0.0.1:{server.server_port}/hook"
+    rows = [
+        {"channel": "webhook", "kind": "decision", "recipient": url, "message": f'{{"n":{n}}}'}
+        for n in range(4)
+    ]
+    try:
+        with mail_app.app_context():
+            db.session.execute(
+                sa.insert(_outbox).values(status="queued", next_attempt_at=START, created_at=START),
+                rows,
+            )
+            db.session.commit()
+            assert deliver_due().sent == 4
+            db.session.remove()
+    finally:
+        server.shutdown()
+        server.server_close()
+        watcher.dispose()
+    assert marked_at_post == [0, 1, 2, 3]
+    assert statuses(mail_app) == {"sent": 4}
