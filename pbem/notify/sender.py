@@ -401,7 +401,9 @@ def _mark_sent(row_id: int) -> None:
         except Exception as error:
             if not is_outage(error) or attempt == len(MARK_PAUSES) - 1:
                 raise
-            current_app.logger.warning("marking outbox row %s sent: %s (again)", row_id, error)
+            current_app.logger.warning(
+                "marking outbox row %s sent failed (%s): trying again", row_id, error
+            )
             start_afresh()  # the pool has dropped the dead connection: the next is new
 
 
