@@ -1,14 +1,20 @@
-"""Delivering the outbox: due rows are claimed a batch at a time, sent, and marked sent.
+"""Delivering the outbox: due rows are claimed a batch at a time, and each is marked as it
+leaves.
 
 A batch (at most `BATCH` rows, oldest first) is claimed by one statement that moves them
 queued -> sending (`FOR UPDATE SKIP LOCKED` in its subquery on PostgreSQL, so a second
 sender passes them by; SQLite serialises writers, and the update re-checks `queued`), so
 two senders (`pbem serve`'s and a `pbem mail send`) never send one row twice. The batch is
-sent over the one connection, then its sent rows are marked in one statement and its failed
-ones in another. A failed send is retried with backoff (30 s, doubling, at most an hour
-apart); a row still failing a day after it was queued is marked failed, and the game's
-admin sees it in the game's JSON. A row left `sending` by a sender that died is queued
-again after ten minutes; a batch still sending after half that hands its unsent rows back.
+sent over the one connection, and each row is marked sent in a commit of its own (one
+narrow UPDATE by id) as soon as the server accepted it, before the next one is sent: a
+sender killed, or its database connection cut, anywhere in a batch sends again at most the
+one message whose DATA was under way, and that as the same stored text (the same
+Message-ID, so the receiving end can drop the copy). A mark whose commit is cut off is
+tried again on a new connection, and the batch goes on. A failed send is retried with
+backoff (30 s, doubling, at most an hour apart); a row still failing a day after it was
+queued is marked failed, and the game's admin sees it in the game's JSON. A row left
+`sending` by a sender that died is queued again after ten minutes; a batch still sending
+after half that hands its unsent rows back.
 Decision mails wait in the outbox as what to say; each pass first composes them
 (`compose_queued`), and only composed rows are claimed.
 """
@@ -38,13 +44,17 @@ from pbem.game.states import state_at
 from pbem.notify import compose, outbox, signing, webhooks
 from pbem.store.health import beat
 from pbem.store.models import Game, Notification, Player
+from pbem.store.outage import is_outage, start_afresh
 
 GIVE_UP_AFTER = timedelta(days=1)
 STUCK_AFTER = timedelta(minutes=10)
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_WAIT = timedelta(hours=1)
-#: Rows claimed (and marked) per statement.
+#: Rows claimed per statement (each is marked sent in a commit of its own).
 BATCH = 50
+#: Seconds to wait before each new try of a mark whose commit the database cut off: a
+#: restart or failover is back in a few seconds.
+MARK_PAUSES = (0.0, 0.5, 2.0)
 
 _outbox = Notification.__table__
 
@@ -337,13 +347,13 @@ def deliver_due(limit: int = 500) -> Delivery:
 
 
 def _send_batch(batch: list[Any], mail: Transport, result: Delivery) -> bool:
-    """Send a claimed batch, then mark it: the sent rows in one statement, the failed ones
-    in another. A batch still sending after half of `STUCK_AFTER` (a slow or timing-out
-    server) hands its unsent rows back before another sender could take them for stuck,
-    and the pass ends (False); so does an unexpected error, after marking what was sent."""
+    """Send a claimed batch, marking each row as soon as it is done: sent, in a commit of
+    its own the moment the server accepted it, or failed (`_failed`). A batch still sending
+    after half of `STUCK_AFTER` (a slow or timing-out server) hands its unsent rows back
+    before another sender could take them for stuck, and the pass ends (False); so does an
+    unexpected error."""
     started = time.monotonic()
-    sent: list[int] = []
-    failures: list[tuple[Any, Exception]] = []
+    done: set[int] = set()
     try:
         for row in batch:
             if time.monotonic() - started > STUCK_AFTER.total_seconds() / 2:
@@ -355,29 +365,65 @@ def _send_batch(batch: list[Any], mail: Transport, result: Delivery) -> bool:
                     mail.send(row.recipient, row.message)
             except (OSError, smtplib.SMTPException) as error:
                 mail.close()  # a broken connection is opened afresh for the next one
-                failures.append((row, error))
+                done.add(row.id)
+                _failed([(row, error)], result)
+                db.session.commit()
                 continue
-            sent.append(row.id)
+            # Done before it is marked: delivered, it must never be handed back as unsent,
+            # even if the database stays away and its mark fails for good.
+            done.add(row.id)
+            _mark_sent(row.id)
+            result.sent += 1
     finally:
-        done = set(sent) | {row.id for row, _ in failures}
         unsent = [row.id for row in batch if row.id not in done]
-        if sent:
+        if unsent:
+            _hand_back(unsent)
+    return not unsent
+
+
+def _mark_sent(row_id: int) -> None:
+    """Mark one delivered row sent in a short transaction of its own. When the database
+    goes away under it (the commit may or may not have landed: the mark is idempotent), it
+    is tried again on a new connection, so the batch goes on; if the database stays away
+    the error ends the pass, and this row, the one in flight, goes out again after
+    `STUCK_AFTER`, the rest of the batch only once."""
+    for attempt, pause in enumerate(MARK_PAUSES):
+        if pause:
+            time.sleep(pause)
+        try:
             db.session.execute(
                 update(_outbox)
-                .where(_outbox.c.id.in_(sent))
+                .where(_outbox.c.id == row_id, _outbox.c.status == "sending")
                 .values(status="sent", sent_at=now(), last_error=None)
             )
-            result.sent += len(sent)
-        if unsent:
-            db.session.execute(
-                update(_outbox)
-                .where(_outbox.c.id.in_(unsent), _outbox.c.status == "sending")
-                .values(status="queued", attempts=_outbox.c.attempts - 1)
+            db.session.commit()
+            return
+        except Exception as error:
+            if not is_outage(error) or attempt == len(MARK_PAUSES) - 1:
+                raise
+            current_app.logger.warning(
+                "marking outbox row %s sent failed (%s): trying again", row_id, error
             )
-        if failures:
-            _failed(failures, result)
+            start_afresh()  # the pool has dropped the dead connection: the next is new
+
+
+def _hand_back(row_ids: list[int]) -> None:
+    """Queue claimed rows that were not sent again, their attempt uncounted. With the
+    database away this fails too: they then wait for the stuck rule, and the error that
+    ended the batch is the one raised."""
+    try:
+        db.session.rollback()  # whatever the error that ended the batch cut off
+        db.session.execute(
+            update(_outbox)
+            .where(_outbox.c.id.in_(row_ids), _outbox.c.status == "sending")
+            .values(status="queued", attempts=_outbox.c.attempts - 1)
+        )
         db.session.commit()
-    return not unsent
+    except Exception as error:
+        if not is_outage(error):
+            raise
+        current_app.logger.warning("handing back %d unsent outbox rows: %s", len(row_ids), error)
+        start_afresh()
 
 
 def _failed(failures: list[tuple[Any, Exception]], result: Delivery) -> None:

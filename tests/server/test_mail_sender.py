@@ -1,12 +1,17 @@
-"""The sender's batches: claimed in one statement, marked in one; two senders at once send
-each row once; a row left `sending` by a dead sender goes out after ten minutes."""
+"""The sender's batches: claimed in one statement, each row marked sent in a commit of its
+own before the next mail (or webhook) begins (a mark cut off is made again on a new
+connection); two senders at once send each row once; a row left `sending` by a dead sender
+goes out after ten minutes."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
+import pytest
 import sqlalchemy as sa
 
 from pbem.clock import set_now
@@ -14,6 +19,7 @@ from pbem.extensions import db
 from pbem.notify import sender
 from pbem.notify.sender import deliver_due
 from pbem.store.models import Notification
+from tests.server.mail_helpers import Inbox
 
 START = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 _outbox = Notification.__table__
@@ -143,3 +149,157 @@ def test_a_batch_cut_short_marks_what_it_sent_and_hands_the_rest_back(
     assert attempts == {1: 5}
     received = Counter(r for rcpt, _ in smtp.inbox.messages for r in rcpt)
     assert received == Counter(addresses)
+
+
+def serve_with(smtp, inbox) -> None:
+    """The test's SMTP server again on its port, its messages going to `inbox`."""
+    smtp.stop()
+    smtp.inbox = inbox
+    smtp.start()
+
+
+def test_each_row_is_marked_sent_before_the_next_mail_begins(
+    mail_app, mail_api, smtp, database_url
+):
+    addresses = queue_copies(mail_app, mail_api, 5)
+    # Read from outside the sender: only what it committed counts.
+    watcher = sa.create_engine(database_url, poolclass=sa.pool.NullPool)
+    marked_at_mail_from: list[int] = []
+
+    class Watching(Inbox):
+        async def handle_MAIL(self, server, session, envelope, address, options):  # noqa: N802
+            with watcher.connect() as connection:
+                marked_at_mail_from.append(
+                    connection.execute(
+                        sa.select(sa.func.count()).where(_outbox.c.status == "sent")
+                    ).scalar_one()
+                )
+            envelope.mail_from = address
+            envelope.mail_options.extend(options)
+            return "250 OK"
+
+    serve_with(smtp, Watching())
+    try:
+        with mail_app.app_context():
+            assert deliver_due().sent == 5
+            db.session.remove()
+    finally:
+        watcher.dispose()
+    assert marked_at_mail_from == [0, 1, 2, 3, 4]
+    received = Counter(r for rcpt, _ in smtp.inbox.messages for r in rcpt)
+    assert received == Counter(addresses)
+
+
+@pytest.fixture
+def cut_next_commit(mail_app, database_url):
+    """`arm()`: the app's next commit finds its connection cut (terminated by PostgreSQL,
+    closed under SQLite), so what it was to write is lost and its caller must start again."""
+    admin = sa.create_engine(database_url, poolclass=sa.pool.NullPool)
+    armed = {"left": 0, "cut": 0}
+
+    def cut(connection):
+        if armed["left"] <= 0:
+            return
+        armed["left"] -= 1
+        raw = connection.connection.dbapi_connection
+        if database_url.startswith("postgresql"):
+            with admin.connect() as killer:
+                pid = raw.info.backend_pid
+                killer.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+                for _ in range(100):  # the backend ends a moment later
+                    if not killer.execute(
+                        sa.text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"),
+                        {"pid": pid},
+                    ).scalar():
+                        break
+                    time.sleep(0.01)
+        else:
+            raw.close()
+        armed["cut"] += 1
+
+    with mail_app.app_context():
+        sa.event.listen(db.engine, "commit", cut)
+
+    def arm() -> dict[str, int]:
+        armed["left"] = 1
+        return armed
+
+    yield arm
+    admin.dispose()
+
+
+def test_a_mark_cut_off_is_made_on_a_new_connection_and_the_batch_goes_on(
+    mail_app, mail_api, smtp, monkeypatch, cut_next_commit
+):
+    addresses = queue_copies(mail_app, mail_api, 5)
+    monkeypatch.setattr(sender, "MARK_PAUSES", (0.0, 0.05, 0.05), raising=False)
+    real = sender.transport
+    cuts: list[dict[str, int]] = []
+
+    class CutAfterSecond:
+        """The connection is cut while the second mail's mark is being committed."""
+
+        def __init__(self, app):
+            self.inner, self.count = real(app), 0
+
+        def send(self, recipient, message):
+            self.inner.send(recipient, message)
+            self.count += 1
+            if self.count == 2:
+                cuts.append(cut_next_commit())
+
+        def close(self):
+            self.inner.close()
+
+    monkeypatch.setattr(sender, "transport", CutAfterSecond)
+    with mail_app.app_context():
+        assert deliver_due().sent == 5
+        db.session.remove()
+    assert cuts[0]["cut"] == 1
+    assert statuses(mail_app) == {"sent": 5}
+    received = Counter(r for rcpt, _ in smtp.inbox.messages for r in rcpt)
+    assert received == Counter(addresses)
+
+
+def test_each_webhook_is_marked_sent_before_the_next_is_posted(mail_app, database_url):
+    watcher = sa.create_engine(database_url, poolclass=sa.pool.NullPool)
+    marked_at_post: list[int] = []
+
+    class Counting(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers["Content-Length"]))
+            with watcher.connect() as connection:
+                marked_at_post.append(
+                    connection.execute(
+                        sa.select(sa.func.count()).where(_outbox.c.status == "sent")
+                    ).scalar_one()
+                )
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    set_now(mail_app, START)
+    url = f"http://127.0.0.1:{server.server_port}/hook"
+    rows = [
+        {"channel": "webhook", "kind": "decision", "recipient": url, "message": f'{{"n":{n}}}'}
+        for n in range(4)
+    ]
+    try:
+        with mail_app.app_context():
+            db.session.execute(
+                sa.insert(_outbox).values(status="queued", next_attempt_at=START, created_at=START),
+                rows,
+            )
+            db.session.commit()
+            assert deliver_due().sent == 4
+            db.session.remove()
+    finally:
+        server.shutdown()
+        server.server_close()
+        watcher.dispose()
+    assert marked_at_post == [0, 1, 2, 3]
+    assert statuses(mail_app) == {"sent": 4}
