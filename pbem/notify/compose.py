@@ -111,7 +111,7 @@ def render(template: str, **context: Any) -> tuple[str, str]:
     context = {
         "place_name": place_name,
         "term": term,
-        "colour_name": words.colour_name,  # in prose; the board's table keeps the notation's
+        "colour_name": words.colour_name,  # prose and tables; notation lines keep the ids
         "reply_above": _(REPLY_ABOVE),
         **context,
     }
@@ -453,7 +453,7 @@ def moves_mail(
     seq: int,
 ) -> EmailMessage:
     """Every move preference: what another seat just played, as the recipient may see it."""
-    lines = [f"{e['player']}: {describe_log_entry(e)}" for e in entries]
+    lines = [f"{words.colour_name(e['player'])}: {describe_log_entry(e)}" for e in entries]
     context = {"title": title, "game_id": game_id, "lines": lines, "link": game_link(game_id)}
     return message(
         recipient,
