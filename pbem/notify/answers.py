@@ -4,6 +4,7 @@ like every other mail; the mail door decides what they say."""
 
 from __future__ import annotations
 
+import re
 from email.message import EmailMessage
 from typing import Any
 
@@ -27,13 +28,18 @@ KINDS = {
 
 #: The most ids an answer's References carries besides the one it answers.
 MOST_REFERENCES = 8
+#: A Message-ID as RFC 5322 writes one: `<left@right>`, printable ASCII, no space.
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")
 
 
 def thread(mail: EmailMessage, message_id: str, references: list[str]) -> None:
     """Put an answer in the thread of the mail it answers (`message_id`, its References).
     A long References is shortened as RFC 5322 asks: the thread's root (which mail programs
     thread by when a mail between is missing) and the last ids are kept."""
-    if not message_id:
+    # Ids are written as they came (never encoded), so only ids of RFC 5322's form are kept.
+    references = [r for r in references if _MESSAGE_ID.fullmatch(r)]
+    message_id = message_id.strip()
+    if not _MESSAGE_ID.fullmatch(message_id):
         return
     del mail["In-Reply-To"]
     del mail["References"]

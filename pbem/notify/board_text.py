@@ -9,6 +9,7 @@ from typing import Any
 import engine
 from engine import names
 from engine.data import PLACE_NAMES, REGIONS
+from pbem.game.words import colour_name
 from pbem.languages import _, current_language
 
 
@@ -36,7 +37,11 @@ def board_table(view: engine.View) -> str:
     colours = view["colours"]
     labels = ("score", "court", "province")
     width = max(len(n) for n in [*map(place_name, PLACE_NAMES), *map(row_label, labels)]) + 2
-    head = "".ljust(width) + "".join(c[:6].rjust(7) for c in colours)
+    # The colours as the reader calls them, each column as wide as its longest name needs.
+    shown = [colour_name(c) for c in colours]
+    column = max(7, *(len(name) + 1 for name in shown))
+    names_row = "".join(name.rjust(column) for name in shown)
+    head = "".ljust(width) + names_row
     head += "   " + _("scores") + "  " + _("notes")
     lines = [head, "-" * len(head)]
     # A region and the Castillo read alike here (the Castillo has no grandes).
@@ -46,20 +51,22 @@ def board_table(view: engine.View) -> str:
     for place, seen in places:
         counts = seen["caballeros"]
         row = place_name(place).ljust(width)
-        row += "".join(str(counts.get(c, 0) or ".").rjust(7) for c in colours)
+        row += "".join(str(counts.get(c, 0) or ".").rjust(column) for c in colours)
         row += "   " + "/".join(map(str, seen["scoreboard"])).ljust(8)
         notes = []
         if view["king"] == place:
             notes.append(term("king"))
         if seen.get("grandes"):
-            notes.append(term("grande") + " " + ", ".join(seen["grandes"]))
+            notes.append(term("grande") + " " + ", ".join(map(colour_name, seen["grandes"])))
         if place in mobile:
             notes.append(_("mobile %(board)s", board=mobile[place]))
         lines.append((row + "  " + "; ".join(notes)).rstrip())
     lines.append("")
-    lines.append("".ljust(width) + "".join(c[:6].rjust(7) for c in colours))
+    lines.append("".ljust(width) + names_row)
     for key in labels:
         players: Mapping[str, Mapping[str, Any]] = view["players"]
         label = row_label(key)
-        lines.append(label.ljust(width) + "".join(str(players[c][key]).rjust(7) for c in colours))
+        lines.append(
+            label.ljust(width) + "".join(str(players[c][key]).rjust(column) for c in colours)
+        )
     return "\n".join(lines)

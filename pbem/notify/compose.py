@@ -25,7 +25,7 @@ from pbem import languages, tokens
 from pbem.clock import now
 from pbem.game import words
 from pbem.languages import N_, _, moment_text
-from pbem.notify import addresses
+from pbem.notify import addresses, header_fields
 from pbem.notify.board_text import board_table, place_name, term
 from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
@@ -111,7 +111,7 @@ def render(template: str, **context: Any) -> tuple[str, str]:
     context = {
         "place_name": place_name,
         "term": term,
-        "colour_name": words.colour_name,  # in prose; the board's table keeps the notation's
+        "colour_name": words.colour_name,  # prose and tables; notation lines keep the ids
         "reply_above": _(REPLY_ABOVE),
         **context,
     }
@@ -151,7 +151,7 @@ def message(
     first: bool = False,
 ) -> EmailMessage:
     """A mail of game `game_id` to `recipient`, threaded with their others of that game."""
-    mail = EmailMessage()
+    mail = EmailMessage(policy=header_fields.POLICY)
     mail["From"] = current_app.config["MAIL_FROM"]
     mail["To"] = to_header(recipient)
     mail["Subject"] = f"[El Grande #{game_id}] {title}: {subject}"
@@ -453,7 +453,7 @@ def moves_mail(
     seq: int,
 ) -> EmailMessage:
     """Every move preference: what another seat just played, as the recipient may see it."""
-    lines = [f"{e['player']}: {describe_log_entry(e)}" for e in entries]
+    lines = [f"{words.colour_name(e['player'])}: {describe_log_entry(e)}" for e in entries]
     context = {"title": title, "game_id": game_id, "lines": lines, "link": game_link(game_id)}
     return message(
         recipient,
@@ -494,7 +494,7 @@ def public_summary(
 
 def plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) -> EmailMessage:
     """A mail that belongs to no game's thread (a key, a digest, the help)."""
-    mail = EmailMessage()
+    mail = EmailMessage(policy=header_fields.POLICY)
     mail["From"] = current_app.config["MAIL_FROM"]
     mail["To"] = to_header(recipient)
     mail["Subject"] = subject
@@ -635,10 +635,14 @@ def table_talk_mail(
     game_id: int,
     title: str,
     speaker: str,
+    colour: str | None = None,
     lines: Sequence[str],
     seq: int,
 ) -> EmailMessage:
-    """Words a player wrote to the table, passed on in the game's thread."""
+    """Words a player wrote to the table (`speaker`, at `colour`, named in the reader's
+    language), passed on in the game's thread."""
+    if colour is not None:
+        speaker = f"{speaker} ({words.colour_name(colour)})"
     context = {
         "title": title,
         "game_id": game_id,

@@ -24,7 +24,7 @@ from pbem.extensions import db
 from pbem.game import history, words
 from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
-from pbem.languages import language_of, lazy_
+from pbem.languages import in_language, language_of, lazy_
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import wants
@@ -365,7 +365,10 @@ def order_mails(
     for recipient, preferences in seated:
         moves = played.get(recipient.colour or "")
         if moves and not recipient.bot_plays and wants(preferences, game_id, "decision"):
-            lines = words.orders_played(moves)
+            # Composed while another seat's move is under way, in that request's language:
+            # these lines are written in the recipient's, as the mail around them is.
+            with in_language(recipient.language):
+                lines = words.orders_played(moves)
             mail = compose.notice_mail(
                 recipient,
                 game_id=game_id,
@@ -644,7 +647,7 @@ def timed_out(
                     "%(name)s ran out of time on several decisions in a row, so a bot "
                     "plays %(colour)s until they take the seat back.",
                     name=recipient.name,
-                    colour=seat.colour,
+                    colour=words.colour_later(seat.colour),
                 )
             ],
             skip_player=recipient.player_id,
@@ -699,7 +702,8 @@ def table_talk(
                 recipient,
                 game_id=game_id,
                 title=title,
-                speaker=f"{speaker.name} ({colour})",
+                speaker=speaker.name,
+                colour=colour,
                 lines=lines,
                 seq=seq,
             )

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 import engine
 from pbem.errors import IllegalMoveError, Invalid, NotActive, NothingToPlay, StaleSequence
 from pbem.extensions import db
+from pbem.game import refusals
 from pbem.game.games import status_word
 from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
@@ -131,7 +132,8 @@ def submit(
             )
         batch = engine.play_batch(before, colour, chosen)
     except engine.IllegalMove as error:
-        raise IllegalMoveError(error.message, seq=game.seq) from None
+        # The engine refuses in English; every door shows it in its reader's language.
+        raise IllegalMoveError(refusals.translated(error.message), seq=game.seq) from None
 
     # A dry run carries out no orders: what they would play is their seats' secret.
     ordered = chain.Chain()

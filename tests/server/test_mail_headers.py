@@ -1,0 +1,89 @@
+"""Headers as the RFCs write them: `List-Unsubscribe`, `List-Id` and the ids raw ASCII (never
+RFC 2047 encoded words, which list and threading readers do not decode), and every subject
+of every kind of mail in every language decoded back, as a strict RFC 2047 reader (mutt)
+decodes it, to the very text it was made from."""
+
+from __future__ import annotations
+
+import base64
+import quopri
+import re
+from email import message_from_bytes, policy
+
+import pytest
+
+from pbem.languages import LANGUAGES
+from tests.server.every_mail import mails
+from tests.server.test_mail_out import addresses_of, deliver, play_some
+
+_ENCODED = re.compile(r"=\?([^?]+)\?([bBqQ])\?([^?]*)\?=")
+
+
+def raw_header(raw: bytes, name: str) -> str:
+    """A header's value as it came, unfolded only (RFC 5322: remove each line break)."""
+    match = re.search(rb"^" + name.encode() + rb": ?(.*?)\r?\n(?![ \t])", raw, re.S | re.M | re.I)
+    assert match, name
+    return re.sub(r"\r?\n(?=[ \t])", "", match[1].decode("ascii"))
+
+
+def decoded(value: str) -> str:
+    """RFC 2047 strictly: whitespace between two encoded words is not read, any other is;
+    each encoded word holds whole characters and is at most 75 long."""
+    out: list[str] = []
+    end, after_word = 0, False
+    for word in _ENCODED.finditer(value):
+        between = value[end : word.start()]
+        if not (after_word and between.strip(" \t") == ""):
+            out.append(between)
+        charset, kind, text = word.groups()
+        assert len(word[0]) <= 75, word[0]
+        if kind.lower() == "b":
+            data = base64.b64decode(text, validate=True)
+        else:
+            data = quopri.decodestring(text.replace("_", " ").encode())
+        out.append(data.decode(charset))  # strict: a character split between words fails
+        end, after_word = word.end(), True
+    out.append(value[end:])
+    return "".join(out)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_subject_reads_back_as_written(mail_app, language):
+    with mail_app.app_context():
+        composed = list(mails(language))
+    assert len(composed) >= 35
+    for kind, mail in composed:
+        written = str(mail["Subject"])
+        raw = mail.as_bytes()
+        assert raw.isascii()
+        # RFC 5322: lines at most 998 long, and 78 where a field can be folded (a <URI> cannot).
+        assert all(len(line) <= 998 for line in raw.split(b"\n"))
+        folded = re.search(rb"^Subject:.*?\n(?![ \t])", raw, re.S | re.M)[0]
+        assert all(len(line) <= 78 for line in folded.split(b"\n")), folded
+        subject = decoded(raw_header(raw, "Subject"))
+        assert subject == written, (kind, language)
+        assert not subject.startswith(" ") and "  " not in subject, (kind, subject)
+        assert subject.startswith("[El Grande"), (kind, subject)
+        # Python's own reader agrees.
+        assert str(message_from_bytes(raw, policy=policy.default)["Subject"]) == written
+
+
+def test_list_and_thread_headers_are_raw_ascii(mail_app, mail_api, smtp):
+    game_id, keys = mail_api.new_game(["red", "blue"])
+    play_some(mail_api, game_id, keys, 4)
+    deliver(mail_app)
+    assert smtp.inbox.raw
+    for raw in smtp.inbox.raw:
+        for name in ("List-Unsubscribe", "List-Id", "Message-ID", "In-Reply-To", "References"):
+            if re.search(rb"^" + name.encode() + rb":", raw, re.M):
+                assert "=?" not in raw_header(raw, name), name
+        unsubscribe = raw_header(raw, "List-Unsubscribe")
+        assert re.fullmatch(
+            r"<https://pbem\.example/mail/unsubscribe/\S+>, <mailto:\S+>", unsubscribe
+        )
+        assert re.search(rb"\r?\nList-Unsubscribe: <https://pbem\.example/mail/unsubscribe/", raw)
+        assert (
+            raw_header(raw, "List-Id") == f"El Grande game {game_id} <game-{game_id}.pbem.example>"
+        )
+    with mail_app.app_context():
+        assert len(addresses_of(mail_app, game_id)) == 2
