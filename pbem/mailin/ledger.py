@@ -27,7 +27,9 @@ _inbound = InboundMail.__table__
 class Result:
     """What the door did with a mail."""
 
-    outcome: str  # played, answered, refused, help, ignored, duplicate, no_seat
+    # played, answered, refused, help, ignored, duplicate, no_seat, quarantined (kept aside:
+    # no reader can read it)
+    outcome: str
     reason: str = ""
     game_id: int | None = None
     colour: str | None = None
@@ -42,13 +44,20 @@ class Result:
 
 
 def seen(message_id: str) -> bool:
-    found = db.session.execute(
-        select(_inbound.c.id).where(_inbound.c.message_id == message_id)
-    ).first()
-    return found is not None
+    return _earlier(message_id) is not None
+
+
+def _earlier(message_id: str) -> str | None:
+    """What became of this message before (its outcome), None if it is new."""
+    return db.session.execute(
+        select(_inbound.c.outcome).where(_inbound.c.message_id == message_id)
+    ).scalar()
 
 
 def duplicate(inbound: Inbound) -> Result:
+    if _earlier(inbound.message_id) == "quarantined":
+        # Sent again: refused again (SMTP's 5xx), still kept aside.
+        return Result("quarantined", f"{inbound.message_id} was kept aside already")
     return Result("duplicate", f"{inbound.message_id} was handled already")
 
 
