@@ -63,12 +63,18 @@ def duplicate(inbound: Inbound) -> Result:
 
 def may_answer(address: str) -> bool:
     """Whether a mail to the plain address may still be answered (help): at most
-    MAIL_ANSWERS_PER_HOUR answers an hour to one address, so a mail loop stops there."""
+    MAIL_ANSWERS_PER_HOUR answers an hour to one address, so a mail loop stops there. The
+    answers to replies that played a move are not counted: a player in a brisk game may
+    write forty of them an hour, and still needs the help."""
     since = now() - timedelta(hours=1)
     answers = db.session.execute(
         select(func.count())
         .select_from(_inbound)
-        .where(_inbound.c.answered_to == address, _inbound.c.received_at >= since)
+        .where(
+            _inbound.c.answered_to == address,
+            _inbound.c.outcome != "played",
+            _inbound.c.received_at >= since,
+        )
     ).scalar_one()
     return bool(answers < int(current_app.config["MAIL_ANSWERS_PER_HOUR"]))
 
