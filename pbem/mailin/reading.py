@@ -279,13 +279,14 @@ def _text(part: Message) -> str:
 
 def _garbage(character: str) -> bool:
     """A character that is in no written text: the replacement character, a control
-    character other than white space, an unassigned, private-use or surrogate code point."""
+    character other than white space, an unassigned or surrogate code point. (Private-use
+    ones are written: Apple's logo in a signature.)"""
     if character == "\ufffd":
         return True
     category = unicodedata.category(character)
     if category == "Cc":
         return character not in "\t\n\r\f\v"
-    return category in ("Cn", "Co", "Cs")
+    return category in ("Cn", "Cs")
 
 
 def _param(part: Message, name: str) -> str:

@@ -197,3 +197,28 @@ def test_a_reply_in_utf16_with_its_bom_is_read(mail_app, mail_api, smtp):
     raw += __import__("base64").encodebytes(f"{move}\r\n".encode("utf-16"))
     result = inbound(mail_app, raw)
     assert result.outcome == "played" and result.played == [move]
+
+
+def test_an_error_met_on_one_mail_keeps_it_aside_and_the_next_is_played(
+    mail_app, mail_api, smtp, kept, monkeypatch
+):
+    from pbem.mailin import replies
+
+    game_id, email, mail, move = a_turn(mail_app, mail_api, smtp)
+    real = replies.handle
+
+    def breaks(seat_mail, text):
+        if "boom" in text:
+            raise RuntimeError("a bug met on this one mail")
+        return real(seat_mail, text)
+
+    monkeypatch.setattr(replies, "handle", breaks)
+    before = game_tables(mail_app)
+    bad = reply(mail, "boom", sender=email)
+    result = inbound(mail_app, bad)
+    assert result.outcome == "quarantined" and not result.answered
+    assert game_tables(mail_app) == before and outcomes(mail_app) == ["quarantined"]
+    assert [p.read_bytes() for p in kept.iterdir()] == [bad]
+    assert inbound(mail_app, bad).outcome == "quarantined"  # again: never handled
+    assert inbound(mail_app, reply(mail, move, sender=email)).outcome == "played"
+    assert seq_of(mail_api, game_id) == 1
