@@ -222,3 +222,20 @@ def test_an_error_met_on_one_mail_keeps_it_aside_and_the_next_is_played(
     assert inbound(mail_app, bad).outcome == "quarantined"  # again: never handled
     assert inbound(mail_app, reply(mail, move, sender=email)).outcome == "played"
     assert seq_of(mail_api, game_id) == 1
+
+
+def test_the_refusal_of_undecodable_text_is_in_the_readers_language(mail_app, mail_api, smtp):
+    game_id, keys, seats = start(mail_app, mail_api)
+    (colour,) = to_move(mail_api, game_id)
+    mail = latest_with_moves(smtp, seats[colour])
+    answer = mail_api.client.put(
+        "/api/players/me/preferences",
+        json={"language": "de"},
+        headers=mail_api.auth(keys[colour]),
+    )
+    assert answer.status_code == 200, answer.get_json()
+    raw = headers_of(mail, seats[colour], "text/plain; charset=utf-8") + b"\xff\xfe( caf\xe9\r\n"
+    assert inbound(mail_app, raw).outcome == "refused"
+    deliver(mail_app)
+    text = body_text(smtp.inbox.to(seats[colour])[-1])
+    assert "ihr Text ist kein gültiges utf-8" in text and "could not" not in text

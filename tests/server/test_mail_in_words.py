@@ -185,6 +185,12 @@ def test_help_is_answered_after_sixty_played_replies_in_the_hour(mail_app, mail_
         inbound(mail_app, fresh_mail(email, "play@pbem.example", "help")).answered for _ in range(4)
     ]
     assert answered == [True, False, False, False]
+    # And for a seat: its one help this hour counts, the played replies do not.
+    blue = _address(mail_app, game_id, "blue")
+    answered = [
+        inbound(mail_app, fresh_mail(seats["blue"], blue, "help")).answered for _ in range(4)
+    ]
+    assert answered == [True, True, False, False]
 
 
 def _lines(moves) -> list[str]:
@@ -223,4 +229,3 @@ def test_a_partial_king_rages_return_says_how_many_are_still_owed(
     text = body_text(smtp.inbox.to(seats[colour])[-1])
     assert "King rages: return 2 more caballeros of yours to the province." in text
     assert seq_of(mail_api, game_id) == result.seq
-
