@@ -10,6 +10,7 @@ field that names no region.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import cast
@@ -50,6 +51,47 @@ class MoveForm:
 
 
 _TYPE_NAMES = {int: "a whole number", str: "a text string", bool: "true or false"}
+
+#: The word each move's line starts with in the notation (`engine.notation` checks that it
+#: writes the same): what a refusal calls a move, since a person reads it, not the API's
+#: type (`pick`, never `secret_pick`).
+VERBS = {
+    "play_power_card": "power",
+    "take_caballeros": "take",
+    "take_from_region": "take from",
+    "choose_card": "card",
+    "place": "place",
+    "skip_special": "skip",
+    "end_turn": "done",
+    "castillo_pick": "castillo",
+    "do_special": "special",
+    "special_option": "option",
+    "special_region": "region",
+    "special_place": "send",
+    "move_caballero": "move",
+    "target": "target",
+    "remove_caballero": "remove",
+    "move_scoreboard": "scoreboard",
+    "move_king": "king",
+    "move_grande": "grande",
+    "return_power_card": "return power",
+    "return_caballero": "return",
+    "end_special": "stop",
+    "secret_pick": "pick",
+    "allow": "allow",
+    "veto": "veto",
+}
+
+
+def verb(move_type: str) -> str:
+    """A move named in a sentence, as its line starts: `"pick"`."""
+    return f'"{VERBS.get(move_type, move_type)}"'
+
+
+def verbs(move_types: Iterable[str]) -> str:
+    """Several moves named in a sentence: `"king", "special"` (sorted), or "none"."""
+    return ", ".join(sorted(verb(t) for t in move_types)) or "none"
+
 
 FORMS: dict[str, MoveForm] = {}
 

@@ -46,7 +46,7 @@ from engine.data import (
     PROVINCE,
     REGIONS,
 )
-from engine.moves import IllegalMove, well_formed
+from engine.moves import VERBS, IllegalMove, well_formed
 from engine.observer import reveals_hidden
 from engine.play import legal_moves, push
 from engine.types import Move
@@ -118,6 +118,8 @@ NOTATION: dict[str, Notation] = {
     "allow": _n("allow"),
     "veto": _n("veto", Slot("from_step", "number", default=1)),
 }
+# Refusals name moves by `VERBS` (engine.moves, below the notation): the same words.
+assert {t: n.verb for t, n in NOTATION.items()} == VERBS, "engine.moves.VERBS as NOTATION"
 
 # Other spellings of the names, as data, read beside the names of `engine.names` in every
 # language (`Altkastilien`, `Nuova Castiglia`): older, regional and short spellings, and the

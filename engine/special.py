@@ -26,7 +26,7 @@ from typing import Any, TypeVar, cast
 from engine.board import Board, Frame, chosen_card, copy_json
 from engine.flow import maybe_end_turn
 from engine.memo import cached
-from engine.moves import IllegalMove
+from engine.moves import IllegalMove, verb
 from engine.steps import execute, public_picks, public_plan
 from engine.types import Events, Move, Pending, SpecialView, Step
 
@@ -117,7 +117,7 @@ class SpecialAction:
         return ()
 
     def check(self, ctx: Context, move: Move) -> None:
-        raise IllegalMove(f"{self.card} has no move {move['type']}.")
+        raise IllegalMove(f"{self.card} has no move {verb(move['type'])}.")
 
     def legal(self, ctx: Context, move_type: str) -> list[Move]:
         """The candidates `check` accepts. A card whose candidates meet its checks by

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.moves import PUBLIC, IllegalMove, MoveForm, register_form
+from engine.moves import PUBLIC, IllegalMove, MoveForm, register_form, verb, verbs
 from engine.registry import RULES, Rule, register, rule
 from engine.special import (
     Context,
@@ -69,10 +69,9 @@ def _planning_rule(move_type: str) -> None:
     def check(board: Board, player: str, move: Move) -> None:
         ctx, action = _acting(board, player, "make a special-action move")
         if move["type"] not in action.planning_moves:
-            allowed = ", ".join(sorted(action.planning_moves)) or "none"
             raise IllegalMove(
-                f'"{move["type"]}" is not a move of the {action.card} special action '
-                f"(its moves: {allowed})."
+                f"{verb(move['type'])} is not a move of the {action.card} special action "
+                f"(its moves: {verbs(action.planning_moves)})."
             )
         action.check(ctx, move)
 
@@ -98,7 +97,7 @@ def _end_special_candidates(board: Board, player: str) -> Iterable[EndSpecialMov
 def check_end_special(board: Board, player: str, move: EndSpecialMove) -> None:
     ctx, action = _acting(board, player, "end a special action")
     if board.special is None:
-        raise IllegalMove("No special action is under way: to give it up, use skip_special.")
+        raise IllegalMove('No special action is under way: to give it up, use "skip".')
     reason = action.end_refusal(ctx)
     # A card carried out "whole" ends where the board allows no more of it: never leave the
     # acting player with a special action they can neither go on with nor end.
@@ -133,11 +132,11 @@ def _input_rule(move_type: str) -> None:
     def check(board: Board, player: str, move: Move) -> None:
         frame = board.special
         if frame is None or frame["stage"] != "inputs":
-            raise IllegalMove(f"Nothing asks for a {move['type']} now: {waiting_for(board)}.")
+            raise IllegalMove(f"Nothing asks for {verb(move['type'])} now: {waiting_for(board)}.")
         action = action_for(board)
         assert action is not None
         if move["type"] not in action.input_moves:
-            raise IllegalMove(f'The {action.card} special action asks for no "{move["type"]}".')
+            raise IllegalMove(f"The {action.card} special action asks for no {verb(move['type'])}.")
         action.check_input(Context(board), player, move)
 
     def do(board: Board, player: str, move: Move, events: Events) -> None:
@@ -194,7 +193,7 @@ def _check_window(board: Board, player: str, move: WindowMove) -> None:
             raise IllegalMove(
                 f"Veto from a step of the plan: 1 (the whole action) to {steps}."
                 if steps > 1
-                else "A Veto here can only stop the whole action: from_step 1."
+                else 'A Veto here can only stop the whole action: "veto 1".'
             )
 
 

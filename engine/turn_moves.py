@@ -349,7 +349,7 @@ def check_end_turn(board: Board, player: str, move: EndTurnMove) -> None:
     if turn["special"] == "under_way":
         raise IllegalMove(
             "Your special action is under way: a begun special action is carried out whole "
-            "(end_special ends one that allows fewer)."
+            '("stop" ends one that allows fewer).'
         )
 
 
@@ -392,4 +392,3 @@ def castillo_pick(board: Board, player: str, move: CastilloPickMove, events: Eve
     events.append({"type": "secret_pick_made", "player": player, "for": "castillo"})
     if all(board.picks.values()):
         resolve_general_scoring(board, events)
-

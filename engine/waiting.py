@@ -37,8 +37,8 @@ def turn_for(board: Board, player: str, steps: tuple[str, ...], doing: str) -> T
 
 
 _STEP_HINTS = {
-    "draw": "first take caballeros from the province to your court (take_caballeros)",
-    "choose_card": "choose an action card (choose_card)",
+    "draw": 'first take caballeros from the province to your court ("take")',
+    "choose_card": 'choose an action card ("card")',
     "act": "place caballeros, carry out or skip the special action, or end your turn",
 }
 
@@ -61,4 +61,3 @@ def waiting_for(board: Board) -> str:
     }
     who = " and ".join(w["player"] for w in waiting)
     return f"waiting for {who} to {kinds.get(waiting[0]['kind'], waiting[0]['kind'])}"
-

@@ -394,10 +394,11 @@ def mail_reply(file: str, text: str) -> NoReturn:
 def mail_receive(recipient: str | None) -> NoReturn:
     """Handle one mail read on stdin.
 
-    For an MTA's pipe transport, a .forward or procmail. Exits 0 when the mail is handled,
-    67 (EX_NOUSER: the MTA bounces it) for an address that names no seat, 75 (EX_TEMPFAIL:
-    the MTA keeps it and retries) when it cannot be handled now, e.g. with the database
-    down.
+    For an MTA's pipe transport, a .forward or procmail. Exits 0 when the mail is handled
+    (a mail no reader can read too: kept aside in the instance folder's mail-kept/, never
+    retried), 67 (EX_NOUSER: the MTA bounces it) for an address that names no seat, 75
+    (EX_TEMPFAIL: the MTA keeps it and retries) when it cannot be handled now, e.g. with
+    the database down.
 
     Settings: ORIGINAL_RECIPIENT, RECIPIENT, the mail-in ones (pbem mail --help),
     DATABASE_URL.
@@ -411,7 +412,7 @@ def mail_receive(recipient: str | None) -> NoReturn:
     try:
         with app.app_context():
             result = process_inbound(raw, recipient=recipient)
-    except Exception as error:  # a database down, a bug: the MTA keeps the mail and retries
+    except Exception as error:  # the database down: the MTA keeps the mail and retries
         print(f"Mail: not handled now ({type(error).__name__}: {error}).", file=sys.stderr)
         raise SystemExit(EX_TEMPFAIL) from None
     print(f"Mail: {result.outcome}{': ' + result.reason if result.reason else ''}.")

@@ -134,9 +134,9 @@ class EveryOpponent(OrderedTargets):
     def check(self, ctx: Context, move: Move) -> None:
         if two_colour(ctx.board) != (move["type"] == "target"):
             raise IllegalMove(
-                f"{self.card} hits every opponent: start it with do_special."
+                f'{self.card} hits every opponent: start it with "special".'
                 if move["type"] == "target"
-                else f"Choose which of your opponent's colours {self.card} hits (target)."
+                else f'Choose which of your opponent\'s colours {self.card} hits ("target").'
             )
         if move["type"] == "target":
             self.check_target_move(ctx, move)

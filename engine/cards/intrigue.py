@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.data import COURT, INTRIGUE_QUOTAS
-from engine.moves import IllegalMove
+from engine.moves import IllegalMove, verb
 from engine.special import Context, SpecialAction, register
 from engine.steps import move_step, movement
 from engine.types import Move, SpecialRegionMove
@@ -182,7 +182,7 @@ class FiveFromRegion(MoveCaballeros):
             return
         assert move["type"] == "move_caballero"  # its other planning move
         if not region:
-            raise IllegalMove("First name the region to move caballeros out of (special_region).")
+            raise IllegalMove('First name the region to move caballeros out of ("region").')
         if move["from"] != region:
             raise IllegalMove(f"{self.card} moves caballeros out of {region} only.")
         super().check(ctx, move)
@@ -233,9 +233,7 @@ class OwnRegion(SpecialAction):
             return
         assert move["type"] == "move_caballero"  # its other planning move
         if not region:
-            raise IllegalMove(
-                "First name the region to take your caballeros out of (special_region)."
-            )
+            raise IllegalMove('First name the region to take your caballeros out of ("region").')
         if move["colour"] != ctx.actor:
             raise IllegalMove(f"{self.card} moves your own caballeros only.")
         if move["from"] != region:
@@ -354,9 +352,11 @@ class CourtTwoOrOwnRegion(SpecialAction):
                 )
             return
         if part is None:
-            raise IllegalMove("First choose court_two or own_region (special_option).")
+            raise IllegalMove('First choose "option court_two" or "option own_region".')
         if move["type"] not in part.planning_moves:
-            raise IllegalMove(f'"{move["type"]}" is not a move of the {ctx.data["option"]} option.')
+            raise IllegalMove(
+                f"{verb(move['type'])} is not a move of the {ctx.data['option']} option."
+            )
         part.check(ctx, move)
 
     def add(self, ctx: Context, move: Move) -> None:

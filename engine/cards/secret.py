@@ -99,7 +99,7 @@ class Eviction(OrderedTargets, SecretPicks):
                 raise IllegalMove(f"No opponent has caballeros in {region} to evict.")
             return
         if "region" not in ctx.data:
-            raise IllegalMove("First name the region to evict (special_region).")
+            raise IllegalMove('First name the region to evict ("region").')
         assert move["type"] == "target"  # its other planning move
         self.check_target_move(ctx, move)
 

@@ -11,9 +11,14 @@ transaction that records the mail (and plays its moves, if any).
 
 from __future__ import annotations
 
+import hashlib
+from email.message import Message
+from pathlib import Path
+
 from flask import current_app
 from sqlalchemy import select
 
+from pbem.clock import now
 from pbem.extensions import db
 from pbem.game.players import normal_email
 from pbem.languages import in_language, language_of, lazy_
@@ -23,6 +28,10 @@ from pbem.mailin.ledger import EX_NOUSER, Result
 from pbem.notify import addresses, answers, outbox
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Seat
+from pbem.store.outage import is_outage
+
+#: The folder of the instance where mails no reader can read are kept for the operator.
+KEPT_ASIDE = "mail-kept"
 
 
 def process_inbound(raw: bytes, *, recipient: str | None = None) -> Result:
@@ -30,6 +39,13 @@ def process_inbound(raw: bytes, *, recipient: str | None = None) -> Result:
     knows it (SMTP's RCPT, the MTA's $ORIGINAL_RECIPIENT); else the headers name it."""
     try:
         result = _process(raw, recipient)
+    except Exception as error:
+        db.session.rollback()
+        if is_outage(error):
+            raise  # the door has the mail retried: the database is back in a moment
+        # A bug met on this one mail: retrying meets it again, and the mails behind wait.
+        current_app.logger.exception("mail in: kept aside after an error")
+        result = _kept_aside(raw, f"error: {type(error).__name__}")
     except BaseException:
         db.session.rollback()
         raise
@@ -96,6 +112,17 @@ def _from_seat(raw: bytes, mail: SeatMail) -> Result:
         return replies.refuse(mail, reason, why=why)
     try:
         text = reading.new_text(reading.parse_whole(raw))
+    except reading.Malformed as error:
+        keep(raw)
+        return replies.refuse(
+            mail,
+            lazy_(
+                "Your mail could not be read: %(why)s. Nothing was played; reply in plain text.",
+                why=error,
+            ),
+            why="malformed: kept aside",
+            outcome="quarantined",
+        )
     except reading.Unreadable as error:
         return replies.refuse(
             mail,
@@ -169,6 +196,38 @@ def _help(inbound: reading.Inbound) -> Result:
             row["player_id"] = None
         outbox.queue(connection, rows)
     return ledger.commit_or_duplicate(inbound, Result("help", "help text", answered=answer))
+
+
+def keep(raw: bytes) -> Path:
+    """Keep a mail no reader can read as a file of the instance folder (`mail-kept/`), for
+    the operator to look at; its inbound_mails row says "quarantined"."""
+    folder = Path(current_app.instance_path) / KEPT_ASIDE
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{now():%Y%m%dT%H%M%S}-{hashlib.sha256(raw).hexdigest()[:16]}.eml"
+    path.write_bytes(raw)
+    return path
+
+
+def _kept_aside(raw: bytes, reason: str) -> Result:
+    """Record a mail that met an error as kept aside (so it is never handled again), with no
+    answer: what it says is not known."""
+    path = keep(raw)
+    try:
+        inbound = reading.read_headers(raw)
+    except Exception:  # noqa: BLE001 (the headers are what failed: the bytes name it)
+        inbound = reading.Inbound(raw, Message(), "", "")
+    if not inbound.message_id or len(inbound.message_id) > 255:
+        inbound.message_id = "sha256:" + hashlib.sha256(raw).hexdigest()
+    ledger.record(
+        db.session.connection(),
+        inbound,
+        game_id=None,
+        colour=None,
+        outcome="quarantined",
+        answered_to=None,
+    )
+    result = Result("quarantined", f"{reason}; kept in {path}")
+    return ledger.commit_or_duplicate(inbound, result)
 
 
 __all__ = ["EX_NOUSER", "Result", "accepts", "process_inbound", "seat_of_address"]

@@ -4,6 +4,8 @@
 IMAP_URL: imaps://user:password@host[:993]/INBOX, or imap://...?starttls=1. A message is
 new while it is not \\Seen; it is flagged \\Seen once handled (and the inbound_mails record
 keeps a message delivered twice, or fetched again after a crash, from being handled twice).
+A message no reader can read is kept aside (`process_inbound`) and flagged \\Flagged too,
+for the operator; the poller goes on with the next.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from urllib.parse import parse_qs, unquote, urlparse
 from flask import Flask
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
-from imapclient.imapclient import SEEN
+from imapclient.imapclient import FLAGGED, SEEN
 
 from pbem.extensions import db
 from pbem.mailin.door import Result, process_inbound
+from pbem.store.outage import is_outage
 
 
 def connect(url: str) -> tuple[IMAPClient, str]:
@@ -52,10 +55,12 @@ def poll_once(app: Flask, url: str | None = None) -> list[Result]:
                 continue
             with app.app_context():
                 try:
-                    results.append(process_inbound(bytes(raw)))
+                    result = process_inbound(bytes(raw))
                 finally:
                     db.session.remove()
-            client.add_flags([uid], [SEEN])
+            results.append(result)
+            kept = result.outcome == "quarantined"
+            client.add_flags([uid], [SEEN, FLAGGED] if kept else [SEEN])
     finally:
         with contextlib.suppress(OSError):
             client.logout()
@@ -83,8 +88,9 @@ def poll_forever(
     while True:
         try:
             results = poll_once(app)
-        except (OSError, IMAPClientError) as error:
-            if once:
+        except Exception as error:  # noqa: BLE001 (sorted below)
+            # The mailbox or the database away for a while: tried again; a bug is not.
+            if once or not (isinstance(error, OSError | IMAPClientError) or is_outage(error)):
                 raise
             print(
                 f"Mail: the mailbox could not be read ({type(error).__name__}: {error}); "

@@ -27,7 +27,9 @@ _inbound = InboundMail.__table__
 class Result:
     """What the door did with a mail."""
 
-    outcome: str  # played, answered, refused, help, ignored, duplicate, no_seat
+    # played, answered, refused, help, ignored, duplicate, no_seat, quarantined (kept aside:
+    # no reader can read it)
+    outcome: str
     reason: str = ""
     game_id: int | None = None
     colour: str | None = None
@@ -42,24 +44,37 @@ class Result:
 
 
 def seen(message_id: str) -> bool:
-    found = db.session.execute(
-        select(_inbound.c.id).where(_inbound.c.message_id == message_id)
-    ).first()
-    return found is not None
+    return _earlier(message_id) is not None
+
+
+def _earlier(message_id: str) -> str | None:
+    """What became of this message before (its outcome), None if it is new."""
+    return db.session.execute(
+        select(_inbound.c.outcome).where(_inbound.c.message_id == message_id)
+    ).scalar()
 
 
 def duplicate(inbound: Inbound) -> Result:
+    if _earlier(inbound.message_id) == "quarantined":
+        # Sent again: refused again (SMTP's 5xx), still kept aside.
+        return Result("quarantined", f"{inbound.message_id} was kept aside already")
     return Result("duplicate", f"{inbound.message_id} was handled already")
 
 
 def may_answer(address: str) -> bool:
     """Whether a mail to the plain address may still be answered (help): at most
-    MAIL_ANSWERS_PER_HOUR answers an hour to one address, so a mail loop stops there."""
+    MAIL_ANSWERS_PER_HOUR answers an hour to one address, so a mail loop stops there. The
+    answers to replies that played a move are not counted: a player in a brisk game may
+    write forty of them an hour, and still needs the help."""
     since = now() - timedelta(hours=1)
     answers = db.session.execute(
         select(func.count())
         .select_from(_inbound)
-        .where(_inbound.c.answered_to == address, _inbound.c.received_at >= since)
+        .where(
+            _inbound.c.answered_to == address,
+            _inbound.c.outcome != "played",
+            _inbound.c.received_at >= since,
+        )
     ).scalar_one()
     return bool(answers < int(current_app.config["MAIL_ANSWERS_PER_HOUR"]))
 

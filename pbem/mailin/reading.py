@@ -5,10 +5,12 @@ without the signature), from a text or an HTML-only body, flowed or not.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass, field
-from email import policy
+from email import errors, policy
 from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
@@ -50,8 +52,24 @@ LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
 _AUTO_SENDERS = ("mailer-daemon", "postmaster")
 
 
+#: The most parts (counted by their Content-Type lines) a mail may have: a reply has a few;
+#: the parser's recursion over a tree nested a thousand deep would break, and it is never
+#: a person's reply.
+MOST_PARTS = 100
+
+#: The most multiparts nested in one another: a reply nests three or four.
+MOST_DEPTH = 20
+
+_CONTENT_TYPE = re.compile(rb"^content-type[ \t]*:", re.IGNORECASE | re.MULTILINE)
+
+
 class Unreadable(Exception):
-    """The body could not be read (broken MIME, an unknown charset)."""
+    """The body could not be read (broken MIME, an unknown charset, undecodable text)."""
+
+
+class Malformed(Unreadable):
+    """A mail no reader will ever read (too many parts, nested too deep, a parser error):
+    kept aside, never retried."""
 
 
 @dataclass
@@ -169,8 +187,25 @@ def authentication_failure(inbound: Inbound, trusted: str | None) -> str | None:
 
 
 def parse_whole(raw: bytes) -> EmailMessage:
-    message = BytesParser(policy=policy.default).parsebytes(raw)
+    """The whole mail, parsed within bounds (parts, depth): Malformed past them, or when
+    the parser fails on it, so one mail never stops a door."""
+    if len(_CONTENT_TYPE.findall(raw)) > MOST_PARTS:
+        raise Malformed(lazy_("it has more than %(most)s parts", most=MOST_PARTS))
+    try:
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+    except (RecursionError, MemoryError) as error:
+        raise Malformed(lazy_("its parts are nested too deep")) from error
+    except Exception as error:  # the parser's own bug on this mail: no retry helps
+        raise Malformed(lazy_("its structure could not be read")) from error
     assert isinstance(message, EmailMessage)
+    stack: list[tuple[Message, int]] = [(message, 0)]
+    while stack:  # the depth, walked without recursion
+        part, depth = stack.pop()
+        if depth > MOST_DEPTH:
+            raise Malformed(lazy_("its parts are nested too deep"))
+        payload = part.get_payload()
+        if part.is_multipart() and isinstance(payload, list):
+            stack += [(child, depth + 1) for child in payload if isinstance(child, Message)]
     return message
 
 
@@ -178,20 +213,80 @@ def new_text(message: EmailMessage) -> str:
     """The text the writer added: above our marker and the quote, without the signature."""
     try:
         part = message.get_body(preferencelist=("plain", "html"))
-        if part is None:
-            raise Unreadable(lazy_("it has no text part"))
-        content = part.get_content()
-    except (LookupError, UnicodeError, KeyError, AttributeError, ValueError, TypeError) as error:
-        raise Unreadable(
-            lazy_("its text could not be read (%(error)s)", error=type(error).__name__)
-        ) from None
-    if not isinstance(content, str):
-        raise Unreadable(lazy_("its text part is not text"))
+    except (LookupError, KeyError, AttributeError, ValueError, TypeError):
+        raise Unreadable(lazy_("its parts could not be told apart")) from None
+    if part is None:
+        raise Unreadable(lazy_("it has no text part"))
+    content = _text(part)
     if part.get_content_subtype() == "html":
         content = html_to_text(content)
     elif _param(part, "format").lower() == "flowed":
         content = unflow(content, delsp=_param(part, "delsp").lower() == "yes")
     return reply_part(content)
+
+
+#: Defects that say a base64 body lost bytes: what decodes from it is not what was written.
+_BROKEN_BASE64 = (errors.InvalidBase64CharactersDefect, errors.InvalidBase64LengthDefect)
+
+#: Character sets that say nothing of byte order: their text must start with a BOM.
+_UNORDERED = {
+    "utf-16": (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE),
+    "utf-32": (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE),
+}
+
+#: Character sets mail programs declare (or leave to the default) for UTF-8 text.
+_ASCII = {"ascii", "us-ascii"}
+
+
+def _text(part: Message) -> str:
+    """A text part decoded strictly: broken base64, bytes invalid in the declared character
+    set, or text that decodes to what no one writes (unassigned or control characters, as
+    ASCII read as UTF-16 does) is Unreadable, never passed on as garbage."""
+    payload = part.get_payload(decode=True)
+    # Decoding notes the defects it met on the part.
+    if any(isinstance(defect, _BROKEN_BASE64) for defect in part.defects):
+        raise Unreadable(lazy_("its text is said to be base64 but is not"))
+    if not isinstance(payload, bytes):
+        raise Unreadable(lazy_("its text part is not text"))
+    declared = (part.get_content_charset() or "us-ascii")[:40]
+    try:
+        charset = codecs.lookup(declared).name
+    except LookupError:
+        raise Unreadable(
+            lazy_("its text is in a character set we do not know (%(charset)s)", charset=declared)
+        ) from None
+    if charset in _UNORDERED and not payload.startswith(_UNORDERED[charset]):
+        raise Unreadable(lazy_("its text is not valid %(charset)s", charset=declared))
+    try:
+        text = payload.decode(charset)
+    except UnicodeDecodeError:
+        if charset not in _ASCII:
+            raise Unreadable(lazy_("its text is not valid %(charset)s", charset=declared)) from None
+        try:  # 8-bit text with no character set said is UTF-8 nearly always
+            text = payload.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Unreadable(lazy_("its text is not valid %(charset)s", charset=declared)) from None
+    if any(_garbage(c) for c in text):
+        raise Unreadable(
+            lazy_(
+                "its text holds characters no one writes (it may not be in the character set "
+                "it says, %(charset)s)",
+                charset=declared,
+            )
+        )
+    return text
+
+
+def _garbage(character: str) -> bool:
+    """A character that is in no written text: the replacement character, a control
+    character other than white space, an unassigned or surrogate code point. (Private-use
+    ones are written: Apple's logo in a signature.)"""
+    if character == "\ufffd":
+        return True
+    category = unicodedata.category(character)
+    if category == "Cc":
+        return character not in "\t\n\r\f\v"
+    return category in ("Cn", "Cs")
 
 
 def _param(part: Message, name: str) -> str:

@@ -126,13 +126,14 @@ def _ends(mail: SeatMail) -> bool:
     )
 
 
-def refuse(mail: SeatMail, reason: str, *, why: str) -> Result:
-    """Answer the holder (never the sender, who may be anyone) and change nothing else."""
+def refuse(mail: SeatMail, reason: str, *, why: str, outcome: str = "refused") -> Result:
+    """Answer the holder (never the sender, who may be anyone) and change nothing else;
+    `outcome` "quarantined" for a mail kept aside."""
     mail.lines.insert(0, reason)
     answered = _answer(
-        db.session.connection(), mail, outcome="refused", state=mail.state(), seq=mail.game.seq
+        db.session.connection(), mail, outcome=outcome, state=mail.state(), seq=mail.game.seq
     )
-    result = Result("refused", why, mail.game_id, mail.colour, mail.game.seq, answered)
+    result = Result(outcome, why, mail.game_id, mail.colour, mail.game.seq, answered)
     return ledger.commit_or_duplicate(mail.inbound, result)
 
 
@@ -313,7 +314,7 @@ def _answer(
     subject: Any
     if played:
         subject = lazy_("played %(moves)s", moves="; ".join(played))
-    elif outcome == "refused":
+    elif outcome in ("refused", "quarantined"):
         subject = lazy_("nothing was played")
     else:
         subject = lazy_("your mail")

@@ -65,12 +65,21 @@ class InboundHandler:
         assert raw is not None  # aiosmtpd sets the content before it calls handle_DATA
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
+        kept = False
         for recipient in envelope.rcpt_tos:
             try:
-                await self._run(process_inbound, raw, recipient=recipient)
-            except Exception:  # a database down, a bug: the sender keeps it and retries
+                result = await self._run(process_inbound, raw, recipient=recipient)
+            except Exception:  # the database down: the sender keeps it and retries
                 logger.exception("mail to %s not handled", recipient)
                 return "451 4.3.0 Not handled now, try again later"
+            kept = kept or result.outcome == "quarantined"
+        if kept:
+            # Permanent: it will never be read, so the sender bounces it now rather than
+            # retrying for days.
+            return (
+                "554 5.6.0 This message could not be read (its MIME structure is broken, "
+                "too deep or too large); nothing was played. Send it again as plain text"
+            )
         return "250 Message accepted"
 
 

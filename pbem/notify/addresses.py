@@ -66,7 +66,10 @@ def thread_root(game_id: int, colour: str) -> str:
 
 def message_id(game_id: int | None, colour: str | None, seq: int | None) -> str:
     """A new Message-ID naming the game, seat and the seq of the decision it asks for (so a
-    reply's In-Reply-To says which decision it answers)."""
+    reply's In-Reply-To says which decision it answers); a mail of no game (a key, a sign-in
+    link, an invitation) is named as such, never "gNone"."""
+    if game_id is None:
+        return f"<mail.{secrets.token_hex(8)}@{mail_domain()}>"
     parts = [f"g{game_id}", colour or "all", f"s{seq}" if seq is not None else "x"]
     return f"<{'.'.join(parts)}.{secrets.token_hex(6)}@{mail_domain()}>"
 

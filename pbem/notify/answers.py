@@ -10,7 +10,7 @@ from typing import Any
 
 import engine
 from pbem.game import words
-from pbem.languages import N_, _, lazy_
+from pbem.languages import N_, _, lazy_, ngettext
 from pbem.notify import compose
 from pbem.notify.compose import ASKS, Recipient
 from pbem.notify.later import Later
@@ -70,12 +70,31 @@ def pending_now(state: engine.State, colour: str) -> dict[str, Any]:
     else:
         waiting = Later(lambda: f"{named}.") if others else None
     moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
-    asks = (
+    asks: Any = (
         lazy_(ASKS.get(mine["kind"], N_("A decision is yours.")))
         if mine
         else (lazy_("Your pick is in; you may still change it.") if moves else "")
     )
+    owed = _owed(state, colour) if mine and mine["kind"] == "king_rages" else 0
+    if owed:
+        asks = Later(
+            lambda: ngettext(
+                "King rages: return %(num)d more caballero of yours to the province.",
+                "King rages: return %(num)d more caballeros of yours to the province.",
+                owed,
+            )
+        )
     return {"waiting": waiting, "moves": moves, "asks": asks}
+
+
+def _owed(state: engine.State, colour: str) -> int:
+    """The caballeros `colour` still owes a King-rages return (a reply may send fewer than
+    are due; the answer says how many are left)."""
+    special = engine.view(state, colour).get("special")
+    choices: dict[str, Any] = special["choices"] if special else {}
+    due = int(choices.get("due", {}).get(colour, 0))
+    returned = sum(int(n) for n in choices.get("returns", {}).get(colour, {}).values())
+    return max(0, due - returned)
 
 
 @compose.in_recipients_language

@@ -266,7 +266,7 @@ def test_decay_three_court_takes_three_or_fewer(board):
 
 def test_king_rages_goes_round_from_the_left(board):
     state = acting(board, "red", "king_rages", stack=2)
-    refuse(state, "red", {"type": "target", "player": "blue"}, "do_special")
+    refuse(state, "red", {"type": "target", "player": "blue"}, 'start it with "special"')
     state, _ = play(state, ("red", {"type": "do_special"}))
     assert engine.pending(state) == [{"player": "blue", "kind": "king_rages"}]
     refuse(state, "green", {"type": "return_caballero", "from": "court"}, "blue's to return")

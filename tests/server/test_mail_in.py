@@ -532,9 +532,10 @@ def test_the_smtp_door_refuses_too_large_at_data(mail_app, mail_api, smtp):
         server.stop()
 
 
-def run_receive(mail_app, raw: bytes, recipient: str | None = None):
+def run_receive(mail_app, raw: bytes, recipient: str | None = None, instance=None):
     env = {
         **os.environ,
+        **({"PBEM_INSTANCE_PATH": str(instance)} if instance else {}),
         "DATABASE_URL": mail_app.config["SQLALCHEMY_DATABASE_URI"],
         "SECRET_KEY": mail_app.config["SECRET_KEY"],
         "MAIL_FROM": mail_app.config["MAIL_FROM"],
