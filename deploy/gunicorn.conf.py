@@ -55,6 +55,16 @@ errorlog = "-"
 loglevel = os.environ.get("PBEM_LOG_LEVEL", "info")
 
 
+def on_starting(server) -> None:
+    # Links in mails come from PBEM_BASE_URL alone (never a request's Host): without it
+    # they point at 127.0.0.1, useless to players. Said once, by the master, at start.
+    if not os.environ.get("PBEM_BASE_URL"):
+        server.log.warning(
+            "PBEM_BASE_URL is not set: links in mails point at http://127.0.0.1:5000; set it "
+            "to the address players reach (pbem doctor checks it)"
+        )
+
+
 def post_worker_init(worker) -> None:
     # The app is loaded, and what loading it made (modules, the ORM's mappings, compiled
     # templates) lives as long as the worker: out of the collector's sight, a full

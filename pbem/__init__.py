@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any
 
 from flask import Flask, g, request
@@ -88,16 +87,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # it); links never come from a request's headers, so only X-Forwarded-For is read.
         hops = int(app.config["PBEM_PROXY_HOPS"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
-    _warn_without_base_url(app)
     return app
 
-
-def _warn_without_base_url(app: Flask) -> None:
-    """Say at start when gunicorn serves without PBEM_BASE_URL: mails' links then point at
-    127.0.0.1, useless to players (`pbem serve` sets it to where it listens instead)."""
-    production = "gunicorn" in sys.modules and not (app.debug or app.testing)
-    if production and not app.config.get("PBEM_BASE_URL"):
-        app.logger.warning(
-            "PBEM_BASE_URL is not set: links in mails point at http://127.0.0.1:5000; set it "
-            "to the address players reach (pbem doctor checks it)"
-        )

@@ -6,9 +6,8 @@ the board."""
 
 from __future__ import annotations
 
-import logging
 import re
-import sys
+import runpy
 import types
 from datetime import timedelta
 from urllib.parse import urlsplit
@@ -16,8 +15,9 @@ from urllib.parse import urlsplit
 import pytest
 import sqlalchemy as sa
 
-from pbem import create_app, tokens
+from pbem import tokens
 from pbem.extensions import db
+from tests.deploy.helpers import DEPLOY
 from tests.server.conftest import table_snapshot
 from tests.web.helpers import (
     page,
@@ -165,17 +165,18 @@ def test_a_sign_in_mail_links_to_the_base_url_never_the_host_header(app, client)
     assert "https://elgrande.example/play/sign-in/link/" in text_part(mail)
 
 
-def test_gunicorn_without_a_base_url_warns_at_start(database_url, monkeypatch, caplog):
-    monkeypatch.setitem(sys.modules, "gunicorn", types.ModuleType("gunicorn"))
+def test_gunicorn_without_a_base_url_warns_at_start(monkeypatch):
+    """deploy/gunicorn.conf.py says so as gunicorn starts, and only then (not every process
+    that builds the app, such as `pbem import`, whose stderr is its answer)."""
+    config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    said: list[str] = []
+    server = types.SimpleNamespace(log=types.SimpleNamespace(warning=said.append))
     monkeypatch.delenv("PBEM_BASE_URL", raising=False)
-    with caplog.at_level(logging.WARNING):
-        create_app({"SQLALCHEMY_DATABASE_URI": database_url})
-    assert any("PBEM_BASE_URL is not set" in r.getMessage() for r in caplog.records)
-    caplog.clear()
-    with caplog.at_level(logging.WARNING):
-        create_app({"SQLALCHEMY_DATABASE_URI": database_url, "PBEM_BASE_URL": "https://x.example"})
-        create_app({"SQLALCHEMY_DATABASE_URI": database_url, "TESTING": True})
-    assert not any("PBEM_BASE_URL is not set" in r.getMessage() for r in caplog.records)
+    config["on_starting"](server)
+    assert len(said) == 1 and "PBEM_BASE_URL is not set" in said[0]
+    monkeypatch.setenv("PBEM_BASE_URL", "https://x.example")
+    config["on_starting"](server)
+    assert len(said) == 1
 
 
 @pytest.mark.parametrize("host", ["localhost.", "LOCALHOST", "127.1", "[::1]", "0.0.0.0"])
