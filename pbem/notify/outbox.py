@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.engine import Connection
 
 import engine
@@ -399,21 +398,6 @@ def log_entries(batch: engine.Batch[engine.State], seq: int) -> list[engine.LogE
         {"seq": first + i, "player": batch.player, "move": p.move, "events": p.events}
         for i, p in enumerate(batch.played)
     ]
-
-
-def mails_last_hour(player_id: int, kind: str) -> int:
-    """How many mails of `kind` the player was sent in the last hour (for the hourly limits
-    on mails a person asks for)."""
-    since = now() - timedelta(hours=1)
-    return db.session.execute(
-        select(func.count())
-        .select_from(Notification.__table__)
-        .where(
-            Notification.player_id == player_id,
-            Notification.kind == kind,
-            Notification.created_at >= since,
-        )
-    ).scalar_one()
 
 
 def queue_key_mail(connection: Connection, player: Player, key: str) -> None:

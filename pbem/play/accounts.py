@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import delete, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -393,5 +392,5 @@ def end_session(connection: Connection, sid: str, lifetime: timedelta) -> None:
     ended = EndedSession.__table__
     connection.execute(delete(ended).where(ended.c.ended_at < moment - lifetime))
     # Signing out twice (a copied cookie, or two tabs at once) keeps the first row.
-    insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
-    connection.execute(insert(ended).values(sid=sid, ended_at=moment).on_conflict_do_nothing())
+    ended_now = queries.insert_or_else(connection, ended).values(sid=sid, ended_at=moment)
+    connection.execute(ended_now.on_conflict_do_nothing())

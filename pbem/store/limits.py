@@ -11,10 +11,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from pbem.store.models import RateCount
+from pbem.store.queries import insert_or_else
 
 _counts = RateCount.__table__
 
@@ -27,8 +27,7 @@ def take(
     transaction ends, so concurrent uses of one key are counted one after another."""
     seconds = int(window.total_seconds())
     start = int(moment.timestamp()) // seconds * seconds
-    insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
-    counted = insert(_counts).values(key=key[:300], window_start=start, count=1)
+    counted = insert_or_else(connection, _counts).values(key=key[:300], window_start=start, count=1)
     statement = counted.on_conflict_do_update(
         index_elements=[_counts.c.key, _counts.c.window_start],
         set_={"count": _counts.c.count + 1},

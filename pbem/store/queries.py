@@ -13,6 +13,7 @@ from sqlalchemy import (
     Integer,
     Select,
     String,
+    Table,
     and_,
     bindparam,
     exists,
@@ -21,6 +22,9 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import Insert as PgInsert
+from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.engine import Connection, CursorResult, Result, Row
 
 import engine
@@ -388,3 +392,12 @@ def changed(result: Result[Any]) -> int:
     """How many rows an UPDATE or DELETE changed. Session.execute is typed as returning any
     Result; for these statements it is a CursorResult, which counts them."""
     return cast(CursorResult[Any], result).rowcount
+
+
+def insert_or_else(connection: Connection, table: Table) -> PgInsert | SqliteInsert:
+    """An INSERT into `table` in the connection's own dialect, which can say what to do on a
+    conflict (`on_conflict_do_nothing`, `on_conflict_do_update`): both databases speak it,
+    SQLAlchemy only through each dialect's construct."""
+    if connection.dialect.name == "postgresql":
+        return postgresql.insert(table)
+    return sqlite.insert(table)

@@ -7,19 +7,18 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from sqlalchemy import delete, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from pbem.store.models import SuppressedAddress
+from pbem.store.queries import insert_or_else
 
 _suppressed = SuppressedAddress.__table__
 
 
 def suppress(connection: Connection, email: str, moment: datetime) -> None:
     """Never invite `email` again (a normal, lowercased address); done already: nothing."""
-    insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
     connection.execute(
-        insert(_suppressed)
+        insert_or_else(connection, _suppressed)
         .values(email=email[:254], created_at=moment)
         .on_conflict_do_nothing(index_elements=[_suppressed.c.email])
     )

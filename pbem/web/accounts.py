@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from flask import current_app, flash, make_response, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
@@ -87,10 +87,8 @@ def sign_in_link(token: str) -> ResponseReturnValue:
     player = db.session.get_one(Player, spent.player_id)
     flash(_("Signed in as %(name)s.", name=player.name))
     if spent.api_key is not None:
-        # A registration: the key is shown here, once, and kept by no cache on the way.
-        shown = make_response(_me_page(player, key=spent.api_key))
-        shown.headers["Cache-Control"] = "no-store"
-        return shown
+        # A registration: the key is shown here, once (no_referrer above keeps it uncached).
+        return _me_page(player, key=spent.api_key)
     return redirect(own_path(spent.next_path) or url_for("web.index"), code=303)
 
 

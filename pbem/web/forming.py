@@ -128,6 +128,5 @@ def never_invite(token: str) -> ResponseReturnValue:
         strangers.never_invite(email)
         db.session.commit()
     done = strangers.is_suppressed(email)
-    page = render_template("web/never_invite.html", email=email, done=done)
-    # Nothing here for a cache to keep: the address, and the form's token.
-    return page, 200, {"Cache-Control": "no-store"}
+    # no_referrer above also keeps the page (the address, the form's token) uncached.
+    return render_template("web/never_invite.html", email=email, done=done)
