@@ -204,17 +204,21 @@ def scoring_lines(
         position = 1
         for points in sorted({a["points"] for a in ranked}, reverse=True):
             group = [a["player"] for a in ranked if a["points"] == points]
-            tied = len(group) > 1
-            rank = position + 1 if tied else position
+            # A tie is named for the place it is for; the points (the next place's, by
+            # the rule) say the rest.
             for colour in group:
-                said = {"who": who(colour, names, reader), "points": points, "rank": ordinal(rank)}
+                said = {
+                    "who": who(colour, names, reader),
+                    "points": points,
+                    "rank": ordinal(position),
+                }
                 part = (
-                    _("%(who)s %(points)s (%(rank)s, tied)", **said)
-                    if tied
+                    _("%(who)s %(points)s (tied for %(rank)s)", **said)
+                    if len(group) > 1
                     else _("%(who)s %(points)s (%(rank)s)", **said)
                 )
                 parts.append(" ".join([part, *bonuses.get(colour, [])]))
-            position += 2 if tied else 1
+            position += len(group)
         lines.append(
             _("%(place)s scored: %(parts)s.", place=place_name(place), parts="; ".join(parts))
         )
@@ -846,8 +850,40 @@ def orders_played(moves: Sequence[engine.Move]) -> list[str]:
     return lines
 
 
-def orders_lines(power_cards: Sequence[int], veto_allow: bool) -> list[str]:
-    """A seat's orders as they stand, said to that seat alone (they are its secret)."""
+def orders_answer(
+    played: Sequence[Mapping[str, Any]], power_cards: Sequence[int], veto_allow: bool
+) -> list[str]:
+    """The answer to orders given: what they played at once, then what stands, said once
+    (a power card order played at once is not then said to be missing)."""
+    used_up = any(move["type"] == "play_power_card" for move in played)
+    return orders_played(played) + orders_lines(power_cards, veto_allow, used_up)
+
+
+def orders_hint(kind: str) -> list[str]:
+    """For a decision an order can answer in advance, how a mail gives that order."""
+    if kind == "power_card":
+        return [
+            _(
+                'Away for a while? Order ahead with "plan 13 11 9": at your next power card, '
+                "the first of those still in your hand and not played this round is played "
+                'for you (a secret until then); "plan" alone cancels the order.'
+            )
+        ]
+    if kind == "veto_window":
+        return [
+            _(
+                '"veto allow" answers allow at once to every Veto window for the rest of this '
+                'round; "veto ask" undoes it.'
+            )
+        ]
+    return []
+
+
+def orders_lines(power_cards: Sequence[int], veto_allow: bool, used_up: bool = False) -> list[str]:
+    """A seat's orders as they stand, said to that seat alone (they are its secret).
+    `used_up`: power cards ordered were played at once, which said so; nothing is left to
+    say of them."""
+    lines = []
     if power_cards:
         cards = ", ".join(str(card) for card in power_cards)
         first = _(
@@ -855,10 +891,11 @@ def orders_lines(power_cards: Sequence[int], veto_allow: bool) -> list[str]:
             "in your hand and not played this round is played at once.",
             cards=cards,
         )
-    else:
-        first = _("No power cards ordered: you are asked for your power card.")
+        lines.append(first)
+    elif not used_up:
+        lines.append(_("No power cards ordered: you are asked for your power card."))
     if veto_allow:
-        second = _("Veto windows this round are answered allow at once (veto ask to stop it).")
+        lines.append(_("Veto windows this round are answered allow at once (veto ask to stop it)."))
     else:
-        second = _("You are asked at each Veto window.")
-    return [first, second]
+        lines.append(_("You are asked at each Veto window."))
+    return lines

@@ -195,9 +195,7 @@ def _fold_word(word: str) -> str:
 
 
 def _say_orders(mail: SeatMail, given: orders.Orders) -> None:
-    if given.played:
-        mail.lines += words.orders_played(given.played)
-    mail.lines += words.orders_lines(given.power_cards, given.veto == "allow")
+    mail.lines += words.orders_answer(given.played, given.power_cards, given.veto == "allow")
 
 
 def _help(mail: SeatMail, arguments: list[str]) -> None:

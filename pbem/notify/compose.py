@@ -283,6 +283,7 @@ def decision_mail(
             words.power_card_line(m["card"]) for m in legal if m["type"] == "play_power_card"
         ],
         "example": words.worked_example(state, colour),
+        "orders": words.orders_hint(decision["kind"]),
     }
     subject = asks.rstrip(".")
     return message(
@@ -378,7 +379,7 @@ def welcome_mail(
         "title": title,
         "game_id": game_id,
         "seats": seats,
-        "link": game_link(game_id),
+        "link": game_link(game_id, recipient),
         "claim": f"{base_url()}/mail/claim/{claim_token}" if claim_token else None,
         "decline": f"{base_url()}/mail/decline/"
         + tokens.decline_token(game_id, recipient.colour, recipient.player_id)

@@ -511,17 +511,24 @@ def game_started(
     mails = []
     # The organiser made the game: their own first mail offers no "decline the seat".
     organiser = db.session.get_one(Game, game_id).creator_id
+    # A seat its holder accepted is theirs by choice: no "decline" in its mail.
+    accepted = set(
+        db.session.scalars(
+            select(Seat.colour).where(Seat.game_id == game_id, Seat.accepted_at.is_not(None))
+        )
+    )
     for recipient, preferences in seated:
         if not wants(preferences, game_id, "decision"):
             continue
-        claim = claim_token(db.session.get_one(Player, recipient.player_id))
+        player = db.session.get_one(Player, recipient.player_id)
         mail = compose.welcome_mail(
             recipient,
             game_id=game_id,
             title=title,
             seats=seats,
-            claim_token=claim,
-            declinable=recipient.player_id != organiser,
+            # A proved address signs in by its mailed links: no API key to claim.
+            claim_token=None if player.email_proved_at else claim_token(player),
+            declinable=recipient.player_id != organiser and recipient.colour not in accepted,
         )
         mails.append((recipient, "welcome", mail))
     pending = {entry["player"]: entry for entry in engine.pending(state)}

@@ -65,19 +65,24 @@ PHASE_NAMES: dict[str, str] = {
     "castillo_pick": N_("castillo pick"),
     "over": N_("over"),
 }
+#: What a player is waited on for, as the rule book says it: a decision, or the step of a
+#: turn (a turn's step alone says it is their turn).
 PENDING_NAMES: dict[str, str] = {
-    "power_card": N_("power card"),
+    "power_card": N_("playing a power card"),
     "turn": N_("turn"),
-    "castillo_pick": N_("castillo pick"),
-    "secret_pick": N_("secret pick"),
-    "king_rages": N_("king rages"),
-    "veto_window": N_("veto window"),
+    "castillo_pick": N_("choosing a region for the Castillo caballeros"),
+    "secret_pick": N_("a secret pick"),
+    "king_rages": N_("returning caballeros to the province (King rages)"),
+    "veto_window": N_("deciding whether to veto"),
+    # A forming game's seats (`pages.board_and_panel`).
+    "accept": N_("accepting the invitation"),
+    "open_seat": N_("anyone may join"),
 }
 STEP_NAMES: dict[str, str] = {
-    "draw": N_("draw"),
-    "choose_card": N_("choose_card"),
-    "act": N_("act"),
-    "special": N_("special"),
+    "draw": N_("turn: taking caballeros into the court"),
+    "choose_card": N_("turn: choosing an action card"),
+    "act": N_("turn: placing caballeros and the card's action"),
+    "special": N_("turn: the card's special action"),
 }
 
 
@@ -368,13 +373,15 @@ def _action_cards(cards: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _pending_by_colour(view: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Each pending colour's decisions, in words ("turn (draw)")."""
+    """Each pending colour's decisions, in words ("turn: choosing an action card")."""
     pending_by: dict[str, list[str]] = {}
     for item in view.get("pending", []):
-        what = _named(PENDING_NAMES, item["kind"])
         step = item.get("step")
-        if step:
-            what = _("%(what)s (%(step)s)", what=what, step=_named(STEP_NAMES, step))
+        what = (
+            _named(STEP_NAMES, step)
+            if item["kind"] == "turn" and step
+            else _named(PENDING_NAMES, item["kind"])
+        )
         pending_by.setdefault(item["player"], []).append(what)
     return pending_by
 

@@ -36,6 +36,11 @@ def accept(game_id: int, token: str) -> ResponseReturnValue:
         raise NotFound(_("This invitation link is not valid; use the link in the mail again."))
     colour, player_id = read[1], read[2]
     game = get_game(game_id)
+    if game.status != "forming" and _holds(game, colour, player_id):
+        # Opened after the game began: the seat is theirs, so the link leads to it (through
+        # the seat link's page, which asks before it signs in).
+        token = tokens.seat_link_token(game_id, colour, player_id)
+        return redirect(url_for("web.seat_sign_in", game_id=game_id, token=token), code=303)
     if request.method == "GET":
         return render_template(
             "web/accept.html", game=game, colour=colour, seats=forming_seats(game)
@@ -59,6 +64,10 @@ def accept(game_id: int, token: str) -> ResponseReturnValue:
             )
         )
     return redirect(url_for("web.game", game_id=game_id), code=303)
+
+
+def _holds(game: Game, colour: str, player_id: int) -> bool:
+    return any(s.colour == colour and s.player_id == player_id for s in game.seats)
 
 
 @bp.get("/games/open")

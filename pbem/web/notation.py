@@ -88,7 +88,8 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "special_place": lambda m: _("special action: send one to %(place)s", place=_place(m, "to")),
     "castillo_pick": lambda m: _("Castillo disk: %(place)s", place=_place(m, "region")),
     "secret_pick": lambda m: _("secret disk: %(place)s", place=_place(m, "region")),
-    "special_region": lambda m: _("choose %(place)s", place=_place(m, "region")),
+    # Each card that asks for a region this way takes caballeros out of it.
+    "special_region": lambda m: _("take caballeros out of %(place)s", place=_place(m, "region")),
     "special_option": lambda m: _option(str(m["option"])),
     "move_caballero": lambda m: _(
         "move %(colour)s from %(source)s to %(place)s",

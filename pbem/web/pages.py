@@ -22,7 +22,7 @@ from engine.data import ACTION_STACKS, POWER_CARDS
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game import history, table, words
-from pbem.game.games import games_of, seats_of
+from pbem.game.games import games_of, get_game, seats_of
 from pbem.game.states import current_state
 from pbem.game.views import view_of_seats
 from pbem.languages import _, current_language
@@ -31,7 +31,7 @@ from pbem.play.notes import LONGEST as LONGEST_NOTES
 from pbem.play.talk import LONGEST as LONGEST_WORDS
 from pbem.play.talk import OPEN_STATUSES
 from pbem.store import queries, reads
-from pbem.store.models import Game
+from pbem.store.models import Game, Seat
 from pbem.timing.deadlines import earliest
 from pbem.web.board import PLACES, board_svg, colour_chip, panel_html
 from pbem.web.links import link
@@ -183,6 +183,12 @@ def board_and_panel(
     deadlines: Mapping[str, str] | None = None,
 ) -> tuple[Markup, Markup]:
     deadlines = deadlines or {}
+    if game.status == "forming":
+        # Never kept: its seats are accepted and joined with no move made.
+        seats = get_game(game.id).seats
+        view = {**view, "pending": _forming_waits(seats)}
+        names = {**names, **{s.colour: _("open seat") for s in seats if s.open}}
+        return board_svg(view), panel_html(view, names, deadlines)
     key = (
         game.id,
         game.seed,
@@ -483,6 +489,8 @@ def board_page(
         request.script_root,  # the links in the parts
         deadlines,
     )
+    if game.status == "forming":  # its seats change with no move made: never kept
+        return _draw_board_page(game, names, own, shown, colour, dict(deadlines)), player
     page = _PAGES.get(
         key, lambda: _draw_board_page(game, names, own, shown, colour, dict(deadlines))
     )
@@ -704,6 +712,16 @@ def table_shown(
         notes_url=link("web.keep_notes", game_id=page.game_id),
         draft=talk,
     )
+
+
+def _forming_waits(seats: Sequence[Seat]) -> list[dict[str, str]]:
+    """What a forming game waits on, in the panel's place for decisions: nothing is asked in
+    the game until it begins, only that its seats be taken and accepted."""
+    return [
+        {"player": s.colour, "kind": "open_seat" if s.open else "accept"}
+        for s in seats
+        if s.open or s.accepted_at is None
+    ]
 
 
 def forming_seats(game: Game) -> list[dict[str, Any]]:

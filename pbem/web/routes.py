@@ -158,9 +158,7 @@ def give_orders(game_id: int) -> ResponseReturnValue:
         if isinstance(error, NotFound):
             raise
         return _board(game_id, status_of(error), error.detail)
-    for line in words.orders_played(given.played) + words.orders_lines(
-        given.power_cards, given.veto == "allow"
-    ):
+    for line in words.orders_answer(given.played, given.power_cards, given.veto == "allow"):
         flash(line)
     return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
 

@@ -159,14 +159,16 @@ def send_smtp(port: int, raw: bytes, sender: str, recipients: list[str]) -> dict
 
 
 def moves_listed(mail: EmailMessage) -> list[str]:
-    """The legal moves a mail lists under "Your moves now"."""
+    """The legal moves a mail lists under "Your moves now", or (a power card's decision,
+    which lists them once) under "The power cards you may play", each without its gloss."""
     lines = body_text(mail).split("\n")
-    start = next((i for i, line in enumerate(lines) if line.startswith("Your moves now")), None)
+    heads = ("Your moves now", "The power cards you may play")
+    start = next((i for i, line in enumerate(lines) if line.startswith(heads)), None)
     if start is None:
         return []
     moves = []
     for line in lines[start + 1 :]:
         if not line.startswith("  "):
             break
-        moves.append(line.strip())
+        moves.append(line.strip().split(" (")[0])
     return moves

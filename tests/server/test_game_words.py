@@ -29,8 +29,8 @@ def test_a_breakdown_names_ranks_ties_and_bonuses():
         _score("yellow", 5, place="castillo"),
     ]
     assert words.scoring_lines(events, NAMES, "blue") == [
-        "Aragon scored: Ann (red) 4 (1st) +2 king's bonus +2 home bonus; you 1 (3rd, tied); "
-        "Cid (green) 1 (3rd, tied).",
+        "Aragon scored: Ann (red) 4 (1st) +2 king's bonus +2 home bonus; you 1 (tied for 2nd); "
+        "Cid (green) 1 (tied for 2nd).",
         "Castillo scored: Dee (yellow) 5 (1st).",
     ]
 

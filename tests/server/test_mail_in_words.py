@@ -229,3 +229,18 @@ def test_a_partial_king_rages_return_says_how_many_are_still_owed(
     text = body_text(smtp.inbox.to(seats[colour])[-1])
     assert "King rages: return 2 more caballeros of yours to the province." in text
     assert seq_of(mail_api, game_id) == result.seq
+
+
+def test_an_order_played_at_once_is_said_once(mail_app, mail_api, smtp):
+    """`plan` sent while the seat is asked for its power card plays it at once: the answer
+    says so, and does not then say that no power card is ordered."""
+    game_id, keys, seats = start(mail_app, mail_api)
+    (colour,) = to_move(mail_api, game_id)
+    before = len(smtp.inbox.messages)
+    address = _address(mail_app, game_id, colour)
+    assert inbound(mail_app, fresh_mail(seats[colour], address, "plan 12 11")).answered
+    deliver(mail_app)
+    (answer,) = [m for m in answers_since(smtp, before) if seats[colour] in str(m["To"])]
+    text = " ".join(body_text(answer).split())
+    assert "Your orders played power card 12 for you." in text, text
+    assert "No power cards ordered" not in text, text

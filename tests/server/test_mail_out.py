@@ -145,8 +145,13 @@ def test_a_decision_mail_holds_what_is_asked_the_board_and_the_moves(mail_app, m
     import engine
 
     assert "Play a power card" in text
+    # Each card once, in the list of the cards (not again as a bare list of moves).
     for move in legal:
-        assert f"  {engine.format_move(move)}\n" in text
+        written = re.escape(engine.format_move(move))
+        assert len(re.findall(rf"^  {written} \(", text, re.M)) == 1, written
+    assert "Your moves now" not in text
+    # How to play power cards in advance, where it helps.
+    assert 'Order ahead with "plan 13 11 9"' in text
     mine = mail_api.get(f"/api/games/{game_id}", keys[colour]).get_json()
     assert "Your power cards: " + ", ".join(map(str, mine["players"][colour]["hand"])) in text
     assert "Galicia" in text and "Castillo" in text

@@ -163,3 +163,19 @@ def test_names_and_titles_are_escaped():
     assert "<script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "A &amp; B" in page
+
+
+def test_whom_the_panel_waits_for_is_said_in_the_rule_books_words():
+    """Every decision and step of a whole game, as the panel says it: words, never a move
+    type, a decision kind or a step's key."""
+    internal = {"power_card", "choose_card", "castillo_pick", "secret_pick", "king_rages"}
+    internal |= {"veto_window", "(draw)", "(act)", "(special)", "(choose"}
+    said = set()
+    for view in positions(seed=11, players=4, every=3):
+        html = str(panel_html(view))
+        root = ET.fromstring(html)
+        for li in root.findall(".//section[@class='pending']//li"):
+            said.add(" ".join("".join(li.itertext()).split()))
+    text = "\n".join(sorted(said))
+    assert "playing a power card" in text and "turn: choosing an action card" in text, text
+    assert not [word for word in internal if word in text], text

@@ -44,6 +44,11 @@ def test_a_game_forms_fills_and_begins(app, api, client):
     assert "“Ada” invites you" in text and "Reply above" not in text
     assert "yellow: open: anyone may join" in text
     assert mails(app, game_id, "decision") == [] and mails(app, game_id, "welcome") == []
+    # Its panel waits on the seats, not on a power card nobody is asked for yet.
+    waiting = page(client, f"/games/{game_id}").find("section", cls="pending")
+    said = " ".join(waiting.text.split())
+    assert "accepting the invitation" in said and "open seat: anyone may join" in said, said
+    assert "power card" not in said, said
     # Moves wait: the game has not begun.
     legal = api.post_moves(game_id, key, [{"type": "play_power_card", "card": 13}], 0)
     assert legal.status_code == 409 and "forming" in legal.get_json()["detail"]
@@ -70,9 +75,23 @@ def test_a_game_forms_fills_and_begins(app, api, client):
     assert bea.post(link, data={"csrf_token": token}).status_code == 303
     view = api.get(f"/api/games/{game_id}", key).get_json()
     assert view["status"] == "active" and view["deadlines"]
-    welcomed = {to for to, _ in mails(app, game_id, "welcome")}
-    assert {"bea@example.org", "cy@example.org"} <= welcomed
+    welcomed = dict(mails(app, game_id, "welcome"))
+    assert {"bea@example.org", "cy@example.org"} <= set(welcomed)
     assert "has begun" in page(bea, f"/games/{game_id}").find("p", cls="flash").text
+    # Bea accepted on the web, signed in: her first mail offers no key and no decline, and
+    # its link signs her in to her seat.
+    welcome = welcomed["bea@example.org"]
+    assert "API key" not in welcome and "Decline" not in welcome, welcome
+    assert re.search(rf"/games/{game_id}/sign-in/\S+", welcome), welcome
+    # Her invitation's link, opened again now that the game has begun, leads to her seat.
+    again = app.test_client().get(link)
+    assert again.status_code == 303
+    assert f"/games/{game_id}/sign-in/" in again.headers["Location"]
+    asked = parse(app.test_client().get(again.headers["Location"]).get_data(as_text=True))
+    assert "blue" in asked.find("main").text.lower()
+    # Someone else's link to her seat cannot be made from it: a stranger's is refused.
+    forged = link.rsplit("/", 1)[0] + "/forged"
+    assert app.test_client().get(forged).status_code == 404
 
 
 def test_the_organiser_starts_early_and_open_seats_go_to_bots(app, api, client):
