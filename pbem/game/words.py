@@ -851,7 +851,7 @@ def orders_played(moves: Sequence[engine.Move]) -> list[str]:
 
 
 def orders_answer(
-    played: Sequence[Mapping[str, Any]], power_cards: Sequence[int], veto_allow: bool
+    played: Sequence[engine.Move], power_cards: Sequence[int], veto_allow: bool
 ) -> list[str]:
     """The answer to orders given: what they played at once, then what stands, said once
     (a power card order played at once is not then said to be missing)."""
