@@ -264,7 +264,7 @@ def sweep_once(now: str | None) -> None:
     help="Include a running game's seed, to move it live: the file then holds its secrets.",
 )
 def export(game: int, output: str | None, with_seed: bool) -> NoReturn:
-    """Write one game as JSON (see README, Backups).
+    """Write one game as JSON (see docs/backups.md).
 
     GAME is the game's id. The file holds the players' emails, so it is made readable by
     its owner only. A refusal (no such game, a file that cannot be written) is one line on
