@@ -53,9 +53,12 @@ def demo(tmp_path):
         text=True,
     )
     lines: list[str] = []
-    reader = threading.Thread(
-        target=lambda: lines.extend(line.rstrip("\n") for line in process.stdout), daemon=True
-    )
+
+    def read() -> None:
+        for line in process.stdout:
+            lines.append(line.rstrip("\n"))
+
+    reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:
         # The summary comes once the server answers: after its start-up line, not above it.
