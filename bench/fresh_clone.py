@@ -83,11 +83,11 @@ def main() -> int:
         for line in demo.stdout:
             if "pbem demo" in line or "Successfully installed" in line:
                 continue
+            # The link comes last, once the server answers.
             found = re.search(r"Board \(this link signs you in\):\s+(\S+)", line)
             if found:
                 link = found.group(1)
                 stage("installed, game made, link printed")
-            if line.startswith("El Grande turn server on"):
                 break
         if not link:
             raise SystemExit("pbem demo printed no board link")

@@ -1,6 +1,6 @@
 """Special actions: how a card's action is planned, fed by others, offered to a Veto, done.
 
-The life of a special action (README, "Rulings"):
+The life of a special action (docs/rulings.md):
 
 1. **planning**: the acting player makes the card's moves (`move_caballero`, `move_king`,
    ...). Each adds numbered steps to a plan; nothing on the board changes yet, but each

@@ -170,7 +170,8 @@ def demo(host: str, port: int, threads: int) -> None:
     """Play against two bots on the embedded defaults, then serve.
 
     Makes the database, a player for you and a game against two bots, prints the board
-    link, your API key and your mail files, then serves as `pbem serve` does. Run it again
+    link, your API key and your mail folder (last, once the server answers), then serves
+    as `pbem serve` does, logging plain lines without the board page's poll. Run it again
     for another game: the key stays the same (kept in the instance folder's demo_api_key).
 
     Settings: PBEM_INSTANCE_PATH (the SQLite database and the mail files), PBEM_BASE_URL
@@ -178,9 +179,12 @@ def demo(host: str, port: int, threads: int) -> None:
     a second after you), DATABASE_URL, SMTP_URL.
     """
     # Not at the top: the demo's game brings the engine and the models (0.5 s to import).
-    from pbem.demo import start_demo
+    from pbem.demo import quiet_polls, start_demo
 
-    app = create_app()
+    # Its terminal is a person's: plain lines (unless PBEM_LOG_FORMAT says otherwise),
+    # without the open board page's poll every 4 s.
+    app = create_app({"PBEM_LOG_FORMAT": os.environ.get("PBEM_LOG_FORMAT") or "text"})
+    quiet_polls(app)
     base_url = links_to_here(app, host, port)
     if not os.environ.get("PBEM_SWEEP_SECONDS"):
         app.config["PBEM_SWEEP_SECONDS"] = 1.0  # bots answer a second after you
@@ -260,7 +264,7 @@ def sweep_once(now: str | None) -> None:
     help="Include a running game's seed, to move it live: the file then holds its secrets.",
 )
 def export(game: int, output: str | None, with_seed: bool) -> NoReturn:
-    """Write one game as JSON (see README, Backups).
+    """Write one game as JSON (see docs/backups.md).
 
     GAME is the game's id. The file holds the players' emails, so it is made readable by
     its owner only. A refusal (no such game, a file that cannot be written) is one line on

@@ -1,4 +1,4 @@
-"""Screenshots of the board for the README: `python -m pbem.snapshot [boards] [out_dir]`;
+"""Screenshots of the board for docs/: `python -m pbem.snapshot [boards] [out_dir]`;
 of the pages served by a real server: `python -m pbem.snapshot pages [out_dir]`.
 
 Renders a mid-game board and a finished game (random play from fixed seeds) as standalone

@@ -52,7 +52,7 @@ def test_the_template_holds_what_the_code_marks_now():
         template = read_po(source)
     kept = {m.id if isinstance(m.id, str) else tuple(m.id) for m in template if m.id}
     missing = marked() - kept
-    assert not missing, f"run pybabel extract (README: Languages): {sorted(map(key, missing))}"
+    assert not missing, f"run pybabel extract (docs/languages.md): {sorted(map(key, missing))}"
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

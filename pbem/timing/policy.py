@@ -10,7 +10,7 @@ from typing import Any
 
 import engine
 
-#: The documented defaults (README, "Deadlines").
+#: The documented defaults (docs/deadlines.md).
 DEFAULT_TIMING: dict[str, Any] = {
     "power_card_hours": 48,
     "turn_hours": 72,

@@ -1,5 +1,5 @@
 """Types generated from `/api/openapi.json` by openapi-typescript check a request body as
-README writes it (`{expected_seq, moves}`), and refuse a move with another move's field."""
+docs/api.md writes it (`{expected_seq, moves}`), and refuse a move with another move's field."""
 
 from __future__ import annotations
 
