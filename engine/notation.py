@@ -577,14 +577,20 @@ _EXAMPLES: dict[str, dict[str, Value]] = {
 }
 
 
+def example(type_: str) -> Move:
+    """A move of type `type_` as the notation's examples write it (`king aragon`)."""
+    return _spelt(type_, _EXAMPLES.get(type_, {}))
+
+
 def _example(type_: str) -> str:
-    return format_move(_spelt(type_, _EXAMPLES.get(type_, {})))
+    return format_move(example(type_))
 
 
 __all__ = [
     "ALIASES",
     "NOTATION",
     "NotationError",
+    "example",
     "format_move",
     "parse_move",
     "parse_moves",

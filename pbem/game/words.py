@@ -514,6 +514,36 @@ def worked_example(state: engine.State, colour: str) -> list[str]:
     return lines
 
 
+#: Moves of a turn that are not its card's special action.
+_NOT_SPECIAL = frozenset({"take_caballeros", "choose_card", "place", "end_turn", "skip_special"})
+
+
+def card_examples(state: engine.State, colour: str) -> dict[int, str]:
+    """For a turn yet to choose its action card: by stack, how the notation writes the first
+    move of each face-up card's special action here, once that card is chosen after taking
+    all the caballeros allowed (`king galicia`, `remove blue aragon`); a card whose action
+    offers no move has none."""
+    board = state
+    legal = engine.legal_moves(board, colour)
+    if not any(m["type"] == "choose_card" for m in legal):
+        takes = [m for m in legal if m["type"] == "take_caballeros"]
+        if not takes:
+            return {}
+        # As most turns go: as many caballeros taken as the power card allows.
+        most = max(takes, key=lambda m: m["count"] if m["type"] == "take_caballeros" else 0)
+        board, _events = engine.apply(board, colour, most)
+        legal = engine.legal_moves(board, colour)
+    examples = {}
+    for move in legal:
+        if move["type"] != "choose_card":
+            continue
+        chosen, _events = engine.apply(board, colour, move)
+        special = [m for m in engine.legal_moves(chosen, colour) if m["type"] not in _NOT_SPECIAL]
+        if special:
+            examples[move["stack"]] = engine.format_move(min(special, key=_example_rank))
+    return examples
+
+
 def _decision(state: engine.State, colour: str) -> str | None:
     entry = next((p for p in engine.pending(state) if p["player"] == colour), None)
     if entry is None:

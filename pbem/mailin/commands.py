@@ -20,7 +20,7 @@ from pbem.game import words
 from pbem.game.history import round_starts
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
-from pbem.languages import LANGUAGES, _, in_language, known, language_of, lazy_
+from pbem.languages import LANGUAGES, _, in_language, known, language_of, lazy_, ngettext
 from pbem.mailin.reading import COMMAND_WORDS, Inbound
 from pbem.notify import compose, preferences
 from pbem.notify.board_text import board_table
@@ -199,7 +199,43 @@ def _say_orders(mail: SeatMail, given: orders.Orders) -> None:
 
 
 def _help(mail: SeatMail, arguments: list[str]) -> None:
+    """`help`: how to play by reply; `help card king`: one action card, written out."""
+    if arguments and _fold_word(arguments[0]) == "card":
+        mail.lines += _card_help(mail, " ".join(arguments[1:]))
+        return
     mail.extra["help"] = True
+
+
+def _card_help(mail: SeatMail, name: str) -> list[str]:
+    """An action card's special action, and, face up at this seat's turn now, the first move
+    of that action as the notation writes it here."""
+    state = mail.state()
+    ask = lazy_('name an action card after it, e.g. "help card king".')
+    if not name.strip() or state is None:
+        raise ValueError(ask)
+    try:
+        move = engine.parse_move(f"card {name}", state, mail.colour)
+    except engine.IllegalMove:
+        raise ValueError(ask) from None
+    card = str(move.get("card"))
+    said = {"card": words.card_title(card), "action": words.card_text(card)}
+    lines = [_("%(card)s: %(action)s.", **said)]
+    view = engine.view(state, mail.colour)
+    stack = next((c["stack"] for c in view["action_cards"]["face_up"] if c["card"] == card), None)
+    if stack is None:
+        lines.append(_("It is not face up this round."))
+        return lines
+    lines.append(
+        ngettext(
+            "Face up on stack %(num)d: it places %(num)d caballero from your court.",
+            "Face up on stack %(num)d: it places %(num)d caballeros from your court.",
+            stack,
+        )
+    )
+    example = words.card_examples(state, mail.colour).get(stack)
+    if example:
+        lines.append(_('Chosen now, its action could begin with "%(move)s".', move=example))
+    return lines
 
 
 def _moves(mail: SeatMail, arguments: list[str]) -> None:

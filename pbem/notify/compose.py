@@ -23,7 +23,7 @@ from flask import current_app
 import engine
 from pbem import languages, tokens
 from pbem.clock import now
-from pbem.game import words
+from pbem.game import move_words, words
 from pbem.languages import N_, _, moment_text
 from pbem.notify import addresses, header_fields
 from pbem.notify.board_text import board_table, place_name, term
@@ -112,6 +112,7 @@ def render(template: str, **context: Any) -> tuple[str, str]:
         "place_name": place_name,
         "term": term,
         "colour_name": words.colour_name,  # prose and tables; notation lines keep the ids
+        "notation_help": move_words.notation_help,
         "reply_above": _(REPLY_ABOVE),
         **context,
     }
@@ -227,8 +228,8 @@ def deadline_text(deadline: datetime | str | None) -> str | None:
 
 def describe_log_entry(entry: Mapping[str, Any]) -> str:
     """A log entry as its reader may see it, in the notation (a hidden one by its type)."""
-    if entry.get("hidden"):
-        return _("%(move)s (secret)", move=entry["move"]["type"].replace("_", " "))
+    if entry.get("hidden"):  # its kind alone, in words ("Castillo disk (secret)")
+        return move_words.describe_move({"type": entry["move"]["type"]})
     return engine.format_move(entry["move"])
 
 
@@ -278,7 +279,7 @@ def decision_mail(
         "seq": seq,
         "story": words.story(engine.visible_log(since, {colour}), names or {}, colour),
         "guide": words.guide(view, colour, decision, names),
-        "cards": _cards_to_choose(view, decision),
+        "cards": _cards_to_choose(state, view, decision),
         "power_cards": [
             words.power_card_line(m["card"]) for m in legal if m["type"] == "play_power_card"
         ],
@@ -298,12 +299,16 @@ def decision_mail(
     )
 
 
-def _cards_to_choose(view: engine.View, decision: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The face-up action cards, for a turn that has not chosen one yet."""
+def _cards_to_choose(
+    state: engine.State, view: engine.View, decision: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The face-up action cards, for a turn that has not chosen one yet, each with the first
+    move of its special action written out for this position."""
     turn = view["turn"]
     if decision["kind"] != "turn" or turn is None or turn["step"] not in ("draw", "choose_card"):
         return []
-    return words.face_up_cards(view)
+    examples = words.card_examples(state, decision["player"])
+    return [{**card, "example": examples.get(card["stack"])} for card in words.face_up_cards(view)]
 
 
 @in_recipients_language

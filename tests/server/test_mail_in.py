@@ -392,7 +392,7 @@ def test_a_pick_answers_its_decision_after_others_moved_and_may_be_changed(
     deliver(mail_app)
     text = body_text(smtp.inbox.to(seats[second])[-1])
     log = text.split("This round so far:")[1].split("\n\n")[0]
-    assert f"{first}: castillo pick (secret)" in log and engine.format_move(pick) not in log
+    assert f"{first}: Castillo disk (secret)" in log and engine.format_move(pick) not in log
     result = inbound(mail_app, reply(mails[second], picks[0], sender=seats[second]))
     assert result.outcome == "played" and result.seq == seq + 2
     # A second reply to the same mail changes the pick: the last one is not in yet.

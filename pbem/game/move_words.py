@@ -1,0 +1,127 @@
+"""Moves in words, in the reader's language: for the page's buttons and log, and for the
+mails' help, which gives each line of the notation beside what it does. Beside the engine's
+notation (`engine.format_move`, what players write), never instead of it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import engine
+from engine import names
+from engine.notation import NOTATION, example
+from pbem.game.words import card_title, colour_name, place_name
+from pbem.languages import N_, _, current_language, ngettext
+
+
+def term(key: str) -> str:
+    return names.term(key, current_language())
+
+
+def _place(move: Mapping[str, Any], field: str) -> str:
+    return place_name(str(move[field])) if field in move else "?"
+
+
+def describe_move(move: Mapping[str, Any], own: bool = True) -> str:
+    """A move in plain words for a button (`own`: the mover's, "your grande"; else as the
+    log says it of whoever made it). A move shown without its fields reads as its kind
+    alone."""
+    kind = str(move.get("type", ""))
+    fields = set(move) - {"type"}
+    said: str
+    if not fields:
+        said = _(_BARE[kind]) if kind in _BARE else kind.replace("_", " ")
+    elif kind == "move_grande" and not own:
+        said = _("move the grande to %(place)s", place=_place(move, "to"))
+    elif kind in _WORDS:
+        said = _WORDS[kind](move)
+    else:
+        extra = ", ".join(f"{k} {move[k]}" for k in sorted(fields))
+        said = f"{kind.replace('_', ' ')} ({extra})"
+    return said
+
+
+def _card(move: Mapping[str, Any]) -> str:
+    card = card_title(str(move["card"]))
+    if "stack" in move:
+        said: str = _("choose %(card)s (stack %(stack)s)", card=card, stack=move["stack"])
+    else:
+        said = _("choose %(card)s", card=card)
+    return said
+
+
+def _returned(move: Mapping[str, Any]) -> str:
+    where = term("court") if move["from"] == "court" else _place(move, "from")
+    said: str = _("return a caballero from %(place)s", place=where)
+    return said
+
+
+def _colour(move: Mapping[str, Any]) -> str:
+    return colour_name(str(move["colour"]))
+
+
+#: The moves said in one sentence of their fields.
+_WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "play_power_card": lambda m: _("power card %(card)s", card=m["card"]),
+    "take_caballeros": lambda m: ngettext(
+        "take %(num)d caballero to court", "take %(num)d caballeros to court", m["count"]
+    ),
+    "choose_card": _card,
+    "take_from_region": lambda m: _("take one from %(place)s", place=_place(m, "region")),
+    "place": lambda m: _("place in %(place)s", place=_place(m, "to")),
+    # Not "place in": this one begins the special action, which ends the placing.
+    "special_place": lambda m: _("special action: send one to %(place)s", place=_place(m, "to")),
+    "castillo_pick": lambda m: _("Castillo disk: %(place)s", place=_place(m, "region")),
+    "secret_pick": lambda m: _("secret disk: %(place)s", place=_place(m, "region")),
+    # Each card that asks for a region this way takes caballeros out of it.
+    "special_region": lambda m: _("take caballeros out of %(place)s", place=_place(m, "region")),
+    "special_option": lambda m: _option(str(m["option"])),
+    "move_caballero": lambda m: _(
+        "move %(colour)s from %(source)s to %(place)s",
+        colour=_colour(m),
+        source=_place(m, "from"),
+        place=_place(m, "to"),
+    ),
+    "target": lambda m: _("target %(colour)s", colour=colour_name(str(m["player"]))),
+    "remove_caballero": lambda m: _(
+        "remove %(colour)s from %(place)s", colour=_colour(m), place=_place(m, "region")
+    ),
+    "move_scoreboard": lambda m: _(
+        "move the %(scoreboard)s scoreboard to %(place)s",
+        scoreboard=m["scoreboard"],
+        place=_place(m, "to"),
+    ),
+    "move_king": lambda m: _("move the king to %(place)s", place=_place(m, "to")),
+    "move_grande": lambda m: _("move your grande to %(place)s", place=_place(m, "to")),
+    "return_power_card": lambda m: _("take back power card %(card)s", card=m["card"]),
+    "return_caballero": _returned,
+    "veto": lambda m: _("veto from step %(step)s", step=m["from_step"]),
+}
+
+#: The options a special action offers (`special_option`), in words.
+_OPTIONS = {"court_two": N_("court two"), "own_region": N_("own region")}
+
+
+def _option(option: str) -> str:
+    return _(_OPTIONS[option]) if option in _OPTIONS else option.replace("_", " ")
+
+
+_BARE = {
+    "do_special": N_("do the special action"),
+    "skip_special": N_("skip the special action"),
+    "end_special": N_("end the special action"),
+    "end_turn": N_("end turn"),
+    "allow": N_("allow"),
+    "castillo_pick": N_("Castillo disk (secret)"),
+    "secret_pick": N_("secret disk (secret)"),
+    "return_power_card": N_("take back a power card (secret)"),
+}
+
+
+def notation_help() -> list[tuple[str, str]]:
+    """Each line of the notation, by an example, beside what it does in words: for help."""
+    lines = []
+    for move_type in NOTATION:
+        move = example(move_type)
+        lines.append((engine.format_move(move), describe_move(move)))
+    return lines
