@@ -1,6 +1,7 @@
 """The table's words only: no page and no mail, in any of the six languages, shows an
 internal identifier (a move type, a decision kind, a turn's step) or a None, over a whole
-game's positions (the pages) and every kind of mail (`every_mail`)."""
+game's positions (the pages) and every kind of mail (`every_mail`); and no translated mail
+keeps a line of prose as the English one says it."""
 
 from __future__ import annotations
 
@@ -48,6 +49,36 @@ def test_no_mail_names_an_internal_identifier(app, language):
         composed = list(mails(language))
     seen = {kind: found_in(f"{mail['Subject']}\n{body_text(mail)}") for kind, mail in composed}
     assert {kind: words for kind, words in seen.items() if words} == {}
+
+
+def prose(text: str) -> set[str]:
+    """The lines of `text` that are sentences: not the notation's, not a link or an
+    address, at least three words of letters."""
+    verbs = _notation_verbs()
+    lines = set()
+    for line in text.splitlines():
+        words = line.split()
+        if not words or words[0].lower() in verbs:
+            continue
+        line = re.sub(r"https?://\S+|\S+@\S+", "", line).strip()
+        if len(re.findall(r"[^\W\d_]{3,}", line)) >= 3:
+            lines.add(line)
+    return lines
+
+
+def test_no_translated_mail_keeps_an_english_line(app):
+    with app.app_context():
+        english = [(kind, prose(body_text(mail))) for kind, mail in mails("en")]
+        for language in [code for code in LANGUAGES if code != "en"]:
+            translated = [(kind, prose(body_text(mail))) for kind, mail in mails(language)]
+            assert [kind for kind, _ in translated] == [kind for kind, _ in english]
+            kept = {
+                kind: sorted(lines & theirs)
+                for (kind, lines), (_, theirs) in zip(english, translated, strict=True)
+                if lines & theirs
+            }
+            assert kept == {}, (language, kept)
+            assert sum(len(lines) for _, lines in english) > 200
 
 
 def test_no_page_names_an_internal_identifier_over_a_whole_game(app, api, client):
