@@ -1,7 +1,7 @@
 """The languages pages and mails are written in: Flask-Babel's gettext catalogs
 (`pbem/translations/<language>/LC_MESSAGES/messages.po`), compiled to `.mo` when the package
-is built, and again here when a `.po` is newer than its `.mo` (a checkout, an editable
-install).
+is built or installed (`setup.py`; an editable install too), never by the running app,
+which may not write where it is installed.
 
 Text is marked where it is written: `_("...")` (gettext) in code that runs per request or per
 mail, `N_("...")` in module-level tables (translated with `_()` where shown) or `lazy_`,
@@ -21,8 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from babel.dates import format_skeleton, get_datetime_format
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from flask import Flask, g, has_app_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
@@ -183,28 +181,8 @@ def moment_text(moment: datetime | str, *, year: bool = False) -> str:
     return joined.format(time, date) + " UTC"
 
 
-def compile_catalogs(directory: Path = TRANSLATIONS_DIR) -> list[Path]:
-    """Compile each `.po` under `directory` whose `.mo` is missing or older; the `.mo` files
-    written. A read-only install (compiled when it was built) is left as it is."""
-    written = []
-    for po in sorted(directory.glob("*/LC_MESSAGES/*.po")):
-        mo = po.with_suffix(".mo")
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
-            continue
-        with po.open("rb") as source:
-            catalog = read_po(source, locale=po.parent.parent.name)
-        try:
-            with mo.open("wb") as target:
-                write_mo(target, catalog, use_fuzzy=False)
-        except OSError:
-            continue
-        written.append(mo)
-    return written
-
-
 def init_app(app: Flask, locale_selector: Any = None) -> None:
-    """Flask-Babel on `app`, reading this package's catalogs (compiled first if stale)."""
-    compile_catalogs()
+    """Flask-Babel on `app`, reading this package's compiled catalogs."""
     Babel(
         app,
         locale_selector=locale_selector,
@@ -240,7 +218,6 @@ __all__ = [
     "LANGUAGES",
     "N_",
     "_",
-    "compile_catalogs",
     "current_language",
     "in_language",
     "init_app",

@@ -13,7 +13,25 @@ from pathlib import Path
 
 import pytest
 
+from pbem.languages import TRANSLATIONS_DIR
 from pbem.snapshot import CHROMEDRIVER, CHROMIUM, start_chromium
+
+
+def pytest_configure(config):
+    """Catalogs changed since the install compiled them are compiled before the run (the
+    app never compiles them: an install may be read-only), once, not by each worker."""
+    if hasattr(config, "workerinput"):
+        return
+    stale = [
+        po
+        for po in TRANSLATIONS_DIR.glob("*/LC_MESSAGES/*.po")
+        if not po.with_suffix(".mo").exists()
+        or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
+    ]
+    if stale:
+        from babel.messages.frontend import CommandLineInterface
+
+        CommandLineInterface().run(["pybabel", "-q", "compile", "-d", str(TRANSLATIONS_DIR)])
 
 
 @pytest.fixture(scope="session")
