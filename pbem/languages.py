@@ -16,20 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from babel.dates import format_skeleton, get_datetime_format
-from flask import Flask, g, has_app_context
+from flask import Flask, g, has_app_context, has_request_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
-
-try:  # Flask 3's app context variable (a private name: `_babel_context` does without it)
-    from flask.globals import _cv_app as _app_context_variable
-except ImportError:  # pragma: no cover
-    _app_context_variable = None  # type: ignore[assignment]
-_cv_app: Any = _app_context_variable
 
 #: The languages a player may choose, as they name themselves (English first: the default).
 LANGUAGES: dict[str, str] = {
@@ -44,34 +39,28 @@ DEFAULT = "en"
 TRANSLATIONS_DIR = Path(__file__).parent / "translations"
 
 
-# Flask-Babel's gettext functions, typed (it ships no type information), and a faster way
+# Flask-Babel's gettext functions, typed (it ships no type information), and a shorter way
 # to the catalog: Flask-Babel finds the locale, the domain and the catalog anew at every
-# look-up (a fifth of a board page's time went there); here the catalog is remembered in
-# the context's own namespace, per locale, so `force_locale` (a mail in its recipient's
-# language) still switches it.
-
-
-def _babel_context() -> Any:
-    """Flask-Babel's namespace of the app context (None outside one, or before its first
-    look-up). Read from Flask's context variable itself where it has one by that name:
-    `flask.g`'s proxy cost more than the look-up it leads to."""
-    if _cv_app is None:
-        return getattr(g, "_flask_babel", None) if has_app_context() else None
-    app_context = _cv_app.get(None)
-    return None if app_context is None else getattr(app_context.g, "_flask_babel", None)
+# look-up (a fifth of a board page's time went there). The catalog being rendered is kept
+# in a context variable of ours: by `in_language` for a mail, and for a request from its
+# first look-up to its end (`_end_request`); elsewhere Flask-Babel finds it each time.
+_rendering: ContextVar[Any] = ContextVar("pbem_translations", default=None)
 
 
 def translations() -> Any:
     """The catalog of the language being rendered (Flask-Babel's `get_translations`)."""
-    context = _babel_context()
-    locale = getattr(context, "babel_locale", None)
-    if locale is None:
-        return get_translations()
-    kept: dict[Any, Any] = context.__dict__.setdefault("pbem_translations", {})
-    found = kept.get(locale)
+    found = _rendering.get()
     if found is None:
-        found = kept[locale] = get_translations()
+        found = get_translations()
+        if has_request_context() and "pbem_rendering" not in g:
+            g.pbem_rendering = _rendering.set(found)
     return found
+
+
+def _end_request(error: BaseException | None = None) -> None:
+    token = g.pop("pbem_rendering", None)
+    if token is not None:
+        _rendering.reset(token)
 
 
 def _(text: str, **variables: Any) -> str:
@@ -134,13 +123,16 @@ def language_of(preferences: Mapping[str, Any] | None, game_language: str | None
 def in_language(language: str | None) -> Iterator[None]:
     """Render what runs inside in `language` (None or unknown: English)."""
     with force_locale(known(language) or DEFAULT):
-        yield
+        token = _rendering.set(get_translations())
+        try:
+            yield
+        finally:
+            _rendering.reset(token)
 
 
 def _locale() -> Any:
-    """The locale being rendered (Flask-Babel's `get_locale`, read from its context's
-    namespace once it is known there)."""
-    return getattr(_babel_context(), "babel_locale", None) or get_locale()
+    """The locale being rendered (Flask-Babel's `get_locale`)."""
+    return get_locale()
 
 
 def current_language() -> str:
@@ -191,6 +183,7 @@ def init_app(app: Flask, locale_selector: Any = None) -> None:
     )
     # Flask-Babel gives the pages' environment `_`, `ngettext` and `{% trans %}`; they look
     # the catalog up as `_` does here.
+    app.teardown_request(_end_request)
     _install_look_ups(app.jinja_env)
     app.jinja_env.globals["current_language"] = current_language
     app.jinja_env.globals["languages"] = LANGUAGES
