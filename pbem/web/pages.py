@@ -9,7 +9,7 @@ the signed-in seat.
 from __future__ import annotations
 
 import json
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -115,9 +115,12 @@ class Replay:
 def replay(seq: int, last: int, starts: Sequence[int]) -> Replay:
     """Start, previous/next round, previous/next move, now, from `seq` of `last`, where
     `starts` are the seqs at which rounds start (sorted, 0 first)."""
-    earlier = starts[: bisect_left(starts, seq)]
     later = starts[bisect_right(starts, seq) :]
-    round_start = starts[bisect_right(starts, seq) - 1]
+    current = bisect_right(starts, seq) - 1
+    round_start = starts[current]
+    # The round before this one, whose moves the log then lists (from the first round:
+    # the start of the game).
+    previous_round = starts[current - 1] if current >= 1 else (0 if seq > 0 else None)
     round_end = later[0] if later else last
 
     def unless_here(target: int) -> int | None:
@@ -129,7 +132,7 @@ def replay(seq: int, last: int, starts: Sequence[int]) -> Replay:
         round_start=round_start,
         round_end=min(round_end, last),
         start=unless_here(0),
-        previous_round=earlier[-1] if earlier else None,
+        previous_round=previous_round,
         previous_move=seq - 1 if seq > 0 else None,
         next_move=seq + 1 if seq < last else None,
         next_round=later[0] if later and later[0] <= last else unless_here(last),
@@ -417,6 +420,8 @@ class BoardPage:
     board: Markup
     panel: Markup
     log: Markup
+    #: For a seat, the others' moves since its last one (`_since`).
+    since: Markup = Markup("")
     #: The seat's decision is a turn: its moves are planned (dry runs, `plan_url`) and
     #: played together once confirmed, rather than each played as it is clicked.
     plans: bool = False
@@ -582,6 +587,7 @@ def _draw_board_page(
         final=parts.final_scoring(final) if final else Markup(""),
         moves=parts.moves(offered, viewer, colour_field) if offered is not None else None,
         orders_seat=viewer if own and game.status == "active" and shown == game.seq else None,
+        since=_since(parts, game, own, viewer, names, links) if shown == game.seq else Markup(""),
         board=board,
         panel=panel,
         log=log_html(
@@ -594,6 +600,28 @@ def _draw_board_page(
         status=game.status,
         creator_id=game.creator_id,
     )
+
+
+def _since(
+    parts: Any,
+    game: Any,
+    own: list[str],
+    viewer: str | None,
+    names: dict[str, str],
+    links: Mapping[str, str],
+) -> Markup:
+    """For a seat, what the others did since its last move, as its next mail tells it
+    (`words.story`, scorings with their breakdowns in place), and a link to step through it
+    from its first move."""
+    if viewer is None or viewer not in own or game.status not in ("active", "finished"):
+        return Markup("")
+    entries = history.since_last_move(reads.connection(), game.id, viewer, game.seq)
+    if not entries:
+        return Markup("")
+    story = words.story(engine.visible_log(entries, set(own)), names, viewer)
+    first = links["at"].replace(links["slot"], str(entries[0]["seq"]))
+    since: Markup = parts.since(story, first)
+    return since
 
 
 def _entries(

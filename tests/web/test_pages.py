@@ -266,14 +266,18 @@ def test_the_replay_controls_step_by_move_and_round(app, api, client):
         steps = doc.find("nav", cls="replay").find_all(data_step=True)
         return doc, {s.get("data-step"): s.get("data-seq") for s in steps}
 
-    middle = starts[1] + 2
+    # From the first round, the previous round is the game's start.
+    assert controls(starts[1] - 1)[1]["previous-round"] == "0"
+    middle = starts[2] + 2
+    assert middle < last
     doc, steps = controls(middle)
     assert steps == {
         "start": "0",
+        # The round before this one (its moves listed there), not this one's start.
         "previous-round": str(starts[1]),
         "previous-move": str(middle - 1),
         "next-move": str(middle + 1),
-        "next-round": str(starts[2]),
+        "next-round": str(starts[3]) if len(starts) > 3 else str(last),
         "now": str(last),
     }
     # The page at seq N is the API's state N, for the same viewer.

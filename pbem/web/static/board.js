@@ -180,16 +180,21 @@
     var lines = said(before);
     var words = talkSaid(talkBefore);
     var live = document.querySelector("p.live");
-    var told = lines.length ? "Just played: " + lines.join("; ") : "The game moved on.";
-    if (words.length) told += " At the table: " + words.join("; ");
-    if (live) live.textContent = told;
+    if (live) {
+      // The words come with the page, in its language (`data-*` of p.live).
+      var told = lines.length
+        ? live.getAttribute("data-just-played") + " " + lines.join("; ")
+        : live.getAttribute("data-moved-on");
+      if (words.length) told += " " + live.getAttribute("data-at-table") + " " + words.join("; ");
+      live.textContent = told;
+    }
     document.dispatchEvent(new Event("pbem:page-updated"));
   }
   function swapTalkOnly(html, talkBefore) {
     swapTalk(new DOMParser().parseFromString(html, "text/html"));
     var words = talkSaid(talkBefore);
     var live = document.querySelector("p.live");
-    if (live && words.length) live.textContent = "At the table: " + words.join("; ");
+    if (live && words.length) live.textContent = live.getAttribute("data-at-table") + " " + words.join("; ");
   }
   function poll() {
     if (!following() || document.hidden) return;

@@ -1,0 +1,175 @@
+"""Since your last move: a seat's page lists what the others did since that seat last
+moved (the story its next mail tells), scorings with their breakdowns in place, and a link
+to step through them from the first; the page left open shows it as the bots play, without
+a click."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from pbem.schedule.sweep import sweep
+from tests.server.test_bot_seats import new_bot_game
+from tests.web.helpers import open_seat_link, page, sign_in_seat
+from tests.web.test_pages_browser import by_css, click_and_wait, live  # noqa: F401
+
+
+def play_red(app, api, game_id: int, key: str, until) -> dict:
+    """Red (the person) plays at random through the API, the bots by sweeps, until
+    `until(view, decision)` holds at a decision of red's; the view then."""
+    for _ in range(400):
+        with app.app_context():
+            sweep()
+        view = api.get(f"/api/games/{game_id}", key).get_json()
+        decision = next((p for p in view["pending"] if p["player"] == "red"), None)
+        assert view["status"] == "active", view["status"]
+        if decision is None:
+            continue
+        if until(view, decision):
+            return view
+        legal = api.get(f"/api/games/{game_id}/legal-moves", key).get_json()
+        moves = legal["moves"]
+        if decision["kind"] == "power_card":
+            # The highest card in round 3, so red acts first and the bots after it.
+            wanted = max if view["round_number"] == 3 else min
+            moves = [wanted(moves, key=lambda m: m["card"])]
+        assert api.post_moves(game_id, key, [moves[0]], legal["seq"]).status_code == 201
+    raise AssertionError("never came")
+
+
+def red_turn_in_round_3(view, decision) -> bool:
+    # Power card 13 lets red take none: its turn may begin at choosing a card.
+    first_steps = ("draw", "choose_card")
+    return (
+        view["round_number"] == 3 and decision["kind"] == "turn" and decision["step"] in first_steps
+    )
+
+
+def bots_moves_since(api, game_id: int, key: str, after: int) -> list[str]:
+    log = api.get(f"/api/games/{game_id}/log", key).get_json()["moves"]
+    return [
+        engine.format_move(entry["move"])
+        for entry in log
+        if entry["seq"] > after and entry["player"] != "red" and "hidden" not in entry
+    ]
+
+
+def test_a_seats_page_tells_what_the_bots_did_and_the_scoring(app, api, client):
+    game, key = new_bot_game(api, options={"first_player": "red"})
+    game_id = game["id"]
+    play_red(app, api, game_id, key, red_turn_in_round_3)
+    # Red's turn (as the page's Confirm plays it); then the bots end round 3.
+    preferred = ("take_caballeros", "choose_card", "end_turn", "skip_special")
+    while api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"] == "red":
+        legal = api.get(f"/api/games/{game_id}/legal-moves", key).get_json()
+        moves = sorted(
+            legal["moves"],
+            key=lambda m: (
+                preferred.index(m["type"]) if m["type"] in preferred else len(preferred),
+                -m.get("count", 0),
+            ),
+        )
+        assert api.post_moves(game_id, key, [moves[0]], legal["seq"]).status_code == 201
+    mine = api.get(f"/api/games/{game_id}", key).get_json()["seq"]
+    with app.app_context():
+        sweep()
+    after = api.get(f"/api/games/{game_id}", key).get_json()
+    assert after["round_number"] == 4, "the bots finished round 3"
+    sign_in_seat(app, client, game_id, "red")
+    since = page(client, f"/games/{game_id}?colour=red").find("section", cls="since")
+    assert since is not None
+    text = " ".join(since.text.split())
+    for move in bots_moves_since(api, game_id, key, mine):
+        assert move in text, (move, text)
+    assert "General scoring" in text and " scored: " in text, text
+    # A link to step through them, from the first.
+    step = since.find("a").get("href")
+    assert f"seq={mine + 1}" in step, step
+    # "◀◀ Round" leads to the start of the round before, with its moves listed.
+    now = page(client, f"/games/{game_id}?colour=red")
+    back = now.find("nav", cls="replay").find("a", data_step="previous-round").get("href")
+    earlier = page(client, back)
+    listed = earlier.find("aside", cls="log").find_all("li", data_seq=True)
+    seqs = sorted(int(li.get("data-seq")) for li in listed)
+    assert seqs and seqs[0] <= mine < seqs[-1], (back, seqs, mine)
+    # Looking back (a replay) tells no story: it is the page as it was.
+    assert page(client, f"/games/{game_id}?seq={mine}").find("section", cls="since") is None
+
+
+def test_a_story_shows_only_what_the_seat_may_see(app, api, client):
+    """Another seat's secret pick stays a secret in the story until it is revealed."""
+    game, key = new_bot_game(api, options={"first_player": "red"})
+    game_id = game["id"]
+    play_red(app, api, game_id, key, lambda view, decision: view["seq"] > 30)
+    log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]  # as nobody sees it
+    sign_in_seat(app, client, game_id, "red")
+    since = page(client, f"/games/{game_id}?colour=red").find("section", cls="since")
+    text = since.text if since is not None else ""
+    mine = max(e["seq"] for e in log if e["player"] == "red")
+    for entry in log:
+        if entry["seq"] > mine and "hidden" in entry:
+            region = entry["move"].get("region")
+            assert region is None or f"pick {region}" not in text
+
+
+def confirm_red_turn_by_clicking(browser, app, api, game_id: int) -> None:
+    """Red's turn planned on the page and confirmed: take all it may, the first action card,
+    skip its action, end the turn (a step that reveals is confirmed as it comes)."""
+    open_seat_link(browser, app, game_id, "red")
+    for _ in range(12):
+        if api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"] != "red":
+            return
+        buttons = by_css(browser, "form.moves button")
+        texts = [b.text for b in buttons]
+        confirm = by_css(browser, "section.plan button.confirm")
+        wanted = next(
+            (
+                b
+                for b in buttons
+                if "to court" in b.text and not by_css(browser, "section.plan ol.plan-steps li")
+            ),
+            None,
+        )
+        wanted = wanted or next(
+            (b for b in by_css(browser, "form.moves .action-cards button")), None
+        )
+        for label in ("end turn", "skip the special action"):
+            wanted = wanted or next((b for b in buttons if b.text == label), None)
+        if wanted is None and confirm:
+            wanted = confirm[0]
+        assert wanted is not None, texts
+        click_and_wait(browser, wanted)
+    raise AssertionError("red's turn never ended")
+
+
+@pytest.mark.browser
+def test_the_open_page_shows_the_bots_round_and_its_scoring_without_a_click(
+    browser,
+    live,  # noqa: F811
+    app,
+    api,
+):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    game, key = new_bot_game(api, options={"first_player": "red"})
+    game_id = game["id"]
+    play_red(app, api, game_id, key, red_turn_in_round_3)
+    confirm_red_turn_by_clicking(browser, app, api, game_id)
+    mine = api.get(f"/api/games/{game_id}").get_json()["seq"]
+    assert by_css(browser, "p.flash")[0].text.startswith("Played: ")
+    browser.execute_script("window.notReloaded = true;")
+    with app.app_context():
+        sweep()  # the bots finish round 3: a general scoring
+    assert api.get(f"/api/games/{game_id}").get_json()["round_number"] == 4
+
+    def told(b) -> str:
+        found = by_css(b, "section.since")
+        return found[0].text if found else ""
+
+    WebDriverWait(browser, 20).until(lambda b: "scored:" in told(b))
+    text = " ".join(told(browser).split())
+    for move in bots_moves_since(api, game_id, key, mine):
+        assert move in text, (move, text)
+    scored = [li for li in by_css(browser, "section.since li") if "scored:" in li.text]
+    assert scored and all(li.is_displayed() for li in scored)
+    assert browser.execute_script("return window.notReloaded === true;")
