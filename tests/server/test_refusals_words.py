@@ -1,7 +1,8 @@
 """The engine's refusals in each reader's language: real refusals, met by playing illegal
 moves against the engine, come out of `pbem.game.refusals.translated` with no English
 sentence left and the board's places and cards named as the reader's pages name them; and
-a Russian player's reply with an illegal line is answered in Russian."""
+a Russian player's reply with an illegal line is answered in Russian. The same for the
+notation's refusals of a line it cannot read (a typo, an ambiguous name, an empty line)."""
 
 from __future__ import annotations
 
