@@ -322,7 +322,7 @@ class _Miss:
     type: str
     exact_verb: bool
     ambiguous: bool
-    message: str
+    message: str  # a clause, as it follows `In "<line>", ` (see _read_slots)
 
 
 def _splits(words: list[str], slots: tuple[Slot, ...]) -> Iterator[list[list[str]]]:
@@ -347,7 +347,8 @@ def _read_slots(
     type_: str, words: list[str], board: Board
 ) -> tuple[list[Move], list[tuple[bool, str]]]:
     """The moves `words` (the line after its verb) may mean as a move of `type_`, and the
-    reasons (ambiguous?, sentence) for the ways that failed."""
+    reasons (ambiguous?, clause) for the ways that failed: each clause as it follows
+    `In "<line>", ` in a refusal (so starting in lower case)."""
     notation = NOTATION[type_]
     moves: list[Move] = []
     misses: list[tuple[bool, str]] = []
@@ -378,7 +379,7 @@ def _read_slots(
             for fields in itertools.product(*choices):
                 moves.append(_spelt(type_, dict(fields)))
     if not moves and not misses:
-        misses.append((False, f'A "{notation.verb}" line is written like "{_example(type_)}".'))
+        misses.append((False, f'a "{notation.verb}" line is written like "{_example(type_)}".'))
     return moves, misses
 
 
@@ -474,20 +475,26 @@ def _not_understood(
 ) -> str:
     if misses:
         miss = max(misses, key=lambda m: (m.ambiguous, m.type in legal_types, m.exact_verb))
-        sentence = f'In "{text}", {miss.message[0].lower()}{miss.message[1:]}'
+        sentence = f'In "{text}", {miss.message}'
     else:
         verbs = sorted({v.split()[0] for n in NOTATION.values() for v in n.verbs})
         close = difflib.get_close_matches(words[0], verbs, n=3, cutoff=VERB_CLOSE)
-        hint = f"did you mean {_or(close, quote=True)}?" if close else "a move starts with "
-        hint += "" if close else ", ".join(verbs)
+        hint = (
+            f"did you mean {_or(close, quote=True)}?"
+            if close
+            else f"a move starts with {', '.join(verbs)}"
+        )
         sentence = f'In "{text}", "{words[0]}" is not a move ({hint}).'
+    # What to write instead, as a sentence of its own after the first.
     shown = {_fold(format_move(m)): format_move(m) for m in legal}
     close = difflib.get_close_matches(" ".join(words), list(shown), n=3, cutoff=0.6)
     if close:
-        sentence += f" Did you mean {_or([shown[c] for c in close], quote=True)}?"
+        more = f" Did you mean {_or([shown[c] for c in close], quote=True)}?"
     elif legal and len(legal) <= 12:
-        sentence += f" You may: {', '.join(format_move(m) for m in legal)}."
-    return sentence
+        more = f" You may: {', '.join(format_move(m) for m in legal)}."
+    else:
+        more = ""
+    return sentence + more
 
 
 def reads_as_words(text: str, state: Board, player: str) -> bool:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 from engine import names as board_names
-from pbem.game.words import card_title, colour_name, place_name
+from pbem.game.words import COLOUR_NAMES, card_title, colour_name, place_name
 from pbem.languages import N_, _, current_language
 
 #: Parts that are a sentence of their own, read against the table again.
@@ -64,10 +64,17 @@ _KINDS = {
     "an object": N_("an object"),
     "null": N_("null"),
 }
-#: What a place field names (engine.moves.check_region).
+#: What a place field names (engine.moves.check_region), and what a word of a line should
+#: have been (engine.notation's kinds of names, and a number).
 _WHATS = {
     "a region": N_("a region"),
     "a region or the castillo": N_("a region or the castillo"),
+    "a place (court or a region)": N_("a place (court or a region)"),
+    "a colour in this game": N_("a colour in this game"),
+    "a mobile scoreboard (8/4/0 or 4/0/0)": N_("a mobile scoreboard (8/4/0 or 4/0/0)"),
+    "an option (court_two or own_region)": N_("an option (court_two or own_region)"),
+    "an action card": N_("an action card"),
+    "a number": N_("a number"),
 }
 
 
@@ -131,6 +138,26 @@ def _uncovered(text: str) -> str:
     return joined
 
 
+def _or(items: list[str]) -> str:
+    """Items as the engine's notation lists them, `a, b or c`, with the reader's "or"."""
+    if len(items) == 1:
+        return items[0]
+    return _("%(first)s or %(last)s", first=", ".join(items[:-1]), last=items[-1])
+
+
+def _choices(text: str) -> str:
+    """Quoted lines (`"power 9", "power 8" or "power 7"`, maybe ending `or ...`): the lines
+    left as written, the "or" the reader's."""
+    return _or(re.findall(r'"[^"]*"|\.\.\.', text))
+
+
+def _names(text: str) -> str:
+    """Names a short word could be (`galicia or granada`, `red or rose`), as pages name them."""
+    head, last = text.rsplit(" or ", 1)
+    names = [*head.split(", "), last]
+    return _or([colour_name(n) if n in COLOUR_NAMES else _place(n) for n in names])
+
+
 def _none(text: str) -> str:
     """A list the engine writes "none" for when it is empty."""
     return _("none") if text == "none" else text
@@ -152,6 +179,8 @@ _PARTS: dict[str, Callable[[str], str]] = {
     "expected": _phrase(_KINDS),
     "got": _phrase(_KINDS),
     "what": _phrase(_WHATS),
+    "choices": _choices,
+    "names": _names,
     "verbs": _none,
     "fields": _none,
 }
@@ -773,6 +802,64 @@ ROWS += [
     (
         rf"Your caballeros must leave (?P<region>{_PLACE}): pick another region\.",
         N_("Your caballeros must leave %(region)s: pick another region."),
+    ),
+]
+# -- the notation (engine.notation): a line that cannot be read as one move ------------
+#: Lines of the notation, each quoted, listed as `"a", "b" or "c"` (the last maybe `...`).
+_QUOTED = r'"[^"]*"'
+_CHOICES = rf"{_QUOTED}(?:, {_QUOTED})*(?: or (?:{_QUOTED}|\.\.\.))?"
+#: Names on the board (ids, colours, scoreboards, options), listed as `a, b or c`.
+_NAMES = r"[\w/]+(?:, [\w/]+)* or [\w/]+"
+_WHAT = "|".join(re.escape(what) for what in sorted(_WHATS, key=len, reverse=True))
+ROWS += [
+    # A line not understood, then what to write instead: two sentences, each with its rows
+    # (the first before the rows below, which would not read the second).
+    (
+        rf'(?P<reason>In ".+) (?P<hint>Did you mean {_CHOICES}\?)',
+        N_("%(reason)s %(hint)s"),
+    ),
+    (r'(?P<reason>In ".+) (?P<hint>You may: [^"]+\.)', N_("%(reason)s %(hint)s")),
+    (rf"Did you mean (?P<choices>{_CHOICES})\?", N_("Did you mean %(choices)s?")),
+    (r'You may: (?P<lines>[^"]+)\.', N_("You may: %(lines)s.")),
+    (
+        rf'In "(?P<text>.*)", "(?P<given>.*)" is not a move \(did you mean '
+        rf"(?P<choices>{_CHOICES})\?\)\.",
+        N_('In "%(text)s", "%(given)s" is not a move (did you mean %(choices)s?).'),
+    ),
+    (
+        r'In "(?P<text>.*)", "(?P<given>.*)" is not a move \(a move starts with '
+        r"(?P<starts>[a-z]+(?:, [a-z]+)*)\)\.",
+        N_('In "%(text)s", "%(given)s" is not a move (a move starts with %(starts)s).'),
+    ),
+    (
+        rf'In "(?P<text>.*)", "(?P<given>.*)" is not (?P<what>{_WHAT})\.',
+        N_('In "%(text)s", "%(given)s" is not %(what)s.'),
+    ),
+    (
+        rf'In "(?P<text>.*)", "(?P<given>.*)" could be (?P<names>{_NAMES}): write more of the '
+        r"name\.",
+        N_('In "%(text)s", "%(given)s" could be %(names)s: write more of the name.'),
+    ),
+    (
+        r'In "(?P<text>.*)", a "(?P<verb>[a-z ]+)" line is written like "(?P<example>.*)"\.',
+        N_('In "%(text)s", a "%(verb)s" line is written like "%(example)s".'),
+    ),
+    (
+        rf'"(?P<text>.*)" could be (?P<choices>{_CHOICES}): write more of it\.',
+        N_('"%(text)s" could be %(choices)s: write more of it.'),
+    ),
+    (
+        rf'"(?P<text>.*)" could be (?P<choices>{_CHOICES})\.',
+        N_('"%(text)s" could be %(choices)s.'),
+    ),
+    (
+        r'"(?P<text>.*)" holds several moves: send them one at a time\.',
+        N_('"%(text)s" holds several moves: send them one at a time.'),
+    ),
+    (r"An empty line is not a move\.", N_("An empty line is not a move.")),
+    (
+        r'The move type "(?P<kind>.*)" has no notation yet\.',
+        N_('The move type "%(kind)s" has no notation yet.'),
     ),
 ]
 _COMPILED = [(re.compile(pattern, re.S), text) for pattern, text in ROWS]

@@ -1,16 +1,20 @@
 """Every refusal the engine can raise has a row in `pbem.game.refusals.ROWS`.
 
-The engine's modules are read (not run) for their `IllegalMove(...)` calls, and each call's
-message is written out with sample values in its f-string parts: a sentence a helper
-returns (`waiting_for`, a card's `end_refusal`) is followed into that helper, a part taken
-from a table (`_STEP_HINTS[...]`) takes each of its values. Every message, and every
-sentence nested in it, must then be read by a row, so a refusal added to the engine
+The engine's modules are read (not run) for their refusals: the calls of `IllegalMove`, of
+its subclasses (`NotationError`) and of a name bound to one of them (`kind = NotationError
+if ... else IllegalMove`). Each call's message is written out with sample values in its
+f-string parts: a sentence a helper returns (`waiting_for`, a card's `end_refusal`,
+the notation's `_not_understood`) is followed into that helper, a part taken from a table
+(`_STEP_HINTS[...]`) takes each of its values, and the notation's clause for a line it
+could not read (`miss.message`) takes each clause `_read_slots` appends. Every message, and
+every sentence nested in it, must then be read by a row, so a refusal added to the engine
 without one fails here rather than reaching a German mail in English.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -87,7 +91,25 @@ SAMPLES: dict[str | tuple[str, str], list[str]] = {
     "len(moves)": ["3"],
     "number": ["1"],
     "ended": ["1"],
+    # engine.notation: the player's line and words, and the lists of lines and names
+    ("notation.py", "text"): ["place g"],
+    "text.strip()": ["take 3; card king"],
+    "part.strip()": ["powr 9"],
+    "words[0]": ["powr"],
+    "move['type']": ["fly"],
+    "notation.verb": ["take", "take from"],
+    "_example(type_)": ["take 3", "move red seville>castillo"],
+    "_or(sorted(names))": ["galicia or granada", "catalonia, new_castile or old_castile"],
+    "_or(close, quote=True)": ['"power"', '"castillo", "card" or "choose"'],
+    "_or(lines, quote=True)": ['"take 3" or "take 2"', '"a", "b" or "c"'],
+    "_or(shown, quote=True)": ['"skip", "special" or "stop"', '"a", "b" or ...'],
+    "_or([shown[c] for c in close], quote=True)": ['"power 9"', '"power 9" or "power 8"'],
+    "', '.join(verbs)": ["allow, card, castillo"],
+    "', '.join((format_move(m) for m in legal))": ["take 5, move red seville>castillo"],
 }
+#: Parts that are each of the clauses appended to a list elsewhere in their module: the
+#: notation's reason for a way of reading a line that failed, as `_read_slots` writes it.
+CLAUSES: dict[tuple[str, str], str] = {("notation.py", "miss.message"): "misses"}
 
 
 @dataclass(frozen=True)
@@ -155,6 +177,8 @@ class Writer:
         sample = SAMPLES.get((module.name, text), SAMPLES.get(text))
         if sample is not None:
             return sample
+        if (module.name, text) in CLAUSES:
+            return self.appended(module, CLAUSES[module.name, text])
         if isinstance(node, ast.Constant):
             return [node.value] if isinstance(node.value, str) else []
         if isinstance(node, ast.JoinedStr):
@@ -225,6 +249,24 @@ class Writer:
                 self.busy.discard(assign)
         return out
 
+    def appended(self, module: Module, name: str) -> list[str]:
+        """The last items of the tuples appended to the list `name` anywhere in `module`."""
+        out = []
+        for call in ast.walk(module.tree):
+            if (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "append"
+                and getattr(call.func.value, "id", None) == name
+                and call.args
+                and isinstance(call.args[0], ast.Tuple)
+            ):
+                clause = call.args[0].elts[-1]
+                out += self.messages(clause, module, _enclosing(module, call))
+        if not out:
+            raise Unreadable(f"{module.name}: nothing is appended to {name}")
+        return out
+
     def table(self, node: ast.expr, module: Module, where: Function | None, text: str) -> list[str]:
         """A look-up in a dict written out in the source: each of its values."""
         if isinstance(node, ast.Name):
@@ -287,13 +329,67 @@ class Writer:
         return out
 
 
+def _refusal_classes() -> set[str]:
+    """IllegalMove and its subclasses in the engine (`NotationError`), by name."""
+    found = {"IllegalMove"}
+    grown = True
+    while grown:
+        grown = False
+        for module in MODULES:
+            for node in ast.walk(module.tree):
+                if (
+                    isinstance(node, ast.ClassDef)
+                    and node.name not in found
+                    and any(_called_name(base) in found for base in node.bases)
+                ):
+                    found.add(node.name)
+                    grown = True
+    return found
+
+
+def _called_name(node: ast.expr) -> str | None:
+    """`IllegalMove` for `IllegalMove` and `engine.IllegalMove`."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+REFUSAL_CLASSES = _refusal_classes()
+
+
+def _is_refusal_class(node: ast.expr, module: Module, where: Function | None) -> bool:
+    """Whether `node`, a called name, is a refusal class or a name bound only to such (the
+    branches of `kind = NotationError if ... else IllegalMove`)."""
+    if _called_name(node) in REFUSAL_CLASSES:
+        return True
+    if not isinstance(node, ast.Name):
+        return False
+    scope = _own_nodes(where) if where is not None else iter(module.tree.body)
+    bound = [
+        assign.value
+        for assign in scope
+        if isinstance(assign, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == node.id for t in assign.targets)
+    ]
+
+    def a_class(value: ast.expr) -> bool:
+        if isinstance(value, ast.IfExp):
+            return a_class(value.body) and a_class(value.orelse)
+        return _called_name(value) in REFUSAL_CLASSES
+
+    return bool(bound) and all(a_class(value) for value in bound)
+
+
 def _raised() -> list[tuple[str, int, list[str]]]:
-    """Each `IllegalMove(...)` of the engine: its module, line and the messages it can be."""
+    """Each refusal the engine makes (`IllegalMove(...)`, `NotationError(...)`, `kind(...)`):
+    its module, line and the messages it can be."""
     out = []
     for module in MODULES:
         for node in ast.walk(module.tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalMove":
-                where = _enclosing(module, node)
+            if not isinstance(node, ast.Call):
+                continue
+            where = _enclosing(module, node)
+            if _is_refusal_class(node.func, module, where):
                 messages = Writer().messages(node.args[0], module, where)
                 out.append((module.name, node.lineno, messages))
     return out
@@ -318,6 +414,46 @@ def test_the_engine_is_read_whole():
     # Every site is found and written out; a new form of message fails in _raised above.
     assert len(RAISED) >= 100
     assert all(messages for _, _, messages in RAISED)
+
+
+def test_the_notations_refusals_are_read():
+    # NotationError's calls, and `kind(...)` in parse_moves, are refusals too: each of the
+    # ways the notation refuses a line is among the sites read.
+    assert "NotationError" in REFUSAL_CLASSES
+    said = [m for module, _, messages in RAISED if module == "notation.py" for m in messages]
+    for words in (
+        "An empty line is not a move.",
+        "holds several moves",
+        ": write more of it.",
+        "is not a move (did you mean",
+        "is not a move (a move starts with",
+        "is not a region or the castillo.",
+        "is not a number.",
+        "could be galicia or granada: write more of the name.",
+        'a "take" line is written like "take 3".',
+        " Did you mean ",
+        " You may: ",
+        "could not be played: it comes after a move",
+        'Line 1 ("powr 9"): ',
+    ):
+        assert any(words in m for m in said), words
+
+
+def test_every_refusal_raised_is_read():
+    # A raise of anything but a built-in exception is of a class this file reads: a new
+    # way of refusing (another subclass, a name holding one) cannot slip past the walk.
+    for module in MODULES:
+        for node in ast.walk(module.tree):
+            if not isinstance(node, ast.Raise) or not isinstance(node.exc, ast.Call):
+                continue
+            name = _called_name(node.exc.func)
+            if name is None or name in dir(builtins):
+                continue
+            where = _enclosing(module, node)
+            assert _is_refusal_class(node.exc.func, module, where), (
+                f"engine/{module.name}:{node.lineno}: raises {name}(...), which this test "
+                "does not read"
+            )
 
 
 @pytest.mark.parametrize(
