@@ -34,6 +34,7 @@ from pbem.cli import upgrade_database
 from pbem.extensions import db
 from pbem.game.players import add_player, hash_api_key, player_by_key_hash
 from pbem.play import accounts
+from pbem.schedule.sweep import sweep
 from pbem.store.models import Notification
 from pbem.web.board import standalone_page
 from pbem.web.signin import seat_link
@@ -249,6 +250,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         auth = {"Authorization": f"Bearer {keys[colour]}"}
         client.post(f"/api/games/{mid}/messages", json={"text": words}, headers=auth)
     invitation, never_invite = _forming_game(app, client, keys, tmp)
+    against_bots = _bots_round_after_a_turn(app, client, keys["red"])
     # Rosa (red, who made every game) is away a week, has stopped the finished game's mail,
     # and has the Sunday league's news posted to her group's chat.
     rosa = {"Authorization": f"Bearer {keys['red']}"}
@@ -276,6 +278,8 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
         "finished": ([f"{base}/games/{done}"], ""),
+        # Rosa's page after she played her turn and two bots ended the round with a scoring.
+        "since-last-move": ([seat(against_bots, "red")[1]], ""),
         # What a stranger and a newcomer meet: the "never invite me again" page, and the page
         # a sign-up's mailed link leads to (its button pressed: the key, shown once).
         "never-invite": ([never_invite], ""),
@@ -371,6 +375,36 @@ def _plan_to_a_place(
     values = [html.unescape(v) for v in re.findall(r'name="move" value="([^"]*)"', page)]
     place = next(v for v in values if json.loads(v)["type"] == "place")
     return urlencode({**planned, "move": place})
+
+
+def _bots_round_after_a_turn(app: Flask, client: Any, key: str) -> int:
+    """A game of Rosa (red) against two house bots, played to round 3: Rosa plays the
+    highest power card and her turn, then the bots end the round, a general scoring."""
+    seats: list[dict[str, Any]] = [{"email": "red@example.org", "colour": "red"}]
+    seats += [{"colour": c, "bot": True} for c in ("blue", "green")]
+    auth = {"Authorization": f"Bearer {key}"}
+    body = {"title": "Against the bots", "seats": seats, "options": {"first_player": "red"}}
+    game_id: int = client.post("/api/games", json=body, headers=auth).get_json()["id"]
+    preferred = ("take_caballeros", "choose_card", "place", "end_turn", "skip_special")
+    for _ in range(400):
+        with app.app_context():
+            sweep()
+        view = client.get(f"/api/games/{game_id}", headers=auth).get_json()
+        mine = [p for p in view["pending"] if p["player"] == "red"]
+        if view["round_number"] == 4 and mine:
+            return game_id
+        if not mine:
+            continue
+        legal = client.get(f"/api/games/{game_id}/legal-moves", headers=auth).get_json()["moves"]
+        if mine[0]["kind"] == "power_card":  # the highest in round 3: the bots act after her
+            pick = max if view["round_number"] == 3 else min
+            move = pick(legal, key=lambda m: m["card"])
+        else:
+            rank = {kind: i for i, kind in enumerate(preferred)}
+            move = min(legal, key=lambda m: (rank.get(m["type"], 9), -m.get("count", 0)))
+        body = {"expected_seq": view["seq"], "moves": [move]}
+        client.post(f"/api/games/{game_id}/moves", json=body, headers=auth)
+    raise RuntimeError("round 4 never came")
 
 
 def _play_to_an_intrigue(
