@@ -2,9 +2,10 @@
 
 The engine is a pure library and writes its refusals in English, each a sentence of a fixed
 pattern with parts filled in (a card, a colour, a nested reason). This table, the
-service's, holds those patterns beside their catalog texts: `translated` reads a message
-against them and writes it again in the language being rendered, translating its parts in
-turn. Patterns rather than codes from the engine: the engine keeps its one plain message
+service's, holds each sentence once, as its catalog text (whose English is the engine's,
+each part a `%(name)s`), from which its pattern is made (`_row`): `translated` reads a
+message against the patterns and writes it again in the language being rendered,
+translating its parts in turn. Patterns rather than codes from the engine: the engine keeps its one plain message
 (and its golden records), and a sentence it gains is one row here. A sentence no row reads
 stays as the engine wrote it; tests/server/test_refusals_table.py reads every sentence the
 engine can raise against the table, so none is left out unnoticed.
@@ -185,624 +186,352 @@ _PARTS: dict[str, Callable[[str], str]] = {
     "fields": _none,
 }
 
-#: Each of the engine's patterns (its English, the parts named) and its catalog text; a
-#: pattern must read the whole message, and the more particular of two comes first.
+
+def _row(text: str, /, **shapes: str) -> tuple[str, str]:
+    """A row read off its catalog text, whose English is the engine's sentence: the words as
+    written, each `%(name)s` a part (`shapes` narrows a part to what it looks like, else any
+    text; a part named twice is the same text both times)."""
+    pattern, at, named = "", 0, set()
+    for part in re.finditer(r"%\((\w+)\)s", text):
+        pattern += _escaped(text[at : part.start()])
+        name = part[1]
+        pattern += f"(?P={name})" if name in named else f"(?P<{name}>{shapes.get(name, '.+')})"
+        named.add(name)
+        at = part.end()
+    return pattern + _escaped(text[at:]), text
+
+
+def _escaped(words: str) -> str:
+    """`words` as a pattern that reads them (`re.escape` escapes spaces too, which would
+    make the patterns, which the tests print, harder to read)."""
+    return re.sub(r"([.^$*+?{}\[\]\\|()])", r"\\\1", words)
+
+
+#: Each of the engine's sentences as a row: its catalog text, whose English the engine
+#: writes, with what its parts look like (`_row`), or where a pattern must say more, the
+#: pattern and the text. A pattern reads the whole message, and the more particular of two
+#: comes first.
 ROWS: list[tuple[str, str]] = [
     # -- where the service and the batch put a refusal ----------------------------------
-    (
-        r'Line (?P<number>\d+) \("(?P<text>.*)"\) could not be played: it comes after a move '
-        r"that reveals new information, so send it once that move has been played\.",
+    _row(
         N_(
             'Line %(number)s ("%(text)s") could not be played: it comes after a move that '
             "reveals new information, so send it once that move has been played."
         ),
+        number=r"\d+",
+        text=".*",
     ),
-    (
-        r'Line (?P<number>\d+) \("(?P<text>.*)"\): (?P<reason>.+)',
-        N_('Line %(number)s ("%(text)s"): %(reason)s'),
-    ),
-    (
-        r"Move (?P<index>\d+) of (?P<count>\d+) is illegal in the position after move "
-        r"(?P<number>\d+), which uncovers (?P<uncovered>.+)\. Nothing was played: send the "
-        r"moves up to move (?P=number) alone, then choose the rest from what they show\.",
+    _row(N_('Line %(number)s ("%(text)s"): %(reason)s'), number=r"\d+", text=".*"),
+    _row(
         N_(
             "Move %(index)s of %(count)s is illegal in the position after move %(number)s, "
             "which uncovers %(uncovered)s. Nothing was played: send the moves up to move "
             "%(number)s alone, then choose the rest from what they show."
         ),
+        index=r"\d+",
+        count=r"\d+",
+        number=r"\d+",
     ),
-    (
-        r"The move is illegal in the position after move (?P<number>\d+), which uncovers "
-        r"(?P<uncovered>.+)\. Nothing was played: send the moves up to move (?P=number) alone, "
-        r"then choose the rest from what they show\.",
+    _row(
         N_(
             "The move is illegal in the position after move %(number)s, which uncovers "
             "%(uncovered)s. Nothing was played: send the moves up to move %(number)s alone, "
             "then choose the rest from what they show."
         ),
+        number=r"\d+",
     ),
-    (
-        r"Move (?P<index>\d+) of (?P<count>\d+) \((?P<move>.+?)\) is illegal: (?P<reason>.+) "
-        r"Nothing was played\.",
+    _row(
         N_("Move %(index)s of %(count)s (%(move)s) is illegal: %(reason)s Nothing was played."),
+        index=r"\d+",
+        count=r"\d+",
+        move=".+?",
     ),
-    (
-        r"The move \((?P<move>.+?)\) is illegal: (?P<reason>.+) Nothing was played\.",
-        N_("The move (%(move)s) is illegal: %(reason)s Nothing was played."),
-    ),
-    (
-        r"your turn ended by itself after move (?P<number>\d+), with nothing left to do in it, "
-        r"so this move has no turn to belong to \(leave it out\)\. The rules say: (?P<reason>.+)",
+    _row(N_("The move (%(move)s) is illegal: %(reason)s Nothing was played."), move=".+?"),
+    _row(
         N_(
             "your turn ended by itself after move %(number)s, with nothing left to do in it, "
             "so this move has no turn to belong to (leave it out). The rules say: %(reason)s"
         ),
+        number=r"\d+",
     ),
     # -- the move's form (engine.moves) ---------------------------------------------------
-    (
-        r'A move must be an object like \{"type": "end_turn"\}, not (?P<given>\w+)\.',
-        N_('A move must be an object like {"type": "end_turn"}, not %(given)s.'),
-    ),
-    (
-        r'A move needs a "type" field naming what to do, e\.g\. "end_turn"\.',
-        N_('A move needs a "type" field naming what to do, e.g. "end_turn".'),
-    ),
-    (
-        r'Unknown move type "(?P<kind>.*)"\. Known move types: (?P<known>.+)\.',
-        N_('Unknown move type "%(kind)s". Known move types: %(known)s.'),
-    ),
-    (
-        r'A "(?P<kind>.+)" move needs the field "(?P<field>.+)" \((?P<expected>.+)\)\.',
-        N_('A "%(kind)s" move needs the field "%(field)s" (%(expected)s).'),
-    ),
-    (
-        r'A "(?P<kind>.+)" move has no field "(?P<field>.*)" \(its fields: (?P<fields>.+)\)\.',
-        N_('A "%(kind)s" move has no field "%(field)s" (its fields: %(fields)s).'),
-    ),
-    (
-        r'The field "(?P<field>.+)" of a "(?P<kind>.+)" move must be (?P<expected>.+), '
-        r"not (?P<got>.+)\.",
-        N_('The field "%(field)s" of a "%(kind)s" move must be %(expected)s, not %(got)s.'),
-    ),
-    (
-        rf'"(?P<given>.*)" is not (?P<what>a region(?: or the castillo)?): choose from '
-        rf"(?P<regions>{_PLACES})\.",
+    _row(N_('A move must be an object like {"type": "end_turn"}, not %(given)s.'), given=r"\w+"),
+    _row(N_('A move needs a "type" field naming what to do, e.g. "end_turn".')),
+    _row(N_('Unknown move type "%(kind)s". Known move types: %(known)s.'), kind=".*"),
+    _row(N_('A "%(kind)s" move needs the field "%(field)s" (%(expected)s).')),
+    _row(N_('A "%(kind)s" move has no field "%(field)s" (its fields: %(fields)s).'), field=".*"),
+    _row(N_('The field "%(field)s" of a "%(kind)s" move must be %(expected)s, not %(got)s.')),
+    _row(
         N_('"%(given)s" is not %(what)s: choose from %(regions)s.'),
+        given=".*",
+        what="a region(?: or the castillo)?",
+        regions=_PLACES,
     ),
-    (
-        rf'"(?P<given>.*)" is not a colour in this game: colours are (?P<colours>{_PLACES})\.',
+    _row(
         N_('"%(given)s" is not a colour in this game: colours are %(colours)s.'),
+        given=".*",
+        colours=_PLACES,
     ),
-    (
-        rf"(?P<given>.+) is not a player of this game: players are (?P<colours>{_PLACES})\.",
-        N_("%(given)s is not a player of this game: players are %(colours)s."),
-    ),
-    (
-        r"The game is over: no more moves can be made\.",
-        N_("The game is over: no more moves can be made."),
-    ),
+    _row(N_("%(given)s is not a player of this game: players are %(colours)s."), colours=_PLACES),
+    _row(N_("The game is over: no more moves can be made.")),
     # -- whose move it is (engine.waiting) ------------------------------------------------
-    (r"the game is over", N_("the game is over")),
-    (
-        r"waiting for (?P<who>.+) to play a power card",
-        N_("waiting for %(who)s to play a power card"),
-    ),
-    (r"waiting for (?P<who>.+) to take their turn", N_("waiting for %(who)s to take their turn")),
-    (
-        r"waiting for (?P<who>.+) to pick a region for their Castillo caballeros",
-        N_("waiting for %(who)s to pick a region for their Castillo caballeros"),
-    ),
-    (
-        r"waiting for (?P<who>.+) to make their secret pick",
-        N_("waiting for %(who)s to make their secret pick"),
-    ),
-    (
-        r"waiting for (?P<who>.+) to return caballeros to the province \(King rages\)",
-        N_("waiting for %(who)s to return caballeros to the province (King rages)"),
-    ),
-    (
-        r"waiting for (?P<who>.+) to allow or veto the special action",
-        N_("waiting for %(who)s to allow or veto the special action"),
-    ),
-    (
-        r"You cannot skip the special action at this point of your turn: (?P<hint>.+)\.",
-        N_("You cannot skip the special action at this point of your turn: %(hint)s."),
-    ),
-    (
-        r"You cannot skip the special action now: (?P<waiting>.+)\.",
-        N_("You cannot skip the special action now: %(waiting)s."),
-    ),
-    (
-        r"You cannot (?P<doing>.+) at this point of your turn: (?P<hint>.+)\.",
-        N_("You cannot %(doing)s at this point of your turn: %(hint)s."),
-    ),
-    (
-        r"You cannot (?P<doing>.+) now: (?P<waiting>.+)\.",
-        N_("You cannot %(doing)s now: %(waiting)s."),
-    ),
-    (r"It is not your turn: (?P<waiting>.+)\.", N_("It is not your turn: %(waiting)s.")),
-    (
-        r'first take caballeros from the province to your court \("take"\)',
-        N_('first take caballeros from the province to your court ("take")'),
-    ),
-    (r'choose an action card \("card"\)', N_('choose an action card ("card")')),
-    (
-        r"place caballeros, carry out or skip the special action, or end your turn",
-        N_("place caballeros, carry out or skip the special action, or end your turn"),
-    ),
+    _row(N_("the game is over")),
+    _row(N_("waiting for %(who)s to play a power card")),
+    _row(N_("waiting for %(who)s to take their turn")),
+    _row(N_("waiting for %(who)s to pick a region for their Castillo caballeros")),
+    _row(N_("waiting for %(who)s to make their secret pick")),
+    _row(N_("waiting for %(who)s to return caballeros to the province (King rages)")),
+    _row(N_("waiting for %(who)s to allow or veto the special action")),
+    _row(N_("You cannot skip the special action at this point of your turn: %(hint)s.")),
+    _row(N_("You cannot skip the special action now: %(waiting)s.")),
+    _row(N_("You cannot %(doing)s at this point of your turn: %(hint)s.")),
+    _row(N_("You cannot %(doing)s now: %(waiting)s.")),
+    _row(N_("It is not your turn: %(waiting)s.")),
+    _row(N_('first take caballeros from the province to your court ("take")')),
+    _row(N_('choose an action card ("card")')),
+    _row(N_("place caballeros, carry out or skip the special action, or end your turn")),
     # -- power cards (engine.turn_moves, cards.personal) ----------------------------------
-    (
-        r"Power cards are played at the start of a round: (?P<waiting>.+)\.",
-        N_("Power cards are played at the start of a round: %(waiting)s."),
-    ),
-    (
-        r"It is not your turn to play a power card: (?P<waiting>.+)\.",
-        N_("It is not your turn to play a power card: %(waiting)s."),
-    ),
-    (
-        r"There is no power card (?P<card>\S+): power cards run from 1 to 13\.",
-        N_("There is no power card %(card)s: power cards run from 1 to 13."),
-    ),
-    (
-        r"Power card (?P<card>\S+) is not in your hand: each card is played once\.",
-        N_("Power card %(card)s is not in your hand: each card is played once."),
-    ),
-    (
-        rf"(?P<colour>{_COLOUR}) already played power card (?P<number>{_NUMBER}) this round: "
-        r"no value may be played twice in one round\.",
+    _row(N_("Power cards are played at the start of a round: %(waiting)s.")),
+    _row(N_("It is not your turn to play a power card: %(waiting)s.")),
+    _row(N_("There is no power card %(card)s: power cards run from 1 to 13."), card=r"\S+"),
+    _row(N_("Power card %(card)s is not in your hand: each card is played once."), card=r"\S+"),
+    _row(
         N_(
             "%(colour)s already played power card %(number)s this round: no value may be "
             "played twice in one round."
         ),
+        colour=_COLOUR,
+        number=_NUMBER,
     ),
-    (
-        rf"You have not played power card (?P<number>{_NUMBER}): only a played card can come "
-        r"back to your hand\.",
+    _row(
         N_(
             "You have not played power card %(number)s: only a played card can come back to "
             "your hand."
         ),
+        number=_NUMBER,
     ),
 ]
 ROWS += [
     # -- taking caballeros, choosing a card, placing (engine.turn_moves) ------------------
-    (
-        r"You cannot take a negative number of caballeros\.",
-        N_("You cannot take a negative number of caballeros."),
-    ),
-    (
-        rf"Your power card lets you take at most (?P<number>{_NUMBER}) caballeros from the "
-        r"province\.",
+    _row(N_("You cannot take a negative number of caballeros.")),
+    _row(
         N_("Your power card lets you take at most %(number)s caballeros from the province."),
+        number=_NUMBER,
     ),
-    (
-        rf"Only (?P<number>{_NUMBER}) of your caballeros are in the province; when it runs "
-        r"short, take the rest from your regions with take_from_region\.",
+    _row(
         N_(
             "Only %(number)s of your caballeros are in the province; when it runs short, take "
             "the rest from your regions with take_from_region."
         ),
+        number=_NUMBER,
     ),
-    (
-        r"You may take caballeros from the board only when the province has none of yours "
-        r"left\.",
-        N_("You may take caballeros from the board only when the province has none of yours left."),
+    _row(
+        N_("You may take caballeros from the board only when the province has none of yours left.")
     ),
-    (
-        rf"You have already taken the (?P<number>{_NUMBER}) caballeros your power card allows\.",
+    _row(
         N_("You have already taken the %(number)s caballeros your power card allows."),
+        number=_NUMBER,
     ),
-    (
-        r"Nothing may leave the king's region: choose another region\.",
-        N_("Nothing may leave the king's region: choose another region."),
-    ),
-    (
-        rf"You have no caballeros in (?P<region>{_PLACE})\.",
-        N_("You have no caballeros in %(region)s."),
-    ),
-    (r'There is no action card "(?P<given>.*)"\.', N_('There is no action card "%(given)s".')),
-    (
-        rf'"(?P<card>{_CARD})" is not face up on stack (?P<stack>\d+) this round: '
-        r"(?P<left>.+)\.",
+    _row(N_("Nothing may leave the king's region: choose another region.")),
+    _row(N_("You have no caballeros in %(region)s."), region=_PLACE),
+    _row(N_('There is no action card "%(given)s".'), given=".*"),
+    _row(
         N_('"%(card)s" is not face up on stack %(stack)s this round: %(left)s.'),
+        card=_CARD,
+        stack=r"\d+",
     ),
     (
         rf'"(?P<card>{_CARD})" is not among this round\'s face-up action cards: (?P<left>.+)\.',
         N_('"%(card)s" is not among this round\'s face-up action cards: %(left)s.'),
     ),
-    (r"the cards left are (?P<cards>.+)", N_("the cards left are %(cards)s")),
-    (r"no card is left", N_("no card is left")),
-    (
-        rf'"(?P<card>{_CARD})" is face up on stacks (?P<stack>\d+) and (?P<second>\d+): '
-        r'say which with "stack"\.',
+    _row(N_("the cards left are %(cards)s")),
+    _row(N_("no card is left")),
+    _row(
         N_('"%(card)s" is face up on stacks %(stack)s and %(second)s: say which with "stack".'),
+        card=_CARD,
+        stack=r"\d+",
+        second=r"\d+",
     ),
-    (
-        r"Your special action is under way: a turn's two actions may not be split, so finish "
-        r"it before placing from court\.",
+    _row(
         N_(
             "Your special action is under way: a turn's two actions may not be split, so "
             "finish it before placing from court."
-        ),
+        )
     ),
-    (
-        r"Your placement from court is over: a turn's two actions may not be split, and you "
-        r"began the special action after placing\.",
+    _row(
         N_(
             "Your placement from court is over: a turn's two actions may not be split, and "
             "you began the special action after placing."
-        ),
+        )
     ),
-    (
-        rf"This action card lets you place at most (?P<number>{_NUMBER}) caballeros from "
-        r"court\.",
+    _row(
         N_("This action card lets you place at most %(number)s caballeros from court."),
+        number=_NUMBER,
     ),
-    (
-        r"Your court is empty: there is no caballero to place\.",
-        N_("Your court is empty: there is no caballero to place."),
-    ),
-    (
-        r"Nothing may enter the king's region: place next to it or in the castillo\.",
-        N_("Nothing may enter the king's region: place next to it or in the castillo."),
-    ),
-    (
-        rf"Caballeros from court go only to regions bordering the king's region "
-        rf"\((?P<king>{_PLACE}): (?P<regions>{_PLACES})\) or into the castillo\.",
+    _row(N_("Your court is empty: there is no caballero to place.")),
+    _row(N_("Nothing may enter the king's region: place next to it or in the castillo.")),
+    _row(
         N_(
             "Caballeros from court go only to regions bordering the king's region "
             "(%(king)s: %(regions)s) or into the castillo."
         ),
+        king=_PLACE,
+        regions=_PLACES,
     ),
-    (
-        r"The special action of this card is already done or skipped\.",
-        N_("The special action of this card is already done or skipped."),
-    ),
-    (
-        r"Your special action is under way: a begun special action is carried out whole "
-        r'\("stop" ends one that allows fewer\)\.',
+    _row(N_("The special action of this card is already done or skipped.")),
+    _row(
         N_(
             "Your special action is under way: a begun special action is carried out whole "
             '("stop" ends one that allows fewer).'
-        ),
+        )
     ),
-    (
-        r"There is no Castillo pick under way: (?P<waiting>.+)\.",
-        N_("There is no Castillo pick under way: %(waiting)s."),
+    _row(N_("There is no Castillo pick under way: %(waiting)s.")),
+    _row(
+        N_("Only players with caballeros in the castillo pick where they go: you have none there.")
     ),
-    (
-        r"Only players with caballeros in the castillo pick where they go: you have none "
-        r"there\.",
-        N_("Only players with caballeros in the castillo pick where they go: you have none there."),
-    ),
-    (
-        r"The castillo's caballeros may not go to the king's region: pick another region\.",
-        N_("The castillo's caballeros may not go to the king's region: pick another region."),
-    ),
+    _row(N_("The castillo's caballeros may not go to the king's region: pick another region.")),
     # -- special actions, whatever the card (engine.special_moves, engine.special) --------
-    (
-        rf'The card "(?P<card>{_CARD})" has no special action\.',
-        N_('The card "%(card)s" has no special action.'),
-    ),
-    (
-        r"Your special action is planned: (?P<waiting>.+)\.",
-        N_("Your special action is planned: %(waiting)s."),
-    ),
-    (
-        rf'(?P<verb>".+?") is not a move of the (?P<card>{_CARD}) special action '
-        r"\(its moves: (?P<verbs>.+)\)\.",
+    _row(N_('The card "%(card)s" has no special action.'), card=_CARD),
+    _row(N_("Your special action is planned: %(waiting)s.")),
+    _row(
         N_("%(verb)s is not a move of the %(card)s special action (its moves: %(verbs)s)."),
+        verb='".+?"',
+        card=_CARD,
     ),
-    (
-        r'No special action is under way: to give it up, use "skip"\.',
-        N_('No special action is under way: to give it up, use "skip".'),
-    ),
-    (
-        r'Nothing asks for (?P<verb>".+?") now: (?P<waiting>.+)\.',
-        N_("Nothing asks for %(verb)s now: %(waiting)s."),
-    ),
-    (
-        rf'The (?P<card>{_CARD}) special action asks for no (?P<verb>".+")\.',
-        N_("The %(card)s special action asks for no %(verb)s."),
-    ),
-    (
-        rf'(?P<card>{_CARD}) has no move (?P<verb>".+")\.',
-        N_("%(card)s has no move %(verb)s."),
-    ),
-    (rf"(?P<card>{_CARD}) asks nothing of you\.", N_("%(card)s asks nothing of you.")),
-    (
-        r"No veto window is open: (?P<waiting>.+)\.",
-        N_("No veto window is open: %(waiting)s."),
-    ),
-    (
-        r"Only the colour whose turn it is is concerned by its action: its partner colour may "
-        r"not veto it\.",
+    _row(N_('No special action is under way: to give it up, use "skip".')),
+    _row(N_("Nothing asks for %(verb)s now: %(waiting)s."), verb='".+?"'),
+    _row(N_("The %(card)s special action asks for no %(verb)s."), card=_CARD, verb='".+"'),
+    _row(N_("%(card)s has no move %(verb)s."), card=_CARD, verb='".+"'),
+    _row(N_("%(card)s asks nothing of you."), card=_CARD),
+    _row(N_("No veto window is open: %(waiting)s.")),
+    _row(
         N_(
             "Only the colour whose turn it is is concerned by its action: its partner colour "
             "may not veto it."
-        ),
+        )
     ),
-    (
-        r"This window answers your own veto: you cannot veto it\.",
-        N_("This window answers your own veto: you cannot veto it."),
-    ),
-    (
-        r"Only a holder of an unexpired Veto card may answer this window\.",
-        N_("Only a holder of an unexpired Veto card may answer this window."),
-    ),
-    (
-        r"You have already answered this veto window\.",
-        N_("You have already answered this veto window."),
-    ),
-    (
-        rf"Veto from a step of the plan: 1 \(the whole action\) to (?P<number>{_NUMBER})\.",
-        N_("Veto from a step of the plan: 1 (the whole action) to %(number)s."),
-    ),
-    (
-        r'A Veto here can only stop the whole action: "veto 1"\.',
-        N_('A Veto here can only stop the whole action: "veto 1".'),
-    ),
+    _row(N_("This window answers your own veto: you cannot veto it.")),
+    _row(N_("Only a holder of an unexpired Veto card may answer this window.")),
+    _row(N_("You have already answered this veto window.")),
+    _row(N_("Veto from a step of the plan: 1 (the whole action) to %(number)s."), number=_NUMBER),
+    _row(N_('A Veto here can only stop the whole action: "veto 1".')),
 ]
 ROWS += [
     # -- the cards' places (engine.cards.common, .pieces) ---------------------------------
-    (
-        r"Caballeros leave the castillo only at general scoring\.",
-        N_("Caballeros leave the castillo only at general scoring."),
-    ),
-    (r"Nothing may leave the king's region\.", N_("Nothing may leave the king's region.")),
-    (r"Nothing may enter the king's region\.", N_("Nothing may enter the king's region.")),
-    (
-        r"Nothing may enter the king's region: choose another region\.",
-        N_("Nothing may enter the king's region: choose another region."),
-    ),
-    (
-        r"Nothing may enter the king's region: pick another region\.",
-        N_("Nothing may enter the king's region: pick another region."),
-    ),
-    (
-        r'There is no mobile scoreboard "(?P<given>.*)": they are (?P<boards>.+)\.',
-        N_('There is no mobile scoreboard "%(given)s": they are %(boards)s.'),
-    ),
-    (
-        rf"The (?P<board>\S+) scoreboard already lies on (?P<place>{_PLACE})\.",
-        N_("The %(board)s scoreboard already lies on %(place)s."),
-    ),
-    (
-        r"The (?P<board>\S+) scoreboard lies in the king's region: it may not leave\.",
-        N_("The %(board)s scoreboard lies in the king's region: it may not leave."),
-    ),
-    (
-        r"No mobile scoreboard may enter the king's region\.",
-        N_("No mobile scoreboard may enter the king's region."),
-    ),
-    (
-        rf"The (?P<board>\S+) scoreboard lies on (?P<place>{_PLACE}): one may not cover the "
-        r"other\.",
+    _row(N_("Caballeros leave the castillo only at general scoring.")),
+    _row(N_("Nothing may leave the king's region.")),
+    _row(N_("Nothing may enter the king's region.")),
+    _row(N_("Nothing may enter the king's region: choose another region.")),
+    _row(N_("Nothing may enter the king's region: pick another region.")),
+    _row(N_('There is no mobile scoreboard "%(given)s": they are %(boards)s.'), given=".*"),
+    _row(N_("The %(board)s scoreboard already lies on %(place)s."), board=r"\S+", place=_PLACE),
+    _row(N_("The %(board)s scoreboard lies in the king's region: it may not leave."), board=r"\S+"),
+    _row(N_("No mobile scoreboard may enter the king's region.")),
+    _row(
         N_("The %(board)s scoreboard lies on %(place)s: one may not cover the other."),
+        board=r"\S+",
+        place=_PLACE,
     ),
-    (
-        r"The king goes to a region, never into the castillo\.",
-        N_("The king goes to a region, never into the castillo."),
-    ),
-    (
-        rf"The king is already in (?P<king>{_PLACE}): choose another region\.",
-        N_("The king is already in %(king)s: choose another region."),
-    ),
-    (
-        rf"The royal adviser moves the king to a region bordering (?P<king>{_PLACE}): "
-        rf"(?P<regions>{_PLACES})\.",
+    _row(N_("The king goes to a region, never into the castillo.")),
+    _row(N_("The king is already in %(king)s: choose another region."), king=_PLACE),
+    _row(
         N_("The royal adviser moves the king to a region bordering %(king)s: %(regions)s."),
+        king=_PLACE,
+        regions=_PLACES,
     ),
-    (
-        r"A grande stands in a region, never in the castillo\.",
-        N_("A grande stands in a region, never in the castillo."),
-    ),
-    (
-        r"Your grande is in the king's region: nothing may leave it\.",
-        N_("Your grande is in the king's region: nothing may leave it."),
-    ),
-    (
-        rf"Your grande is already in (?P<region>{_PLACE})\.",
-        N_("Your grande is already in %(region)s."),
-    ),
+    _row(N_("A grande stands in a region, never in the castillo.")),
+    _row(N_("Your grande is in the king's region: nothing may leave it.")),
+    _row(N_("Your grande is already in %(region)s."), region=_PLACE),
     # -- opponents in order, regions chosen (engine.cards.common, .punishment) ------------
-    (
-        rf"(?P<card>{_CARD}) hits your opponents, not you\.",
-        N_("%(card)s hits your opponents, not you."),
-    ),
-    (
-        rf"(?P<colour>{_COLOUR}) is already in the order\.",
-        N_("%(colour)s is already in the order."),
-    ),
-    (
-        rf"(?P<card>{_CARD}) would do nothing to (?P<colour>{_COLOUR}): choose another "
-        r"opponent\.",
+    _row(N_("%(card)s hits your opponents, not you."), card=_CARD),
+    _row(N_("%(colour)s is already in the order."), colour=_COLOUR),
+    _row(
         N_("%(card)s would do nothing to %(colour)s: choose another opponent."),
+        card=_CARD,
+        colour=_COLOUR,
     ),
-    (r"Every opponent is already in the order\.", N_("Every opponent is already in the order.")),
-    (
-        rf'(?P<card>{_CARD}) hits every opponent: start it with "special"\.',
-        N_('%(card)s hits every opponent: start it with "special".'),
-    ),
+    _row(N_("Every opponent is already in the order.")),
+    _row(N_('%(card)s hits every opponent: start it with "special".'), card=_CARD),
     (
         rf"Choose which of your opponent's colours (?P<card>{_CARD}) hits \(\"target\"\)\.",
         N_('Choose which of your opponent\'s colours %(card)s hits ("target").'),
     ),
-    (
-        r"Name the order of every opponent first \(target\)\.",
-        N_("Name the order of every opponent first (target)."),
-    ),
-    (
-        rf"The region is already chosen: (?P<region>{_PLACE})\.",
-        N_("The region is already chosen: %(region)s."),
-    ),
-    (
-        rf"You have no secret pick to make for (?P<card>{_CARD})\.",
-        N_("You have no secret pick to make for %(card)s."),
-    ),
-    (
-        rf"(?P<card>{_CARD}) removes your opponents' caballeros, not yours\.",
-        N_("%(card)s removes your opponents' caballeros, not yours."),
-    ),
-    (
-        rf"(?P<card>{_CARD}) takes one caballero per opponent: (?P<colour>{_COLOUR}) is done\.",
+    _row(N_("Name the order of every opponent first (target).")),
+    _row(N_("The region is already chosen: %(region)s."), region=_PLACE),
+    _row(N_("You have no secret pick to make for %(card)s."), card=_CARD),
+    _row(N_("%(card)s removes your opponents' caballeros, not yours."), card=_CARD),
+    _row(
         N_("%(card)s takes one caballero per opponent: %(colour)s is done."),
+        card=_CARD,
+        colour=_COLOUR,
     ),
-    (
-        rf"There is no (?P<colour>{_COLOUR}) caballero in (?P<region>{_PLACE})\.",
-        N_("There is no %(colour)s caballero in %(region)s."),
-    ),
-    (
-        r"Take one caballero of every opponent who has one on the board first\.",
-        N_("Take one caballero of every opponent who has one on the board first."),
-    ),
-    (
-        rf"(?P<card>King rages) goes round in turn: it is (?P<colour>{_COLOUR})'s to return "
-        r"now\.",
+    _row(N_("There is no %(colour)s caballero in %(region)s."), colour=_COLOUR, region=_PLACE),
+    _row(N_("Take one caballero of every opponent who has one on the board first.")),
+    _row(
         N_("%(card)s goes round in turn: it is %(colour)s's to return now."),
+        card="King rages",
+        colour=_COLOUR,
     ),
-    (r"(?P<card>King rages) asks nothing of you\.", N_("%(card)s asks nothing of you.")),
-    (
-        rf"You have no caballero left in (?P<region>{_PLACE}) to return\.",
-        N_("You have no caballero left in %(region)s to return."),
-    ),
+    _row(N_("%(card)s asks nothing of you."), card="King rages"),
+    _row(N_("You have no caballero left in %(region)s to return."), region=_PLACE),
     # -- intrigues (engine.cards.intrigue) ------------------------------------------------
-    (
-        r"Move the caballero to another place than the one it is in\.",
-        N_("Move the caballero to another place than the one it is in."),
-    ),
-    (
-        rf"(?P<colour>{_COLOUR}) is your other colour: only the colour whose turn it is "
-        rf"\((?P<other>{_COLOUR})\) is concerned by its special action, so no card moves the "
-        r"partner's caballeros\.",
+    _row(N_("Move the caballero to another place than the one it is in.")),
+    _row(
         N_(
             "%(colour)s is your other colour: only the colour whose turn it is (%(other)s) is "
             "concerned by its special action, so no card moves the partner's caballeros."
         ),
+        colour=_COLOUR,
+        other=_COLOUR,
     ),
-    (
-        rf"(?P<card>{_CARD}) moves at most (?P<number>{_NUMBER}) caballeros\.",
-        N_("%(card)s moves at most %(number)s caballeros."),
+    _row(N_("%(card)s moves at most %(number)s caballeros."), card=_CARD, number=_NUMBER),
+    _row(N_("%(card)s does not move your own caballeros."), card=_CARD),
+    _row(N_("%(card)s does not move your opponents' caballeros."), card=_CARD),
+    _row(
+        N_("%(card)s moves %(number)s caballeros of your own, no more."), card=_CARD, number=_NUMBER
     ),
-    (
-        rf"(?P<card>{_CARD}) does not move your own caballeros\.",
-        N_("%(card)s does not move your own caballeros."),
-    ),
-    (
-        rf"(?P<card>{_CARD}) does not move your opponents' caballeros\.",
-        N_("%(card)s does not move your opponents' caballeros."),
-    ),
-    (
-        rf"(?P<card>{_CARD}) moves (?P<number>{_NUMBER}) caballeros of your own, no more\.",
-        N_("%(card)s moves %(number)s caballeros of your own, no more."),
-    ),
-    (
-        rf"(?P<card>{_CARD}) moves (?P<number>{_NUMBER}) caballeros of your opponents', no "
-        r"more\.",
+    _row(
         N_("%(card)s moves %(number)s caballeros of your opponents', no more."),
+        card=_CARD,
+        number=_NUMBER,
     ),
-    (
-        rf"There is no (?P<colour>{_COLOUR}) caballero in (?P<region>{_PLACE}) to move\.",
-        N_("There is no %(colour)s caballero in %(region)s to move."),
+    _row(
+        N_("There is no %(colour)s caballero in %(region)s to move."), colour=_COLOUR, region=_PLACE
     ),
-    (
-        rf"(?P<card>{_CARD}) is carried out whole once begun: move the rest of its caballeros\.",
-        N_("%(card)s is carried out whole once begun: move the rest of its caballeros."),
+    _row(
+        N_("%(card)s is carried out whole once begun: move the rest of its caballeros."), card=_CARD
     ),
-    (
-        r'First name the region to move caballeros out of \("region"\)\.',
-        N_('First name the region to move caballeros out of ("region").'),
+    _row(N_('First name the region to move caballeros out of ("region").')),
+    _row(N_("%(card)s moves caballeros out of %(region)s only."), card=_CARD, region=_PLACE),
+    _row(N_("There are no caballeros in %(region)s that this card may move."), region=_PLACE),
+    _row(N_('First name the region to take your caballeros out of ("region").')),
+    _row(N_("%(card)s moves your own caballeros only."), card=_CARD),
+    _row(N_("%(card)s takes your caballeros out of %(region)s only."), card=_CARD, region=_PLACE),
+    _row(N_("All your caballeros from %(region)s are placed."), region=_PLACE),
+    _row(N_("Place every caballero you took out of %(region)s first."), region=_PLACE),
+    _row(
+        N_("%(card)s places %(number)s caballeros from court, no more."), card=_CARD, number=_NUMBER
     ),
-    (
-        rf"(?P<card>{_CARD}) moves caballeros out of (?P<region>{_PLACE}) only\.",
-        N_("%(card)s moves caballeros out of %(region)s only."),
-    ),
-    (
-        rf"There are no caballeros in (?P<region>{_PLACE}) that this card may move\.",
-        N_("There are no caballeros in %(region)s that this card may move."),
-    ),
-    (
-        r'First name the region to take your caballeros out of \("region"\)\.',
-        N_('First name the region to take your caballeros out of ("region").'),
-    ),
-    (
-        rf"(?P<card>{_CARD}) moves your own caballeros only\.",
-        N_("%(card)s moves your own caballeros only."),
-    ),
-    (
-        rf"(?P<card>{_CARD}) takes your caballeros out of (?P<region>{_PLACE}) only\.",
-        N_("%(card)s takes your caballeros out of %(region)s only."),
-    ),
-    (
-        rf"All your caballeros from (?P<region>{_PLACE}) are placed\.",
-        N_("All your caballeros from %(region)s are placed."),
-    ),
-    (
-        rf"Place every caballero you took out of (?P<region>{_PLACE}) first\.",
-        N_("Place every caballero you took out of %(region)s first."),
-    ),
-    (
-        rf"(?P<card>{_CARD}) places (?P<number>{_NUMBER}) caballeros from court, no more\.",
-        N_("%(card)s places %(number)s caballeros from court, no more."),
-    ),
-    (
-        r"Place both caballeros from your court first\.",
-        N_("Place both caballeros from your court first."),
-    ),
-    (r"You already chose (?P<option>.+)\.", N_("You already chose %(option)s.")),
-    (
-        r"Choose option court_two or own_region, not (?P<option>.*)\.",
-        N_("Choose option court_two or own_region, not %(option)s."),
-    ),
-    (
-        r"Your court is empty: choose own_region\.",
-        N_("Your court is empty: choose own_region."),
-    ),
-    (
-        r"You have no caballeros in a region they may leave: choose court_two\.",
-        N_("You have no caballeros in a region they may leave: choose court_two."),
-    ),
-    (
-        r'First choose "option court_two" or "option own_region"\.',
-        N_('First choose "option court_two" or "option own_region".'),
-    ),
-    (
-        r'(?P<verb>".+?") is not a move of the (?P<option>\S+) option\.',
-        N_("%(verb)s is not a move of the %(option)s option."),
-    ),
+    _row(N_("Place both caballeros from your court first.")),
+    _row(N_("You already chose %(option)s.")),
+    _row(N_("Choose option court_two or own_region, not %(option)s."), option=".*"),
+    _row(N_("Your court is empty: choose own_region.")),
+    _row(N_("You have no caballeros in a region they may leave: choose court_two.")),
+    _row(N_('First choose "option court_two" or "option own_region".')),
+    _row(N_("%(verb)s is not a move of the %(option)s option."), verb='".+?"', option=r"\S+"),
     # -- secret picks and eviction (engine.cards.secret) ----------------------------------
-    (
-        rf"You have no caballeros in (?P<region>{_PLACE}): pick a region holding yours\.",
-        N_("You have no caballeros in %(region)s: pick a region holding yours."),
-    ),
-    (
-        r"Pick a region holding at least 2 of your caballeros: one with a single caballero "
-        r"only if none has 2\.",
+    _row(N_("You have no caballeros in %(region)s: pick a region holding yours."), region=_PLACE),
+    _row(
         N_(
             "Pick a region holding at least 2 of your caballeros: one with a single caballero "
             "only if none has 2."
-        ),
+        )
     ),
-    (
-        rf"The region is already named: (?P<region>{_PLACE})\.",
-        N_("The region is already named: %(region)s."),
-    ),
-    (
-        rf"No opponent has caballeros in (?P<region>{_PLACE}) to evict\.",
-        N_("No opponent has caballeros in %(region)s to evict."),
-    ),
-    (
-        r'First name the region to evict \("region"\)\.',
-        N_('First name the region to evict ("region").'),
-    ),
-    (
-        r"Name the region and the order of the opponents in it first\.",
-        N_("Name the region and the order of the opponents in it first."),
-    ),
-    (
-        rf"Your caballeros must leave (?P<region>{_PLACE}): pick another region\.",
-        N_("Your caballeros must leave %(region)s: pick another region."),
-    ),
+    _row(N_("The region is already named: %(region)s."), region=_PLACE),
+    _row(N_("No opponent has caballeros in %(region)s to evict."), region=_PLACE),
+    _row(N_('First name the region to evict ("region").')),
+    _row(N_("Name the region and the order of the opponents in it first.")),
+    _row(N_("Your caballeros must leave %(region)s: pick another region."), region=_PLACE),
 ]
 # -- the notation (engine.notation): a line that cannot be read as one move ------------
 #: Lines of the notation, each quoted, listed as `"a", "b" or "c"` (the last maybe `...`).
@@ -814,53 +543,44 @@ _WHAT = "|".join(re.escape(what) for what in sorted(_WHATS, key=len, reverse=Tru
 ROWS += [
     # A line not understood, then what to write instead: two sentences, each with its rows
     # (the first before the rows below, which would not read the second).
-    (
-        rf'(?P<reason>In ".+) (?P<hint>Did you mean {_CHOICES}\?)',
+    _row(
         N_("%(reason)s %(hint)s"),
+        reason='In ".+',
+        hint='Did you mean "[^"]*"(?:, "[^"]*")*(?: or (?:"[^"]*"|\\.\\.\\.))?\\?',
     ),
-    (r'(?P<reason>In ".+) (?P<hint>You may: [^"]+\.)', N_("%(reason)s %(hint)s")),
-    (rf"Did you mean (?P<choices>{_CHOICES})\?", N_("Did you mean %(choices)s?")),
-    (r'You may: (?P<lines>[^"]+)\.', N_("You may: %(lines)s.")),
-    (
-        rf'In "(?P<text>.*)", "(?P<given>.*)" is not a move \(did you mean '
-        rf"(?P<choices>{_CHOICES})\?\)\.",
+    _row(N_("%(reason)s %(hint)s"), reason='In ".+', hint='You may: [^"]+\\.'),
+    _row(N_("Did you mean %(choices)s?"), choices=_CHOICES),
+    _row(N_("You may: %(lines)s."), lines='[^"]+'),
+    _row(
         N_('In "%(text)s", "%(given)s" is not a move (did you mean %(choices)s?).'),
+        text=".*",
+        given=".*",
+        choices=_CHOICES,
     ),
-    (
-        r'In "(?P<text>.*)", "(?P<given>.*)" is not a move \(a move starts with '
-        r"(?P<starts>[a-z]+(?:, [a-z]+)*)\)\.",
+    _row(
         N_('In "%(text)s", "%(given)s" is not a move (a move starts with %(starts)s).'),
+        text=".*",
+        given=".*",
+        starts="[a-z]+(?:, [a-z]+)*",
     ),
-    (
-        rf'In "(?P<text>.*)", "(?P<given>.*)" is not (?P<what>{_WHAT})\.',
-        N_('In "%(text)s", "%(given)s" is not %(what)s.'),
-    ),
-    (
-        rf'In "(?P<text>.*)", "(?P<given>.*)" could be (?P<names>{_NAMES}): write more of the '
-        r"name\.",
+    _row(N_('In "%(text)s", "%(given)s" is not %(what)s.'), text=".*", given=".*", what=_WHAT),
+    _row(
         N_('In "%(text)s", "%(given)s" could be %(names)s: write more of the name.'),
+        text=".*",
+        given=".*",
+        names=_NAMES,
     ),
-    (
-        r'In "(?P<text>.*)", a "(?P<verb>[a-z ]+)" line is written like "(?P<example>.*)"\.',
+    _row(
         N_('In "%(text)s", a "%(verb)s" line is written like "%(example)s".'),
+        text=".*",
+        verb="[a-z ]+",
+        example=".*",
     ),
-    (
-        rf'"(?P<text>.*)" could be (?P<choices>{_CHOICES}): write more of it\.',
-        N_('"%(text)s" could be %(choices)s: write more of it.'),
-    ),
-    (
-        rf'"(?P<text>.*)" could be (?P<choices>{_CHOICES})\.',
-        N_('"%(text)s" could be %(choices)s.'),
-    ),
-    (
-        r'"(?P<text>.*)" holds several moves: send them one at a time\.',
-        N_('"%(text)s" holds several moves: send them one at a time.'),
-    ),
-    (r"An empty line is not a move\.", N_("An empty line is not a move.")),
-    (
-        r'The move type "(?P<kind>.*)" has no notation yet\.',
-        N_('The move type "%(kind)s" has no notation yet.'),
-    ),
+    _row(N_('"%(text)s" could be %(choices)s: write more of it.'), text=".*", choices=_CHOICES),
+    _row(N_('"%(text)s" could be %(choices)s.'), text=".*", choices=_CHOICES),
+    _row(N_('"%(text)s" holds several moves: send them one at a time.'), text=".*"),
+    _row(N_("An empty line is not a move.")),
+    _row(N_('The move type "%(kind)s" has no notation yet.'), kind=".*"),
 ]
 _COMPILED = [(re.compile(pattern, re.S), text) for pattern, text in ROWS]
 
