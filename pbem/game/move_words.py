@@ -10,7 +10,7 @@ from typing import Any
 import engine
 from engine import names
 from engine.notation import NOTATION, example
-from pbem.game.words import card_title, colour_name, place_name
+from pbem.game.words import SECRET_MOVES, card_title, colour_name, place_name
 from pbem.languages import N_, _, current_language, ngettext
 
 
@@ -112,9 +112,7 @@ _BARE = {
     "end_special": N_("end the special action"),
     "end_turn": N_("end turn"),
     "allow": N_("allow"),
-    "castillo_pick": N_("Castillo disk (secret)"),
-    "secret_pick": N_("secret disk (secret)"),
-    "return_power_card": N_("take back a power card (secret)"),
+    **SECRET_MOVES,
 }
 
 

@@ -5,8 +5,9 @@ pattern with parts filled in (a card, a colour, a nested reason). This table, th
 service's, holds each sentence once, as its catalog text (whose English is the engine's,
 each part a `%(name)s`), from which its pattern is made (`_row`): `translated` reads a
 message against the patterns and writes it again in the language being rendered,
-translating its parts in turn. Patterns rather than codes from the engine: the engine keeps its one plain message
-(and its golden records), and a sentence it gains is one row here. A sentence no row reads
+translating its parts in turn. Patterns rather than codes from the engine: the engine
+keeps its one plain message (and its golden records), and a sentence it gains is one row
+here. A sentence no row reads
 stays as the engine wrote it; tests/server/test_refusals_table.py reads every sentence the
 engine can raise against the table, so none is left out unnoticed.
 

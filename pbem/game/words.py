@@ -422,9 +422,25 @@ def story(
     return lines
 
 
+#: A move shown without its fields (another's pick not yet revealed, a card taken back),
+#: by its kind.
+SECRET_MOVES = {
+    "castillo_pick": N_("Castillo disk (secret)"),
+    "secret_pick": N_("secret disk (secret)"),
+    "return_power_card": N_("take back a power card (secret)"),
+}
+
+
+def secret_move(kind: str) -> str:
+    """A move shown without its fields, in words ("secret disk (secret)")."""
+    if kind in SECRET_MOVES:
+        return _(SECRET_MOVES[kind])
+    return _("%(move)s (secret)", move=kind.replace("_", " "))
+
+
 def _move_words(entry: engine.ShownLogEntry) -> str:
     if "hidden" in entry:
-        return _("%(move)s (secret)", move=entry["move"]["type"].replace("_", " "))
+        return secret_move(entry["move"]["type"])
     return engine.format_move(entry["move"])
 
 

@@ -8,6 +8,7 @@ from typing import Any, cast
 
 import engine
 from pbem.game.move_words import describe_move
+from pbem.game.words import secret_move
 
 
 def move_text(move: Mapping[str, Any]) -> str:
@@ -27,7 +28,7 @@ def notation(move: Mapping[str, Any]) -> str:
         # A logged move, checked when it was played; one shown without its fields fails here.
         return engine.format_move(cast(engine.Move, dict(move)))
     except engine.IllegalMove:
-        return str(move.get("type", "")).replace("_", " ") + " (secret)"
+        return secret_move(str(move.get("type", "")))
 
 
 __all__ = ["describe_move", "log_text", "move_text", "notation"]

@@ -120,7 +120,7 @@ def test_the_story_says_moves_with_names_and_what_they_did():
     assert words.story(entries, NAMES, "green") == [
         "Ann (red): king galicia",
         "  The king moved to Galicia.",
-        "Bob (blue): secret pick (secret); move green aragon>castillo",
+        "Bob (blue): secret disk (secret); move green aragon>castillo",
         "  2 of your caballeros went from Aragon to the province.",
         "  1 of Bob (blue)'s caballeros went from Aragon to the Castillo.",
     ]

@@ -36,13 +36,21 @@ def _play_randomly(api, game_id, keys, rng) -> None:
     raise AssertionError("the game did not end")
 
 
+#: A secret move as an English story writes it (`pbem.game.words.SECRET_MOVES`).
+SECRET_IN_ENGLISH = {
+    "castillo_pick": "Castillo disk (secret)",
+    "secret_pick": "secret disk (secret)",
+    "return_power_card": "take back a power card (secret)",
+}
+
+
 def _shown(entry: dict) -> list[str]:
     """How a story may write a move: in the notation, or (a secret) as its kind."""
     move = entry["move"]
     form = FORMS.get(move["type"])
     secret = form is not None and form.secrecy is not Secrecy.PUBLIC
     forms = [engine.format_move(move)]
-    return forms + [f"{move['type'].replace('_', ' ')} (secret)"] if secret else forms
+    return forms + [SECRET_IN_ENGLISH[move["type"]]] if secret else forms
 
 
 @pytest.mark.parametrize("colours", [["red", "blue", "green"], ["red", "blue", "green", "yellow"]])
