@@ -12,11 +12,11 @@ another seq is never shown for this one: it is only ever extended by the moves a
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
 from flask import current_app
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import selectinload
@@ -132,15 +132,14 @@ class _Records:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._entries: OrderedDict[int, Record] = OrderedDict()
+        self._entries: LRUCache[int, Record] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
     def get(self, game_id: int, seed: int) -> Record | None:
         with self._lock:
-            kept = self._entries.get(game_id)
+            kept = self._entries.get(game_id)  # a hit counts as a use
             if kept is None or kept.seed != seed:
                 return None
-            self._entries.move_to_end(game_id)
             return kept
 
     def put(self, game_id: int, record: Record) -> None:
@@ -149,10 +148,7 @@ class _Records:
             # Two threads may race to store; keep the later of two records of the same game.
             if kept is not None and kept.seed == record.seed and kept.seq > record.seq:
                 return
-            self._entries[game_id] = record
-            self._entries.move_to_end(game_id)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._entries[game_id] = record  # the least recently used goes out
 
 
 def _records() -> _Records:

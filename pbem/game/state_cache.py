@@ -21,8 +21,8 @@ only read).
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 
+from cachetools import LRUCache
 from flask import Flask, current_app
 
 import engine
@@ -36,16 +36,15 @@ class StateCache:
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self.size = size
-        self._entries: OrderedDict[int, tuple[int, int, engine.State]] = OrderedDict()
+        self._entries: LRUCache[int, tuple[int, int, engine.State]] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
     def get(self, game_id: int, seed: int, seq: int) -> engine.State | None:
         """The state of game `game_id` after `seq` moves, if this worker holds exactly it."""
         with self._lock:
-            entry = self._entries.get(game_id)
+            entry = self._entries.get(game_id)  # a hit counts as a use
             if entry is None or entry[0] != seed or entry[1] != seq:
                 return None
-            self._entries.move_to_end(game_id)
             return entry[2]
 
     def put(self, game_id: int, seed: int, seq: int, state: engine.State) -> None:
@@ -55,10 +54,7 @@ class StateCache:
             # Two threads may race to store; keep the later of two states of the same game.
             if entry is not None and entry[0] == seed and entry[1] > seq:
                 return
-            self._entries[game_id] = (seed, seq, state)
-            self._entries.move_to_end(game_id)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._entries[game_id] = (seed, seq, state)  # the least recently used goes out
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -10,11 +10,11 @@ methods (`.items()`, `.get()`); a name that is not a key still falls back to the
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import jinja2
+from cachetools import LRUCache
 from flask import current_app
 from flask.templating import Environment as FlaskEnvironment
 from markupsafe import Markup
@@ -56,7 +56,7 @@ class Drawn:
         self.size = size
         self.in_language = in_language  # False: what is kept holds no words (and is read
         # before the reader's language is known, e.g. the session it is kept in)
-        self._entries: OrderedDict[Any, Any] = OrderedDict()
+        self._entries: LRUCache[Any, Any] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
     def get(self, key: Any, draw: Callable[[], Any]) -> Any:
@@ -64,15 +64,12 @@ class Drawn:
             # Drawn in the reader's language: the same thing in another is another.
             key = (rendering_locale(), key)
         with self._lock:
-            hit = self._entries.get(key)
-            if hit is not None:
-                self._entries.move_to_end(key)
-                return hit
+            hit = self._entries.get(key)  # a hit counts as a use
+        if hit is not None:
+            return hit
         drawn = draw()
         with self._lock:
-            self._entries[key] = drawn
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._entries[key] = drawn  # the least recently used goes out
         return drawn
 
 
