@@ -52,7 +52,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from pbem.game import state_cache
     from pbem.store import reads
     from pbem.web.language import page_language
-    from pbem.web.templating import AppEnvironment
 
     # The instance folder holds the SQLite database, the made secret and mail files: the
     # checkout's `instance/` by default, PBEM_INSTANCE_PATH elsewhere (an installed package,
@@ -62,7 +61,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
         instance_path=os.environ.get("PBEM_INSTANCE_PATH") or None,
     )
-    app.jinja_environment = AppEnvironment  # before anything renders
     configure(app, config)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:///"):
         os.makedirs(app.instance_path, exist_ok=True)

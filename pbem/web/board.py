@@ -26,7 +26,7 @@ from pbem.game import words
 from pbem.languages import N_, _, current_language, rendering_locale
 from pbem.notify.board_text import place_name
 from pbem.paths import TEMPLATES_DIR
-from pbem.web import geometry, templating, wording
+from pbem.web import geometry, wording
 from pbem.web.templating import kept
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -100,7 +100,7 @@ PLACES = (*REGIONS, CASTILLO)
 @cache
 def environment() -> jinja2.Environment:
     """The Jinja environment for `templates/` with autoescape on for everything."""
-    env = templating.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
