@@ -10,6 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import engine
+from pbem.extensions import db
+from pbem.game import history
 from pbem.schedule.sweep import sweep
 from tests.server.test_bot_seats import new_bot_game
 from tests.web.helpers import open_seat_link, page, sign_in_seat
@@ -129,20 +131,28 @@ def test_a_seats_page_tells_what_the_bots_did_and_the_scoring(app, api, client):
     assert page(client, f"/games/{game_id}?seq={mine}").find("section", cls="since") is None
 
 
-def test_a_story_shows_only_what_the_seat_may_see(app, api, client):
-    """Another seat's secret pick stays a secret in the story until it is revealed."""
+def test_a_story_shows_only_what_the_seat_may_see(app, api, client, monkeypatch):
+    """The bots' Castillo picks, made while red's is still to come, stay secret in red's
+    story: each is told as a secret disk, never its region."""
+    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: OWN_SCORING_SEED)
     game, key = new_bot_game(api, options={"first_player": "red"})
     game_id = game["id"]
-    play_red(app, api, game_id, key, lambda view, decision: view["seq"] > 30)
-    log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]  # as nobody sees it
+    play_red(app, api, game_id, key, red_turn_in_round_3, castillo=True)
+    play_red_turn(api, game_id, key)
+    view = play_red(
+        app, api, game_id, key, lambda view, decision: decision["kind"] == "castillo_pick"
+    )
+    with app.app_context():  # the log as stored: every pick with its region
+        log = history.stored_log(db.session.connection(), game_id, 0, view["seq"])
+        db.session.remove()
+    picks = [e["move"] for e in log if e["move"]["type"] == "castillo_pick"]
+    assert picks and all(e["player"] != "red" for e in log[-len(picks) :]), picks
     sign_in_seat(app, client, game_id, "red")
     since = page(client, f"/games/{game_id}?colour=red").find("section", cls="since")
-    text = since.text if since is not None else ""
-    mine = max(e["seq"] for e in log if e["player"] == "red")
-    for entry in log:
-        if entry["seq"] > mine and "hidden" in entry:
-            region = entry["move"].get("region")
-            assert region is None or f"pick {region}" not in text
+    told = " ".join(since.text.split())
+    assert told.count("Castillo disk (secret)") == len(picks), told
+    for pick in picks:
+        assert engine.format_move(pick) not in told, (pick, told)
 
 
 def confirm_red_turn_by_clicking(browser, app, api, game_id: int) -> None:
