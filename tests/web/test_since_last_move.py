@@ -200,20 +200,26 @@ def test_the_open_page_shows_the_bots_round_and_its_scoring_without_a_click(
     confirm_red_turn_by_clicking(browser, app, api, game_id)
     assert by_css(browser, "p.flash")[0].text.startswith("Played: ")
     browser.execute_script("window.notReloaded = true;")
+    confirmed = api.get(f"/api/games/{game_id}").get_json()["seq"]
     mine = end_round_3(app, api, game_id, key)  # the bots end it: a general scoring
-    shown = "scored:" if scored_since(api, game_id, key, mine) else "Bot"
+    assert scored_since(api, game_id, key, confirmed)
 
     def told(b) -> str:
         found = by_css(b, "section.since")
         return found[0].text if found else ""
 
-    WebDriverWait(browser, 20).until(lambda b: shown in told(b))
+    # The poll brings the bots' moves in; the page is not reloaded, nothing is clicked.
+    WebDriverWait(browser, 20).until(lambda b: "scored:" in told(b))
     text = " ".join(told(browser).split())
-    for move in bots_moves_since(api, game_id, key, mine):
+    moves = bots_moves_since(api, game_id, key, mine)
+    assert moves
+    for move in moves:
         assert move in text, (move, text)
+    assert "General scoring" in text, text
+    # The breakdown is open in place: a line per region, each on view, none in a <details>.
     scored = [li for li in by_css(browser, "section.since li") if "scored:" in li.text]
-    assert all(li.is_displayed() for li in scored)
-    assert scored or shown != "scored:"
+    assert len(scored) >= 3 and all(li.is_displayed() for li in scored), text
+    assert not by_css(browser, "section.since details")
     assert browser.execute_script("return window.notReloaded === true;")
 
 
@@ -292,3 +298,25 @@ def test_the_story_is_led_by_the_latest_scoring_of_the_seats_own_last_moves(monk
     assert seqs("red", 3) == []  # red's move after blue's scoring set off none
     assert seqs("blue", 7) == [2, 3, 4, 5, 6, 7]
     assert seqs("green", 7) == []
+
+
+def test_round_back_goes_to_the_round_before_with_its_moves_listed(app, api, client):
+    """From round 4, "◀◀ Round" goes to the start of round 3 and lists its moves, every
+    one, from the move that started it to the one that ended it (its scoring); from there,
+    to the start of round 2."""
+    game, key = new_bot_game(api, options={"first_player": "red"})
+    game_id = game["id"]
+    play_red(app, api, game_id, key, lambda view, decision: view["round_number"] == 4)
+    log = api.get(f"/api/games/{game_id}/log", key).get_json()["moves"]
+    # Round 1 starts at setup (seq 0); each later one with the move whose events say so.
+    starts = [0] + [e["seq"] for e in log for ev in e["events"] if ev["type"] == "round_started"]
+    assert len(starts) == 4, starts
+    sign_in_seat(app, client, game_id, "red")
+    path = f"/games/{game_id}?colour=red"
+    for start, end in ((starts[2], starts[3]), (starts[1], starts[2])):
+        back = page(client, path).find("nav", cls="replay").find("a", data_step="previous-round")
+        assert back.get("title") == "The start of the round before"
+        path = back.get("href")
+        assert parse_qs(urlsplit(path).query)["seq"] == [str(start)], (path, start)
+        listed = page(client, path).find("aside", cls="log").find_all("li", data_seq=True)
+        assert [int(li.get("data-seq")) for li in listed] == list(range(start, end + 1))
