@@ -181,13 +181,17 @@ def pages(out_dir: Path, language: str | None = None) -> None:
 
 
 def _press(driver: Any) -> None:
-    """Press the page's form button, as a person does on a link's "Sign in?" page, and wait
-    for the page it leads to."""
+    """Press the "Sign in" button of a seat link's page, as a person does, and wait for the
+    page it leads to. A link opened by its own player, signed in already, goes straight on
+    to the board: nothing to press there (its first button would play a move)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.expected_conditions import staleness_of
     from selenium.webdriver.support.wait import WebDriverWait
 
-    button = driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]")
+    buttons = driver.find_elements(By.CSS_SELECTOR, "form.seat-sign-in button[type=submit]")
+    if not buttons:
+        return
+    button = buttons[0]
     button.click()
     WebDriverWait(driver, 10).until(staleness_of(button))
 
@@ -279,7 +283,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
         "finished": ([f"{base}/games/{done}"], ""),
         # Rosa's page after she played her turn and two bots ended the round with a scoring.
-        "since-last-move": ([seat(against_bots, "red")[1]], ""),
+        "since-last-look": ([seat(against_bots, "red")[1]], ""),
         # What a stranger and a newcomer meet: the "never invite me again" page, and the page
         # a sign-up's mailed link leads to (its button pressed: the key, shown once).
         "never-invite": ([never_invite], ""),

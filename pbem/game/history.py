@@ -77,6 +77,29 @@ def since_last_move(
     return stored_log(connection, game_id, max(last.scalar() or 0, upto - STORY_MOST), upto)
 
 
+#: How far back a seat's own last moves are read for a scoring they set off: a turn's moves.
+OWN_RUN_MOST = 40
+
+
+def since_last_decision(
+    connection: Connection, game_id: int, colour: str, upto: int
+) -> list[engine.LogEntry]:
+    """`since_last_move`, led by the latest move among the seat's own last ones (its
+    turn, or the Castillo pick that revealed the picks) that set off a scoring, and the
+    seat's moves after it: a scoring the seat's own move set off is as new to it as one the
+    others' did, so its breakdown stays in sight until the seat decides again."""
+    since = since_last_move(connection, game_id, colour, upto)
+    mine_upto = since[0]["seq"] - 1 if since else upto
+    earlier = stored_log(connection, game_id, max(mine_upto - OWN_RUN_MOST, 0), mine_upto)
+    run: list[engine.LogEntry] = []
+    for entry in reversed(earlier):
+        if entry["player"] != colour:
+            break
+        run.insert(0, entry)
+    scorings = [i for i, entry in enumerate(run) if scored(entry)]
+    return run[scorings[-1] :] + since if scorings else since
+
+
 def stored_log(
     connection: Connection, game_id: int, after: int, upto: int
 ) -> list[engine.LogEntry]:
@@ -88,6 +111,11 @@ def stored_log(
         {"seq": row.seq, "player": row.colour, "move": row.move, "events": row.events or []}
         for row in rows
     ]
+
+
+def scored(entry: Mapping[str, Any]) -> bool:
+    """Whether a log entry's move set off a scoring."""
+    return any(e.get("type") == "score" for e in entry.get("events") or [])
 
 
 def starts_a_round(entry: Mapping[str, Any]) -> bool:

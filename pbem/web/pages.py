@@ -267,15 +267,10 @@ def log_row(
     }
 
 
-def scored(entry: Mapping[str, Any]) -> bool:
-    """Whether a log entry's move set off a scoring."""
-    return any(e.get("type") == "score" for e in entry.get("events") or [])
-
-
 def scoring_of(entry: Mapping[str, Any], names: dict[str, str]) -> list[str]:
     """The scorings a move set off, in words (`pbem.game.words`, as the mails say them): a
     line per place with ranks and bonuses, after where the Castillo's caballeros went."""
-    if not scored(entry):
+    if not history.scored(entry):
         return []
     events = entry.get("events") or []
     shown = [e for e in events if e.get("type") in ("score", "castillo_revealed")]
@@ -313,7 +308,7 @@ def log_html(
             seq == shown,
             seq > shown,
             links["at"],
-            tuple(names.items()) if scored(entry) else None,
+            tuple(names.items()) if history.scored(entry) else None,
         )
 
         def draw(entry: Mapping[str, Any] = entry) -> Markup:
@@ -611,11 +606,12 @@ def _since(
     links: Mapping[str, str],
 ) -> Markup:
     """For a seat, what the others did since its last move, as its next mail tells it
-    (`words.story`, scorings with their breakdowns in place), and a link to step through it
-    from its first move."""
+    (`words.story`, scorings with their breakdowns in place; led by a scoring its own last
+    moves set off, `history.since_last_decision`), and a link to step through it from its
+    first move."""
     if viewer is None or viewer not in own or game.status not in ("active", "finished"):
         return Markup("")
-    entries = history.since_last_move(reads.connection(), game.id, viewer, game.seq)
+    entries = history.since_last_decision(reads.connection(), game.id, viewer, game.seq)
     if not entries:
         return Markup("")
     story = words.story(engine.visible_log(entries, set(own)), names, viewer)

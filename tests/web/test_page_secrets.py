@@ -5,15 +5,19 @@ The same random games are played with the same record of what is secret (`Secret
 from the rules' state); at every step with an open secret (and every few steps otherwise)
 the board now, the board at this seq and the one before, and the list are read by every
 viewer: each seat holder signed in through their seat's link, a stranger signed in with a
-key, and nobody.
+key, and nobody. A seat's story since its last move (`section.since`) is read with them.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+import engine
+from pbem.game import words
 from pbem.web.notation import log_text
 from tests.server.test_secrets import (
     EVERY,
@@ -48,8 +52,9 @@ def page_viewers(app, api, game_id, keys, colours):
 SECRET_KINDS = ("castillo_pick", "secret_pick", "return_power_card")
 
 
-def check_page(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str) -> int:
-    """Check one page; returns how many log entries of others' secrets it held."""
+def check_page(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str) -> Counter:
+    """Check one page; returns how many log entries of others' secrets it held ("log"), and
+    how many of them its story since the seat's last move told ("since")."""
     # A hand is shown only to its holder, and no power card number appears outside it.
     hands = doc.find_all("section", cls="hand")
     assert all(h.get("data-colour") in viewer for h in hands), (where, viewer)
@@ -72,11 +77,34 @@ def check_page(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str) 
             assert "hidden" in entry.classes, (where, viewer, key, text)
             assert text in [log_text({"type": kind}) for kind in SECRET_KINDS], (where, text)
             assert entry.find("code", cls="notation") is None, (where, key)
+    return Counter(log=held, since=check_since(doc, viewer, secrets, where))
+
+
+def check_since(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str) -> int:
+    """The story since the seat's last move tells another's open pick or taken-back card by
+    its kind alone, never as the notation writes it (its region, its card); how many it
+    told."""
+    since = doc.find("section", cls="since")
+    if since is None:
+        return 0
+    assert viewer, where  # a story is told to a seat's holder only
+    told = " ".join(since.text.split())
+    first = int(parse_qs(urlsplit(since.find("a").get("href")).query)["seq"][0])
+    kinds = {"castillo": "castillo_pick", "special": "secret_pick"}
+    secret = [(c, s, {"type": kinds[p], "region": r}) for p, c, s, r in secrets.open_picks]
+    secret += [(c, s, {"type": "return_power_card", "card": k}) for c, s, k in secrets.returns]
+    held = 0
+    for colour, seq, move in secret:
+        if colour in viewer or seq < first:
+            continue
+        held += 1
+        assert engine.format_move(move) not in told, (where, viewer, move, told)
+        assert words.SECRET_MOVES[move["type"]] in told, (where, viewer, move, told)
     return held
 
 
-def read_pages(viewers, game_id: int, seq: int, secrets: Secrets) -> int:
-    held = 0
+def read_pages(viewers, game_id: int, seq: int, secrets: Secrets) -> Counter:
+    held: Counter = Counter()
     for client, colours in viewers:
         paths = [f"/games/{game_id}", f"/games/{game_id}?seq={seq}"]
         if seq > 0:
@@ -89,20 +117,20 @@ def read_pages(viewers, game_id: int, seq: int, secrets: Secrets) -> int:
             html = response.get_data(as_text=True)
             if secrets.seed > 10**9:
                 assert str(secrets.seed) not in html, f"{path}: the seed leaked"
-            held += check_page(parse(html), colours, secrets, f"GET {path}")
+            held.update(check_page(parse(html), colours, secrets, f"GET {path}"))
         assert client.get("/").status_code == 200
     return held
 
 
 def play_reading_pages(app, api, game_id, keys, colours, rng, prefer, until=None, lean=0.5):
     viewers = page_viewers(app, api, game_id, keys, colours)
-    steps = {"n": 0, "held": 0}
+    steps: dict = {"n": 0, "held": Counter()}
 
     def read_then_go_on(secrets: Secrets) -> bool:
         steps["n"] += 1
         if secrets.open_picks or secrets.returns or steps["n"] % EVERY == 0:
             seq = api.get(f"/api/games/{game_id}").get_json()["seq"]
-            steps["held"] += read_pages(viewers, game_id, seq, secrets)
+            steps["held"].update(read_pages(viewers, game_id, seq, secrets))
         return bool(until and until(secrets))
 
     secrets, view = play_reading_everything(
@@ -128,7 +156,8 @@ def test_no_page_shows_a_viewer_anothers_secret(app, api, colours, seed, two_col
         app, api, game_id, keys, colours, random.Random(seed), to_castillo
     )
     assert view["status"] == "finished"
-    assert held, "no page ever showed a log entry of another's open secret pick"
+    assert held["log"], "no page ever showed a log entry of another's open secret pick"
+    assert held["since"], "no page's story ever told another's open secret pick"
 
 
 def test_no_page_shows_which_power_card_came_back(app, api, monkeypatch):
@@ -149,7 +178,8 @@ def test_no_page_shows_which_power_card_came_back(app, api, monkeypatch):
         lean=0.95,
     )
     assert secrets.returns and view["status"] == "active"
-    assert held, "no page ever showed the log entry of another's taken-back card"
+    assert held["log"], "no page ever showed the log entry of another's taken-back card"
+    assert held["since"], "no page's story ever told another's taken-back card"
 
 
 def test_no_page_shows_a_viewer_anothers_notes(app, api):

@@ -5,18 +5,23 @@ a click."""
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 
 import engine
+from pbem.extensions import db
+from pbem.game import history
 from pbem.schedule.sweep import sweep
 from tests.server.test_bot_seats import new_bot_game
 from tests.web.helpers import open_seat_link, page, sign_in_seat
 from tests.web.test_pages_browser import by_css, click_and_wait, live  # noqa: F401
 
 
-def play_red(app, api, game_id: int, key: str, until) -> dict:
+def play_red(app, api, game_id: int, key: str, until, *, castillo: bool = False) -> dict:
     """Red (the person) plays at random through the API, the bots by sweeps, until
-    `until(view, decision)` holds at a decision of red's; the view then."""
+    `until(view, decision)` holds at a decision of red's; the view then. Red stays out of
+    the Castillo (with `castillo`, goes there when it may)."""
     for _ in range(400):
         with app.app_context():
             sweep()
@@ -35,7 +40,10 @@ def play_red(app, api, game_id: int, key: str, until) -> dict:
             moves = [wanted(moves, key=lambda m: m["card"])]
         # Red stays out of the Castillo: its general scoring would ask red a pick, and the
         # round would wait on red rather than end by the bots' moves.
-        moves = [m for m in moves if "castillo" not in (m.get("to"), m.get("from"))] or moves
+        if castillo:
+            moves = [m for m in moves if m.get("to") == "castillo"] or moves
+        else:
+            moves = [m for m in moves if "castillo" not in (m.get("to"), m.get("from"))] or moves
         assert api.post_moves(game_id, key, [moves[0]], legal["seq"]).status_code == 201
     raise AssertionError("never came")
 
@@ -54,6 +62,22 @@ def end_round_3(app, api, game_id: int, key: str) -> int:
         if legal["moves"]:
             assert api.post_moves(game_id, key, legal["moves"][:1], legal["seq"]).status_code == 201
     raise AssertionError("round 3 never ended")
+
+
+def play_red_turn(api, game_id: int, key: str) -> None:
+    """Red's turn, as the page's Confirm plays it: take all it may, the first action card,
+    end the turn."""
+    preferred = ("take_caballeros", "choose_card", "end_turn", "skip_special")
+    while api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"] == "red":
+        legal = api.get(f"/api/games/{game_id}/legal-moves", key).get_json()
+        moves = sorted(
+            legal["moves"],
+            key=lambda m: (
+                preferred.index(m["type"]) if m["type"] in preferred else len(preferred),
+                -m.get("count", 0),
+            ),
+        )
+        assert api.post_moves(game_id, key, [moves[0]], legal["seq"]).status_code == 201
 
 
 def scored_since(api, game_id: int, key: str, after: int) -> bool:
@@ -84,18 +108,7 @@ def test_a_seats_page_tells_what_the_bots_did_and_the_scoring(app, api, client):
     game, key = new_bot_game(api, options={"first_player": "red"})
     game_id = game["id"]
     play_red(app, api, game_id, key, red_turn_in_round_3)
-    # Red's turn (as the page's Confirm plays it); then the bots end round 3.
-    preferred = ("take_caballeros", "choose_card", "end_turn", "skip_special")
-    while api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"] == "red":
-        legal = api.get(f"/api/games/{game_id}/legal-moves", key).get_json()
-        moves = sorted(
-            legal["moves"],
-            key=lambda m: (
-                preferred.index(m["type"]) if m["type"] in preferred else len(preferred),
-                -m.get("count", 0),
-            ),
-        )
-        assert api.post_moves(game_id, key, [moves[0]], legal["seq"]).status_code == 201
+    play_red_turn(api, game_id, key)  # then the bots end round 3
     mine = end_round_3(app, api, game_id, key)
     sign_in_seat(app, client, game_id, "red")
     since = page(client, f"/games/{game_id}?colour=red").find("section", cls="since")
@@ -106,8 +119,7 @@ def test_a_seats_page_tells_what_the_bots_did_and_the_scoring(app, api, client):
     if scored_since(api, game_id, key, mine):
         assert "General scoring" in text and " scored: " in text, text
     # A link to step through them, from the first.
-    step = since.find("a").get("href")
-    assert f"seq={mine + 1}" in step, step
+    assert stepped_from(since) == mine + 1
     # "◀◀ Round" leads to the start of the round before, with its moves listed.
     now = page(client, f"/games/{game_id}?colour=red")
     back = now.find("nav", cls="replay").find("a", data_step="previous-round").get("href")
@@ -119,20 +131,28 @@ def test_a_seats_page_tells_what_the_bots_did_and_the_scoring(app, api, client):
     assert page(client, f"/games/{game_id}?seq={mine}").find("section", cls="since") is None
 
 
-def test_a_story_shows_only_what_the_seat_may_see(app, api, client):
-    """Another seat's secret pick stays a secret in the story until it is revealed."""
+def test_a_story_shows_only_what_the_seat_may_see(app, api, client, monkeypatch):
+    """The bots' Castillo picks, made while red's is still to come, stay secret in red's
+    story: each is told as a secret disk, never its region."""
+    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: OWN_SCORING_SEED)
     game, key = new_bot_game(api, options={"first_player": "red"})
     game_id = game["id"]
-    play_red(app, api, game_id, key, lambda view, decision: view["seq"] > 30)
-    log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]  # as nobody sees it
+    play_red(app, api, game_id, key, red_turn_in_round_3, castillo=True)
+    play_red_turn(api, game_id, key)
+    view = play_red(
+        app, api, game_id, key, lambda view, decision: decision["kind"] == "castillo_pick"
+    )
+    with app.app_context():  # the log as stored: every pick with its region
+        log = history.stored_log(db.session.connection(), game_id, 0, view["seq"])
+        db.session.remove()
+    picks = [e["move"] for e in log if e["move"]["type"] == "castillo_pick"]
+    assert picks and all(e["player"] != "red" for e in log[-len(picks) :]), picks
     sign_in_seat(app, client, game_id, "red")
     since = page(client, f"/games/{game_id}?colour=red").find("section", cls="since")
-    text = since.text if since is not None else ""
-    mine = max(e["seq"] for e in log if e["player"] == "red")
-    for entry in log:
-        if entry["seq"] > mine and "hidden" in entry:
-            region = entry["move"].get("region")
-            assert region is None or f"pick {region}" not in text
+    told = " ".join(since.text.split())
+    assert told.count("Castillo disk (secret)") == len(picks), told
+    for pick in picks:
+        assert engine.format_move(pick) not in told, (pick, told)
 
 
 def confirm_red_turn_by_clicking(browser, app, api, game_id: int) -> None:
@@ -180,18 +200,123 @@ def test_the_open_page_shows_the_bots_round_and_its_scoring_without_a_click(
     confirm_red_turn_by_clicking(browser, app, api, game_id)
     assert by_css(browser, "p.flash")[0].text.startswith("Played: ")
     browser.execute_script("window.notReloaded = true;")
+    confirmed = api.get(f"/api/games/{game_id}").get_json()["seq"]
     mine = end_round_3(app, api, game_id, key)  # the bots end it: a general scoring
-    shown = "scored:" if scored_since(api, game_id, key, mine) else "Bot"
+    assert scored_since(api, game_id, key, confirmed)
 
     def told(b) -> str:
         found = by_css(b, "section.since")
         return found[0].text if found else ""
 
-    WebDriverWait(browser, 20).until(lambda b: shown in told(b))
+    # The poll brings the bots' moves in; the page is not reloaded, nothing is clicked.
+    WebDriverWait(browser, 20).until(lambda b: "scored:" in told(b))
     text = " ".join(told(browser).split())
-    for move in bots_moves_since(api, game_id, key, mine):
+    moves = bots_moves_since(api, game_id, key, mine)
+    assert moves
+    for move in moves:
         assert move in text, (move, text)
+    assert "General scoring" in text, text
+    # The breakdown is open in place: a line per region, each on view, none in a <details>.
     scored = [li for li in by_css(browser, "section.since li") if "scored:" in li.text]
-    assert all(li.is_displayed() for li in scored)
-    assert scored or shown != "scored:"
+    assert len(scored) >= 3 and all(li.is_displayed() for li in scored), text
+    assert not by_css(browser, "section.since details")
     assert browser.execute_script("return window.notReloaded === true;")
+
+
+#: A game (its seed) in which red is in the Castillo at round 3's end.
+OWN_SCORING_SEED = 1
+
+
+def test_a_scoring_the_seats_own_move_set_off_stays_in_sight(app, api, client, monkeypatch):
+    """The scoring red's own move set off stays on red's page, open, until red's next
+    decision: red, in the Castillo, picks after the bots (who pick at once), so its pick
+    reveals the Castillo's and the general scoring comes with it."""
+    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: OWN_SCORING_SEED)
+    game, key = new_bot_game(api, options={"first_player": "red"})
+    game_id = game["id"]
+    play_red(app, api, game_id, key, red_turn_in_round_3, castillo=True)
+    play_red_turn(api, game_id, key)
+    end_round_3(app, api, game_id, key)
+    log = api.get(f"/api/games/{game_id}/log", key).get_json()["moves"]
+    # The move that ended round 3 scored it, and started round 4.
+    ender = next(
+        e for e in log for ev in e["events"] if ev == {**ev, "type": "round_started", "round": 4}
+    )
+    assert ender["player"] == "red", ender
+    sign_in_seat(app, client, game_id, "red")
+    since = page(client, f"/games/{game_id}?colour=red").find("section", cls="since")
+    assert since is not None
+    lines = [" ".join(li.text.split()) for li in since.find_all("li")]
+    assert lines[0].startswith("You: "), lines
+    assert any(" scored: " in line for line in lines), lines
+    assert stepped_from(since) == ender["seq"]
+    # Red's next decision (a power card in round 4): the scoring is behind it now.
+    play_red(app, api, game_id, key, lambda view, decision: decision["kind"] != "power_card")
+    log = api.get(f"/api/games/{game_id}/log", key).get_json()["moves"]
+    card = max(e["seq"] for e in log if e["player"] == "red")
+    since = page(client, f"/games/{game_id}?colour=red").find("section", cls="since")
+    assert since is None or stepped_from(since) == card + 1
+
+
+def stepped_from(since) -> int:
+    """The seq the section's link steps through its moves from."""
+    query = parse_qs(urlsplit(since.find("a").get("href")).query)
+    return int(query["seq"][0])
+
+
+def test_the_story_is_led_by_the_latest_scoring_of_the_seats_own_last_moves(monkeypatch):
+    """Of red's own last moves (a turn), the story starts at the latest that scored; moves
+    of red's before another's are not read as its last."""
+    from pbem.game import history
+
+    scoring = [{"type": "score", "player": "red", "points": 4}]
+    log = [
+        {"seq": 1, "player": "red", "move": {}, "events": scoring},
+        {"seq": 2, "player": "blue", "move": {}, "events": scoring},
+        {"seq": 3, "player": "red", "move": {}, "events": []},
+        {"seq": 4, "player": "red", "move": {}, "events": scoring},
+        {"seq": 5, "player": "red", "move": {}, "events": scoring},
+        {"seq": 6, "player": "red", "move": {}, "events": []},
+        {"seq": 7, "player": "green", "move": {}, "events": []},
+    ]
+
+    def stored_log(connection, game_id, after, upto):
+        return [e for e in log if after < e["seq"] <= upto]
+
+    def since_last_move(connection, game_id, colour, upto):
+        last = max(e["seq"] for e in log if e["player"] == colour and e["seq"] <= upto)
+        return stored_log(connection, game_id, last, upto)
+
+    monkeypatch.setattr(history, "stored_log", stored_log)
+    monkeypatch.setattr(history, "since_last_move", since_last_move)
+
+    def seqs(colour: str, upto: int) -> list[int]:
+        return [e["seq"] for e in history.since_last_decision(None, 1, colour, upto)]
+
+    assert seqs("red", 7) == [5, 6, 7]
+    assert seqs("red", 6) == [5, 6]  # red moved last: its scoring alone
+    assert seqs("red", 3) == []  # red's move after blue's scoring set off none
+    assert seqs("blue", 7) == [2, 3, 4, 5, 6, 7]
+    assert seqs("green", 7) == []
+
+
+def test_round_back_goes_to_the_round_before_with_its_moves_listed(app, api, client):
+    """From round 4, "◀◀ Round" goes to the start of round 3 and lists its moves, every
+    one, from the move that started it to the one that ended it (its scoring); from there,
+    to the start of round 2."""
+    game, key = new_bot_game(api, options={"first_player": "red"})
+    game_id = game["id"]
+    play_red(app, api, game_id, key, lambda view, decision: view["round_number"] == 4)
+    log = api.get(f"/api/games/{game_id}/log", key).get_json()["moves"]
+    # Round 1 starts at setup (seq 0); each later one with the move whose events say so.
+    starts = [0] + [e["seq"] for e in log for ev in e["events"] if ev["type"] == "round_started"]
+    assert len(starts) == 4, starts
+    sign_in_seat(app, client, game_id, "red")
+    path = f"/games/{game_id}?colour=red"
+    for start, end in ((starts[2], starts[3]), (starts[1], starts[2])):
+        back = page(client, path).find("nav", cls="replay").find("a", data_step="previous-round")
+        assert back.get("title") == "The start of the round before"
+        path = back.get("href")
+        assert parse_qs(urlsplit(path).query)["seq"] == [str(start)], (path, start)
+        listed = page(client, path).find("aside", cls="log").find_all("li", data_seq=True)
+        assert [int(li.get("data-seq")) for li in listed] == list(range(start, end + 1))
