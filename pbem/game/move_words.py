@@ -99,7 +99,10 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 #: The options a special action offers (`special_option`), in words.
-_OPTIONS = {"court_two": N_("court two"), "own_region": N_("own region")}
+_OPTIONS = {
+    "court_two": N_("choose: 2 more caballeros from your court, anywhere"),
+    "own_region": N_("choose: empty one region of yours and spread them"),
+}
 
 
 def _option(option: str) -> str:
