@@ -100,6 +100,10 @@ def main() -> int:
                 except OSError:
                     time.sleep(0.1)
             driver.get(link)
+            # A seat's link asks before it signs in: its "Sign in" button, as a person presses.
+            for button in driver.find_elements(By.CSS_SELECTOR, "form.seat-sign-in button"):
+                button.click()
+                break
             WebDriverWait(driver, 30).until(
                 lambda d: d.find_elements(By.CSS_SELECTOR, "svg.board [data-region]")
                 and d.find_elements(By.CSS_SELECTOR, "form.moves button")
