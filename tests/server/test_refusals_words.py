@@ -125,7 +125,8 @@ def test_english_readers_get_the_engines_words(app):
             assert refusals.translated(refusal) == expected
 
 
-def test_a_russian_players_illegal_line_is_refused_in_russian(mail_app, mail_api, smtp):
+def russian_answer(mail_app, mail_api, smtp, line: str) -> str:
+    """The answer's text to `line`, replied by the seat to move, who reads Russian."""
     game_id, keys, seats = start(mail_app, mail_api)
     (colour,) = to_move(mail_api, game_id)
     chosen = mail_api.client.put(
@@ -134,12 +135,16 @@ def test_a_russian_players_illegal_line_is_refused_in_russian(mail_app, mail_api
     assert chosen.status_code == 200
     mail = latest_with_moves(smtp, seats[colour])
     before = len(smtp.inbox.to(seats[colour]))
-    # Taking caballeros while the power cards are being played: a rule, not the notation.
-    inbound(mail_app, reply(mail, "take 3", sender=seats[colour], language="ru"))
+    inbound(mail_app, reply(mail, line, sender=seats[colour], language="ru"))
     deliver(mail_app)
     answers = smtp.inbox.to(seats[colour])[before:]
     assert answers, "no answer to the reply"
-    text = " ".join(body_text(answers[-1]).split())
+    return " ".join(body_text(answers[-1]).split())
+
+
+def test_a_russian_players_illegal_line_is_refused_in_russian(mail_app, mail_api, smtp):
+    # Taking caballeros while the power cards are being played: a rule, not the notation.
+    text = russian_answer(mail_app, mail_api, smtp, "take 3")
     assert "Ничего не сыграно" in text, text
     assert "Сейчас нельзя брать Кабальеро ко двору" in text, text
     for english in ("You cannot", "waiting for", "take caballeros", "Nothing was played"):
@@ -263,19 +268,7 @@ def test_english_readers_get_the_notations_words(app):
 
 
 def test_a_russian_players_mistyped_line_is_answered_in_russian(mail_app, mail_api, smtp):
-    game_id, keys, seats = start(mail_app, mail_api)
-    (colour,) = to_move(mail_api, game_id)
-    chosen = mail_api.client.put(
-        "/api/players/me/preferences", json={"language": "ru"}, headers=mail_api.auth(keys[colour])
-    )
-    assert chosen.status_code == 200
-    mail = latest_with_moves(smtp, seats[colour])
-    before = len(smtp.inbox.to(seats[colour]))
-    inbound(mail_app, reply(mail, "powr 9", sender=seats[colour], language="ru"))
-    deliver(mail_app)
-    answers = smtp.inbox.to(seats[colour])[before:]
-    assert answers, "no answer to the reply"
-    text = " ".join(body_text(answers[-1]).split())
+    text = russian_answer(mail_app, mail_api, smtp, "powr 9")
     assert "Ничего не сыграно" in text, text
     assert "Строка 1 («powr 9»)" in text, text
     assert '«powr» — это не ход (возможно, вы имели в виду "power"?)' in text, text
