@@ -58,6 +58,22 @@ IGNORED_HEADERS = frozenset({"message-id", "date"})
 # -- scrambling what others keep secret ---------------------------------------------------------
 
 
+def own_moves_left_out(text: str) -> str:
+    """A mail's text without the moves its recipient may write: the list of moves now, the
+    worked example ("A whole answer in one reply") and each card's example."""
+    kept, in_example = [], False
+    for line in text.split("Your moves now")[0].splitlines():
+        if line.startswith("A whole answer in one reply"):
+            in_example = True
+            continue
+        if in_example and line.startswith("  "):
+            continue
+        in_example = False
+        if "its action, e.g.:" not in line:
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def scrambled(state: engine.State, keep: list[str], rng: random.Random) -> engine.State:
     """A copy of `state` in which every secret of colours outside `keep` (the recipient's
     person) is replaced by something else that looks legal: hands (same size), picks made,
@@ -371,15 +387,17 @@ def check_row(app, row, moved, secrets: Secrets, seats, title, game_id, rng) -> 
     else:
         assert hand_lines == [] and "Your power cards" not in html
     # Another person's open pick or taken-back card, in the notation, is named nowhere
-    # outside the recipient's own list of moves.
-    told = text.split("Your moves now")[0]
+    # outside what the recipient may write: its moves, the worked example, each card's example
+    # (the same words may be the recipient's own card or region; whether the mail depends on
+    # another's secret is the scrambled comparison's to say).
+    told = own_moves_left_out(text)
     for phase, owner, _, region in secrets.open_picks:
         if owner not in person:
             pick = {"castillo": "castillo_pick", "special": "secret_pick"}[phase]
             assert engine.format_move({"type": pick, "region": region}) not in told
     for owner, _, card in secrets.returns:
         if owner not in person:
-            assert engine.format_move({"type": "return_power_card", "card": card}) not in text
+            assert engine.format_move({"type": "return_power_card", "card": card}) not in told
     # The same mail, composed with every other person's secrets scrambled.
     other = scrambled(state, sorted(person), rng)
     recipient = Recipient(player_id, holder[1], holder[2], colour)
