@@ -209,9 +209,8 @@ def _escaped(words: str) -> str:
 
 
 #: Each of the engine's sentences as a row: its catalog text, whose English the engine
-#: writes, with what its parts look like (`_row`), or where a pattern must say more, the
-#: pattern and the text. A pattern reads the whole message, and the more particular of two
-#: comes first.
+#: writes, with what its parts look like (`_row`). A pattern reads the whole message, and
+#: the more particular of two comes first.
 ROWS: list[tuple[str, str]] = [
     # -- where the service and the batch put a refusal ----------------------------------
     _row(
@@ -341,10 +340,7 @@ ROWS += [
         card=_CARD,
         stack=r"\d+",
     ),
-    (
-        rf'"(?P<card>{_CARD})" is not among this round\'s face-up action cards: (?P<left>.+)\.',
-        N_('"%(card)s" is not among this round\'s face-up action cards: %(left)s.'),
-    ),
+    _row(N_('"%(card)s" is not among this round\'s face-up action cards: %(left)s.'), card=_CARD),
     _row(N_("the cards left are %(cards)s")),
     _row(N_("no card is left")),
     _row(
@@ -453,10 +449,7 @@ ROWS += [
     ),
     _row(N_("Every opponent is already in the order.")),
     _row(N_('%(card)s hits every opponent: start it with "special".'), card=_CARD),
-    (
-        rf"Choose which of your opponent's colours (?P<card>{_CARD}) hits \(\"target\"\)\.",
-        N_('Choose which of your opponent\'s colours %(card)s hits ("target").'),
-    ),
+    _row(N_('Choose which of your opponent\'s colours %(card)s hits ("target").'), card=_CARD),
     _row(N_("Name the order of every opponent first (target).")),
     _row(N_("The region is already chosen: %(region)s."), region=_PLACE),
     _row(N_("You have no secret pick to make for %(card)s."), card=_CARD),

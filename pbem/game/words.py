@@ -545,9 +545,8 @@ def card_examples(state: engine.State, colour: str) -> dict[int, str]:
         takes = [m for m in legal if m["type"] == "take_caballeros"]
         if not takes:
             return {}
-        # As most turns go: as many caballeros taken as the power card allows.
-        most = max(takes, key=lambda m: m["count"] if m["type"] == "take_caballeros" else 0)
-        board, _events = engine.apply(board, colour, most)
+        # As most turns go, and as the worked example does: as many taken as allowed.
+        board, _events = engine.apply(board, colour, min(takes, key=_example_rank))
         legal = engine.legal_moves(board, colour)
     examples = {}
     for move in legal:

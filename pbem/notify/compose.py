@@ -229,7 +229,7 @@ def deadline_text(deadline: datetime | str | None) -> str | None:
 def describe_log_entry(entry: Mapping[str, Any]) -> str:
     """A log entry as its reader may see it, in the notation (a hidden one by its type)."""
     if entry.get("hidden"):  # its kind alone, in words ("Castillo disk (secret)")
-        return move_words.describe_move({"type": entry["move"]["type"]})
+        return words.secret_move(entry["move"]["type"])
     return engine.format_move(entry["move"])
 
 
