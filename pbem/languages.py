@@ -130,22 +130,17 @@ def in_language(language: str | None) -> Iterator[None]:
             _rendering.reset(token)
 
 
-def _locale() -> Any:
-    """The locale being rendered (Flask-Babel's `get_locale`)."""
-    return get_locale()
-
-
 def current_language() -> str:
     """The language being rendered now (English outside an app)."""
     if not has_app_context():
         return DEFAULT
-    return known(str(_locale() or DEFAULT)) or DEFAULT
+    return known(str(get_locale() or DEFAULT)) or DEFAULT
 
 
 def rendering_locale() -> str:
     """The locale being rendered, as Flask-Babel names it (`de`; `en_US` is not `en`): the
     key of what is drawn once per language and kept."""
-    locale = _locale() if has_app_context() else None
+    locale = get_locale() if has_app_context() else None
     if locale is None:
         return DEFAULT
     name = _LOCALE_NAMES.get(locale)
