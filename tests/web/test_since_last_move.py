@@ -215,7 +215,11 @@ def test_the_open_page_shows_the_bots_round_and_its_scoring_without_a_click(
     assert moves
     for move in moves:
         assert move in text, (move, text)
-    assert "General scoring" in text, text
+    if mine == confirmed:
+        # The bots' moves alone ended the round, so the scoring's heading is among them. (A
+        # bot's intrigue may have sent red to the Castillo: then red's own pick set the
+        # scoring off, and the story begins at that pick, after the heading.)
+        assert "General scoring" in text, text
     # The breakdown is open in place: a line per region, each on view, none in a <details>.
     scored = [li for li in by_css(browser, "section.since li") if "scored:" in li.text]
     assert len(scored) >= 3 and all(li.is_displayed() for li in scored), text
