@@ -1,0 +1,129 @@
+"""Every change of stored state goes through `pbem.play`: the doors (`api`, `web`, `mailin`,
+`schedule`) call its functions and end their transaction through `pbem.play.unit`, and never
+touch the session, a connection or a write statement themselves. This test reads the doors'
+source (every function, nested ones too) and names each place that does; the tests at the
+end show it the kinds of code it must catch."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOORS = ("api", "web", "mailin", "schedule")
+
+#: Methods of a session or a connection that run SQL or end a transaction.
+SESSION_CALLS = {
+    "execute",
+    "executemany",
+    "scalar",
+    "scalars",
+    "commit",
+    "rollback",
+    "flush",
+    "connection",
+    "add_all",
+    "refresh",
+    "get_one",
+    "begin",
+    "begin_nested",
+    "remove",
+}
+#: Methods whose name alone is too common to forbid; forbidden on a session or connection.
+ON_A_SESSION = {"add", "delete", "merge", "get", "query"}
+#: Names that build a write statement or reach the session.
+FORBIDDEN_IMPORTS = {
+    ("sqlalchemy", "insert"),
+    ("sqlalchemy", "update"),
+    ("sqlalchemy", "delete"),
+    ("pbem.extensions", "db"),
+}
+
+
+def _receiver(node: ast.expr) -> str:
+    """`db.session` for `db.session.execute`, `connection` for `connection.execute`."""
+    return ast.unparse(node).lower()
+
+
+def offences(source: str, path: str = "<test>") -> Iterator[str]:
+    """Each place in `source` where a door would write (or read) around `pbem.play`."""
+    tree = ast.parse(source)
+    cookie = _flask_session(tree)
+    for node in ast.walk(tree):
+        where = f"{path}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                if (node.module, alias.name) in FORBIDDEN_IMPORTS:
+                    yield f"{where}: imports {alias.name} from {node.module}"
+        elif isinstance(node, ast.Attribute) and node.attr == "session":
+            if isinstance(node.value, ast.Name) and node.value.id == "db":
+                yield f"{where}: uses db.session"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            name, receiver = node.func.attr, _receiver(node.func.value)
+            if _runs_sql(name, receiver, cookie):
+                yield f"{where}: calls {receiver}.{name}()"
+
+
+def _runs_sql(name: str, receiver: str, cookie: str | None) -> bool:
+    if name in SESSION_CALLS:
+        return not _harmless(name, receiver)
+    on_a_session = "session" in receiver or "connection" in receiver
+    return name in ON_A_SESSION and receiver != cookie and on_a_session
+
+
+def _flask_session(tree: ast.Module) -> str | None:
+    """The name Flask's signed cookie goes by here (`from flask import session`), which is
+    no database session."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "flask":
+            for alias in node.names:
+                if alias.name == "session":
+                    return (alias.asname or alias.name).lower()
+    return None
+
+
+def _harmless(name: str, receiver: str) -> bool:
+    # `unit.commit()` is the door's one way to end its transaction; a regex's or a
+    # string's methods share no names with these.
+    return receiver == "unit" and name in {"commit", "rollback", "remove"}
+
+
+def door_files() -> list[Path]:
+    return sorted(p for door in DOORS for p in (ROOT / "pbem" / door).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", door_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_doors_write_only_through_play(path: Path) -> None:
+    found = list(offences(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix()))
+    assert not found, "a door writes or reads around pbem.play:\n" + "\n".join(found)
+
+
+# The test of the test: each kind of code it exists to catch.
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from pbem.extensions import db\n",
+        "def f():\n    db.session.add(x)\n",
+        "def f():\n    def g():\n        connection.execute(stmt)\n",
+        "from sqlalchemy import update\n",
+        "def f(session):\n    session.delete(row)\n",
+        "def f():\n    get_connection().execute(q)\n",
+        "def f(s):\n    s.commit()\n",
+    ],
+)
+def test_the_test_catches_a_write_around_play(source: str) -> None:
+    assert list(offences(source))
+
+
+def test_the_test_lets_the_doors_own_words_through() -> None:
+    source = (
+        "from flask import session\n"
+        "from pbem.play import unit\n"
+        "def f(form, seats):\n"
+        "    unit.commit()\n    unit.rollback()\n    seats.get('red')\n    form.add('x')\n"
+        "    session.get('csrf')\n"
+    )
+    assert not list(offences(source))
