@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 import engine
 from pbem.clock import now
@@ -27,21 +27,74 @@ from pbem.store.models import Game, Move, Player
 from pbem.store.prepared import all_together
 
 
+class DeadlineEntry(TypedDict):
+    player: str
+    decision: str  # the pending decision's key (`policy.decision_key`)
+    due: str | None  # ISO 8601, UTC
+
+
+class UndeliveredMail(TypedDict):
+    recipient: str
+    kind: str
+    queued: str | None
+    attempts: int
+    error: str | None
+
+
+class GameView(engine.View):
+    """The spec's `GameView`: the engine's view with the game's id, title, seq and status;
+    read now (not at an earlier seq), the deadlines and who is away beside it, and for the
+    game's maker the mail that could not be delivered."""
+
+    id: int
+    title: str
+    seq: int
+    status: str
+    deadlines: NotRequired[list[DeadlineEntry]]
+    away: NotRequired[dict[str, str | None]]
+    undelivered: NotRequired[list[UndeliveredMail]]
+
+
+class LegalMoves(TypedDict):
+    seq: int
+    colour: str | None
+    moves: list[engine.Move]
+
+
+class ShownMove(TypedDict):
+    """A log entry as its reader may see it, with where the move came from and when."""
+
+    seq: int
+    player: str
+    move: engine.Move | engine.HiddenMove  # only its type where the reader may not see it
+    events: list[engine.Event]
+    hidden: NotRequired[bool]
+    source: str
+    time: str | None
+
+
+class Log(TypedDict):
+    seq: int
+    moves: list[ShownMove]
+
+
 def _pending_colours(state: engine.State) -> set[str]:
     return {p["player"] for p in engine.pending(state)}
 
 
 def game_view(
     state: engine.State, colour: str | None, *, game_id: int, title: str, seq: int, status: str
-) -> dict[str, Any]:
+) -> GameView:
     """The API's game view: the engine's view with the game's id, title, seq and status
     beside it (the spec's `GameView`)."""
-    view: dict[str, Any] = {**engine.view(state, colour)}
-    view.update(id=game_id, title=title, seq=seq, status=status)
-    return view
+    # The engine's view is whole; what is read beside it (deadlines, away) comes later.
+    return cast(
+        GameView,
+        {**engine.view(state, colour), "id": game_id, "title": title, "seq": seq, "status": status},
+    )
 
 
-def _view(game: Game, state: engine.State, colour: str | None, seq: int) -> dict[str, Any]:
+def _view(game: Game, state: engine.State, colour: str | None, seq: int) -> GameView:
     return game_view(state, colour, game_id=game.id, title=game.title, seq=seq, status=game.status)
 
 
@@ -52,7 +105,7 @@ class CallersView:
     state is read only then, so a client whose copy is current costs no state)."""
 
     etag: str
-    build: Callable[[], dict[str, Any]]
+    build: Callable[[], GameView]
 
 
 def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> CallersView:
@@ -80,15 +133,13 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
     own = [r.own_colour for r in rows if r.own_colour is not None]
     pending = {p["player"] for p in game.pending or []}
     viewer = resolve_colour(game_id, own, colour, pending, acting=False)
-    beside: dict[str, Any] = {
-        "deadlines": [
-            {"player": d.colour, "decision": d.decision, "due": _isoformat(d.due_at)}
-            for d in deadlines
-        ],
-        "away": {a.colour: _isoformat(a.until) for a in away},
-    }
+    deadlines_now: list[DeadlineEntry] = [
+        {"player": d.colour, "decision": d.decision, "due": _isoformat(d.due_at)} for d in deadlines
+    ]
+    away_now: dict[str, str | None] = {a.colour: _isoformat(a.until) for a in away}
+    undelivered_now: list[UndeliveredMail] | None = None
     if key_hash is not None and game.creator_id == game.player_id:
-        beside["undelivered"] = [
+        undelivered_now = [
             {
                 "recipient": n.recipient,
                 "kind": n.kind,
@@ -98,28 +149,28 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
             }
             for n in undelivered[0]
         ]
-    shown = [game.seq, game.status, game.title, viewer, beside]
+    shown = [game.seq, game.status, game.title, viewer, deadlines_now, away_now, undelivered_now]
     digest = hashlib.blake2b(json.dumps(shown, sort_keys=True).encode(), digest_size=12)
 
-    def build() -> dict[str, Any]:
+    def build() -> GameView:
         state = current_state(game.game_id, game.seed, game.seq)
         view = game_view(
             state, viewer, game_id=game.game_id, title=game.title, seq=game.seq, status=game.status
         )
-        view.update(beside)
+        view["deadlines"], view["away"] = deadlines_now, away_now
+        if undelivered_now is not None:
+            view["undelivered"] = undelivered_now
         return view
 
     return CallersView(etag=f"{game.seq}-{digest.hexdigest()}", build=build)
 
 
-def view_at(
-    game: Game, player: Player | None, seq: int, colour: str | None = None
-) -> dict[str, Any]:
+def view_at(game: Game, player: Player | None, seq: int, colour: str | None = None) -> GameView:
     """The caller's view as it was after move `seq`; `colour` as for `current_view`."""
     return view_of_seats(game, [s.colour for s in seats_of(game, player)], seq, colour)
 
 
-def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None) -> dict[str, Any]:
+def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None) -> GameView:
     """The view after move `seq` of whoever holds the seats `own` (none: the public view);
     `colour` as for `current_view`. `game` is a Game or a row with its id, seq, seed, title
     and status."""
@@ -137,7 +188,7 @@ def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None
     return _view(game, state, viewer, seq)
 
 
-def legal_moves_for(actor: Actor, game_id: int, colour: str | None = None) -> dict[str, Any]:
+def legal_moves_for(actor: Actor, game_id: int, colour: str | None = None) -> LegalMoves:
     """Every move one of the actor's seats may make now (`colour` picks the seat of a
     person holding two; default: the one pending now). One query finds the actor, the game
     and the seats."""
@@ -161,7 +212,7 @@ def _moves_of(game: Game) -> list[Move]:
     return list(db.session.execute(query).scalars())
 
 
-def log_for(game: Game, player: Player | None) -> dict[str, Any]:
+def log_for(game: Game, player: Player | None) -> Log:
     """The log as the caller may see it, each move with its events."""
     logged = _moves_of(game)
     entries: list[engine.LogEntry] = [

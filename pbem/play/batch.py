@@ -29,7 +29,7 @@ from pbem.game.games import status_word
 from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
-from pbem.game.views import game_view
+from pbem.game.views import GameView, game_view
 from pbem.languages import N_, _
 from pbem.notify import outbox
 from pbem.play import chain
@@ -55,7 +55,7 @@ class Outcome:
     colour: str
     seq: int  # the game's seq after the batch (as it would be, for a dry run)
     events: list[engine.Event]
-    view: dict[str, Any]
+    view: GameView
     dry_run: bool = False
     withheld: str | None = None  # why a dry run shows the game as it is now
     moves: list[engine.Move] = field(default_factory=list)

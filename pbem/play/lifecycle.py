@@ -182,8 +182,8 @@ def create_game(
     title: str,
     seats: list[dict[str, Any]],
     options: dict[str, Any] | None = None,
-    timing: dict[str, Any] | None = None,
-    default_timing: dict[str, Any] | None = None,
+    timing: policy.StoredTiming | None = None,
+    default_timing: policy.StoredTiming | None = None,
     forming: bool = False,
     language: str | None = None,
     capped: bool = True,
@@ -197,7 +197,7 @@ def create_game(
     (`play.strangers`); only the operator's own tools make games that are not."""
     emails, colours, options = _checked_seating(creator, seats, options, forming)
     strangers.check_words(title, seats)
-    timing = policy.timing_of({**(default_timing or {}), **(timing or {})})
+    whole = policy.timing_of({**(default_timing or {}), **(timing or {})})
     seed = secrets.randbits(62)
     try:
         state = engine.new_game(colours, seed=seed, options=options or None)
@@ -215,7 +215,7 @@ def create_game(
         title=title.strip(),
         language=known(language),
         options=options,
-        timing=timing,
+        timing=dict(whole),
         seed=seed,
         status="forming" if forming else "active",
         creator_id=creator.id,
@@ -245,7 +245,7 @@ def create_game(
         db.session.add(IdleLimit(game_id=game.id, abandon_at=moment + FORMING_FOR))
         outbox.invitations(db.session.connection(), game=game, organiser=creator)
         return game
-    db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(timing, moment)))
+    db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(whole, moment)))
     _begin(game, state)
     return game
 

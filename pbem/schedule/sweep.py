@@ -106,7 +106,7 @@ def _remind(
     game: Game,
     seat: Seat,
     row: Row[Any],
-    timing: dict[str, Any],
+    timing: policy.Timing,
     due_at: datetime,
     moment: datetime,
 ) -> str | None:
@@ -148,7 +148,7 @@ def plan_for(
     return moves
 
 
-def _play_for(game: Game, seat: Seat, row: Row[Any], timing: dict[str, Any]) -> str | None:
+def _play_for(game: Game, seat: Seat, row: Row[Any], timing: policy.Timing) -> str | None:
     by_bot = seat.bot or timing["on_timeout"] == "bot"
     bot = GreedyBot(game.seed % 2**31 + game.seq) if by_bot else None
     timed_out = not seat.bot

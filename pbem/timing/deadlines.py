@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Row
 
 import engine
 from pbem.store.models import Absence, Deadline, Seat
@@ -35,7 +35,7 @@ GAME_SEATS = Prepared(
 def sync(
     connection: Connection,
     game_id: int,
-    timing: dict[str, Any],
+    timing: policy.StoredTiming,
     state: engine.State,
     moment: datetime,
     reopened: Collection[tuple[str, str]] = (),
@@ -87,7 +87,7 @@ def sync(
     return due
 
 
-def seats_of(connection: Connection, game_id: int) -> dict[str, Any]:
+def seats_of(connection: Connection, game_id: int) -> dict[str, Row[Any]]:
     return {r.colour: r for r in GAME_SEATS.all(connection, {"game": game_id})}
 
 
@@ -105,7 +105,7 @@ def absences_of(
     return out
 
 
-def recompute(connection: Connection, game_id: int, timing: dict[str, Any]) -> None:
+def recompute(connection: Connection, game_id: int, timing: policy.StoredTiming) -> None:
     """Push the game's open deadlines through the policy again (a new absence, a bot taking
     or leaving a seat): each is re-derived from when it opened."""
     timing = policy.timing_of(timing)
@@ -127,7 +127,7 @@ def recompute(connection: Connection, game_id: int, timing: dict[str, Any]) -> N
 
 
 def extend(
-    connection: Connection, game_id: int, colour: str, hours: int, timing: dict[str, Any]
+    connection: Connection, game_id: int, colour: str, hours: int, timing: policy.StoredTiming
 ) -> list[datetime]:
     """Put off the seat's open deadlines by `hours` (the organiser's grace): the new
     deadlines; none when the seat has nothing pending."""

@@ -6,12 +6,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import engine
 
+#: A policy as a game stores it (its JSON column): only what the game set, maybe in the old
+#: single-setting form. `timing_of` makes it a whole `Timing`.
+StoredTiming = Mapping[str, Any]
+
+
+class Timing(TypedDict):
+    """A game's whole policy, every setting filled in (`timing_of`); hours and days are
+    whole numbers, as `TimingSchema` takes them."""
+
+    power_card_hours: int
+    turn_hours: int
+    pick_hours: int
+    veto_hours: int
+    reminders: list[int]  # hours before a deadline
+    quiet_days: list[str]  # of WEEKDAYS
+    on_timeout: str  # "default_move", "bot" or "skip"
+    bot_after_timeouts: int
+    abandon_after_days: int
+    vacation_days: int
+
+
 #: The documented defaults (docs/deadlines.md).
-DEFAULT_TIMING: dict[str, Any] = {
+DEFAULT_TIMING: Timing = {
     "power_card_hours": 48,
     "turn_hours": 72,
     "pick_hours": 48,
@@ -37,17 +58,17 @@ HOURS_FOR = {
 }
 
 
-def timing_of(stored: dict[str, Any] | None) -> dict[str, Any]:
+def timing_of(stored: StoredTiming | None) -> Timing:
     """A game's policy with the defaults filled in. Games made before the policy had one
     setting, `deadline_hours`, for every decision."""
     stored = dict(stored or {})
     legacy = stored.pop("deadline_hours", None)
     stored.pop("reminder_hours", None)
-    timing = dict(DEFAULT_TIMING)
+    timing: dict[str, Any] = dict(DEFAULT_TIMING)
     if legacy:
         timing.update({name: legacy for name in set(HOURS_FOR.values())})
     timing.update(stored)
-    return timing
+    return cast(Timing, timing)  # stored settings were checked by TimingSchema
 
 
 def decision_key(entry: Mapping[str, Any]) -> str:
@@ -70,14 +91,15 @@ def answered_along(steps: Iterable[tuple[engine.State, engine.State]]) -> set[tu
 
 
 def due(
-    timing: dict[str, Any],
+    timing: Timing,
     kind: str,
     opened: datetime,
     absences: Iterable[tuple[datetime, datetime]] = (),
 ) -> datetime:
     """When a decision of `kind` opened at `opened` is due: its hours on, moved past the
     holder's absences (within the game's vacation allowance) and off quiet days."""
-    moment = opened + timedelta(hours=timing[HOURS_FOR.get(kind, "turn_hours")])
+    hours: int = timing[HOURS_FOR.get(kind, "turn_hours")]  # type: ignore[literal-required]
+    moment = opened + timedelta(hours=hours)
     allowance = timedelta(days=timing["vacation_days"])
     for start, end in sorted(absences):
         if allowance <= timedelta(0):
@@ -98,7 +120,7 @@ def due(
     return moment
 
 
-def next_look(timing: dict[str, Any], due_at: datetime, sent: Iterable[int]) -> datetime:
+def next_look(timing: Timing, due_at: datetime, sent: Iterable[int]) -> datetime:
     """When the sweep must next look at a deadline: its next unsent reminder, else the
     deadline itself."""
     sent = set(sent)
@@ -107,7 +129,7 @@ def next_look(timing: dict[str, Any], due_at: datetime, sent: Iterable[int]) -> 
 
 
 def reminders_owed(
-    timing: dict[str, Any], due_at: datetime, moment: datetime, sent: Iterable[int] = ()
+    timing: Timing, due_at: datetime, moment: datetime, sent: Iterable[int] = ()
 ) -> list[int]:
     """The reminders (hours before `due_at`) whose time has come by `moment`, unsent."""
     sent = set(sent)
@@ -116,6 +138,6 @@ def reminders_owed(
     ]
 
 
-def abandon_at(stored: dict[str, Any] | None, moment: datetime) -> datetime:
+def abandon_at(stored: StoredTiming | None, moment: datetime) -> datetime:
     """When a game is abandoned if no person moves again after `moment`."""
     return moment + timedelta(days=timing_of(stored)["abandon_after_days"])

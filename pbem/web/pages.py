@@ -24,7 +24,7 @@ from pbem.extensions import db
 from pbem.game import history, table, words
 from pbem.game.games import games_of, get_game, seats_of
 from pbem.game.states import current_state
-from pbem.game.views import view_of_seats
+from pbem.game.views import GameView, view_of_seats
 from pbem.languages import _, current_language
 from pbem.notify.board_text import place_name
 from pbem.play.notes import LONGEST as LONGEST_NOTES
@@ -435,7 +435,7 @@ class Preview:
     previewed but played unseen with the others once confirmed."""
 
     shown: list[engine.Move]
-    view: dict[str, Any] | None  # None: nothing previewed yet (the game as it is)
+    view: GameView | None  # None: nothing previewed yet (the game as it is)
     state: engine.State | None
     reveals: engine.Move | None = None
 
@@ -550,6 +550,7 @@ def _draw_board_page(
     colour_field = viewer if len(own) > 1 else None
     offered, plans = None, False
     if own and game.status == "active" and shown == game.seq:
+        assert viewer is not None  # `own` is not empty: one of its colours
         offered, plans = _offered(game, view, viewer, names, preview)
     if preview is None:
         board, panel = board_and_panel(game, view, names, deadlines)

@@ -28,7 +28,7 @@ blp = Blueprint("moves", __name__, url_prefix="/api/games/<int:game_id>", descri
 @blp.arguments(ViewerColourSchema(), location="query")
 @blp.response(200, LegalMovesSchema)
 @blp.doc(security=KEY_REQUIRED)
-def legal_moves(query: dict[str, Any], game_id: int) -> dict[str, Any]:
+def legal_moves(query: dict[str, Any], game_id: int) -> views.LegalMoves:
     """Every move your seat may make now (none when it is not your turn); `colour` says which
     seat when you hold two."""
     return views.legal_moves_for(Actor.by_key(api_key_hash()), game_id, query.get("colour"))
@@ -83,7 +83,7 @@ def submit(headers: dict[str, Any], data: dict[str, Any], game_id: int) -> Respo
 @blp.route("/log", methods=["GET"])
 @blp.response(200, LogSchema)
 @blp.doc(security=KEY_OPTIONAL)
-def log(game_id: int) -> dict[str, Any]:
+def log(game_id: int) -> views.Log:
     """The move log with each move's events, other players' unrevealed secrets left out."""
     return views.log_for(get_game(game_id), current_player(required=False))
 
