@@ -17,13 +17,13 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from flask import Flask, has_request_context, request
 
 from pbem.extensions import db
 from pbem.game.players import add_player, hash_api_key, new_api_key
 from pbem.notify.sender import deliver_due, mail_files, mail_folder, written_since
+from pbem.play.asked import SeatAsked
 from pbem.play.lifecycle import create_game
 from pbem.schedule.sweep import sweep
 from pbem.store.models import Player
@@ -127,7 +127,7 @@ def start_demo(app: Flask, base_url: str) -> Demo:
         elif key is None:  # its key was not kept (or changed since): a fresh one to print
             key, you.api_key_hash = new_api_key()
         _keep_demo_key(app, key)
-        seats: list[dict[str, Any]] = [{"email": email, "colour": colour}]
+        seats: list[SeatAsked] = [{"email": email, "colour": colour}]
         seats += [{"colour": c, "bot": True} for c in BOT_COLOURS]
         # The operator's own game, which invites no one: not counted against the day's cap.
         game = create_game(you, "Demo: you against two bots", seats, options={}, capped=False)

@@ -14,6 +14,7 @@ from pbem.extensions import db
 from pbem.game.state_cache import state_cache
 from pbem.store import queries, reads
 from pbem.store.models import Game
+from pbem.store.queries import SnapshotRow
 
 
 def new_state(game: Any) -> engine.State:
@@ -61,7 +62,7 @@ def state_at(game: Any, seq: int) -> engine.State:
     return state
 
 
-def snapshots_of(batch: engine.Batch[engine.State], first_seq: int) -> list[dict[str, Any]]:
+def snapshots_of(batch: engine.Batch[engine.State], first_seq: int) -> list[SnapshotRow]:
     """Snapshot rows for a batch whose first move is `first_seq`: one after each move that
     started a round."""
     return [

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -35,6 +34,7 @@ from pbem.notify import outbox
 from pbem.play import chain
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
+from pbem.store.queries import MoveRow, SnapshotRow
 from pbem.timing import deadlines, policy
 
 #: Sources that are a person playing (their seat's timeouts in a row start again at 0).
@@ -196,10 +196,10 @@ def _rows(
     ordered: chain.Chain,
     source: str,
     now: datetime,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[MoveRow], list[SnapshotRow]]:
     """The log's rows (and snapshots) of the batch, then of each batch orders played."""
-    moves: list[dict[str, Any]] = []
-    snapshots: list[dict[str, Any]] = []
+    moves: list[MoveRow] = []
+    snapshots: list[SnapshotRow] = []
     played_by = [(batch, seats.player_id, source)]
     played_by += [(b, p, "orders") for b, p in zip(ordered.batches, ordered.players, strict=True)]
     for each, player_id, how in played_by:
@@ -276,7 +276,7 @@ def move_row(
     played: engine.Played[engine.State],
     source: str,
     created_at: datetime,
-) -> dict[str, Any]:
+) -> MoveRow:
     """The row of one move in the log (table `moves`), as every write path stores it: the
     play function, and an import replaying a file."""
     return {

@@ -27,6 +27,7 @@ from pbem.languages import _, known, lazy_, moment_text
 from pbem.notify import outbox
 from pbem.notify.later import Later
 from pbem.play import chain, strangers
+from pbem.play.asked import SeatAsked
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.timing import deadlines, policy
 
@@ -68,7 +69,7 @@ def check_seat_holders(game_options: dict[str, Any], holders: list[str]) -> None
         )
 
 
-def _holders(seats: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
+def _holders(seats: list[SeatAsked], options: dict[str, Any]) -> list[str]:
     """Who holds each seat, by email: a person's, or a house bot's for `{bot: true}` (in a
     two-colour game one bot holds a pair, as one person would)."""
     holders, bots = [], 0
@@ -115,7 +116,7 @@ def _holders(seats: list[dict[str, Any]], options: dict[str, Any]) -> list[str]:
     return holders
 
 
-def _seat_address(position: int, seat: dict[str, Any]) -> str:
+def _seat_address(position: int, seat: SeatAsked) -> str:
     """A person's seat's address as kept; a refusal names the seat, as a game has several."""
     try:
         return kept_address(seat["email"])
@@ -131,7 +132,7 @@ def _seat_address(position: int, seat: dict[str, Any]) -> str:
 
 
 def _checked_seating(
-    creator: Player, seats: list[dict[str, Any]], options: dict[str, Any] | None, forming: bool
+    creator: Player, seats: list[SeatAsked], options: dict[str, Any] | None, forming: bool
 ) -> tuple[list[str], list[str], dict[str, Any]]:
     """Who holds each seat (by email), the colours and the options of a game to be made,
     checked: Invalid says what to mend."""
@@ -162,7 +163,7 @@ def _checked_seating(
     return emails, colours, options
 
 
-def _players_of(emails: list[str], seats: list[dict[str, Any]]) -> dict[str, Player]:
+def _players_of(emails: list[str], seats: list[SeatAsked]) -> dict[str, Player]:
     """The player of each seat's email, made for an email with no account yet (invited: its
     seat's first mail lets it claim a key). The name its seat was given is its name at the
     table until it chooses its own (one who plays here already keeps theirs: an organiser
@@ -180,7 +181,7 @@ def _players_of(emails: list[str], seats: list[dict[str, Any]]) -> dict[str, Pla
 def create_game(
     creator: Player,
     title: str,
-    seats: list[dict[str, Any]],
+    seats: list[SeatAsked],
     options: dict[str, Any] | None = None,
     timing: policy.StoredTiming | None = None,
     default_timing: policy.StoredTiming | None = None,

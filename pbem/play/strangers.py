@@ -17,7 +17,6 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
 
 from flask import current_app
 
@@ -26,6 +25,7 @@ from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.words import colour_name
 from pbem.languages import _, moment_text
+from pbem.play.asked import SeatAsked
 from pbem.store import limits, suppressed
 from pbem.store.models import Player
 
@@ -58,7 +58,7 @@ def looks_like_link(text: str) -> bool:
     return any(pattern.search(plain) for pattern in _LINKS)
 
 
-def check_words(title: str, seats: list[dict[str, Any]]) -> None:
+def check_words(title: str, seats: list[SeatAsked]) -> None:
     """Refuse a title or a seat's name (given by the organiser) that holds a link."""
     if looks_like_link(title):
         raise Invalid(

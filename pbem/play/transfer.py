@@ -45,6 +45,7 @@ from pbem.store.models import (
     TableTalk,
     utcnow,
 )
+from pbem.store.queries import MoveRow, SnapshotRow
 from pbem.timing import deadlines, policy
 from pbem.timing.schemas import TimingSchema
 
@@ -519,8 +520,8 @@ class _Replay:
 
     def __init__(self, first: engine.State, last: engine.State) -> None:
         self.first, self.last = first, last
-        self.moves: list[dict[str, Any]] = []
-        self.snapshots: list[dict[str, Any]] = []
+        self.moves: list[MoveRow] = []
+        self.snapshots: list[SnapshotRow] = []
 
 
 def _replay(document: GameDocument) -> _Replay:

@@ -7,7 +7,7 @@ the ORM's bookkeeping for a Game entity costs more than the engine's work on a m
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from sqlalchemy import (
     Integer,
@@ -47,6 +47,26 @@ from pbem.store.prepared import Prepared
 #: Ids and sequence numbers in URLs are checked against this before they reach the database:
 #: a 20-digit id is "not found", not an integer overflow in the driver.
 MAX_ID = 2**31 - 1
+
+
+class MoveRow(TypedDict):
+    """One move of the log as every write path appends it (`append_batch`), its game aside."""
+
+    seq: int
+    colour: str
+    player_id: int | None  # None: played by a bot, a timeout or an imported file
+    move: engine.Move
+    events: list[engine.Event]
+    source: str  # one of MOVE_SOURCES
+    created_at: datetime
+
+
+class SnapshotRow(TypedDict):
+    """The whole state (secrets included) after move `seq`, kept at the start of a round."""
+
+    seq: int
+    state: dict[str, Any]  # engine.to_dict's JSON
+
 
 _games = Game.__table__
 _seats = Seat.__table__
@@ -357,8 +377,8 @@ def append_batch(
     state: dict[str, Any],
     pending: list[engine.Pending],
     status: str,
-    moves: list[dict[str, Any]],
-    snapshots: list[dict[str, Any]],
+    moves: list[MoveRow],
+    snapshots: list[SnapshotRow],
     now: datetime,
     abandon_at: datetime | None,
 ) -> bool:

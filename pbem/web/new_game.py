@@ -17,6 +17,7 @@ from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.languages import LANGUAGES, N_, _
 from pbem.play import lifecycle
+from pbem.play.asked import SeatAsked
 from pbem.store.models import Player
 from pbem.web.routes import bp, current_player
 
@@ -103,12 +104,12 @@ def _friends_address(form: MultiDict[str, str], number: int) -> str:
 
 def _read(
     form: MultiDict[str, str], own_email: str
-) -> tuple[str, list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+) -> tuple[str, list[SeatAsked], dict[str, Any], dict[str, Any]]:
     """The game the form asks for, as `create_game` takes it; Invalid says what to mend."""
     title = form.get("title", "").strip()
     if not 1 <= len(title) <= 200:
         raise Invalid(_("Give the game a title (up to 200 characters): the mails name it."))
-    seats: list[dict[str, Any]] = [{"email": own_email, "colour": form.get("colour-0", "")}]
+    seats: list[SeatAsked] = [{"email": own_email, "colour": form.get("colour-0", "")}]
     for number in range(1, OTHER_SEATS + 1):
         who = form.get(f"who-{number}", "").strip()
         colour = form.get(f"colour-{number}", "")
@@ -140,7 +141,7 @@ def _read(
     return title, seats, {"rounds": rounds}, timing
 
 
-def _forms(form: MultiDict[str, str], seats: list[dict[str, Any]]) -> bool:
+def _forms(form: MultiDict[str, str], seats: list[SeatAsked]) -> bool:
     """Whether the game waits for its seats (asked, or needed by an open seat)."""
     return form.get("forming") == "yes" or any(seat.get("open") for seat in seats)
 
