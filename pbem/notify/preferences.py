@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict, cast
 
 from flask import current_app
 
@@ -11,8 +12,37 @@ from pbem.languages import _
 from pbem.notify import webhooks
 from pbem.store.models import Player
 
+
+class MailKinds(TypedDict):
+    """Which kinds of mail a player wants."""
+
+    decision: bool
+    every_move: bool
+    scoring: bool
+    game_over: bool
+    table_talk: bool
+
+
+class Webhook(TypedDict):
+    game_id: int
+    url: str
+
+
+class Preferences(TypedDict):
+    """A player's preferences, whole (`preferences_of` fills in what they never set)."""
+
+    mail: MailKinds
+    digest_hours: int  # 0: each mail as it comes
+    webhooks: list[Webhook]
+    muted_games: list[int]
+    language: str | None  # None: the game's language, else English
+
+
+#: Preferences as a player's row stores them: only what they ever set.
+StoredPreferences = Mapping[str, Any]
+
 #: What a player's preferences are when they never set any (see `wants`).
-DEFAULT_PREFERENCES: dict[str, Any] = {
+DEFAULT_PREFERENCES: Preferences = {
     "mail": {
         "decision": True,
         "every_move": False,
@@ -28,29 +58,29 @@ DEFAULT_PREFERENCES: dict[str, Any] = {
 }
 
 
-def preferences_of(player: Player) -> dict[str, Any]:
+def preferences_of(player: Player) -> Preferences:
     stored = player.preferences or {}
-    merged = {**DEFAULT_PREFERENCES, **stored}
+    merged: dict[str, Any] = {**DEFAULT_PREFERENCES, **stored}
     merged["mail"] = {**DEFAULT_PREFERENCES["mail"], **(stored.get("mail") or {})}
-    return merged
+    return cast(Preferences, merged)  # what is stored was checked as it was set
 
 
-def set_preferences(player: Player, changes: dict[str, Any]) -> dict[str, Any]:
+def set_preferences(player: Player, changes: StoredPreferences) -> Preferences:
     """Merge `changes` (already validated in form) into the player's preferences; a webhook
     for a game the player is not in, or to where this server will not post, is refused."""
     for hook in changes.get("webhooks") or []:
         _check_webhook(player, hook)
-    preferences = preferences_of(player)
+    preferences: dict[str, Any] = {**preferences_of(player)}
     if "mail" in changes:
         preferences["mail"] = {**preferences["mail"], **changes["mail"]}
     for name in ("digest_hours", "webhooks", "muted_games", "language"):
         if name in changes:
             preferences[name] = changes[name]
     player.preferences = preferences
-    return preferences
+    return cast(Preferences, preferences)
 
 
-def _check_webhook(player: Player, hook: dict[str, Any]) -> None:
+def _check_webhook(player: Player, hook: Webhook) -> None:
     game_id = hook["game_id"]
     if not any(seat.game_id == game_id for seat in player.seats):
         raise Invalid(
@@ -65,11 +95,11 @@ def _check_webhook(player: Player, hook: dict[str, Any]) -> None:
         raise Invalid(refused)
 
 
-def wants(preferences: dict[str, Any], game_id: int, kind: str) -> bool:
+def wants(preferences: StoredPreferences, game_id: int, kind: str) -> bool:
     """Whether a player's preferences ask for mails of `kind` from game `game_id`."""
     if game_id in (preferences.get("muted_games") or []):
         return False
-    defaults = DEFAULT_PREFERENCES["mail"]
+    defaults: Mapping[str, object] = DEFAULT_PREFERENCES["mail"]
     return bool((preferences.get("mail") or {}).get(kind, defaults.get(kind, False)))
 
 

@@ -6,7 +6,7 @@ and render."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app, flash, redirect, render_template, request, url_for
@@ -329,5 +329,5 @@ def _me() -> Player | None:
 
 
 def _choices(player: Player) -> list[dict[str, object]]:
-    mail = preferences.preferences_of(player)["mail"]
+    mail: Mapping[str, object] = preferences.preferences_of(player)["mail"]
     return [{"kind": k, "label": _(label), "on": bool(mail[k])} for k, label in MAIL_KINDS.items()]

@@ -53,7 +53,7 @@ def register(data: dict[str, Any]) -> dict[str, Any]:
 @blp.route("/me/preferences", methods=["GET"])
 @blp.response(200, PreferencesSchema)
 @blp.doc(security=KEY_REQUIRED)
-def get_preferences() -> dict[str, Any]:
+def get_preferences() -> preferences.Preferences:
     """Which events mail you, how often, and your webhooks."""
     return preferences.preferences_of(current_player())
 
@@ -62,7 +62,7 @@ def get_preferences() -> dict[str, Any]:
 @blp.arguments(PreferencesSchema)
 @blp.response(200, PreferencesSchema)
 @blp.doc(security=KEY_REQUIRED)
-def set_preferences(data: dict[str, Any]) -> dict[str, Any]:
+def set_preferences(data: dict[str, Any]) -> preferences.Preferences:
     """Change the preferences given; the others stay as they are."""
     changed = preferences.set_preferences(current_player(), data)
     db.session.commit()
