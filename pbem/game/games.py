@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from sqlalchemy import select, update
 
@@ -80,7 +80,49 @@ def games_of(player: HasId) -> list[Game]:
     )
 
 
-def game_summary(game: Game, player: Player) -> dict[str, Any]:
+class SeatSummary(TypedDict):
+    colour: str
+    name: str
+    invited: bool  # a person who has not claimed an API key yet
+    declined: bool
+    bot: bool
+    open: NotRequired[bool]  # while the game forms
+    accepted: NotRequired[bool]  # while the game forms
+
+
+class GameSummary(TypedDict):
+    """A game as `GET /api/games` lists it for one player."""
+
+    id: int
+    title: str
+    status: str
+    seq: int
+    colour: str | None
+    colours: list[str]
+    admin: bool
+    seats: list[SeatSummary]
+    to_move: list[str]
+    your_turn: bool
+    options: dict[str, Any]  # the engine's options, as the game was made with them
+
+
+def _seat_summary(game: Game, seat: Seat) -> SeatSummary:
+    summary: SeatSummary = {
+        "colour": seat.colour,
+        "name": seat.player.name,
+        # Invited: a person who has not claimed an API key yet (a house bot has none
+        # either, and is invited by no one). Declined: the admin should give the seat to
+        # someone else (PUT .../seats/{colour}).
+        "invited": seat.player.api_key_hash is None and not is_unreachable(seat.player.email),
+        "declined": seat.declined_at is not None,
+        "bot": seat.bot,
+    }
+    if game.status == "forming":  # anyone may join it, or its holder has accepted it
+        summary["open"], summary["accepted"] = seat.open, seat.accepted_at is not None
+    return summary
+
+
+def game_summary(game: Game, player: Player) -> GameSummary:
     own = [s.colour for s in seats_of(game, player)]
     to_move = sorted({p["player"] for p in game.pending or []})
     return {
@@ -93,25 +135,7 @@ def game_summary(game: Game, player: Player) -> dict[str, Any]:
         "colour": own[0] if len(own) == 1 else None,
         "colours": own,
         "admin": game.creator_id == player.id,
-        "seats": [
-            {
-                "colour": s.colour,
-                "name": s.player.name,
-                # Invited: a person who has not claimed an API key yet (a house bot has
-                # none either, and is invited by no one). Declined: the admin should give
-                # the seat to someone else (PUT .../seats/{colour}).
-                "invited": s.player.api_key_hash is None and not is_unreachable(s.player.email),
-                "declined": s.declined_at is not None,
-                "bot": s.bot,
-                # While the game forms: anyone may join it, or its holder has accepted it.
-                **(
-                    {"open": s.open, "accepted": s.accepted_at is not None}
-                    if game.status == "forming"
-                    else {}
-                ),
-            }
-            for s in game.seats
-        ],
+        "seats": [_seat_summary(game, s) for s in game.seats],
         "to_move": to_move if game.status == "active" else [],
         "your_turn": game.status == "active" and any(c in to_move for c in own),
         "options": game.options,

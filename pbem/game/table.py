@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -30,6 +30,23 @@ _players = Player.__table__
 _notes = Note.__table__
 
 
+class MessageShown(TypedDict):
+    """A word to the table as the API and the page's script carry it."""
+
+    id: int
+    seq: int
+    colour: str
+    name: str
+    text: str
+    source: str
+    created_at: datetime
+
+
+class Notes(TypedDict):
+    text: str
+    updated_at: datetime | None  # None: never written
+
+
 @dataclass(frozen=True)
 class Message:
     """A word to the table: who wrote it (their name then and now: the player's), as which
@@ -43,7 +60,7 @@ class Message:
     source: str
     created_at: datetime
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> MessageShown:
         return {
             "id": self.id,
             "seq": self.seq,
@@ -124,7 +141,7 @@ def notes_of(connection: Connection, player_id: int, game_id: int) -> tuple[str,
     return ("", None) if row is None else (row.text, row.updated_at)
 
 
-def read_notes(actor: Actor, game_id: int) -> dict[str, Any]:
+def read_notes(actor: Actor, game_id: int) -> Notes:
     """The asking seat's own notes on the game: never anyone else's."""
     seated = seated_at(actor, game_id)
     assert seated.player_id is not None  # a seat's holder is a player

@@ -10,7 +10,7 @@ without knowing who reads the stamps, and the report reads only rows.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from flask import current_app
 from sqlalchemy import insert, or_, select, update
@@ -127,7 +127,12 @@ def beat(job: str) -> None:
         db.session.execute(update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment))
 
 
-def backlog() -> dict[str, Any]:
+class Backlog(TypedDict):
+    unsent: int
+    oldest: datetime | None  # when the oldest unsent row was queued
+
+
+def backlog() -> Backlog:
     """Rows waiting to be sent, and the age of the oldest, for health checks."""
     oldest = db.session.execute(
         select(_outbox.c.created_at)

@@ -7,7 +7,7 @@ a game's deadlines is capped by the game's allowance (`vacation_days`, see polic
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import select
 
@@ -54,7 +54,12 @@ def cancel(player: Player, absence_id: int) -> None:
     _recompute(player)
 
 
-def absences_of(player: Player) -> list[dict[str, Any]]:
+#: An absence as the API shows it, its times in ISO 8601 (`from` is a keyword of Python's,
+#: hence the functional form).
+AbsenceShown = TypedDict("AbsenceShown", {"id": int, "from": str, "until": str})
+
+
+def absences_of(player: Player) -> list[AbsenceShown]:
     rows = db.session.execute(
         select(Absence).where(Absence.player_id == player.id).order_by(Absence.starts_at)
     ).scalars()

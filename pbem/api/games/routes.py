@@ -20,6 +20,7 @@ from pbem.api.safe_json import Blueprint
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game import games
+from pbem.game.games import GameSummary
 from pbem.game.seating import Actor
 from pbem.game.views import callers_view
 from pbem.languages import _
@@ -75,7 +76,7 @@ GAME_LINKS = {
     "again after `Retry-After` seconds",
 )
 @blp.doc(security=KEY_REQUIRED, responses={201: {"links": GAME_LINKS}})
-def create(data: dict[str, Any]) -> dict[str, Any]:
+def create(data: dict[str, Any]) -> GameSummary:
     """Create a game; you must hold one of its seats, and you become its admin."""
     player = current_player()
     game = lifecycle.create_game(
@@ -131,7 +132,7 @@ def show(query: dict[str, Any], game_id: int) -> Response:
 @blp.route("/<int:game_id>/abort", methods=["POST"])
 @blp.response(200, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def abort(game_id: int) -> dict[str, Any]:
+def abort(game_id: int) -> GameSummary:
     """Admin: stop the game for good."""
     player = current_player()
     game = lifecycle.abort_game(player, game_id)
@@ -142,7 +143,7 @@ def abort(game_id: int) -> dict[str, Any]:
 @blp.route("/<int:game_id>/start", methods=["POST"])
 @blp.response(200, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def start(game_id: int) -> dict[str, Any]:
+def start(game_id: int) -> GameSummary:
     """Admin: start a forming game now (open seats go to house bots; invited seats not yet
     accepted are played by their invitees)."""
     player = current_player()
@@ -154,7 +155,7 @@ def start(game_id: int) -> dict[str, Any]:
 @blp.route("/<int:game_id>/seats/<string:colour>/accept", methods=["POST"])
 @blp.response(200, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def accept_seat(game_id: int, colour: str) -> dict[str, Any]:
+def accept_seat(game_id: int, colour: str) -> GameSummary:
     """Your seat of a forming game: accept it (the game begins once every seat is taken and
     accepted)."""
     player = current_player()
@@ -167,7 +168,7 @@ def accept_seat(game_id: int, colour: str) -> dict[str, Any]:
 @blp.route("/<int:game_id>/seats/<string:colour>/join", methods=["POST"])
 @blp.response(200, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def join_seat(game_id: int, colour: str) -> dict[str, Any]:
+def join_seat(game_id: int, colour: str) -> GameSummary:
     """An open seat of a forming game: take it (accepted at once)."""
     player = current_player()
     known_colour(colour)
@@ -186,7 +187,7 @@ def join_seat(game_id: int, colour: str) -> dict[str, Any]:
     "or it was invited as often as an address may be; try again after `Retry-After` seconds",
 )
 @blp.doc(security=KEY_REQUIRED)
-def give_seat(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
+def give_seat(data: dict[str, Any], game_id: int, colour: str) -> GameSummary:
     """Admin: give a seat to another player, or to an address with no account (invited by
     the seat's first mail, and counted against the day's invitations)."""
     player = current_player()
@@ -200,7 +201,7 @@ def give_seat(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]
 @blp.arguments(SeatBotSchema)
 @blp.response(200, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def seat_bot(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
+def seat_bot(data: dict[str, Any], game_id: int, colour: str) -> GameSummary:
     """Your seat: let the bot play it, or take it back (the others are told)."""
     player = current_player()
     known_colour(colour)

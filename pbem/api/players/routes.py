@@ -125,5 +125,5 @@ def cancel_absence(absence_id: int) -> dict[str, Any]:
     return {"absences": _absences(away.absences_of(player))}
 
 
-def _absences(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _absences(rows: list[away.AbsenceShown]) -> list[dict[str, Any]]:
     return [{"id": r["id"], "starts": r["from"], "ends": r["until"]} for r in rows]

@@ -76,7 +76,7 @@ def write(data: dict[str, Any], game_id: int) -> Response:
 @blp.response(200, NotesSchema)
 @blp.alt_response(403, response="FORBIDDEN", description="You hold no seat in this game")
 @blp.doc(security=KEY_REQUIRED)
-def read_notes(game_id: int) -> dict[str, Any]:
+def read_notes(game_id: int) -> table.Notes:
     """Your private notes on the game: nobody else ever sees them."""
     return table.read_notes(Actor.by_key(api_key_hash()), game_id)
 
