@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import jinja2
 from flask_babel import get_translations
@@ -126,7 +126,22 @@ def card_title(card: str) -> str:
     return words.card_title(card)
 
 
-def colour_chip(colour: str) -> dict[str, str]:
+class Chip(TypedDict):
+    """A colour as chips and pieces are drawn: its name, letter, fill and ink."""
+
+    colour: str
+    letter: str
+    fill: str
+    ink: str
+
+
+class NamedChip(Chip):
+    """A colour's chip with the name of whoever holds it."""
+
+    name: str
+
+
+def colour_chip(colour: str) -> Chip:
     """A colour with its letter, fill and ink, as chips and pieces are drawn."""
     return {
         "colour": colour,

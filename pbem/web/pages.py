@@ -12,7 +12,7 @@ import json
 from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from flask import current_app, request, url_for
 from markupsafe import Markup
@@ -33,7 +33,7 @@ from pbem.play.talk import OPEN_STATUSES
 from pbem.store import queries, reads
 from pbem.store.models import Game, Seat
 from pbem.timing.deadlines import earliest
-from pbem.web.board import PLACES, board_svg, colour_chip, panel_html
+from pbem.web.board import PLACES, Chip, NamedChip, board_svg, colour_chip, panel_html
 from pbem.web.links import link
 from pbem.web.notation import log_text, move_text, notation
 from pbem.web.signin import Reader, SignedIn
@@ -43,7 +43,29 @@ from pbem.web.wording import card_text, colour_name
 # --- the list of games -------------------------------------------------------------------
 
 
-def game_row(game: Game, player: SignedIn | None = None) -> dict[str, Any]:
+class GameRow(TypedDict):
+    """A game as the lists show it (`game_row`); `your_games` adds when it began to wait
+    and the earliest deadline of whoever it waits on."""
+
+    id: int
+    title: str
+    status: str
+    round_number: int
+    rounds_total: int
+    players: list[NamedChip]
+    to_move: list[NamedChip]
+    your_turn: bool
+    since: NotRequired[str]
+    deadline: NotRequired[str | None]
+
+
+class GameLists(TypedDict):
+    your_games: dict[str, list[GameRow]]
+    in_play: list[GameRow]
+    finished: list[GameRow]
+
+
+def game_row(game: Game, player: SignedIn | None = None) -> GameRow:
     """A game as the lists show it: title, players, status, round, who must act."""
     names = {s.colour: s.player.name for s in game.seats}
     state = current_state(game.id, game.seed, game.seq)
@@ -61,7 +83,7 @@ def game_row(game: Game, player: SignedIn | None = None) -> dict[str, Any]:
     }
 
 
-def index_context(player: SignedIn | None) -> dict[str, Any]:
+def index_context(player: SignedIn | None) -> GameLists:
     return {
         "your_games": your_games(player) if player else {},
         "in_play": [game_row(g, player) for g in history.recent_games("active")],
@@ -69,14 +91,14 @@ def index_context(player: SignedIn | None) -> dict[str, Any]:
     }
 
 
-def your_games(player: SignedIn) -> dict[str, list[dict[str, Any]]]:
+def your_games(player: SignedIn) -> dict[str, list[GameRow]]:
     """A player's games as correspondence sites list them: those waiting on you first
     (the longest waiting first), then those waiting on others, then the ones over; each
     waiting game with since when, and the earliest deadline of whoever it waits on."""
     games = games_of(player)
     active = [g.id for g in games if g.status == "active"]
     due = earliest(db.session.connection(), active)
-    groups: dict[str, list[dict[str, Any]]] = {"you": [], "others": [], "forming": [], "over": []}
+    groups: dict[str, list[GameRow]] = {"you": [], "others": [], "forming": [], "over": []}
     for game in sorted(games, key=lambda g: g.updated_at):
         row = game_row(game, player)
         if game.status == "forming":
@@ -140,9 +162,26 @@ def replay(seq: int, last: int, starts: Sequence[int]) -> Replay:
     )
 
 
-def rules_context() -> dict[str, Any]:
+class CardShown(TypedDict):
+    card: str
+    title: str
+    copies: int
+    text: str
+
+
+class StackShown(TypedDict):
+    number: int
+    cards: list[CardShown]
+
+
+class RulesShown(TypedDict):
+    power_cards: list[tuple[int, int]]  # each power card and its caballeros
+    stacks: list[StackShown]
+
+
+def rules_context() -> RulesShown:
     """The power cards' allowances and each stack's cards with what they do."""
-    stacks = [
+    stacks: list[StackShown] = [
         {
             "number": stack,
             "cards": [
@@ -206,14 +245,43 @@ def board_and_panel(
     return drawn
 
 
-def choices(moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+class Choice(TypedDict):
+    """One legal move as a button: the move itself (JSON) and its words."""
+
+    json: str
+    text: str
+    card: NotRequired[int]  # a power card's
+    takes: NotRequired[int]  # the caballeros a power card takes to the court
+    short: NotRequired[str]  # a move between places, named by where it goes
+
+
+class PlaceChoices(TypedDict):
+    place: str
+    name: str
+    moves: list[Choice]
+
+
+class Choices(TypedDict):
+    """The seat's legal moves as the page offers them, and what the decision needs said."""
+
+    power: list[Choice]
+    cards: list[Choice]
+    places: list[PlaceChoices]
+    shifts: list[PlaceChoices]
+    other: list[Choice]
+    guide: NotRequired[list[str]]
+
+
+def choices(moves: Sequence[Mapping[str, Any]]) -> Choices:
     """The seat's legal moves as the page offers them: power cards, action cards, moves
     aimed at one place (clickable on the board), moves between places, and the rest."""
-    power, cards, other = [], [], []
-    by_place: dict[str, list[dict[str, Any]]] = {}
-    by_source: dict[str, list[dict[str, Any]]] = {}
+    power: list[Choice] = []
+    cards: list[Choice] = []
+    other: list[Choice] = []
+    by_place: dict[str, list[Choice]] = {}
+    by_source: dict[str, list[Choice]] = {}
     for move in moves:
-        choice = {"json": json.dumps(move, separators=(",", ":")), "text": move_text(move)}
+        choice: Choice = {"json": json.dumps(move, separators=(",", ":")), "text": move_text(move)}
         target = move.get("to", move.get("region"))
         if move["type"] == "play_power_card":
             takes = POWER_CARDS[move["card"]]
@@ -234,10 +302,10 @@ def choices(moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             by_place.setdefault(target, []).append(choice)
         else:
             other.append(choice)
-    places = [
+    places: list[PlaceChoices] = [
         {"place": p, "name": place_name(p), "moves": by_place[p]} for p in PLACES if p in by_place
     ]
-    shifts = [
+    shifts: list[PlaceChoices] = [
         {"place": p, "name": place_name(p), "moves": moves_from}
         for p, moves_from in sorted(by_source.items(), key=lambda item: _place_order(item[0]))
     ]
@@ -248,9 +316,23 @@ def _place_order(place: str) -> int:
     return PLACES.index(place) if place in PLACES else len(PLACES)
 
 
+class LogRow(Chip):
+    """A log entry as `log_entry` draws it."""
+
+    seq: int
+    name: str
+    text: str
+    notation: str | None  # what a player writes in a mail for it; None: hidden
+    hidden: bool
+    shown: bool  # the position shown is after this move
+    after: bool  # a move after the position shown
+    new_round: bool
+    scoring: list[str]  # the scorings it set off, in words (`scoring_of`)
+
+
 def log_row(
     entry: Mapping[str, Any], names: dict[str, str], shown: int, starts: Collection[int]
-) -> dict[str, Any]:
+) -> LogRow:
     """A log entry (as `engine.visible_log` shows it) as `log_entry` draws it; `starts` are
     the seqs of the moves that started a round (`history.Record.starts`)."""
     return {
@@ -264,6 +346,7 @@ def log_row(
         "shown": entry["seq"] == shown,
         "after": entry["seq"] > shown,
         "new_round": entry["seq"] in starts,
+        "scoring": scoring_of(entry, names),
     }
 
 
@@ -312,7 +395,7 @@ def log_html(
         )
 
         def draw(entry: Mapping[str, Any] = entry) -> Markup:
-            row = {**log_row(entry, names, shown, starts), "scoring": scoring_of(entry, names)}
+            row = log_row(entry, names, shown, starts)
             drawn_row: Markup = parts.log_entry(row, links)
             return drawn_row
 
@@ -327,7 +410,25 @@ def log_html(
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN, CHART_LABELS = 560, 220, 30, 50
 
 
-def score_chart(entries: Sequence[Mapping[str, Any]], colours: Sequence[str]) -> dict[str, Any]:
+class ChartLine(Chip):
+    points: str  # the polyline's
+    end: tuple[float, float]  # where the colour's letter goes
+    final: int
+
+
+class Chart(TypedDict):
+    """Each colour's score round by round, as `score_chart` draws it (its own units)."""
+
+    width: int
+    height: int
+    margin: int
+    right: int
+    rounds: list[tuple[int, float]]
+    ticks: list[tuple[int, float]]
+    lines: list[ChartLine]
+
+
+def score_chart(entries: Sequence[Mapping[str, Any]], colours: Sequence[str]) -> Chart:
     """Each colour's score round by round (`words.scores_by_round`), as lines to draw: a
     polyline and, at its end, the colour's letter (colours alone would not tell every reader
     red from green)."""
@@ -342,7 +443,7 @@ def score_chart(entries: Sequence[Mapping[str, Any]], colours: Sequence[str]) ->
     def y(score: int) -> float:
         return CHART_HEIGHT - CHART_MARGIN - inner_h * score / top
 
-    lines = [
+    lines: list[ChartLine] = [
         {
             **colour_chip(c),
             "points": " ".join(f"{x(i):.1f},{y(r[c]):.1f}" for i, r in enumerate(rounds)),
@@ -363,15 +464,32 @@ def score_chart(entries: Sequence[Mapping[str, Any]], colours: Sequence[str]) ->
     }
 
 
+class FinalRow(NamedChip):
+    score: int
+    winner: bool
+
+
+class TeamShown(TypedDict):
+    players: list[NamedChip]
+    score: int
+    winner: bool
+
+
+class FinalScoring(TypedDict):
+    rows: list[FinalRow]
+    teams: list[TeamShown]  # a two-colour game's: each person's two colours
+    chart: Chart | None
+
+
 def final_scoring(
     view: Mapping[str, Any], names: dict[str, str], entries: Sequence[Mapping[str, Any]] = ()
-) -> dict[str, Any] | None:
+) -> FinalScoring | None:
     """The scores, winners and (two-colour game) each person's score, once the game is over,
     with the score chart over its rounds (`entries`: the whole log, with its events)."""
     if view.get("phase") != "over":
         return None
     winners = set(view.get("winners", []))
-    rows = sorted(
+    rows: list[FinalRow] = sorted(
         (
             {
                 **colour_chip(c),
@@ -383,7 +501,7 @@ def final_scoring(
         ),
         key=lambda r: -r["score"],
     )
-    teams = [
+    teams: list[TeamShown] = [
         {
             "players": [{**colour_chip(c), "name": names.get(c, c)} for c in team["colours"]],
             "score": team["score"],
@@ -641,7 +759,7 @@ def _offered(
     viewer: str,
     names: dict[str, str],
     preview: Preview | None,
-) -> tuple[dict[str, Any] | None, bool]:
+) -> tuple[Choices | None, bool]:
     """The seat's choices now (or after a planned turn's moves), with what the decision
     needs said; and whether its moves are planned before they are played (a turn)."""
     if preview is not None and preview.reveals is not None:
@@ -654,7 +772,7 @@ def _offered(
     # What the decision needs said, as its mail says it.
     offered["guide"] = words.guide(view, viewer, decision, names) if decision else []
     if preview is not None:
-        left = any(offered[group] for group in ("power", "cards", "places", "shifts", "other"))
+        left = any(moves for group, moves in offered.items() if group != "guide")
         return (offered if left else None), True
     return offered, decision is not None and decision["kind"] == "turn"
 
@@ -693,14 +811,20 @@ def _json(moves: Sequence[Mapping[str, Any]]) -> str:
 TALK_SHOWN = 100
 
 
+class TalkShown(NamedChip):
+    id: int
+    text: str
+    seq: int
+
+
 @dataclass(frozen=True)
 class TableShown:
     """What a seat's page shows beside the log, read for this request alone (it changes
     without a move, and the notes are the reader's own): never part of a kept `BoardPage`."""
 
-    messages: list[dict[str, Any]]
+    messages: list[TalkShown]
     more: bool  # older words than these are at the table
-    colours: list[dict[str, str]]  # the reader's colours (a select when they hold two)
+    colours: list[Chip]  # the reader's colours (a select when they hold two)
     writes_as: str  # the colour the form writes as unless another is chosen
     open: bool  # whether the game's table takes words (see talk.OPEN_STATUSES)
     notes: str
@@ -722,7 +846,7 @@ def table_shown(
     connection = reads.connection()
     found = table.latest_messages(connection, page.game_id, TALK_SHOWN + 1)
     kept, _ = table.notes_of(connection, player_id, page.game_id)
-    messages = [
+    messages: list[TalkShown] = [
         {**colour_chip(m.colour), "id": m.id, "name": m.name, "text": m.text, "seq": m.seq}
         for m in found[-TALK_SHOWN:]
     ]
@@ -749,7 +873,13 @@ def _forming_waits(seats: Sequence[Seat]) -> list[dict[str, str]]:
     ]
 
 
-def forming_seats(game: Game) -> list[dict[str, Any]]:
+class FormingSeat(NamedChip):
+    open: bool
+    bot: bool
+    accepted: bool
+
+
+def forming_seats(game: Game) -> list[FormingSeat]:
     """Each seat of a forming game: who holds it, and whether they accepted or it is open."""
     return [
         {

@@ -66,7 +66,7 @@ def current_player() -> signin.SignedIn | None:
     return player
 
 
-def forming_seats(page: pages.BoardPage) -> list[dict[str, Any]] | None:
+def forming_seats(page: pages.BoardPage) -> list[pages.FormingSeat] | None:
     """A forming game's seats, who accepted and which are open (read for this request: an
     acceptance changes no seq, so it is no part of the kept page); None for any other."""
     if page.status != "forming":
