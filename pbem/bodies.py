@@ -15,7 +15,10 @@ import json
 import logging
 import socket
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIEnvironment
 
 #: How long the body may pause before the request is given up (seconds): far more than any
 #: client on a slow phone needs between two packets, and it frees the thread.
@@ -26,7 +29,7 @@ _PIECE = 16 * 1024
 log = logging.getLogger("pbem.bodies")
 
 StartResponse = Callable[..., Any]
-WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+WSGIApp = Callable[["WSGIEnvironment", StartResponse], Iterable[bytes]]
 
 
 def too_large(limit: int | None) -> str:
@@ -56,7 +59,7 @@ class WholeBodies:
         self.limit = limit
         self.pause = pause
 
-    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         length = environ.get("CONTENT_LENGTH") or ""
         if not chunked and length in ("", "0"):
@@ -71,7 +74,7 @@ class WholeBodies:
         environ["wsgi.input_terminated"] = True
         return self.app(environ, start_response)
 
-    def _read(self, environ: dict[str, Any], length: str | None) -> bytes:
+    def _read(self, environ: WSGIEnvironment, length: str | None) -> bytes:
         limit = self.limit()
         if length is not None and not length.isdigit():
             raise _Refused(400, f"The Content-Length header {length[:40]!r} is not a number.")

@@ -34,6 +34,7 @@ from pbem.cli import upgrade_database
 from pbem.extensions import db
 from pbem.game.players import add_player, hash_api_key, player_by_key_hash
 from pbem.play import accounts
+from pbem.play.asked import SeatAsked
 from pbem.schedule.sweep import sweep
 from pbem.store.models import Notification
 from pbem.web.board import standalone_page
@@ -384,7 +385,7 @@ def _plan_to_a_place(
 def _bots_round_after_a_turn(app: Flask, client: Any, key: str) -> int:
     """A game of Rosa (red) against two house bots, played to round 3: Rosa plays the
     highest power card and her turn, then the bots end the round, a general scoring."""
-    seats: list[dict[str, Any]] = [{"email": "red@example.org", "colour": "red"}]
+    seats: list[SeatAsked] = [{"email": "red@example.org", "colour": "red"}]
     seats += [{"colour": c, "bot": True} for c in ("blue", "green")]
     auth = {"Authorization": f"Bearer {key}"}
     body = {"title": "Against the bots", "seats": seats, "options": {"first_player": "red"}}

@@ -228,7 +228,27 @@ def log_for(game: Game, player: Player | None) -> Log:
     }
 
 
-def record_of(game: Game) -> dict[str, Any]:
+class RecordedMove(TypedDict):
+    seq: int
+    player: str
+    move: engine.Move
+    source: str
+
+
+class Record(TypedDict):
+    """A finished game's setup and log in full (the spec's `Record`)."""
+
+    id: int
+    title: str
+    colours: list[str]
+    seed: int
+    options: dict[str, Any]  # the engine's options, as the game was made with them
+    seats: list[dict[str, str]]  # each seat's colour and its holder's name
+    moves: list[RecordedMove]
+    scores: dict[str, int]
+
+
+def record_of(game: Game) -> Record:
     """Setup and log in full, once the game is over: enough to replay it anywhere."""
     if game.status != "finished":
         raise Conflict(

@@ -9,7 +9,7 @@ it words it and never looks further.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import engine
 from engine import names as board_names
@@ -141,10 +141,21 @@ def caballeros(count: int) -> str:
     return ngettext("%(num)d caballero", "%(num)d caballeros", count)
 
 
-def face_up_cards(view: engine.View) -> list[dict[str, Any]]:
+class FaceUpCard(TypedDict):
+    """An action card a turn may choose, as mails and the page show it."""
+
+    card: str
+    stack: int
+    title: str
+    notation: str
+    places: int  # the caballeros it places: its stack's number
+    text: str
+
+
+def face_up_cards(view: engine.View) -> list[FaceUpCard]:
     """The action cards a turn may choose from, each with its notation, the caballeros it
     places and its special action in a line."""
-    cards = []
+    cards: list[FaceUpCard] = []
     for face_up in view["action_cards"]["face_up"]:
         card, stack = face_up["card"], face_up["stack"]
         move: engine.Move = {"type": "choose_card", "card": card, "stack": stack}

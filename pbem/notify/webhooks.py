@@ -18,8 +18,9 @@ import ipaddress
 import socket
 import ssl
 from collections.abc import Iterable
-from typing import Any
 from urllib.parse import urlsplit
+
+from flask import Config
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -32,7 +33,7 @@ class WebhookRefused(OSError):
     """A webhook this server will not post to; the sentence says why."""
 
 
-def _allowed(config: dict[str, Any]) -> tuple[set[str], list[Network]]:
+def _allowed(config: Config) -> tuple[set[str], list[Network]]:
     names: set[str] = set()
     networks: list[Network] = []
     raw = config.get("PBEM_WEBHOOK_ALLOWED_HOSTS") or ""
@@ -94,7 +95,7 @@ def _host(url: str) -> str:
     return host.lower()
 
 
-def refusal(url: str, config: dict[str, Any]) -> str | None:
+def refusal(url: str, config: Config) -> str | None:
     """Why this server will not post to `url` as it is written, or None: the one check, when
     a webhook is set and again when it is sent (which also checks where its name resolves)."""
     parts = urlsplit(url)
@@ -115,7 +116,7 @@ def refusal(url: str, config: dict[str, Any]) -> str | None:
     return None
 
 
-def _resolved(host: str, port: int, config: dict[str, Any]) -> str:
+def _resolved(host: str, port: int, config: Config) -> str:
     """The address to connect to for `host`, each of its addresses checked."""
     names, networks = _allowed(config)
     try:
@@ -143,7 +144,7 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
-def post(url: str, body: str, config: dict[str, Any], timeout: float = 10) -> None:
+def post(url: str, body: str, config: Config, timeout: float = 10) -> None:
     """POST `body` (JSON) to `url`, after checking it again; redirects are not followed."""
     refused = refusal(url, config)
     if refused is not None:

@@ -24,7 +24,7 @@ _notes = Note.__table__
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
-def keep(actor: Actor, game_id: int, text: Any) -> dict[str, Any]:
+def keep(actor: Actor, game_id: int, text: Any) -> table.Notes:
     """Replace the asking seat's notes on the game with `text` (empty: none kept); the
     caller commits. Refused, changing nothing, to anyone without a seat in the game, and
     for a text that is no string, too long, or holds control characters."""

@@ -7,7 +7,7 @@ once when the decision they answer is already pending.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import delete, insert
 from sqlalchemy.engine import Connection
@@ -29,6 +29,16 @@ _orders = Order.__table__
 TRIES = 3
 
 
+class OrdersShown(TypedDict):
+    """A seat's orders as the API shows them to their holder, the moves in notation."""
+
+    colour: str
+    power_cards: list[int]
+    veto: str
+    played: list[str]
+    seq: int
+
+
 @dataclass
 class Orders:
     """A seat's orders as they stand, and what giving them played at once."""
@@ -39,7 +49,7 @@ class Orders:
     played: list[engine.Move] = field(default_factory=list)
     seq: int = 0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> OrdersShown:
         return {
             "colour": self.colour,
             "power_cards": self.power_cards,

@@ -25,6 +25,7 @@ from pbem.game.seating import Actor
 from pbem.game.views import callers_view
 from pbem.languages import _
 from pbem.play import lifecycle, orders
+from pbem.play.orders import OrdersShown
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
 
@@ -219,7 +220,7 @@ def _seat_colour(colour: str) -> str:
 @blp.response(200, OrdersSchema)
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.doc(security=KEY_REQUIRED)
-def get_orders(game_id: int, colour: str) -> dict[str, Any]:
+def get_orders(game_id: int, colour: str) -> OrdersShown:
     """Your seat's orders given in advance (only you may read them)."""
     actor = Actor.by_key(api_key_hash())
     return orders.read(actor, game_id, _seat_colour(colour)).as_dict()
@@ -231,7 +232,7 @@ def get_orders(game_id: int, colour: str) -> dict[str, Any]:
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(409, response="CONFLICT")
 @blp.doc(security=KEY_REQUIRED)
-def put_orders(data: dict[str, Any], game_id: int, colour: str) -> dict[str, Any]:
+def put_orders(data: dict[str, Any], game_id: int, colour: str) -> OrdersShown:
     """Your seat's orders in advance: the power cards to play, best first, and whether this
     round's Veto windows are answered allow at once. If the decision is yours now, it is
     played at once; `played` says what."""

@@ -101,6 +101,6 @@ def state_at(query: dict[str, Any], game_id: int, seq: int) -> Response:
 @blp.route("/record", methods=["GET"])
 @blp.response(200, RecordSchema)
 @blp.doc(security=KEY_OPTIONAL)
-def record(game_id: int) -> dict[str, Any]:
+def record(game_id: int) -> views.Record:
     """Setup (with the seed) and the whole log, once the game is over."""
     return views.record_of(get_game(game_id))

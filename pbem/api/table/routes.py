@@ -86,7 +86,7 @@ def read_notes(game_id: int) -> table.Notes:
 @blp.response(200, NotesSchema)
 @blp.alt_response(403, response="FORBIDDEN", description="You hold no seat in this game")
 @blp.doc(security=KEY_REQUIRED)
-def keep_notes(data: dict[str, Any], game_id: int) -> dict[str, Any]:
+def keep_notes(data: dict[str, Any], game_id: int) -> table.Notes:
     """Replace your private notes on the game (empty text clears them)."""
     kept = notes.keep(Actor.by_key(api_key_hash()), game_id, data["text"])
     db.session.commit()
