@@ -7,7 +7,9 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from pbem import tokens
@@ -16,6 +18,7 @@ from pbem.clock import now
 from pbem.errors import Conflict, Invalid, NotFound, Unauthorized
 from pbem.extensions import db
 from pbem.languages import _
+from pbem.store import queries
 from pbem.store.models import Player
 
 KEY_PREFIX = "pbem_"
@@ -123,6 +126,34 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
     except IntegrityError:
         raise Conflict(_("%(email)s plays here already.", email=email)) from None
     return player, key
+
+
+def player(player_id: int) -> Player:
+    """The player numbered `player_id`, who exists (a signed-in reader, a link's holder)."""
+    return db.session.get_one(Player, player_id)
+
+
+def find_player(player_id: int) -> Player | None:
+    """The player numbered `player_id`, or None if there is none (any more)."""
+    return db.session.get(Player, player_id)
+
+
+def epoch_and_preferences(player_id: int) -> tuple[int, dict[str, Any] | None]:
+    """What a new page session of the player starts from: the epoch their sessions are at
+    (signing out everywhere raises it) and their preferences (the language they chose)."""
+    epoch, chosen = db.session.execute(
+        select(Player.session_epoch, Player.preferences).where(Player.id == player_id)
+    ).one()
+    return epoch, chosen
+
+
+def session_player(reader: dict[str, Any]) -> tuple[int, str] | None:
+    """The id and name of the player a page session names (`reader`: the player, their
+    epoch and the session's id), if they exist, are still at that epoch, and the session
+    was not signed out; else None. One query."""
+    connection = db.session.connection()
+    row = connection.execute(queries.SELECT_PLAYER_NAME, reader).first()
+    return (row.id, row.name) if row is not None else None
 
 
 def player_by_key_hash(key_hash: str) -> Player | None:
