@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from pbem import tokens
 from pbem.addresses import kept_address
 from pbem.clock import now
-from pbem.errors import Conflict, Invalid, NotFound, Unauthorized
+from pbem.errors import Conflict, Invalid, Unauthorized
 from pbem.extensions import db
 from pbem.languages import _
 from pbem.store import queries
@@ -189,25 +189,3 @@ def invite(email: str, name: str | None = None) -> Player:
 def claim_token(player: Player) -> str | None:
     nonce = (player.preferences or {}).get("claim_nonce")
     return tokens.claim_token(player.id, nonce) if nonce else None
-
-
-def claim_key(token: str) -> tuple[Player, str]:
-    """Spend a claim link: the player gets a key, shown once; the link then stops working."""
-    claimed = tokens.read_claim_token(token)
-    if claimed is None:
-        raise NotFound(_("This link is not valid."))
-    player_id, nonce = claimed
-    # Locked: of two claims of one link at once, the second reads the nonce already spent.
-    player = db.session.get(Player, player_id, with_for_update=True, populate_existing=True)
-    if player is None or not nonce or (player.preferences or {}).get("claim_nonce") != nonce:
-        raise Conflict(
-            _(
-                "This link was used already: each works once. Ask for a new key with POST "
-                "/api/players/key-reset."
-            )
-        )
-    key, player.api_key_hash = new_api_key()
-    player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
-    # The claim link was mailed to the address: following it proves it.
-    player.email_proved_at = player.email_proved_at or now()
-    return player, key
