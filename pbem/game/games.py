@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from datetime import datetime
 from typing import Any, NotRequired, Protocol, TypedDict
 
-from sqlalchemy import select, update
+from sqlalchemy import Row, select, update
 
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game.players import is_unreachable
 from pbem.languages import N_, _
+from pbem.store import queries, reads
 from pbem.store.models import Game, Player, Seat
 from pbem.store.queries import MAX_ID
+from pbem.timing import deadlines
 
 
 class HasId(Protocol):
@@ -78,6 +82,63 @@ def games_of(player: HasId) -> list[Game]:
     return list(
         db.session.execute(db.select(Game).where(Game.id.in_(seated)).order_by(Game.id)).scalars()
     )
+
+
+def open_games(limit: int = 100) -> list[Game]:
+    """Forming games with an open seat (anyone may join them), the newest first."""
+    query = (
+        db.select(Game)
+        .where(Game.status == "forming", Game.id.in_(db.select(Seat.game_id).where(Seat.open)))
+        .order_by(Game.id.desc())
+        .limit(limit)
+    )
+    return list(db.session.execute(query).scalars())
+
+
+def titles(game_ids: Collection[int]) -> dict[int, str]:
+    """The titles of these games, by id (a game there is none of is left out)."""
+    query = db.select(Game.id, Game.title).where(Game.id.in_(list(game_ids)))
+    return {game_id: title for game_id, title in db.session.execute(query).all()}
+
+
+def playing(player: HasId) -> list[Row[Any]]:
+    """The games the player holds a seat in that are forming or under way (`id`, `title`),
+    the newest first."""
+    return list(
+        db.session.execute(
+            db.select(Game.id, Game.title)
+            .join(Seat, Seat.game_id == Game.id)
+            .where(Seat.player_id == player.id, Game.status.in_(("forming", "active")))
+            .distinct()
+            .order_by(Game.id.desc())
+        ).all()
+    )
+
+
+def earliest_deadlines(game_ids: Collection[int]) -> dict[tuple[int, str], datetime]:
+    """Each seat's earliest open deadline in these games, by (game, colour)."""
+    return deadlines.earliest(db.session.connection(), game_ids)
+
+
+# What a page reads on the request's read connection (`pbem.store.reads`): a GET, with no
+# ORM session.
+
+
+def page_rows(game_id: int, reader: dict[str, Any]) -> list[Row[Any]]:
+    """The game's row with each seat and its holder's name, and the signed-in player's name
+    (`reader`: their id, session epoch and session id): one query (`queries.game_page`)."""
+    return queries.game_page(reads.connection(), game_id, reader)
+
+
+def pending_deadlines(game_id: int) -> list[Any]:
+    """The game's open deadlines, each seat's (`colour`, `due_at`)."""
+    return queries.DEADLINES.all(reads.connection(), {"game": game_id})
+
+
+def seq_and_status(game_id: int, reader: dict[str, Any]) -> Any | None:
+    """What an open page polls: the game's seq and status, and the last word to its table
+    for a reader holding a seat (`reader` as for `page_rows`); None if there is no game."""
+    return queries.GAME_SEQ.first(reads.connection(), {**reader, "game": game_id})
 
 
 class SeatSummary(TypedDict):

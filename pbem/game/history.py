@@ -100,6 +100,11 @@ def since_last_decision(
     return run[scorings[-1] :] + since if scorings else since
 
 
+def new_to_seat(game_id: int, colour: str, upto: int) -> list[engine.LogEntry]:
+    """`since_last_decision`, as a page reads it (on the request's read connection)."""
+    return since_last_decision(reads.connection(), game_id, colour, upto)
+
+
 def stored_log(
     connection: Connection, game_id: int, after: int, upto: int
 ) -> list[engine.LogEntry]:

@@ -7,15 +7,18 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from pbem import tokens
 from pbem.addresses import kept_address
 from pbem.clock import now
-from pbem.errors import Conflict, Invalid, NotFound, Unauthorized
+from pbem.errors import Conflict, Invalid, Unauthorized
 from pbem.extensions import db
 from pbem.languages import _
+from pbem.store import queries
 from pbem.store.models import Player
 
 KEY_PREFIX = "pbem_"
@@ -125,6 +128,34 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
     return player, key
 
 
+def player(player_id: int) -> Player:
+    """The player numbered `player_id`, who exists (a signed-in reader, a link's holder)."""
+    return db.session.get_one(Player, player_id)
+
+
+def find_player(player_id: int) -> Player | None:
+    """The player numbered `player_id`, or None if there is none (any more)."""
+    return db.session.get(Player, player_id)
+
+
+def epoch_and_preferences(player_id: int) -> tuple[int, dict[str, Any] | None]:
+    """What a new page session of the player starts from: the epoch their sessions are at
+    (signing out everywhere raises it) and their preferences (the language they chose)."""
+    epoch, chosen = db.session.execute(
+        select(Player.session_epoch, Player.preferences).where(Player.id == player_id)
+    ).one()
+    return epoch, chosen
+
+
+def session_player(reader: dict[str, Any]) -> tuple[int, str] | None:
+    """The id and name of the player a page session names (`reader`: the player, their
+    epoch and the session's id), if they exist, are still at that epoch, and the session
+    was not signed out; else None. One query."""
+    connection = db.session.connection()
+    row = connection.execute(queries.SELECT_PLAYER_NAME, reader).first()
+    return (row.id, row.name) if row is not None else None
+
+
 def player_by_key_hash(key_hash: str) -> Player | None:
     return db.session.execute(
         db.select(Player).where(Player.api_key_hash == key_hash)
@@ -158,25 +189,3 @@ def invite(email: str, name: str | None = None) -> Player:
 def claim_token(player: Player) -> str | None:
     nonce = (player.preferences or {}).get("claim_nonce")
     return tokens.claim_token(player.id, nonce) if nonce else None
-
-
-def claim_key(token: str) -> tuple[Player, str]:
-    """Spend a claim link: the player gets a key, shown once; the link then stops working."""
-    claimed = tokens.read_claim_token(token)
-    if claimed is None:
-        raise NotFound(_("This link is not valid."))
-    player_id, nonce = claimed
-    # Locked: of two claims of one link at once, the second reads the nonce already spent.
-    player = db.session.get(Player, player_id, with_for_update=True, populate_existing=True)
-    if player is None or not nonce or (player.preferences or {}).get("claim_nonce") != nonce:
-        raise Conflict(
-            _(
-                "This link was used already: each works once. Ask for a new key with POST "
-                "/api/players/key-reset."
-            )
-        )
-    key, player.api_key_hash = new_api_key()
-    player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
-    # The claim link was mailed to the address: following it proves it.
-    player.email_proved_at = player.email_proved_at or now()
-    return player, key

@@ -20,6 +20,7 @@ from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, Seating, seating
 from pbem.languages import _
+from pbem.store import reads
 from pbem.store.models import Note, Player, TableTalk
 
 #: At most this many words to the table in one answer of the API.
@@ -119,6 +120,16 @@ def latest_messages(connection: Connection, game_id: int, count: int) -> list[Me
     )
     first = connection.execute(select(newest.c.id).order_by(newest.c.id).limit(1)).scalar()
     return [] if first is None else messages(connection, game_id, after=first - 1, limit=count)
+
+
+def talk_and_notes(game_id: int, player_id: int, count: int) -> tuple[list[Message], str]:
+    """What a page shows beside the board of a game the player holds a seat in (the caller
+    checks that): the last `count` words to the table, oldest first, and the player's notes,
+    read on the request's read connection."""
+    connection = reads.connection()
+    found = latest_messages(connection, game_id, count)
+    kept, _updated_at = notes_of(connection, player_id, game_id)
+    return found, kept
 
 
 def read_messages(

@@ -1,6 +1,7 @@
-"""Account changes that send mail: a new API key, mailed; a one-time sign-in link, mailed to
-an address, which signs its holder in (and makes a player on first use); a new address,
-confirmed by a link mailed to it. And signing out of every session at once."""
+"""Account changes: a new API key, mailed, claimed by an invitation's link, or made on the
+player's own page; a one-time sign-in link, mailed to an address, which signs its holder in
+(and makes a player on first use); a new address, confirmed by a link mailed to it; a new
+name. And page sessions ended: one signed out, or every one at once."""
 
 from __future__ import annotations
 
@@ -12,13 +13,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import delete, update
-from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from pbem import tokens
 from pbem.addresses import kept_address
 from pbem.clock import now
-from pbem.errors import Conflict, Forbidden, Invalid, TooMany
+from pbem.errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from pbem.extensions import db
 from pbem.game.players import is_unreachable, new_api_key, normal_email
 from pbem.languages import N_, _
@@ -384,13 +384,54 @@ def sign_out_everywhere(player: Player) -> None:
     player.session_epoch = (player.session_epoch or 0) + 1
 
 
-def end_session(connection: Connection, sid: str, lifetime: timedelta) -> None:
+def end_session(sid: str, lifetime: timedelta) -> None:
     """Keep page session `sid` as ended (a copy of its cookie is refused from now on), and
     forget sessions ended longer ago than a cookie lives: those cookies are refused anyway.
     The caller commits."""
+    connection = db.session.connection()
     moment = now()
     ended = EndedSession.__table__
     connection.execute(delete(ended).where(ended.c.ended_at < moment - lifetime))
     # Signing out twice (a copied cookie, or two tabs at once) keeps the first row.
     ended_now = queries.insert_or_else(connection, ended).values(sid=sid, ended_at=moment)
     connection.execute(ended_now.on_conflict_do_nothing())
+
+
+def make_new_key(player: Player) -> str:
+    """A new API key for the player, shown once by the caller (which commits): the old key
+    works no more."""
+    key, player.api_key_hash = new_api_key()
+    return key
+
+
+def rename(player: Player, name: str) -> str:
+    """The player's name becomes `name` (trimmed), what the other players see; the caller
+    commits. The name kept."""
+    name = name.strip()
+    if not 1 <= len(name) <= 100:
+        raise Invalid(_("Your name is what the other players see: 1 to 100 characters."))
+    player.name = name
+    return name
+
+
+def claim_key(token: str) -> tuple[Player, str]:
+    """Spend a claim link: the player gets a key, shown once; the link then stops working.
+    The caller commits."""
+    claimed = tokens.read_claim_token(token)
+    if claimed is None:
+        raise NotFound(_("This link is not valid."))
+    player_id, nonce = claimed
+    # Locked: of two claims of one link at once, the second reads the nonce already spent.
+    player = db.session.get(Player, player_id, with_for_update=True, populate_existing=True)
+    if player is None or not nonce or (player.preferences or {}).get("claim_nonce") != nonce:
+        raise Conflict(
+            _(
+                "This link was used already: each works once. Ask for a new key with POST "
+                "/api/players/key-reset."
+            )
+        )
+    key, player.api_key_hash = new_api_key()
+    player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
+    # The claim link was mailed to the address: following it proves it.
+    player.email_proved_at = player.email_proved_at or now()
+    return player, key

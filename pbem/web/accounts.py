@@ -15,13 +15,12 @@ from werkzeug.datastructures import MultiDict
 
 from pbem.addresses import kept_address
 from pbem.errors import Invalid, TooMany
-from pbem.extensions import db
-from pbem.game.players import new_api_key
+from pbem.game import games, players
 from pbem.headers import no_referrer, no_store
 from pbem.languages import LANGUAGES, N_, _, in_language, known
 from pbem.notify import preferences
-from pbem.play import accounts
-from pbem.store.models import Game, Player, Seat
+from pbem.play import accounts, unit
+from pbem.store.models import Player
 from pbem.timing import away
 from pbem.web import signin
 from pbem.web.language import keep_language
@@ -53,10 +52,10 @@ def mail_sign_in_link() -> ResponseReturnValue:
             link_for=lambda token: signin.absolute_link("web.sign_in_link", token=token),
         )
     except Invalid as error:
-        db.session.rollback()
+        unit.rollback()
         page = render_template("web/sign_in.html", next=next_page, error=error.detail, email=typed)
         return page, 422
-    db.session.commit()
+    unit.commit()
     return render_template(
         "web/sign_in.html",
         next=next_page,
@@ -79,12 +78,12 @@ def sign_in_link(token: str) -> ResponseReturnValue:
     try:
         spent = accounts.spend_sign_in_link(token, name)
     except Invalid as error:
-        db.session.rollback()
+        unit.rollback()
         page = render_template("web/sign_in_link.html", offer=offer, error=error.detail, name=name)
         return page, 422
-    db.session.commit()
+    unit.commit()
     signin.sign_in(spent.player_id)
-    player = db.session.get_one(Player, spent.player_id)
+    player = players.player(spent.player_id)
     flash(_("Signed in as %(name)s.", name=player.name))
     if spent.api_key is not None:
         # A registration: the key is shown here, once (no_referrer above keeps it uncached).
@@ -122,13 +121,13 @@ def change_me() -> ResponseReturnValue:
     action = request.form.get("action", "")
     if action == "key":
         no_store()  # the key is on the page
-        key, player.api_key_hash = new_api_key()
-        db.session.commit()
+        key = accounts.make_new_key(player)
+        unit.commit()
         current_app.logger.info("a new API key made on /me", extra={"player_id": player.id})
         return _me_page(player, key=key)
     if action == "sign_out_everywhere":
         accounts.sign_out_everywhere(player)
-        db.session.commit()
+        unit.commit()
         signin.sign_out()
         flash(_("You are signed out everywhere: on every device, sign in again to play there."))
         return redirect(url_for("web.index"), code=303)
@@ -138,20 +137,17 @@ def change_me() -> ResponseReturnValue:
     try:
         said = change(player, request.form)
     except (Invalid, TooMany) as error:
-        db.session.rollback()
+        unit.rollback()
         # An address refused stays in its field, to be mended rather than typed again.
         typed = request.form.get("email", "") if action == "email" else ""
         return _me_page(player, error=error.detail, typed_email=typed), error.status
-    db.session.commit()
+    unit.commit()
     flash(said)
     return redirect(url_for("web.me"), code=303)
 
 
 def _change_name(player: Player, form: MultiDict[str, str]) -> str:
-    name = form.get("name", "").strip()
-    if not 1 <= len(name) <= 100:
-        raise Invalid(_("Your name is what the other players see: 1 to 100 characters."))
-    player.name = name
+    name = accounts.rename(player, form.get("name", ""))
     said: str = _("Your name is now %(name)s.", name=name)
     return said
 
@@ -276,10 +272,10 @@ def email_change(token: str) -> ResponseReturnValue:
     try:
         change = accounts.change_email(token)
     except Invalid as error:
-        db.session.rollback()
+        unit.rollback()
         change = accounts.read_email_change(token)
         return render_template("web/email_change.html", change=change, error=error.detail), 422
-    db.session.commit()
+    unit.commit()
     flash(_("Your address is now %(email)s.", email=change.new_email))
     return redirect(url_for("web.me"), code=303)
 
@@ -289,20 +285,8 @@ def _me_page(
 ) -> str:
     chosen = preferences.preferences_of(player)
     muted, hooks = chosen["muted_games"], chosen["webhooks"]
-    titles = dict(
-        db.session.execute(
-            db.select(Game.id, Game.title).where(
-                Game.id.in_([*muted, *(h["game_id"] for h in hooks)])
-            )
-        ).all()
-    )
-    playing = db.session.execute(
-        db.select(Game.id, Game.title)
-        .join(Seat, Seat.game_id == Game.id)
-        .where(Seat.player_id == player.id, Game.status.in_(("forming", "active")))
-        .distinct()
-        .order_by(Game.id.desc())
-    ).all()
+    titles = games.titles([*muted, *(h["game_id"] for h in hooks)])
+    playing = games.playing(player)
     return render_template(
         "web/me.html",
         player=player,
@@ -325,7 +309,7 @@ def _me_page(
 
 def _me() -> Player | None:
     signed = current_player()
-    return db.session.get(Player, signed.id) if signed is not None else None
+    return players.find_player(signed.id) if signed is not None else None
 
 
 def _choices(player: Player) -> list[dict[str, object]]:

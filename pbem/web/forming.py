@@ -13,12 +13,12 @@ from flask.typing import ResponseReturnValue
 
 from pbem import tokens
 from pbem.errors import Forbidden, NotFound
-from pbem.extensions import db
+from pbem.game import games, players
 from pbem.game.games import get_game
 from pbem.headers import no_referrer
 from pbem.languages import _
-from pbem.play import lifecycle, strangers
-from pbem.store.models import Game, Player, Seat
+from pbem.play import lifecycle, strangers, unit
+from pbem.store.models import Game
 from pbem.timing import policy
 from pbem.web import signin
 from pbem.web.pages import forming_seats
@@ -46,7 +46,7 @@ def accept(game_id: int, token: str) -> ResponseReturnValue:
             "web/accept.html", game=game, colour=colour, seats=forming_seats(game)
         )
     lifecycle.accept_seat(game_id, colour, player_id, by_link=True)
-    db.session.commit()
+    unit.commit()
     signin.sign_in(player_id)
     if game.status == "active":
         flash(
@@ -73,14 +73,8 @@ def _holds(game: Game, colour: str, player_id: int) -> bool:
 @bp.get("/games/open")
 def open_games() -> str:
     """Forming games with open seats, newest first, with what a player needs to choose."""
-    query = (
-        db.select(Game)
-        .where(Game.status == "forming", Game.id.in_(db.select(Seat.game_id).where(Seat.open)))
-        .order_by(Game.id.desc())
-        .limit(100)
-    )
-    games = [_listed(game) for game in db.session.execute(query).scalars()]
-    return render_template("web/open_games.html", games=games, signed_in_now=current_player())
+    listed = [_listed(game) for game in games.open_games(limit=100)]
+    return render_template("web/open_games.html", games=listed, signed_in_now=current_player())
 
 
 @bp.post("/games/<int:game_id>/join")
@@ -89,8 +83,8 @@ def join(game_id: int) -> ResponseReturnValue:
     if signed is None:
         raise Forbidden(_("Sign in to join a game."))
     colour = request.form.get("colour", "")
-    game = lifecycle.join_seat(db.session.get_one(Player, signed.id), game_id, colour)
-    db.session.commit()
+    game = lifecycle.join_seat(players.player(signed.id), game_id, colour)
+    unit.commit()
     seat = {"title": game.title, "colour": colour_name(colour)}
     if game.status == "active":
         flash(_("You joined %(title)s as %(colour)s. It has begun.", **seat))
@@ -105,8 +99,8 @@ def start(game_id: int) -> ResponseReturnValue:
     signed = current_player()
     if signed is None:
         raise Forbidden(_("Sign in as the game's organiser to start it."))
-    lifecycle.start_game(db.session.get_one(Player, signed.id), game_id)
-    db.session.commit()
+    lifecycle.start_game(players.player(signed.id), game_id)
+    unit.commit()
     flash(_("The game has begun: everyone has been mailed."))
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
@@ -135,7 +129,7 @@ def never_invite(token: str) -> ResponseReturnValue:
         raise NotFound(_("This link is not valid; use the link in the invitation again."))
     if request.method == "POST":
         strangers.never_invite(email)
-        db.session.commit()
+        unit.commit()
     done = strangers.is_suppressed(email)
     # no_referrer above also keeps the page (the address, the form's token) uncached.
     return render_template("web/never_invite.html", email=email, done=done)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from flask import Blueprint, render_template_string, request
 
 from pbem.errors import ServiceError
-from pbem.extensions import db
-from pbem.game.players import claim_key
+from pbem.game.players import find_player
 from pbem.headers import no_referrer
 from pbem.languages import _
 from pbem.notify import preferences
+from pbem.play import unit
+from pbem.play.accounts import claim_key
 from pbem.play.lifecycle import decline_seat
-from pbem.store.models import Player
 from pbem.tokens import read_decline_token, read_unsubscribe_token
 from pbem.web.wording import colour_name
 
@@ -41,7 +41,7 @@ def unsubscribe(token: str) -> str | tuple[str, int]:
     """GET asks (mail scanners follow links); POST, as mail clients send it, turns the mails
     of that game off for that player."""
     read = read_unsubscribe_token(token)
-    player = db.session.get(Player, read[0]) if read else None
+    player = find_player(read[0]) if read else None
     if read is None or player is None:
         return _page(message=_("This unsubscribe link is not valid."), confirm=False), 404
     game_id = read[1]
@@ -52,7 +52,7 @@ def unsubscribe(token: str) -> str | tuple[str, int]:
             button=_("Stop these mails"),
         )
     preferences.mute(player, game_id)
-    db.session.commit()
+    unit.commit()
     return _page(
         message=_("You will get no more mails from game %(id)s.", id=game_id), confirm=False
     )
@@ -71,7 +71,7 @@ def claim(token: str) -> str | tuple[str, int]:
         player, key = claim_key(token)
     except ServiceError as error:
         return _page(message=error.detail, confirm=False), 410
-    db.session.commit()
+    unit.commit()
     return _page(
         message=_(
             "%(name)s, your API key (send it as Authorization: Bearer ...):", name=player.name
@@ -101,7 +101,7 @@ def decline(token: str) -> str | tuple[str, int]:
         decline_seat(game_id, colour, player_id)
     except ServiceError as error:
         return _page(message=error.detail, confirm=False), 409
-    db.session.commit()
+    unit.commit()
     return _page(
         message=_(
             "You declined the %(colour)s seat; the game's admin has been told.",

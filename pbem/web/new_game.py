@@ -14,11 +14,10 @@ from werkzeug.datastructures import MultiDict
 from engine.data import COLOURS
 from pbem.addresses import kept_address
 from pbem.errors import Invalid, TooMany
-from pbem.extensions import db
+from pbem.game import players
 from pbem.languages import LANGUAGES, N_, _
-from pbem.play import lifecycle
+from pbem.play import lifecycle, unit
 from pbem.play.asked import SeatAsked
-from pbem.store.models import Player
 from pbem.web.routes import bp, current_player
 
 #: The paces a game may be made with: how many hours each kind of decision may wait.
@@ -49,7 +48,7 @@ def new_game() -> ResponseReturnValue:
     if request.method == "GET":
         return _form(MultiDict(), None)
     form = request.form
-    creator = db.session.get_one(Player, signed.id)
+    creator = players.player(signed.id)
     try:
         title, seats, options, timing = _read(form, creator.email)
         game = lifecycle.create_game(
@@ -63,10 +62,10 @@ def new_game() -> ResponseReturnValue:
             language=form.get("language"),
         )
     except (Invalid, TooMany) as error:
-        db.session.rollback()
+        unit.rollback()
         wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
         return _form(form, error.detail), error.status, wait
-    db.session.commit()
+    unit.commit()
     invited = [s["email"] for s in seats[1:] if s.get("email")]
     sent = _("Invitations went to %(emails)s. ", emails=", ".join(invited)) if invited else ""
     if game.status == "forming":

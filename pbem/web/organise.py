@@ -9,12 +9,11 @@ from flask.typing import ResponseReturnValue
 
 from pbem.addresses import kept_address
 from pbem.errors import Forbidden, Invalid, ServiceError, TooMany
-from pbem.extensions import db
+from pbem.game import games, players
 from pbem.game.games import get_game
 from pbem.languages import _
-from pbem.play import lifecycle
+from pbem.play import lifecycle, unit
 from pbem.store.models import Game, Player
-from pbem.timing import deadlines
 from pbem.web.board import colour_chip
 from pbem.web.routes import bp, current_player
 from pbem.web.status import status_of
@@ -64,12 +63,12 @@ def organise_change(game_id: int) -> ResponseReturnValue:
         else:
             raise Invalid(_("This form says nothing to do; reload the page and try again."))
     except ServiceError as error:
-        db.session.rollback()
+        unit.rollback()
         wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
         # What was typed for a seat stays in that seat's field, to be mended.
         typed = {"colour": colour, "email": request.form.get("email", "")}
         return _page(get_game(game_id), organiser, error.detail, typed), status_of(error), wait
-    db.session.commit()
+    unit.commit()
     flash(_("%(done)s Everyone at the table has been told.", done=said))
     return redirect(url_for("web.organise", game_id=game_id), code=303)
 
@@ -83,13 +82,13 @@ def _organiser(game_id: int) -> tuple[Player, Game]:
         raise Forbidden(
             _("Only the organiser of game %(id)s (who made it) may organise it.", id=game_id)
         )
-    return db.session.get_one(Player, signed.id), game
+    return players.player(signed.id), game
 
 
 def _page(
     game: Game, organiser: Player, error: str | None, typed: dict[str, str] | None = None
 ) -> str:
-    due = deadlines.earliest(db.session.connection(), [game.id])
+    due = games.earliest_deadlines([game.id])
     seats = [
         {
             **colour_chip(s.colour),

@@ -20,9 +20,15 @@ from markupsafe import Markup
 import engine
 from engine.data import ACTION_STACKS, POWER_CARDS
 from pbem.errors import NotFound
-from pbem.extensions import db
 from pbem.game import history, table, words
-from pbem.game.games import games_of, get_game, seats_of
+from pbem.game.games import (
+    earliest_deadlines,
+    games_of,
+    get_game,
+    page_rows,
+    pending_deadlines,
+    seats_of,
+)
 from pbem.game.states import current_state
 from pbem.game.views import GameView, view_of_seats
 from pbem.languages import _, current_language
@@ -30,9 +36,7 @@ from pbem.notify.board_text import place_name
 from pbem.play.notes import LONGEST as LONGEST_NOTES
 from pbem.play.talk import LONGEST as LONGEST_WORDS
 from pbem.play.talk import OPEN_STATUSES
-from pbem.store import queries, reads
 from pbem.store.models import Game, Seat
-from pbem.timing.deadlines import earliest
 from pbem.web.board import PLACES, Chip, NamedChip, board_svg, colour_chip, panel_html
 from pbem.web.links import link
 from pbem.web.notation import log_text, move_text, notation
@@ -97,7 +101,7 @@ def your_games(player: SignedIn) -> dict[str, list[GameRow]]:
     waiting game with since when, and the earliest deadline of whoever it waits on."""
     games = games_of(player)
     active = [g.id for g in games if g.status == "active"]
-    due = earliest(db.session.connection(), active)
+    due = earliest_deadlines(active)
     groups: dict[str, list[GameRow]] = {"you": [], "others": [], "forming": [], "over": []}
     for game in sorted(games, key=lambda g: g.updated_at):
         row = game_row(game, player)
@@ -592,7 +596,7 @@ def board_page(
     # a move, so they are part of what the page is kept by).
     deadlines: tuple[tuple[str, str], ...] = ()
     if shown == game.seq:
-        rows_due = queries.DEADLINES.all(reads.connection(), {"game": game.id})
+        rows_due = pending_deadlines(game.id)
         deadlines = tuple((d.colour, d.due_at.isoformat()) for d in rows_due)
     key = (
         game.id,
@@ -620,7 +624,7 @@ def _read_game(
 ) -> tuple[Any, SignedIn | None, dict[str, str], list[str]]:
     """The game's row, the signed-in player (None if not a player, or their session is no
     longer good), each seat's name, and the colours the player holds: one query."""
-    rows = queries.game_page(reads.connection(), game_id, reader.params)
+    rows = page_rows(game_id, reader.params)
     if not rows:
         raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
     game = rows[0]
@@ -730,7 +734,7 @@ def _since(
     first move."""
     if viewer is None or viewer not in own or game.status not in ("active", "finished"):
         return Markup("")
-    entries = history.since_last_decision(reads.connection(), game.id, viewer, game.seq)
+    entries = history.new_to_seat(game.id, viewer, game.seq)
     if not entries:
         return Markup("")
     story = words.story(engine.visible_log(entries, set(own)), names, viewer)
@@ -843,9 +847,7 @@ def table_shown(
     held, shown again in place of what is kept."""
     if player_id is None or not page.own:
         return None
-    connection = reads.connection()
-    found = table.latest_messages(connection, page.game_id, TALK_SHOWN + 1)
-    kept, _ = table.notes_of(connection, player_id, page.game_id)
+    found, kept = table.talk_and_notes(page.game_id, player_id, TALK_SHOWN + 1)
     messages: list[TalkShown] = [
         {**colour_chip(m.colour), "id": m.id, "name": m.name, "text": m.text, "seq": m.seq}
         for m in found[-TALK_SHOWN:]

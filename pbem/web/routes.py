@@ -23,18 +23,16 @@ from werkzeug.wrappers import Response
 
 import engine
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError, TooMany
-from pbem.extensions import db
-from pbem.game import words
-from pbem.game.games import get_game
+from pbem.game import players, words
+from pbem.game.games import get_game, seq_and_status
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
 from pbem.headers import no_referrer
 from pbem.languages import _
 from pbem.paths import TEMPLATES_DIR
-from pbem.play import notes, orders, talk
+from pbem.play import notes, orders, talk, unit
 from pbem.play.batch import submit
-from pbem.store import outage, queries, reads
-from pbem.store.models import Player
+from pbem.store import outage
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
 from pbem.web.csrf import check_csrf, csrf_token
@@ -152,9 +150,9 @@ def give_orders(game_id: int) -> ResponseReturnValue:
             power_cards=[int(card) for card in text],
             veto=veto,
         )
-        db.session.commit()
+        unit.commit()
     except ServiceError as error:
-        db.session.rollback()
+        unit.rollback()
         if isinstance(error, NotFound):
             raise
         return _board(game_id, status_of(error), error.detail)
@@ -175,7 +173,7 @@ def game_seq(game_id: int) -> Response:
     row = None
     if game_id <= MAX_ID:  # past it the database would refuse the number, not find no game
         reader = signin.session_reader()
-        row = queries.GAME_SEQ.first(reads.connection(), {**reader.params, "game": game_id})
+        row = seq_and_status(game_id, reader.params)
     if row is None:
         raise NotFound(_("There is no game %(id)s.", id=game_id))
     # `talk`: the last word to the table, for a seat's reader only (null for anyone else).
@@ -322,12 +320,12 @@ def write_to_table(game_id: int) -> ResponseReturnValue:
     except ServiceError as error:
         if isinstance(error, NotFound):
             raise
-        db.session.rollback()
+        unit.rollback()
         # The board with the reason, and the words given back to be mended.
         html, status = _board(game_id, status_of(error), error.detail, talk=text)
         wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
         return html, status, wait
-    db.session.commit()
+    unit.commit()
     where = url_for("web.game", game_id=game_id, colour=colour, _anchor="table-talk")
     return redirect(where, code=303)
 
@@ -344,9 +342,9 @@ def keep_notes(game_id: int) -> ResponseReturnValue:
     except ServiceError as error:
         if isinstance(error, NotFound):
             raise
-        db.session.rollback()
+        unit.rollback()
         return _board(game_id, status_of(error), error.detail, notes=text)
-    db.session.commit()
+    unit.commit()
     flash(_("Your notes are saved."))
     where = url_for("web.game", game_id=game_id, colour=_colour_arg(), _anchor="notes")
     return redirect(where, code=303)
@@ -365,7 +363,7 @@ def seat_sign_in(game_id: int, token: str) -> ResponseReturnValue:
         if signed is not None and signed.id == seat.player_id:
             return redirect(board, code=303)
         game = get_game(game_id)
-        player = db.session.get_one(Player, seat.player_id)
+        player = players.player(seat.player_id)
         return render_template(
             "web/seat_sign_in.html", game=game, colour=seat.colour, name=player.name
         )
@@ -396,7 +394,7 @@ def sign_in() -> ResponseReturnValue:
 @bp.post("/sign-out")
 def sign_out() -> Response:
     signin.sign_out()
-    db.session.commit()
+    unit.commit()
     return redirect(url_for("web.index"), code=303)
 
 

@@ -15,17 +15,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import current_app, session
-from sqlalchemy import select
 
 from pbem import tokens
 from pbem.errors import Forbidden
-from pbem.extensions import db
+from pbem.game import players
 from pbem.game.seating import Actor, seating
 from pbem.languages import _, known
 from pbem.notify.compose import base_url
 from pbem.play import accounts
-from pbem.store import queries
-from pbem.store.models import Player
 from pbem.web.wording import colour_name
 
 ENDPOINT = "web.seat_sign_in"
@@ -103,9 +100,7 @@ def sign_in(player_id: int) -> None:
     """Start a fresh session for the player (nothing of an earlier session carries over),
     good until they sign out everywhere (which raises their epoch past this one's), or sign
     this session out (which ends its id: `end_session`)."""
-    epoch, chosen = db.session.execute(
-        select(Player.session_epoch, Player.preferences).where(Player.id == player_id)
-    ).one()
+    epoch, chosen = players.epoch_and_preferences(player_id)
     session.clear()
     session.permanent = True
     session["player_id"] = player_id
@@ -123,7 +118,7 @@ def sign_out() -> None:
     sid = session.get(SESSION_ID_KEY)
     if isinstance(sid, str):
         lifetime = current_app.permanent_session_lifetime
-        accounts.end_session(db.session.connection(), sid[:64], lifetime)
+        accounts.end_session(sid[:64], lifetime)
     session.clear()
 
 
@@ -167,6 +162,5 @@ def signed_in_player() -> SignedIn | None:
     reader = session_reader()
     if reader.player_id is None:
         return None
-    connection = db.session.connection()
-    row = connection.execute(queries.SELECT_PLAYER_NAME, reader.params).first()
-    return SignedIn(id=row.id, name=row.name) if row is not None else None
+    found = players.session_player(reader.params)
+    return SignedIn(id=found[0], name=found[1]) if found is not None else None
