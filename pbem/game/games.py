@@ -124,7 +124,7 @@ def earliest_deadlines(game_ids: Collection[int]) -> dict[tuple[int, str], datet
 # ORM session.
 
 
-def page_rows(game_id: int, reader: dict[str, Any]) -> list[Row[Any]]:
+def page_rows(game_id: int, reader: queries.ReaderParams) -> list[Row[Any]]:
     """The game's row with each seat and its holder's name, and the signed-in player's name
     (`reader`: their id, session epoch and session id): one query (`queries.game_page`)."""
     return queries.game_page(reads.connection(), game_id, reader)
@@ -135,7 +135,7 @@ def pending_deadlines(game_id: int) -> list[Any]:
     return queries.DEADLINES.all(reads.connection(), {"game": game_id})
 
 
-def seq_and_status(game_id: int, reader: dict[str, Any]) -> Any | None:
+def seq_and_status(game_id: int, reader: queries.ReaderParams) -> Any | None:
     """What an open page polls: the game's seq and status, and the last word to its table
     for a reader holding a seat (`reader` as for `page_rows`); None if there is no game."""
     return queries.GAME_SEQ.first(reads.connection(), {**reader, "game": game_id})

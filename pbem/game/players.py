@@ -147,7 +147,7 @@ def epoch_and_preferences(player_id: int) -> tuple[int, dict[str, Any] | None]:
     return epoch, chosen
 
 
-def session_player(reader: dict[str, Any]) -> tuple[int, str] | None:
+def session_player(reader: queries.ReaderParams) -> tuple[int, str] | None:
     """The id and name of the player a page session names (`reader`: the player, their
     epoch and the session's id), if they exist, are still at that epoch, and the session
     was not signed out; else None. One query."""

@@ -8,7 +8,7 @@ it words it and never looks further.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypedDict
 
 import engine
@@ -329,9 +329,12 @@ def _card_of(event: Mapping[str, Any]) -> dict[str, str]:
     return {"card": card_title(event["card"])}
 
 
+#: A sentence (or none) from an event, its player's name and a function saying its picks.
+Sentence = Callable[[Mapping[str, Any], str, Callable[[Mapping[str, Any]], str]], str | None]
+
 #: One sentence per kind of event, from the event, its player's name ("" for the reader's
 #: own: the sentence then says "you") and the picks said.
-_SENTENCES: dict[str, Any] = {
+_SENTENCES: dict[str, Sentence] = {
     "king_moved": lambda e, n, p: _("The king moved to %(place)s.", place=place_name(e["to"])),
     "grande_moved": lambda e, n, p: (
         _("%(name)s's grande moved to %(place)s.", name=_cap(n), place=place_name(e["to"]))
@@ -403,8 +406,7 @@ def _event_line(
         return None  # said by the move itself (a card chosen, a caballero placed)
     player = event.get("player")
     name = who(player, names, reader) if player and player != reader else ""
-    said: str | None = sentence(event, name, lambda e: _picks(e, names, reader))
-    return said
+    return sentence(event, name, lambda e: _picks(e, names, reader))
 
 
 def story(

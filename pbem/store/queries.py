@@ -49,6 +49,14 @@ from pbem.store.prepared import Prepared
 MAX_ID = 2**31 - 1
 
 
+class ReaderParams(TypedDict):
+    """Who a page's session says reads, as the queries that check it bind them."""
+
+    player: int | None  # None: nobody signed in
+    epoch: int
+    sid: str
+
+
 class MoveRow(TypedDict):
     """One move of the log as every write path appends it (`append_batch`), its game aside."""
 
@@ -354,7 +362,7 @@ def game_and_seats(
     return GAME_AND_SEATS.all(connection, {"game": id_or_zero(game_id), "player": player_id})
 
 
-def game_page(connection: Connection, game_id: int, reader: dict[str, Any]) -> list[Row[Any]]:
+def game_page(connection: Connection, game_id: int, reader: ReaderParams) -> list[Row[Any]]:
     """The game's row with each seat and its holder's name, and the signed-in player's
     name (`reader`: their id, session epoch and session id); see SELECT_GAME_PAGE."""
     return GAME_PAGE.all(connection, {**reader, "game": id_or_zero(game_id)})

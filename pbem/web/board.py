@@ -365,11 +365,22 @@ def _deadline(iso: str | None) -> dict[str, str] | None:
     return {"iso": moment.isoformat(), "text": wording.moment_text(moment)}
 
 
-def _action_cards(cards: Mapping[str, Any]) -> list[dict[str, Any]]:
+class ActionCardShown(TypedDict):
+    """One stack's card on the panel: face up, or taken (`by` whom)."""
+
+    stack: int
+    card: str
+    title: str
+    by: Chip | None
+    places: int  # the caballeros it places: its stack's number
+    text: str
+
+
+def _action_cards(cards: Mapping[str, Any]) -> list[ActionCardShown]:
     """The five stacks' cards in stack order: taken ones with who took them."""
     taken = {t["stack"]: t for t in cards["taken"]}
     face_up = {c["stack"]: c for c in cards["face_up"]}
-    shown = []
+    shown: list[ActionCardShown] = []
     for stack in sorted(set(taken) | set(face_up)):
         card = taken.get(stack) or face_up[stack]
         by = colour_chip(card["player"]) if stack in taken else None

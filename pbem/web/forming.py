@@ -6,7 +6,7 @@ begins (deadlines, first mails) once every seat is taken and accepted."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -21,7 +21,7 @@ from pbem.play import lifecycle, strangers, unit
 from pbem.store.models import Game
 from pbem.timing import policy
 from pbem.web import signin
-from pbem.web.pages import forming_seats
+from pbem.web.pages import FormingSeat, forming_seats
 from pbem.web.routes import bp, current_player
 from pbem.web.wording import colour_name
 
@@ -105,7 +105,19 @@ def start(game_id: int) -> ResponseReturnValue:
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
 
-def _listed(game: Game) -> dict[str, Any]:
+class ListedGame(TypedDict):
+    """A forming game as the list of open games shows it."""
+
+    id: int
+    title: str
+    seats: list[FormingSeat]
+    rounds: int
+    pace: str
+    since: str
+    organiser: str
+
+
+def _listed(game: Game) -> ListedGame:
     timing = policy.timing_of(game.timing)
     waited: datetime = game.created_at
     return {

@@ -3,7 +3,7 @@ and signing in and out. Thin: `pages` builds what is shown, `pbem.game` does the
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import sqlalchemy.exc
 from flask import (
@@ -116,7 +116,17 @@ def _board(
     return html, status
 
 
-def _orders_form(game_id: int, player_id: int | None, seat: str | None) -> dict[str, Any] | None:
+class OrdersForm(TypedDict):
+    """The form of a seat's orders in advance, filled with what they are now."""
+
+    colour: str
+    url: str
+    power_cards: str  # the numbers, best first, as typed
+    veto: str
+    lines: list[str]  # what the orders do, in words
+
+
+def _orders_form(game_id: int, player_id: int | None, seat: str | None) -> OrdersForm | None:
     if player_id is None or seat is None:
         return None
     given = orders.read(Actor.by_player(player_id, seat), game_id, seat)

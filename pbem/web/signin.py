@@ -23,6 +23,7 @@ from pbem.game.seating import Actor, seating
 from pbem.languages import _, known
 from pbem.notify.compose import base_url
 from pbem.play import accounts
+from pbem.store.queries import ReaderParams
 from pbem.web.wording import colour_name
 
 ENDPOINT = "web.seat_sign_in"
@@ -133,7 +134,7 @@ class Reader:
     sid: str = ""
 
     @property
-    def params(self) -> dict[str, Any]:
+    def params(self) -> ReaderParams:
         """The bind parameters of the queries that read the signed-in player."""
         return {"player": self.player_id, "epoch": self.epoch, "sid": self.sid}
 
