@@ -48,6 +48,21 @@ def get_game(game_id: int) -> Game:
     return game
 
 
+def read_again(game: Game) -> Game:
+    """`game` with its row read again: what others committed since (the game may have moved
+    on while a mail was read), or what a rollback left to reload."""
+    db.session.refresh(game)
+    return game
+
+
+def has_seat(game_id: int, colour: str) -> bool:
+    """Whether game `game_id` has a seat of `colour` (a signed seat address names one)."""
+    found = db.session.execute(
+        select(Seat.id).where(Seat.game_id == game_id, Seat.colour == colour)
+    ).first()
+    return found is not None
+
+
 def locked_game(game_id: int) -> Game:
     """The game, its row locked until the transaction ends (on SQLite: the database's writes),
     for a change that decides between people (a seat joined, accepted, declined or given, a

@@ -18,7 +18,7 @@ from typing import Any
 
 from cachetools import LRUCache
 from flask import current_app
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Row
 from sqlalchemy.orm import selectinload
 
 import engine
@@ -59,6 +59,18 @@ def log_between(
     short can only hide more, never less.
     """
     return engine.visible_log(_entries(game_id, after, upto), set(own), events=events)
+
+
+def round_so_far(game_id: int, own: Collection[str]) -> list[engine.ShownLogEntry]:
+    """The round under way up to its last move, as the holder of the seats `own` may see
+    it, each move with its events (a reply's `log` command)."""
+    last = queries.MAX_ID  # no seq is larger: every move since the round began
+    return log_between(game_id, own, round_starts(game_id)[-1], last, events=True)
+
+
+def moves_between(game_id: int, after: int, upto: int) -> list[Row[Any]]:
+    """The logged moves (seq, colour, move) with `after < seq <= upto`, in order."""
+    return queries.moves_between(reads.connection(), game_id, after, upto)
 
 
 #: A story tells at most this many moves (a seat back after weeks away reads the page).

@@ -10,24 +10,23 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
-from sqlalchemy import select
-
 import engine
 from pbem.clock import now
 from pbem.errors import ServiceError
-from pbem.extensions import db
 from pbem.game import words
-from pbem.game.history import round_starts
+from pbem.game.history import round_so_far
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.languages import LANGUAGES, _, in_language, known, language_of, lazy_, ngettext
 from pbem.mailin.reading import COMMAND_WORDS, Inbound
 from pbem.notify import compose, preferences
+from pbem.notify.answers import Shown
 from pbem.notify.board_text import board_table
 from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
 from pbem.play import accounts, lifecycle, orders
-from pbem.store.models import Game, Move, Player
+from pbem.play.inbound import SeatAnswer
+from pbem.store.models import Game, Player
 from pbem.timing import away
 
 
@@ -42,7 +41,7 @@ class SeatMail:
     #: Lines the answer says, in order.
     lines: list[str] = field(default_factory=list)
     #: What the answer shows besides (a board, the log, the help).
-    extra: dict[str, Any] = field(default_factory=dict)
+    shown: Shown = field(default_factory=Shown)
     #: Kept apart from `game`, whose attributes a commit expires (reading them again would
     #: cost a query).
     game_id: int = field(init=False)
@@ -57,6 +56,12 @@ class SeatMail:
     def recipient(self) -> Recipient:
         holder = self.holder
         return Recipient(holder.id, holder.email, holder.name, self.colour, language=self.language)
+
+    def answer(self) -> SeatAnswer:
+        """The answer as decided so far, for `pbem.play.inbound` to queue: its lines and
+        what it shows are this mail's own (what is said after this call is in it too)."""
+        title = self.game.title
+        return SeatAnswer(self.recipient, self.game_id, title, self.colour, self.lines, self.shown)
 
     def state(self) -> engine.State | None:
         """The game now, if it is there to show (not for an aborted or abandoned game)."""
@@ -137,28 +142,16 @@ def _board(mail: SeatMail, arguments: list[str]) -> None:
     state = mail.state()
     if state is not None:
         view = engine.view(state, mail.colour)
-        mail.extra.update(
-            # Written with the answer, in its language (a `language` line may change it).
-            board=Later(lambda: board_table(view)),
-            view=view,
-            hand=view["players"][mail.colour].get("hand", []),
-        )
+        # Written with the answer, in its language (a `language` line may change it).
+        mail.shown.board = Later(lambda: board_table(view))
+        mail.shown.view = view
+        mail.shown.hand = view["players"][mail.colour].get("hand", [])
 
 
 def _log(mail: SeatMail, arguments: list[str]) -> None:
-    start = round_starts(mail.game_id)[-1]
-    query = (
-        select(Move.seq, Move.colour, Move.move, Move.events)
-        .where(Move.game_id == mail.game_id, Move.seq > start)
-        .order_by(Move.seq)
-    )
-    entries: list[engine.LogEntry] = [
-        {"seq": r.seq, "player": r.colour, "move": r.move, "events": r.events or []}
-        for r in db.session.execute(query)
-    ]
     # What this seat may see of them: others' secret picks hidden until revealed.
-    shown = engine.visible_log(entries, {mail.colour})
-    mail.extra["log"] = [Later(partial(_log_line, e)) for e in shown]
+    shown = round_so_far(mail.game_id, [mail.colour])
+    mail.shown.log = [Later(partial(_log_line, e)) for e in shown]
 
 
 def _log_line(entry: Mapping[str, Any]) -> str:
@@ -203,7 +196,7 @@ def _help(mail: SeatMail, arguments: list[str]) -> None:
     if arguments and _fold_word(arguments[0]) == "card":
         mail.lines += _card_help(mail, " ".join(arguments[1:]))
         return
-    mail.extra["help"] = True
+    mail.shown.help = True
 
 
 def _card_help(mail: SeatMail, name: str) -> list[str]:

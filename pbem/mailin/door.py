@@ -5,8 +5,9 @@ Who writes is settled here: the recipient address (a seat's signed reply address
 that seat only) and the From (the seat holder's email), then the server's own checks. What
 the mail says is read above the quote and handled by `replies` (moves played through
 `play.submit`, source "email", and commands); a mail to the plain address gets the help.
-Every mail that is not automatic gets one answer in its thread, queued in the outbox in the
-transaction that records the mail (and plays its moves, if any).
+Every mail that is not automatic gets one answer in its thread: the door decides what it
+says, and `pbem.play.inbound` queues it in the outbox in the transaction that records the
+mail (and plays its moves, if any).
 """
 
 from __future__ import annotations
@@ -16,18 +17,17 @@ from email.message import Message
 from pathlib import Path
 
 from flask import current_app
-from sqlalchemy import select
 
 from pbem.clock import now
-from pbem.extensions import db
+from pbem.game import games
 from pbem.game.players import normal_email
 from pbem.languages import in_language, language_of, lazy_
-from pbem.mailin import ledger, reading, replies
+from pbem.mailin import reading, replies
 from pbem.mailin.commands import SeatMail
-from pbem.mailin.ledger import EX_NOUSER, Result
-from pbem.notify import addresses, answers, outbox
-from pbem.notify.compose import Recipient
-from pbem.store.models import Game, Seat
+from pbem.mailin.result import EX_NOUSER, Result, committed, duplicate
+from pbem.notify import addresses
+from pbem.play import unit
+from pbem.play.inbound import answer_help, keep_aside, seen
 from pbem.store.outage import is_outage
 
 #: The folder of the instance where mails no reader can read are kept for the operator.
@@ -40,14 +40,14 @@ def process_inbound(raw: bytes, *, recipient: str | None = None) -> Result:
     try:
         result = _process(raw, recipient)
     except Exception as error:
-        db.session.rollback()
+        unit.rollback()
         if is_outage(error):
             raise  # the door has the mail retried: the database is back in a moment
         # A bug met on this one mail: retrying meets it again, and the mails behind wait.
         current_app.logger.exception("mail in: kept aside after an error")
         result = _kept_aside(raw, f"error: {type(error).__name__}")
     except BaseException:
-        db.session.rollback()
+        unit.rollback()
         raise
     # One log line a mail, whichever door it came by (never its text: it is the player's).
     current_app.logger.info(
@@ -68,10 +68,8 @@ def seat_of_address(address: str) -> tuple[int, str] | None:
     seat = addresses.read_seat_address(address)
     if seat is None:
         return None
-    found = db.session.execute(
-        select(Seat.id).where(Seat.game_id == seat[0], Seat.colour == seat[1])
-    ).first()
-    db.session.rollback()
+    found = games.has_seat(*seat)
+    unit.rollback()  # the read's transaction ends here (SMTP asks in a thread of its own)
     return seat if found else None
 
 
@@ -92,12 +90,12 @@ def _process(raw: bytes, recipient: str | None) -> Result:
     why = reading.auto_reply(inbound, own)
     if why:
         return Result("ignored", f"automatic mail ({why})")
-    if ledger.seen(inbound.message_id):
-        return ledger.duplicate(inbound)
+    if seen(inbound.message_id):
+        return duplicate(inbound)
     if seat is None:
         return _help(inbound)
     game_id, colour = seat
-    game = db.session.get_one(Game, game_id)  # the seat exists, so does its game
+    game = games.get_game(game_id)  # the seat exists, so does its game
     holder = next(s.player for s in game.seats if s.colour == colour)
     # The answer, and any refusal in it, is written in the seat's language.
     with in_language(language_of(holder.preferences, game.language)):
@@ -177,25 +175,8 @@ def _refusal(raw: bytes, inbound: reading.Inbound, holder: str) -> tuple[str, st
 
 def _help(inbound: reading.Inbound) -> Result:
     """A mail to the plain address: the help text, to whoever wrote (at most N an hour)."""
-    answer = ledger.may_answer(inbound.sender)
-    connection = db.session.connection()
-    ledger.record(
-        connection,
-        inbound,
-        game_id=None,
-        colour=None,
-        outcome="help",
-        answered_to=inbound.sender if answer else None,
-    )
-    if answer:
-        mail = answers.help_mail(inbound.sender)
-        answers.thread(mail, inbound.message_header, inbound.references)
-        recipient = Recipient(0, inbound.sender, inbound.sender, None)
-        rows = outbox.rows_for([(recipient, "answer", mail)], None)
-        for row in rows:
-            row["player_id"] = None
-        outbox.queue(connection, rows)
-    return ledger.commit_or_duplicate(inbound, Result("help", "help text", answered=answer))
+    answered = answer_help(inbound)
+    return committed(inbound, Result("help", "help text", answered=answered))
 
 
 def keep(raw: bytes) -> Path:
@@ -218,16 +199,8 @@ def _kept_aside(raw: bytes, reason: str) -> Result:
         inbound = reading.Inbound(raw, Message(), "", "")
     if not inbound.message_id or len(inbound.message_id) > 255:
         inbound.message_id = "sha256:" + hashlib.sha256(raw).hexdigest()
-    ledger.record(
-        db.session.connection(),
-        inbound,
-        game_id=None,
-        colour=None,
-        outcome="quarantined",
-        answered_to=None,
-    )
-    result = Result("quarantined", f"{reason}; kept in {path}")
-    return ledger.commit_or_duplicate(inbound, result)
+    keep_aside(inbound)
+    return committed(inbound, Result("quarantined", f"{reason}; kept in {path}"))
 
 
 __all__ = ["EX_NOUSER", "Result", "accepts", "process_inbound", "seat_of_address"]

@@ -20,8 +20,8 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 from imapclient.imapclient import FLAGGED, SEEN
 
-from pbem.extensions import db
 from pbem.mailin.door import Result, process_inbound
+from pbem.play import unit
 from pbem.store.outage import is_outage
 
 
@@ -57,7 +57,7 @@ def poll_once(app: Flask, url: str | None = None) -> list[Result]:
                 try:
                     result = process_inbound(bytes(raw))
                 finally:
-                    db.session.remove()
+                    unit.release()
             results.append(result)
             kept = result.outcome == "quarantined"
             client.add_flags([uid], [SEEN, FLAGGED] if kept else [SEEN])

@@ -1,33 +1,34 @@
 """A seat's reply, from its holder: commands run, moves played, one answer in its thread.
 
-The moves are read and checked inside `play.submit`, by a plan (`_plan`): the state is
-loaded once, the lines are read against it, the decision the mail answers is checked to be
-still open, and the batch is played and committed with the mail's record and answer.
+The moves are read and checked inside `play.submit`, by a plan: the state is loaded once,
+the lines are read against it, the decision the mail answers is checked to be still open,
+and the batch is played and committed with the mail's record and answer
+(`pbem.play.inbound.play_reply`). A reply that plays nothing is decided here
+(`NothingPlayed`: answered, or refused) and answered by `pbem.play.inbound.answer_seat`.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
-
-from sqlalchemy.engine import Connection
+from typing import Literal
 
 import engine
-from pbem import languages, play
+from pbem import languages
 from pbem.errors import Conflict, IllegalMoveError, NotActive, ServiceError, StaleSequence
-from pbem.extensions import db
+from pbem.game import games, history
 from pbem.game.seating import Actor
 from pbem.game.states import state_at
 from pbem.languages import N_, lazy_
-from pbem.mailin import commands, ledger
+from pbem.mailin import commands
 from pbem.mailin.commands import SeatMail
-from pbem.mailin.ledger import Result
 from pbem.mailin.reading import COMMAND_WORDS, VETO_STANDING
-from pbem.notify import addresses, answers, compose, outbox
+from pbem.mailin.result import Result, committed, duplicate
+from pbem.notify import addresses, outbox
 from pbem.notify.compose import ASKS
 from pbem.notify.later import Later
 from pbem.play import talk as talk_
-from pbem.store import queries
+from pbem.play import unit
+from pbem.play.inbound import NothingPlayed, answer_seat, play_reply, seen
 from pbem.store.models import Game
 
 #: Decisions answered by a pick that may be changed until the last is in.
@@ -93,18 +94,15 @@ def handle(mail: SeatMail, text: str) -> Result:
     if moves:
         return _play(mail, "\n".join(moves), talk)
     # Only commands and words to the table: answer them, with the game as it is now.
-    db.session.refresh(mail.game)
+    game = games.read_again(mail.game)
     if talk:
-        _pass_on(db.session.connection(), mail, talk, mail.game.seq)
         said.append(("words", []))
-    answered = _answer(
-        db.session.connection(), mail, outcome="answered", state=mail.state(), seq=mail.game.seq
-    )
-    game = mail.game
+    decided = NothingPlayed("answered", mail.answer(), mail.state(), game.seq, talk)
+    answered = answer_seat(mail.inbound, decided)
     result = Result(
         "answered", ", ".join(w for w, _ in said), game.id, mail.colour, game.seq, answered
     )
-    return ledger.commit_or_duplicate(mail.inbound, result)
+    return committed(mail.inbound, result)
 
 
 def _is_move(word: str, words: list[str]) -> bool:
@@ -126,45 +124,25 @@ def _ends(mail: SeatMail) -> bool:
     )
 
 
-def refuse(mail: SeatMail, reason: str, *, why: str, outcome: str = "refused") -> Result:
+def refuse(
+    mail: SeatMail,
+    reason: str,
+    *,
+    why: str,
+    outcome: Literal["refused", "quarantined"] = "refused",
+) -> Result:
     """Answer the holder (never the sender, who may be anyone) and change nothing else;
     `outcome` "quarantined" for a mail kept aside."""
     mail.lines.insert(0, reason)
-    answered = _answer(
-        db.session.connection(), mail, outcome=outcome, state=mail.state(), seq=mail.game.seq
-    )
+    decided = NothingPlayed(outcome, mail.answer(), mail.state(), mail.game.seq)
+    answered = answer_seat(mail.inbound, decided)
     result = Result(outcome, why, mail.game_id, mail.colour, mail.game.seq, answered)
-    return ledger.commit_or_duplicate(mail.inbound, result)
-
-
-def _pass_on(connection: Connection, mail: SeatMail, talk: list[str], seq: int) -> None:
-    """Words to the table, kept and queued to the others (in the mail's transaction)."""
-    kept = talk_.say(
-        connection,
-        game_id=mail.game_id,
-        title=mail.game.title,
-        colour=mail.colour,
-        player_id=mail.holder.id,
-        lines=talk,
-        seq=seq,
-    )
-    quoted = "; ".join(f'"{line}"' for line in kept)
-    note = lazy_("Passed on to the other players: %(quoted)s", quoted=quoted)
-    if len(kept) < len(talk) or any(k != t for k, t in zip(kept, talk, strict=False)):
-        note = lazy_(
-            "Passed on to the other players: %(quoted)s (at most %(lines)s lines of "
-            "%(characters)s characters)",
-            quoted=quoted,
-            lines=talk_.MOST_LINES,
-            characters=talk_.LONGEST,
-        )
-    if note not in mail.lines:  # the plan runs again when another move lands first
-        mail.lines.append(note)
+    return committed(mail.inbound, result)
 
 
 def _play(mail: SeatMail, text: str, talk: list[str]) -> Result:
     actor = Actor.by_player(mail.holder.id, mail.colour)
-    answered: list[bool] = []
+    answer = mail.answer()
 
     def plan(state: engine.State, colour: str) -> list[engine.Move]:
         stale = _stale(mail, state)
@@ -172,47 +150,22 @@ def _play(mail: SeatMail, text: str, talk: list[str]) -> Result:
             raise _Stale(stale)
         return _moves(mail, text, state, colour)
 
-    def also_write(connection: Connection, outcome: play.Outcome) -> None:
-        if talk:
-            _pass_on(connection, mail, talk, outcome.seq)
-        played = [engine.format_move(m) for m in outcome.moves]
-        answered.append(
-            _answer(
-                connection,
-                mail,
-                outcome="played",
-                state=outcome.after,
-                seq=outcome.seq,
-                played=played,
-            )
-        )
-
     for _ in range(TRIES):
-        answered.clear()
         try:
-            outcome = play.submit(
-                actor,
-                mail.game_id,
-                None,
-                plan,
-                source="email",
-                colour=mail.colour,
-                also_write=also_write,
-            )
+            outcome, answered = play_reply(actor, mail.inbound, answer, plan, talk)
         except StaleSequence:
             # Another move came first (or this very mail, delivered twice at once).
-            db.session.rollback()
-            if ledger.seen(mail.inbound.message_id):
-                return ledger.duplicate(mail.inbound)
+            unit.rollback()
+            if seen(mail.inbound.message_id):
+                return duplicate(mail.inbound)
             continue
         except ServiceError as error:
-            db.session.rollback()
-            db.session.refresh(mail.game)
+            unit.rollback()
+            games.read_again(mail.game)
             return _refused(mail, error)
         played = [engine.format_move(m) for m in outcome.moves]
-        answer = bool(answered and answered[0])
-        return Result("played", "", mail.game_id, mail.colour, outcome.seq, answer, played)
-    db.session.refresh(mail.game)
+        return Result("played", "", mail.game_id, mail.colour, outcome.seq, answered, played)
+    games.read_again(mail.game)
     return refuse(
         mail,
         lazy_("The game kept moving while your mail was read; nothing was played. Try again."),
@@ -263,79 +216,10 @@ def _refused(mail: SeatMail, error: ServiceError) -> Result:
     return refuse(mail, lazy_("Nothing was played: %(reason)s", reason=error.detail), why=why)
 
 
-def _answer(
-    connection: Connection,
-    mail: SeatMail,
-    *,
-    outcome: str,
-    state: engine.State | None,
-    seq: int | None,
-    played: list[str] | None = None,
-) -> bool:
-    """Record the mail and queue its answer (a mail that played nothing: unless past the
-    hourly limit); the caller commits. True if an answer was queued."""
-    address = mail.recipient.email
-    # A move played is always answered: the answer says what comes next.
-    answer = outcome == "played" or ledger.may_answer_seat(
-        mail.game_id, mail.colour, mail.inbound.sender
-    )
-    ledger.record(
-        connection,
-        mail.inbound,
-        game_id=mail.game_id,
-        colour=mail.colour,
-        outcome=outcome,
-        answered_to=address if answer else None,
-    )
-    if not answer:
-        return False
-    context: dict[str, Any] = {
-        "recipient": mail.recipient,
-        "game_id": mail.game_id,
-        "title": mail.game.title,
-        "played": played or [],
-        "lines": mail.lines,
-        "board": None,
-        "log": None,
-        "help": False,
-        "waiting": None,
-        "moves": [],
-        "asks": "",
-        "link": compose.game_link(mail.game_id),
-        "view": None,
-        "hand": [],
-    }
-    pending_seq = None
-    if state is not None:
-        context.update(answers.pending_now(state, mail.colour))
-        if context["moves"]:
-            pending_seq = seq
-    context.update(mail.extra)
-    subject: Any
-    if played:
-        subject = lazy_("played %(moves)s", moves="; ".join(played))
-    elif outcome in ("refused", "quarantined"):
-        subject = lazy_("nothing was played")
-    else:
-        subject = lazy_("your mail")
-    reply = answers.answer_mail(
-        mail.recipient,
-        game_id=mail.game_id,
-        title=mail.game.title,
-        subject=subject,
-        context=context,
-        seq=pending_seq,
-    )
-    answers.thread(reply, mail.inbound.message_header, mail.inbound.references)
-    outbox.queue(connection, outbox.rows_for([(mail.recipient, "answer", reply)], mail.game_id))
-    return True
-
-
 def _stale(mail: SeatMail, state: engine.State) -> str | None:
     """Why the decision this mail answers is no longer open, or None (it is, or the mail
     names none: it then plays on the game as it is now)."""
-    game = db.session.get_one(Game, mail.game_id)
-    db.session.refresh(game)
+    game = games.read_again(games.get_game(mail.game_id))
     asked = None
     for reference in mail.inbound.in_reply_to:
         named = addresses.read_message_id(reference)
@@ -377,8 +261,7 @@ def _open_since(game: Game, colour: str, since: int, upto: int) -> bool:
             m["type"] == CHANGEABLE[key[1]] for m in engine.legal_moves(board, colour)
         )
 
-    connection = db.session.connection()
-    for row in queries.moves_between(connection, game.id, since, upto):
+    for row in history.moves_between(game.id, since, upto):
         state, _ = engine.apply(state, row.colour, row.move)
         if not still(state):
             return False

@@ -18,8 +18,8 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from flask import Flask
 
-from pbem.extensions import db
 from pbem.mailin.door import accepts, process_inbound
+from pbem.play import unit
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class InboundHandler:
             try:
                 return work(*args, **kwargs)
             finally:
-                db.session.remove()
+                unit.release()
 
     async def _run(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()

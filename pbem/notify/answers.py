@@ -5,8 +5,9 @@ like every other mail; the mail door decides what they say."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from email.message import EmailMessage
-from typing import Any
+from typing import Any, TypedDict
 
 import engine
 from pbem.game import words
@@ -24,6 +25,48 @@ KINDS = {
     "king_rages": N_("a King-rages return"),
     "veto_window": N_("a Veto window"),
 }
+
+
+@dataclass
+class Shown:
+    """What the answer to a seat's reply shows besides its lines, as the reply's commands
+    asked (`board`, `log`, `help`); nothing by default."""
+
+    #: The board as a table (a `Later`: written in the answer's language).
+    board: Any = None
+    #: The seat's view the board is drawn from (its round and king are named above it).
+    view: engine.View | None = None
+    #: The seat's power cards, beside the board.
+    hand: list[int] = field(default_factory=list)
+    #: This round's moves so far, one line each; None when the log was not asked for.
+    log: list[Any] | None = None
+    #: How to play by reply, written out.
+    help: bool = False
+
+
+class PendingNow(TypedDict):
+    """Who must act now, in words, and the seat's moves if it must (`pending_now`)."""
+
+    waiting: Any
+    moves: list[str]
+    asks: Any
+
+
+class AnswerContext(PendingNow):
+    """What fills `templates/mail/answer.*`: the seat's reply answered, what was played,
+    the answer's lines, what it shows (`Shown`'s names) and what is pending now."""
+
+    recipient: Recipient
+    game_id: int
+    title: str
+    played: list[str]
+    lines: list[str]
+    board: Any
+    log: list[Any] | None
+    help: bool
+    link: str
+    view: engine.View | None
+    hand: list[int]
 
 
 #: The most ids an answer's References carries besides the one it answers.
@@ -49,7 +92,7 @@ def thread(mail: EmailMessage, message_id: str, references: list[str]) -> None:
     mail["References"] = " ".join([*references, message_id])
 
 
-def pending_now(state: engine.State, colour: str) -> dict[str, Any]:
+def pending_now(state: engine.State, colour: str) -> PendingNow:
     """Who must act now, in words, and the seat's own legal moves if it must act. The words
     are lazy: they are written in the language the answer is rendered in."""
     pending = engine.pending(state)
@@ -104,7 +147,7 @@ def answer_mail(
     game_id: int,
     title: str,
     subject: str,
-    context: dict[str, Any],
+    context: AnswerContext,
     seq: int | None,
 ) -> EmailMessage:
     """The answer to a seat's reply; `context` fills `templates/mail/answer.*`."""
