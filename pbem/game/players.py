@@ -15,7 +15,7 @@ from pbem.addresses import kept_address
 from pbem.clock import now
 from pbem.errors import Conflict, Invalid, NotFound, Unauthorized
 from pbem.extensions import db
-from pbem.languages import _
+from pbem.languages import N_
 from pbem.store.models import Player
 
 KEY_PREFIX = "pbem_"
@@ -67,7 +67,9 @@ def newcomer(email: str, name: str | None = None) -> Player:
         return house_bot(number)
     if is_unreachable(email):
         raise Invalid(
-            _("%(email)s cannot receive mail: a seat needs a person's address.", email=email)
+            N_("%(email)s cannot receive mail: a seat needs a person's address."),
+            code="seat-needs-person",
+            email=email,
         )
     return invite(email, name)
 
@@ -98,18 +100,19 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
     if is_unreachable(email):
         # Also what keeps anyone from claiming a house bot's account by registering as it.
         raise Invalid(
-            _(
+            N_(
                 "%(email)s cannot receive mail (.invalid is reserved, and bots.invalid holds the "
-                "house bots): register with an address you read.",
-                email=email,
-            )
+                "house bots): register with an address you read."
+            ),
+            code="register-address-reserved",
+            email=email,
         )
     email = kept_address(email)
     player = db.session.execute(
         db.select(Player).where(Player.email == email).with_for_update()
     ).scalar_one_or_none()
     if player is not None and player.api_key_hash is not None:
-        raise Conflict(_("%(email)s plays here already.", email=email))
+        raise Conflict(N_("%(email)s plays here already."), code="already-registered", email=email)
     if player is None:
         player = Player(email=email, preferences={})
         db.session.add(player)
@@ -121,7 +124,9 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
         with db.session.begin_nested():
             db.session.flush()
     except IntegrityError:
-        raise Conflict(_("%(email)s plays here already.", email=email)) from None
+        raise Conflict(
+            N_("%(email)s plays here already."), code="already-registered", email=email
+        ) from None
     return player, key
 
 
@@ -133,7 +138,8 @@ def player_by_key_hash(key_hash: str) -> Player | None:
 
 def unknown_key() -> Unauthorized:
     return Unauthorized(
-        _("This API key is not known; check it, or register with POST /api/players.")
+        N_("This API key is not known; check it, or register with POST /api/players."),
+        code="unknown-api-key",
     )
 
 
@@ -164,16 +170,17 @@ def claim_key(token: str) -> tuple[Player, str]:
     """Spend a claim link: the player gets a key, shown once; the link then stops working."""
     claimed = tokens.read_claim_token(token)
     if claimed is None:
-        raise NotFound(_("This link is not valid."))
+        raise NotFound(N_("This link is not valid."), code="claim-link-not-valid")
     player_id, nonce = claimed
     # Locked: of two claims of one link at once, the second reads the nonce already spent.
     player = db.session.get(Player, player_id, with_for_update=True, populate_existing=True)
     if player is None or not nonce or (player.preferences or {}).get("claim_nonce") != nonce:
         raise Conflict(
-            _(
+            N_(
                 "This link was used already: each works once. Ask for a new key with POST "
                 "/api/players/key-reset."
-            )
+            ),
+            code="claim-link-used",
         )
     key, player.api_key_hash = new_api_key()
     player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
