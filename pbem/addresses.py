@@ -15,7 +15,7 @@ import unicodedata
 from email_validator import EmailNotValidError, validate_email
 
 from pbem.errors import Invalid
-from pbem.languages import _
+from pbem.languages import N_
 
 #: RFC 5321's limit for a whole address (a path of 256 less its angle brackets); the
 #: database's columns are this long.
@@ -36,21 +36,23 @@ def kept_address(typed: str) -> str:
         raise _not_ascii()
     if domain == "invalid" or domain.endswith(".invalid"):
         raise Invalid(
-            _(
+            N_(
                 "%(email)s cannot receive mail: .invalid is a reserved name (the house bots' "
-                "addresses use it). Give an address a person reads.",
-                email=text,
-            )
+                "addresses use it). Give an address a person reads."
+            ),
+            code="address-reserved",
+            email=text,
         )
     try:
         checked = validate_email(text, check_deliverability=False)
     except EmailNotValidError:
         raise Invalid(
-            _(
+            N_(
                 "%(email)s is not an address mail can reach; check it for a typo (after the @ "
-                "comes a domain such as example.org).",
-                email=text,
-            )
+                "comes a domain such as example.org)."
+            ),
+            code="address-unreachable",
+            email=text,
         ) from None
     if checked.ascii_email is None:  # not seen: the local part is ASCII, and so the domain
         raise _not_ascii()
@@ -60,37 +62,41 @@ def kept_address(typed: str) -> str:
 def _not_ascii() -> Invalid:
     # Such an address needs SMTPUTF8 at every relay on its way, which no one here promises.
     return Invalid(
-        _(
+        N_(
             "Addresses with letters outside ASCII before the @ are not supported here: give "
             "one whose part before the @ has only a-z, digits and signs such as . - _ +."
-        )
+        ),
+        code="address-not-ascii",
     )
 
 
 def _refuse_the_plainly_wrong(text: str) -> None:
     """What is wrong with `text` in words a person knows, before email-validator looks."""
     if not text:
-        raise Invalid(_("Give an email address, such as someone@example.org."))
+        raise Invalid(
+            N_("Give an email address, such as someone@example.org."), code="address-missing"
+        )
     if len(text) > MAX_LENGTH:
         raise Invalid(
-            _(
-                "An email address has at most %(most)s characters; this one has %(count)s.",
-                most=MAX_LENGTH,
-                count=len(text),
-            )
+            N_("An email address has at most %(most)s characters; this one has %(count)s."),
+            code="address-too-long",
+            most=MAX_LENGTH,
+            count=len(text),
         )
     if any(c.isspace() or unicodedata.category(c) in ("Cc", "Cf") for c in text):
         # Cf: zero-width spaces and joiners, which a copied address sometimes brings along.
         raise Invalid(
-            _(
+            N_(
                 "An email address has no spaces, line breaks or invisible characters (copying "
                 "one sometimes brings them along): type it again."
-            )
+            ),
+            code="address-has-spaces",
         )
     if text.count("@") != 1 or any(c in _LIST_SIGNS for c in text):
         raise Invalid(
-            _(
+            N_(
                 "Give one email address on its own, such as someone@example.org: one @, and no "
                 "name, commas, quotes or angle brackets around it."
-            )
+            ),
+            code="address-not-single",
         )

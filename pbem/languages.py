@@ -5,16 +5,18 @@ which may not write where it is installed.
 
 Text is marked where it is written: `_("...")` (gettext) in code that runs per request or per
 mail, `N_("...")` in module-level tables (translated with `_()` where shown) or `lazy_`,
-`ngettext` for counts, and in
-templates `{{ _("...") }}` or `{% trans %}`. Which language a page is in is chosen by the
-pages (`pbem.web.language`); a mail is rendered in its recipient's (`language_of`,
-`in_language`). The move notation is one grammar in every language: commands stay as they
+`ngettext` for counts, and in templates `{{ _("...") }}` or `{% trans %}`. An error's
+sentence is raised untranslated, `N_("...")` with its values (`pbem.errors`), and said in the
+reader's language when a door reads its `detail`; a value that is words itself is given as
+`later(status_word, status)`. Which language a page is in is chosen by the pages
+(`pbem.web.language`); a mail is rendered in its recipient's (`language_of`, `in_language`).
+The move notation is one grammar in every language: commands stay as they
 are, and the board's names are read in all of these languages (`engine.names`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -25,6 +27,7 @@ from babel.dates import format_skeleton, get_datetime_format
 from flask import Flask, g, has_app_context, has_request_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
+from flask_babel.speaklater import LazyString
 
 #: The languages a player may choose, as they name themselves (English first: the default).
 LANGUAGES: dict[str, str] = {
@@ -83,6 +86,13 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
 def lazy_(text: str, **variables: Any) -> Any:
     """`text`, translated each time it is made a string (in the language then rendered)."""
     return lazy_gettext(text, **variables)
+
+
+def later(make: Callable[..., Any], *args: Any) -> Any:
+    """`make(*args)`, made when it is made a string (in the language being rendered then):
+    words given as a value of another sentence's placeholder, such as a game's status in an
+    error's sentence, said when the sentence is."""
+    return LazyString(make, *args)
 
 
 def N_(text: str) -> str:
@@ -212,6 +222,7 @@ __all__ = [
     "install_in",
     "known",
     "language_of",
+    "later",
     "lazy_",
     "moment_text",
     "ngettext",

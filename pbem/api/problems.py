@@ -32,6 +32,12 @@ class ProblemSchema(ma.Schema):
     title = ma.fields.String(metadata={"description": "Short summary of the problem kind"})
     status = ma.fields.Integer(metadata={"description": "The HTTP status code"})
     detail = ma.fields.String(metadata={"description": "What went wrong and how to fix it"})
+    code = ma.fields.String(
+        metadata={
+            "description": "The refusal's stable name (`game-not-active`), the same in every "
+            "language; absent where no service refused"
+        }
+    )
     errors = ma.fields.Raw(metadata={"description": "Field-level validation messages"})
     seq = ma.fields.Integer(metadata={"description": "The game's current sequence number"})
 
@@ -144,7 +150,9 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ServiceError)
     def _service_error(error: ServiceError) -> Response:
-        response = problem(error.status, error.detail, kind=error.kind, **error.extra)
+        # Read here, in the request's language, whatever language was active when raised.
+        detail = error.detail
+        response = problem(error.status, detail, kind=error.kind, code=error.code, **error.extra)
         if error.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="pbem"'
         if isinstance(error, TooMany):

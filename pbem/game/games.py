@@ -44,7 +44,11 @@ def status_word(status: str) -> str:
 def get_game(game_id: int) -> Game:
     game = db.session.get(Game, game_id) if 0 < game_id <= MAX_ID else None
     if game is None:
-        raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
+        raise NotFound(
+            N_("There is no game %(game)s; GET /api/games lists yours."),
+            code="no-such-game",
+            game=game_id,
+        )
     return game
 
 

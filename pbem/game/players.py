@@ -17,7 +17,7 @@ from pbem.addresses import kept_address
 from pbem.clock import now
 from pbem.errors import Conflict, Invalid, Unauthorized
 from pbem.extensions import db
-from pbem.languages import _
+from pbem.languages import N_
 from pbem.store import queries
 from pbem.store.models import Player
 
@@ -70,7 +70,9 @@ def newcomer(email: str, name: str | None = None) -> Player:
         return house_bot(number)
     if is_unreachable(email):
         raise Invalid(
-            _("%(email)s cannot receive mail: a seat needs a person's address.", email=email)
+            N_("%(email)s cannot receive mail: a seat needs a person's address."),
+            code="seat-needs-person",
+            email=email,
         )
     return invite(email, name)
 
@@ -101,18 +103,19 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
     if is_unreachable(email):
         # Also what keeps anyone from claiming a house bot's account by registering as it.
         raise Invalid(
-            _(
+            N_(
                 "%(email)s cannot receive mail (.invalid is reserved, and bots.invalid holds the "
-                "house bots): register with an address you read.",
-                email=email,
-            )
+                "house bots): register with an address you read."
+            ),
+            code="register-address-reserved",
+            email=email,
         )
     email = kept_address(email)
     player = db.session.execute(
         db.select(Player).where(Player.email == email).with_for_update()
     ).scalar_one_or_none()
     if player is not None and player.api_key_hash is not None:
-        raise Conflict(_("%(email)s plays here already.", email=email))
+        raise Conflict(N_("%(email)s plays here already."), code="already-registered", email=email)
     if player is None:
         player = Player(email=email, preferences={})
         db.session.add(player)
@@ -124,7 +127,9 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
         with db.session.begin_nested():
             db.session.flush()
     except IntegrityError:
-        raise Conflict(_("%(email)s plays here already.", email=email)) from None
+        raise Conflict(
+            N_("%(email)s plays here already."), code="already-registered", email=email
+        ) from None
     return player, key
 
 
@@ -164,7 +169,8 @@ def player_by_key_hash(key_hash: str) -> Player | None:
 
 def unknown_key() -> Unauthorized:
     return Unauthorized(
-        _("This API key is not known; check it, or register with POST /api/players.")
+        N_("This API key is not known; check it, or register with POST /api/players."),
+        code="unknown-api-key",
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any, Literal, overload
 from pbem.errors import Forbidden, Invalid, NotFound
 from pbem.extensions import db
 from pbem.game.players import unknown_key
-from pbem.languages import _
+from pbem.languages import N_, _, later
 from pbem.store import queries
 
 
@@ -75,13 +75,22 @@ def seating(actor: Actor, game_id: int, *, read_only: bool = False) -> Seating:
     if actor.key_hash is not None and not rows:
         raise unknown_key()
     if not rows or rows[0].game_id is None:
-        raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
+        raise NotFound(
+            N_("There is no game %(game)s; GET /api/games lists yours."),
+            code="no-such-game",
+            game=game_id,
+        )
     game = rows[0]
     player_id = rows[0].player_id if actor.key_hash is not None else actor.player_id
     if actor.is_scheduler:
         colour = actor.colour
         if colour is None or colour not in game.colours:
-            raise Invalid(_("Game %(game)s has no %(colour)s seat.", game=game_id, colour=colour))
+            raise Invalid(
+                N_("Game %(game)s has no %(colour)s seat."),
+                code="no-such-seat",
+                game=game_id,
+                colour=colour,
+            )
         own = [colour]
     else:
         own = [r.own_colour for r in rows if r.own_colour is not None]
@@ -130,34 +139,35 @@ def resolve_colour(
     if asked is not None and asked not in own:
         if not own:
             raise Forbidden(
-                _(
+                N_(
                     "You have no seat in game %(game)s, so you cannot see or act as %(colour)s; "
-                    "leave out `colour` for the public view.",
-                    game=game_id,
-                    colour=asked,
-                )
-            )
-        if acting:
-            raise Forbidden(
-                _(
-                    "You hold %(own)s in game %(game)s; you cannot move for %(colour)s.",
-                    own=held_colours(own),
-                    game=game_id,
-                    colour=asked,
-                )
-            )
-        raise Forbidden(
-            _(
-                "You hold %(own)s in game %(game)s, not %(colour)s; name one of your own colours.",
-                own=held_colours(own),
+                    "leave out `colour` for the public view."
+                ),
+                code="not-seated-to-look",
                 game=game_id,
                 colour=asked,
             )
+        if acting:
+            raise Forbidden(
+                N_("You hold %(own)s in game %(game)s; you cannot move for %(colour)s."),
+                code="not-your-colour-to-move",
+                own=later(held_colours, own),
+                game=game_id,
+                colour=asked,
+            )
+        raise Forbidden(
+            N_("You hold %(own)s in game %(game)s, not %(colour)s; name one of your own colours."),
+            code="not-your-colour",
+            own=later(held_colours, own),
+            game=game_id,
+            colour=asked,
         )
     if not own:
         if acting:
             raise Forbidden(
-                _("You have no seat in game %(game)s; only its players may move.", game=game_id)
+                N_("You have no seat in game %(game)s; only its players may move."),
+                code="not-seated-to-move",
+                game=game_id,
             )
         return None
     if asked is not None:
@@ -171,20 +181,22 @@ def resolve_colour(
         return own[0]
     if mine:
         raise Invalid(
-            _(
+            N_(
                 "You hold %(own)s in game %(game)s, and both of them must act now; "
-                'say which colour these moves are for with "colour".',
-                own=held_colours(own),
-                game=game_id,
-            )
-        )
-    raise Invalid(
-        _(
-            "You hold %(own)s in game %(game)s, and neither of them must act now; "
-            'say which colour these moves are for with "colour".',
-            own=held_colours(own),
+                'say which colour these moves are for with "colour".'
+            ),
+            code="which-colour-both-act",
+            own=later(held_colours, own),
             game=game_id,
         )
+    raise Invalid(
+        N_(
+            "You hold %(own)s in game %(game)s, and neither of them must act now; "
+            'say which colour these moves are for with "colour".'
+        ),
+        code="which-colour-neither-acts",
+        own=later(held_colours, own),
+        game=game_id,
     )
 
 

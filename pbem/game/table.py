@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, Seating, seating
-from pbem.languages import _
+from pbem.languages import N_
 from pbem.store import reads
 from pbem.store.models import Note, Player, TableTalk
 
@@ -78,11 +78,12 @@ def seated_at(actor: Actor, game_id: int, *, read_only: bool = True) -> Seating:
     seated = seating(actor, game_id, read_only=read_only)
     if not seated.own:
         raise Forbidden(
-            _(
+            N_(
                 "You hold no seat in game %(game)s: its table talk and notes are for its "
-                "players alone.",
-                game=game_id,
-            )
+                "players alone."
+            ),
+            code="not-seated-at-table",
+            game=game_id,
         )
     return seated
 

@@ -21,7 +21,7 @@ from pbem.game.games import seats_of, status_word
 from pbem.game.players import unknown_key
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, state_at
-from pbem.languages import _
+from pbem.languages import N_, later
 from pbem.store import queries, reads
 from pbem.store.models import Game, Move, Player
 from pbem.store.prepared import all_together
@@ -128,7 +128,11 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
     if key_hash is not None and not rows:
         raise unknown_key()
     if not rows or rows[0].game_id is None:
-        raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
+        raise NotFound(
+            N_("There is no game %(game)s; GET /api/games lists yours."),
+            code="no-such-game",
+            game=game_id,
+        )
     game = rows[0]
     own = [r.own_colour for r in rows if r.own_colour is not None]
     pending = {p["player"] for p in game.pending or []}
@@ -176,12 +180,11 @@ def view_of_seats(game: Any, own: list[str], seq: int, colour: str | None = None
     and status."""
     if not 0 <= seq <= game.seq:
         raise NotFound(
-            _(
-                "Game %(game)s has states 0 to %(last)s; there is no state %(seq)s.",
-                game=game.id,
-                last=game.seq,
-                seq=seq,
-            )
+            N_("Game %(game)s has states 0 to %(last)s; there is no state %(seq)s."),
+            code="no-such-state",
+            game=game.id,
+            last=game.seq,
+            seq=seq,
         )
     state = current_state(game.id, game.seed, game.seq) if seq == game.seq else state_at(game, seq)
     viewer = resolve_colour(game.id, own, colour, _pending_colours(state), acting=False)
@@ -196,7 +199,9 @@ def legal_moves_for(actor: Actor, game_id: int, colour: str | None = None) -> Le
     game = seats.game
     if not seats.own:
         raise Forbidden(
-            _("You have no seat in game %(game)s; only its players have moves.", game=game_id)
+            N_("You have no seat in game %(game)s; only its players have moves."),
+            code="not-seated-for-moves",
+            game=game_id,
         )
     if game.status != "active":
         mine = resolve_colour(game_id, seats.own, colour, (), acting=False)
@@ -252,12 +257,13 @@ def record_of(game: Game) -> Record:
     """Setup and log in full, once the game is over: enough to replay it anywhere."""
     if game.status != "finished":
         raise Conflict(
-            _(
+            N_(
                 "Game %(game)s is %(status)s; its full record (with the seed and every "
-                "secret) is published only once it is over.",
-                game=game.id,
-                status=status_word(game.status),
-            )
+                "secret) is published only once it is over."
+            ),
+            code="record-not-public-yet",
+            game=game.id,
+            status=later(status_word, game.status),
         )
     return {
         "id": game.id,

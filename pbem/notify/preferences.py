@@ -8,7 +8,7 @@ from typing import Any, TypedDict, cast
 from flask import current_app
 
 from pbem.errors import Invalid
-from pbem.languages import _
+from pbem.languages import N_
 from pbem.notify import webhooks
 from pbem.store.models import Player
 
@@ -84,15 +84,16 @@ def _check_webhook(player: Player, hook: Webhook) -> None:
     game_id = hook["game_id"]
     if not any(seat.game_id == game_id for seat in player.seats):
         raise Invalid(
-            _(
+            N_(
                 "You have no seat in game %(game_id)s; a webhook can only follow a game you "
-                "play in.",
-                game_id=game_id,
-            )
+                "play in."
+            ),
+            code="not-seated-for-webhook",
+            game_id=game_id,
         )
     refused = webhooks.refusal(hook["url"], current_app.config)
     if refused is not None:
-        raise Invalid(refused)
+        raise Invalid(refused, code="webhook-refused")
 
 
 def wants(preferences: StoredPreferences, game_id: int, kind: str) -> bool:

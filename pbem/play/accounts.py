@@ -21,7 +21,7 @@ from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from pbem.extensions import db
 from pbem.game.players import is_unreachable, new_api_key, normal_email
-from pbem.languages import N_, _
+from pbem.languages import N_
 from pbem.notify import compose, outbox
 from pbem.store import limits, queries, suppressed
 from pbem.store.models import EndedSession, Player, SignInLink
@@ -81,10 +81,11 @@ def mail_sign_in_link(
     email = kept_address(email)
     if not _within_limit("mail-link:client", client, SIGN_IN_LINKS_PER_CLIENT):
         raise TooMany(
-            _(
+            N_(
                 "Too many sign-in links were asked for from here in the last hour; try again "
                 "later, or sign in with your API key."
             ),
+            code="too-many-sign-in-links",
             retry_after=3600,
         )
     purpose = "sign_in" if name is None else "register"
@@ -164,26 +165,31 @@ def _good_link(token: str) -> SignInLink:
     link = db.session.get(SignInLink, link_id) if isinstance(link_id, int) else None
     if link is None or not hmac.compare_digest(link.nonce_hash, _nonce_hash(str(nonce))):
         raise Forbidden(
-            _(
+            N_(
                 "This sign-in link is not valid (perhaps cut short when it was copied); ask for "
                 "a new one at /sign-in."
-            )
+            ),
+            code="sign-in-link-not-valid",
         )
     if link.used_at is not None:
         raise _used_already()
     if now() - link.created_at > timedelta(minutes=SIGN_IN_LINK_MINUTES):
         raise Forbidden(
-            _(
+            N_(
                 "This sign-in link has expired (each works for %(minutes)s minutes); "
-                "ask for a new one.",
-                minutes=SIGN_IN_LINK_MINUTES,
-            )
+                "ask for a new one."
+            ),
+            code="sign-in-link-expired",
+            minutes=SIGN_IN_LINK_MINUTES,
         )
     return link
 
 
 def _used_already() -> Forbidden:
-    return Forbidden(_("This sign-in link was used already: each works once. Ask for a new one."))
+    return Forbidden(
+        N_("This sign-in link was used already: each works once. Ask for a new one."),
+        code="sign-in-link-used",
+    )
 
 
 @dataclass(frozen=True)
@@ -205,7 +211,10 @@ def spend_sign_in_link(token: str, name: str | None) -> SignedIn:
     if offer.needs_name:
         name = (name or offer.name or "").strip()
         if not name or len(name) > 100:
-            raise Invalid(_("Choose the name the other players will see: 1 to 100 characters."))
+            raise Invalid(
+                N_("Choose the name the other players will see: 1 to 100 characters."),
+                code="name-length",
+            )
     # The spend is one conditional update: of N requests with this link, one changes the row.
     links = SignInLink.__table__
     spent = db.session.connection().execute(
@@ -242,11 +251,12 @@ def _new_player(email: str) -> Player:
             db.session.flush()
     except IntegrityError:
         raise Conflict(
-            _(
+            N_(
                 "%(email)s was made a player by another link at the same moment; sign in "
-                "again with a new link.",
-                email=email,
-            )
+                "again with a new link."
+            ),
+            code="registered-meanwhile",
+            email=email,
         ) from None
     return player
 
@@ -264,17 +274,22 @@ def mail_email_change(player: Player, new_email: str, link_for: Callable[[str], 
     new_email = normal_email(new_email)
     if is_unreachable(new_email):
         raise Invalid(
-            _("No mail reaches %(email)s (.invalid addresses are for house bots).", email=new_email)
+            N_("No mail reaches %(email)s (.invalid addresses are for house bots)."),
+            code="new-address-reserved",
+            email=new_email,
         )
     new_email = kept_address(new_email)
     if new_email == player.email:
-        raise Invalid(_("%(email)s is your address already.", email=new_email))
+        raise Invalid(
+            N_("%(email)s is your address already."), code="address-unchanged", email=new_email
+        )
     if not _within_limit("email-change:player", str(player.id), EMAIL_CHANGES_PER_HOUR):
         raise TooMany(
-            _(
+            N_(
                 "Three address-change links were mailed in the last hour; follow one of them, "
                 "or try again later."
             ),
+            code="too-many-address-changes",
             retry_after=3600,
         )
     issued = int(now().timestamp())
@@ -309,27 +324,31 @@ def read_email_change(token: str) -> EmailChange:
     player = db.session.get(Player, values[0]) if values is not None else None
     if values is None or player is None:
         raise Forbidden(
-            _(
+            N_(
                 "This link is not valid (perhaps cut short when it was copied); ask for a new "
                 "one on your page, /me."
-            )
+            ),
+            code="address-link-not-valid",
         )
     _kind, old_email, new_email, issued, version = values
     if player.email == new_email:
         raise Forbidden(
-            _("%(email)s is your address already: this link has done its work.", email=new_email)
+            N_("%(email)s is your address already: this link has done its work."),
+            code="address-link-done",
+            email=new_email,
         )
     # Any change of address since (this link's or another's, even back to the old one)
     # raised the version: a link is good once, for the address it was mailed for.
     if player.email != old_email or version != (player.email_version or 0):
-        raise Forbidden(_(_SUPERSEDED))
+        raise Forbidden(_SUPERSEDED, code="address-link-superseded")
     if now().timestamp() - issued > EMAIL_CHANGE_HOURS * 3600:
         raise Forbidden(
-            _(
+            N_(
                 "This link has expired (each works for %(hours)s hours); ask for a new "
-                "one on your page, /me.",
-                hours=EMAIL_CHANGE_HOURS,
-            )
+                "one on your page, /me."
+            ),
+            code="address-link-expired",
+            hours=EMAIL_CHANGE_HOURS,
         )
     return EmailChange(player, old_email, new_email, version)
 
@@ -341,11 +360,12 @@ def change_email(token: str) -> EmailChange:
     taken = _player(change.new_email)
     if taken is not None:
         raise Invalid(
-            _(
+            N_(
                 "%(email)s is already the address of another player here. Sign in with "
-                "it to use that account instead.",
-                email=change.new_email,
-            )
+                "it to use that account instead."
+            ),
+            code="address-taken",
+            email=change.new_email,
         )
     outbox.queue_email_change_mails(
         db.session.connection(), change.player, change.new_email, None, EMAIL_CHANGE_HOURS
@@ -366,14 +386,15 @@ def change_email(token: str) -> EmailChange:
             )
     except IntegrityError:
         raise Conflict(
-            _(
+            N_(
                 "%(email)s became the address of another player at the same moment; it "
-                "cannot be yours too.",
-                email=change.new_email,
-            )
+                "cannot be yours too."
+            ),
+            code="address-taken-meanwhile",
+            email=change.new_email,
         ) from None
     if queries.changed(changed) != 1:
-        raise Forbidden(_(_SUPERSEDED))
+        raise Forbidden(_SUPERSEDED, code="address-link-superseded")
     db.session.flush()
     return change
 
@@ -409,7 +430,10 @@ def rename(player: Player, name: str) -> str:
     commits. The name kept."""
     name = name.strip()
     if not 1 <= len(name) <= 100:
-        raise Invalid(_("Your name is what the other players see: 1 to 100 characters."))
+        raise Invalid(
+            N_("Your name is what the other players see: 1 to 100 characters."),
+            code="new-name-length",
+        )
     player.name = name
     return name
 
@@ -419,16 +443,17 @@ def claim_key(token: str) -> tuple[Player, str]:
     The caller commits."""
     claimed = tokens.read_claim_token(token)
     if claimed is None:
-        raise NotFound(_("This link is not valid."))
+        raise NotFound(N_("This link is not valid."), code="claim-link-not-valid")
     player_id, nonce = claimed
     # Locked: of two claims of one link at once, the second reads the nonce already spent.
     player = db.session.get(Player, player_id, with_for_update=True, populate_existing=True)
     if player is None or not nonce or (player.preferences or {}).get("claim_nonce") != nonce:
         raise Conflict(
-            _(
+            N_(
                 "This link was used already: each works once. Ask for a new key with POST "
                 "/api/players/key-reset."
-            )
+            ),
+            code="claim-link-used",
         )
     key, player.api_key_hash = new_api_key()
     player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}

@@ -29,7 +29,7 @@ from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
 from pbem.game.views import GameView, game_view
-from pbem.languages import N_, _
+from pbem.languages import N_, _, later
 from pbem.notify import outbox
 from pbem.play import chain
 from pbem.store import queries
@@ -96,26 +96,25 @@ def submit(
     if source not in MOVE_SOURCES:
         raise ValueError(f"unknown move source {source!r}")
     if not moves:
-        raise Invalid(_("There are no moves to play: send at least one."))
+        raise Invalid(N_("There are no moves to play: send at least one."), code="no-moves")
     seats = seating(actor, game_id)
     game = seats.game
     if game.status != "active":
         raise NotActive(
-            _(
-                "Game %(game)s is %(status)s; no more moves can be played.",
-                game=game_id,
-                status=status_word(game.status),
-            )
+            N_("Game %(game)s is %(status)s; no more moves can be played."),
+            code="game-not-active",
+            game=game_id,
+            status=later(status_word, game.status),
         )
     if expected_seq is not None and expected_seq != game.seq:
         raise StaleSequence(
-            _(
+            N_(
                 "The game has moved on: it is at seq %(seq)s, not %(expected)s. Fetch the "
-                "game again and choose your moves from its current state.",
-                seq=game.seq,
-                expected=expected_seq,
+                "game again and choose your moves from its current state."
             ),
+            code="stale-sequence",
             seq=game.seq,
+            expected=expected_seq,
         )
     before = current_state(game_id, game.seed, game.seq)
     pending = {p["player"] for p in engine.pending(before)}
@@ -124,16 +123,15 @@ def submit(
         chosen = moves(before, colour) if callable(moves) else moves
         if not chosen:
             raise NothingToPlay(
-                _(
-                    "There is nothing for %(colour)s to play in game %(game)s now.",
-                    colour=colour,
-                    game=game_id,
-                )
+                N_("There is nothing for %(colour)s to play in game %(game)s now."),
+                code="nothing-to-play",
+                colour=colour,
+                game=game_id,
             )
         batch = engine.play_batch(before, colour, chosen)
     except engine.IllegalMove as error:
         # The engine refuses in English; every door shows it in its reader's language.
-        raise IllegalMoveError(refusals.translated(error.message), seq=game.seq) from None
+        raise IllegalMoveError(error.message, seq=game.seq, render=refusals.translated) from None
 
     # A dry run carries out no orders: what they would play is their seats' secret.
     ordered = chain.Chain()
@@ -293,11 +291,11 @@ def move_row(
 def _lost_race(game_id: int) -> None:
     seq = db.session.connection().execute(queries.SELECT_SEQ, {"game": game_id}).scalar()
     raise StaleSequence(
-        _(
+        N_(
             "Another move was committed first; the game is now at seq %(seq)s. Fetch the game "
-            "again and choose your moves from its current state.",
-            seq=seq,
+            "again and choose your moves from its current state."
         ),
+        code="another-move-first",
         seq=seq,
     )
 

@@ -23,7 +23,7 @@ from pbem.game.players import (
 )
 from pbem.game.states import current_state
 from pbem.game.words import colour_later
-from pbem.languages import _, known, lazy_, moment_text
+from pbem.languages import N_, known, later, lazy_, moment_text
 from pbem.notify import outbox
 from pbem.notify.later import Later
 from pbem.play import chain, strangers
@@ -42,11 +42,12 @@ def check_seat_holders(game_options: dict[str, Any], holders: list[str]) -> None
     if game_options.get("variant") == "two_colour":
         if len(holders) != 4:
             raise Invalid(
-                _(
+                N_(
                     "A two-colour game has exactly 4 seats (2 colours for each of its 2 players), "
-                    "not %(count)s.",
-                    count=len(holders),
-                )
+                    "not %(count)s."
+                ),
+                code="two-colour-seat-count",
+                count=len(holders),
             )
         first, second = holders[:2], holders[2:]
         if len(set(first)) == 1 and len(set(second)) == 1 and first[0] != second[0]:
@@ -54,18 +55,20 @@ def check_seat_holders(game_options: dict[str, Any], holders: list[str]) -> None
         if len(set(holders)) == 4:
             return  # four people, as in a game of four: allowed, each holds one colour
         raise Invalid(
-            _(
+            N_(
                 "In a two-colour game one person holds seats 1 and 2 and the other seats 3 and 4 "
                 "(the same email twice in each pair, a different email in each pair); this "
                 "seating pairs them differently."
-            )
+            ),
+            code="two-colour-pairs",
         )
     if len(set(holders)) != len(holders):
         raise Invalid(
-            _(
+            N_(
                 "Each seat needs its own player; an email is given twice. Only a two-colour game "
                 '(options {"variant": "two_colour"}) lets one player hold two seats.'
-            )
+            ),
+            code="email-twice",
         )
 
 
@@ -77,24 +80,26 @@ def _holders(seats: list[SeatAsked], options: dict[str, Any]) -> list[str]:
         if seat.get("open"):
             if seat.get("email") or seat.get("bot"):
                 raise Invalid(
-                    _(
+                    N_(
                         "Seat %(seat)s (%(colour)s) is open to anyone: give it no "
-                        'email and no "bot".',
-                        seat=position + 1,
-                        colour=seat["colour"],
-                    )
+                        'email and no "bot".'
+                    ),
+                    code="open-seat-with-holder",
+                    seat=position + 1,
+                    colour=seat["colour"],
                 )
             # Held meanwhile by a house bot of its own (none plays: the game is forming).
             holders.append(f"bot-{OPEN_SEAT_BOTS + position}@{BOT_DOMAIN}")
             continue
         if bool(seat.get("email")) == bool(seat.get("bot")):
             raise Invalid(
-                _(
+                N_(
                     'Give seat %(seat)s (%(colour)s) either an email or "bot": true '
-                    "(a house bot plays it), not both or neither.",
-                    seat=position + 1,
-                    colour=seat["colour"],
-                )
+                    "(a house bot plays it), not both or neither."
+                ),
+                code="seat-email-or-bot",
+                seat=position + 1,
+                colour=seat["colour"],
             )
         if seat.get("bot"):
             if options.get("variant") == "two_colour":
@@ -105,11 +110,12 @@ def _holders(seats: list[SeatAsked], options: dict[str, Any]) -> list[str]:
             holders.append(f"bot-{number}@{BOT_DOMAIN}")
         elif is_unreachable(seat.get("email") or ""):
             raise Invalid(
-                _(
+                N_(
                     "%(email)s cannot receive mail: for a bot's seat give "
-                    '{"colour": ..., "bot": true} instead of an email.',
-                    email=seat["email"],
-                )
+                    '{"colour": ..., "bot": true} instead of an email.'
+                ),
+                code="bot-address-as-email",
+                email=seat["email"],
             )
         else:
             holders.append(_seat_address(position, seat))
@@ -122,12 +128,11 @@ def _seat_address(position: int, seat: SeatAsked) -> str:
         return kept_address(seat["email"])
     except Invalid as error:
         raise Invalid(
-            _(
-                "Seat %(seat)s (%(colour)s): %(problem)s",
-                seat=position + 1,
-                colour=seat["colour"],
-                problem=error.detail,
-            )
+            N_("Seat %(seat)s (%(colour)s): %(problem)s"),
+            code="seat-address-refused",
+            seat=position + 1,
+            colour=seat["colour"],
+            problem=error,
         ) from None
 
 
@@ -138,27 +143,28 @@ def _checked_seating(
     checked: Invalid says what to mend."""
     if not forming and any(seat.get("open") for seat in seats):
         raise Invalid(
-            _('An open seat (anyone may join it) needs a game that forms first: "forming": true.')
+            N_('An open seat (anyone may join it) needs a game that forms first: "forming": true.'),
+            code="open-seat-needs-forming",
         )
     emails = _holders(seats, options or {})
     colours = [s["colour"] for s in seats]
     if len(set(colours)) != len(colours):
-        raise Invalid(_("Each seat needs its own colour; a colour is given twice."))
+        raise Invalid(
+            N_("Each seat needs its own colour; a colour is given twice."), code="colour-twice"
+        )
     check_seat_holders(options or {}, emails)
     if creator.email not in emails:
         raise Invalid(
-            _(
-                "You (%(email)s) must take one of the seats of a game you create.",
-                email=creator.email,
-            )
+            N_("You (%(email)s) must take one of the seats of a game you create."),
+            code="creator-not-seated",
+            email=creator.email,
         )
     options = dict(options or {})
     if "first_player" in options and options["first_player"] not in colours:
         raise Invalid(
-            _(
-                "first_player %(colour)s is not one of the seats' colours.",
-                colour=options["first_player"],
-            )
+            N_("first_player %(colour)s is not one of the seats' colours."),
+            code="first-player-not-seated",
+            colour=options["first_player"],
         )
     return emails, colours, options
 
@@ -203,7 +209,11 @@ def create_game(
     try:
         state = engine.new_game(colours, seed=seed, options=options or None)
     except (ValueError, engine.IllegalMove) as error:
-        raise Invalid(_("The engine cannot set up this game: %(error)s", error=error)) from None
+        raise Invalid(
+            N_("The engine cannot set up this game: %(error)s"),
+            code="engine-cannot-set-up",
+            error=error,
+        ) from None
     # Checked, and counted, last: a game refused for any other reason spends no cap.
     invited: dict[str, str] = {}  # each address, with its first seat's colour
     for email, colour in zip(emails, colours, strict=True):
@@ -273,26 +283,26 @@ def accept_seat(game_id: int, colour: str, player_id: int, by_link: bool = False
     game = locked_game(game_id)
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None or seat.player_id != player_id or seat.open:
-        raise NotFound(_("This seat is not yours to accept."))
+        raise NotFound(N_("This seat is not yours to accept."), code="seat-not-yours-to-accept")
     holder = seat.player
     if by_link:
         holder.email_proved_at = holder.email_proved_at or utcnow()
     elif holder.email_proved_at is None:
         raise Forbidden(
-            _(
+            N_(
                 "The invitation is for %(email)s, which you have not yet shown to be yours: "
                 "accept with the link in the invitation mail, or sign in at /sign-in with a "
-                "link mailed to that address.",
-                email=holder.email,
-            )
+                "link mailed to that address."
+            ),
+            code="invitation-address-unproven",
+            email=holder.email,
         )
     if game.status != "forming":
         raise Conflict(
-            _(
-                "Game %(game)s is %(status)s: there is nothing to accept now.",
-                game=game.id,
-                status=status_word(game.status),
-            )
+            N_("Game %(game)s is %(status)s: there is nothing to accept now."),
+            code="nothing-to-accept",
+            game=game.id,
+            status=later(status_word, game.status),
         )
     seat.accepted_at = seat.accepted_at or utcnow()
     _start_if_full(game)
@@ -305,25 +315,25 @@ def join_seat(player: Player, game_id: int, colour: str) -> Game:
     game = locked_game(game_id)
     if game.status != "forming":
         raise Conflict(
-            _(
-                "Game %(game)s is %(status)s: its seats are no longer open.",
-                game=game.id,
-                status=status_word(game.status),
-            )
+            N_("Game %(game)s is %(status)s: its seats are no longer open."),
+            code="seats-no-longer-open",
+            game=game.id,
+            status=later(status_word, game.status),
         )
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None or not seat.open:
         raise Conflict(
-            _(
-                "The %(colour)s seat of game %(game)s is not open: choose another.",
-                colour=colour,
-                game=game.id,
-            )
+            N_("The %(colour)s seat of game %(game)s is not open: choose another."),
+            code="seat-not-open",
+            colour=colour,
+            game=game.id,
         )
     if is_unreachable(player.email):
-        raise Forbidden(_("A house bot joins no game."))
+        raise Forbidden(N_("A house bot joins no game."), code="bot-joins-no-game")
     if any(s.player_id == player.id for s in game.seats):
-        raise Conflict(_("You already hold a seat in game %(game)s.", game=game.id))
+        raise Conflict(
+            N_("You already hold a seat in game %(game)s."), code="already-seated", game=game.id
+        )
     seat.player_id, seat.open, seat.accepted_at = player.id, False, utcnow()
     db.session.flush()
     line = lazy_(
@@ -349,11 +359,10 @@ def start_game(admin: Player, game_id: int) -> Game:
     _require_admin(game, admin)
     if game.status != "forming":
         raise Conflict(
-            _(
-                "Game %(game)s is %(status)s: it has started already.",
-                game=game.id,
-                status=status_word(game.status),
-            )
+            N_("Game %(game)s is %(status)s: it has started already."),
+            code="game-started-already",
+            game=game.id,
+            status=later(status_word, game.status),
         )
     for seat in game.seats:
         if seat.open:
@@ -384,7 +393,10 @@ def abort_game(admin: Player, game_id: int) -> Game:
     _require_admin(game, admin)
     if game.status not in ("active", "forming"):
         raise Conflict(
-            _("Game %(game)s is already %(status)s.", game=game.id, status=status_word(game.status))
+            N_("Game %(game)s is already %(status)s."),
+            code="game-over-already",
+            game=game.id,
+            status=later(status_word, game.status),
         )
     game.status = "aborted"
     game.pending = []
@@ -410,25 +422,25 @@ def extend_deadline(admin: Player, game_id: int, colour: str, hours: int) -> lis
     game, seat = _organised_seat(admin, game_id, colour)
     if not 1 <= hours <= LONGEST_EXTENSION_HOURS:
         raise Invalid(
-            _(
-                "Put a deadline off by 1 to %(most)s hours, not %(hours)s.",
-                most=LONGEST_EXTENSION_HOURS,
-                hours=hours,
-            )
+            N_("Put a deadline off by 1 to %(most)s hours, not %(hours)s."),
+            code="extension-hours",
+            most=LONGEST_EXTENSION_HOURS,
+            hours=hours,
         )
     if seat.bot:
         raise Conflict(
-            _("A bot plays %(colour)s: it decides at once, and needs no more time.", colour=colour)
+            N_("A bot plays %(colour)s: it decides at once, and needs no more time."),
+            code="bot-needs-no-time",
+            colour=colour,
         )
     connection = db.session.connection()
     moved = deadlines.extend(connection, game.id, colour, hours, game.timing)
     if not moved:
         raise Conflict(
-            _(
-                "%(colour)s has nothing to decide now in game %(game)s: no deadline to put off.",
-                colour=colour,
-                game=game.id,
-            )
+            N_("%(colour)s has nothing to decide now in game %(game)s: no deadline to put off."),
+            code="no-deadline-to-put-off",
+            colour=colour,
+            game=game.id,
         )
     line = lazy_(
         "%(name)s, who organises the game, gave %(colour)s %(hours)s hours more: due %(when)s.",
@@ -451,7 +463,9 @@ def seat_to_bot(admin: Player, game_id: int, colour: str) -> Game:
     it back, as after timeouts); the table is told."""
     game, seat = _organised_seat(admin, game_id, colour)
     if seat.bot:
-        raise Conflict(_("A bot plays %(colour)s already.", colour=colour))
+        raise Conflict(
+            N_("A bot plays %(colour)s already."), code="bot-plays-already", colour=colour
+        )
     seat.bot, seat.timeouts = True, 0
     db.session.flush()
     connection = db.session.connection()
@@ -477,15 +491,19 @@ def _organised_seat(admin: Player, game_id: int, colour: str) -> tuple[Game, Sea
     _require_admin(game, admin)
     if game.status != "active":
         raise Conflict(
-            _(
-                "Game %(game)s is %(status)s; its seats no longer play.",
-                game=game.id,
-                status=status_word(game.status),
-            )
+            N_("Game %(game)s is %(status)s; its seats no longer play."),
+            code="seats-no-longer-play",
+            game=game.id,
+            status=later(status_word, game.status),
         )
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None:
-        raise NotFound(_("Game %(game)s has no %(colour)s seat.", game=game.id, colour=colour))
+        raise NotFound(
+            N_("Game %(game)s has no %(colour)s seat."),
+            code="no-such-seat",
+            game=game.id,
+            colour=colour,
+        )
     return game, seat
 
 
@@ -501,19 +519,25 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
     _require_admin(game, admin)
     if game.status != "active":
         raise Conflict(
-            _(
-                "Game %(game)s is %(status)s; its seats can no longer change.",
-                game=game.id,
-                status=status_word(game.status),
-            )
+            N_("Game %(game)s is %(status)s; its seats can no longer change."),
+            code="seats-no-longer-change",
+            game=game.id,
+            status=later(status_word, game.status),
         )
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None:
-        raise NotFound(_("Game %(game)s has no %(colour)s seat.", game=game.id, colour=colour))
+        raise NotFound(
+            N_("Game %(game)s has no %(colour)s seat."),
+            code="no-such-seat",
+            game=game.id,
+            colour=colour,
+        )
     email = normal_email(email)
     if is_unreachable(email):
         raise Invalid(
-            _("%(email)s cannot receive mail: give the seat to a person's address.", email=email)
+            N_("%(email)s cannot receive mail: give the seat to a person's address."),
+            code="give-seat-to-person",
+            email=email,
         )
     email = kept_address(email)
     player = db.session.execute(db.select(Player).where(Player.email == email)).scalar_one_or_none()
@@ -524,7 +548,10 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
             moving = pair
     if player is not None and any(s.player_id == player.id for s in game.seats if s not in moving):
         raise Conflict(
-            _("%(email)s already holds a seat in game %(game)s.", email=email, game=game.id)
+            N_("%(email)s already holds a seat in game %(game)s."),
+            code="holds-seat-already",
+            email=email,
+            game=game.id,
         )
     # The seat's first mail invites its new holder: checked, and counted, as at creation.
     strangers.admit_seat(admin, email, colour)
@@ -548,7 +575,11 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
 
 def _require_admin(game: Game, player: Player) -> None:
     if game.creator_id != player.id:
-        raise Forbidden(_("Only the creator of game %(game)s may administer it.", game=game.id))
+        raise Forbidden(
+            N_("Only the creator of game %(game)s may administer it."),
+            code="not-the-creator",
+            game=game.id,
+        )
 
 
 def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
@@ -557,7 +588,9 @@ def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
     game = locked_game(game_id)
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None or seat.player_id != player_id:
-        raise NotFound(_("This seat is no longer yours to decline."))
+        raise NotFound(
+            N_("This seat is no longer yours to decline."), code="seat-not-yours-to-decline"
+        )
     if game.status == "forming":
         # Declined before the game began: the seat is open for anyone to join.
         outbox.seat_declined(db.session.connection(), game=game, seat=seat)
@@ -566,11 +599,10 @@ def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
         return seat
     if game.status != "active":
         raise Conflict(
-            _(
-                "Game %(game)s is %(status)s; there is no seat to decline.",
-                game=game.id,
-                status=status_word(game.status),
-            )
+            N_("Game %(game)s is %(status)s; there is no seat to decline."),
+            code="nothing-to-decline",
+            game=game.id,
+            status=later(status_word, game.status),
         )
     if seat.declined_at is None:
         seat.declined_at = utcnow()
@@ -583,18 +615,25 @@ def set_bot(player: Player, game_id: int, colour: str, bot: bool) -> Game:
     game = get_game(game_id)
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None:
-        raise NotFound(_("Game %(game)s has no %(colour)s seat.", game=game.id, colour=colour))
+        raise NotFound(
+            N_("Game %(game)s has no %(colour)s seat."),
+            code="no-such-seat",
+            game=game.id,
+            colour=colour,
+        )
     if seat.player_id != player.id:
         raise Forbidden(
-            _("The %(colour)s seat of game %(game)s is not yours.", colour=colour, game=game.id)
+            N_("The %(colour)s seat of game %(game)s is not yours."),
+            code="seat-not-yours",
+            colour=colour,
+            game=game.id,
         )
     if game.status != "active":
         raise Conflict(
-            _(
-                "Game %(game)s is %(status)s; its seats no longer play.",
-                game=game.id,
-                status=status_word(game.status),
-            )
+            N_("Game %(game)s is %(status)s; its seats no longer play."),
+            code="seats-no-longer-play",
+            game=game.id,
+            status=later(status_word, game.status),
         )
     if seat.bot != bot:
         seat.bot, seat.timeouts = bot, 0

@@ -13,7 +13,7 @@ from pbem.errors import Invalid
 from pbem.extensions import db
 from pbem.game import table
 from pbem.game.seating import Actor
-from pbem.languages import _
+from pbem.languages import N_
 from pbem.store.models import Note
 
 #: A player's notes on one game hold at most this many characters.
@@ -32,19 +32,23 @@ def keep(actor: Actor, game_id: int, text: Any) -> table.Notes:
     player_id = seated.player_id
     assert player_id is not None  # a seat's holder is a player
     if not isinstance(text, str):
-        raise Invalid(_('Notes are a string, given as "text".'))
+        raise Invalid(N_('Notes are a string, given as "text".'), code="notes-not-text")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if len(text) > LONGEST:
         raise Invalid(
-            _(
+            N_(
                 "These notes are %(length)s characters long; a game's notes hold at most "
-                "%(most)s. Shorten them; nothing was saved.",
-                length=len(text),
-                most=LONGEST,
-            )
+                "%(most)s. Shorten them; nothing was saved."
+            ),
+            code="notes-too-long",
+            length=len(text),
+            most=LONGEST,
         )
     if _CONTROL.search(text):
-        raise Invalid(_("These notes hold control characters; write plain text."))
+        raise Invalid(
+            N_("These notes hold control characters; write plain text."),
+            code="notes-control-characters",
+        )
     connection = db.session.connection()
     mine = (_notes.c.player_id == player_id) & (_notes.c.game_id == game_id)
     moment = now()

@@ -19,7 +19,7 @@ from pbem.extensions import db
 from pbem.game.games import status_word
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state
-from pbem.languages import _
+from pbem.languages import N_, _, later
 from pbem.play import batch, chain
 from pbem.store.models import Order
 
@@ -77,17 +77,21 @@ def read(actor: Actor, game_id: int, colour: str | None) -> Orders:
 def _checked_cards(state: engine.State, colour: str, cards: list[int]) -> list[int]:
     hand = list(state.hands.get(colour, []))
     if len(set(cards)) != len(cards):
-        raise Invalid(_("power_cards names a card twice; name each card once, best first."))
+        raise Invalid(
+            N_("power_cards names a card twice; name each card once, best first."),
+            code="power-card-twice",
+        )
     missing = [card for card in cards if card not in hand]
     if missing:
         held = ", ".join(map(str, hand)) or _("none")
         raise Invalid(
-            _(
+            N_(
                 "power_cards: %(missing)s not in your hand (you hold %(held)s); "
-                "order only cards you hold.",
-                missing=", ".join(map(str, missing)),
-                held=held,
-            )
+                "order only cards you hold."
+            ),
+            code="power-card-not-held",
+            missing=", ".join(map(str, missing)),
+            held=held,
         )
     return cards
 
@@ -104,24 +108,27 @@ def give(
     the decision they answer is pending now, it is played at once (source `orders`) in the
     same transaction; a move landing first makes it try again."""
     if power_cards is None and veto is None:
-        raise Invalid(_('Give "power_cards" (a list, [] to cancel) or "veto" ("allow" or "ask").'))
+        raise Invalid(
+            N_('Give "power_cards" (a list, [] to cancel) or "veto" ("allow" or "ask").'),
+            code="no-orders-given",
+        )
     for _try in range(TRIES):
         game, own = _own_seat(actor, game_id, colour)
         if game.status == "forming":
             raise Conflict(
-                _(
+                N_(
                     "Game %(game)s has not begun yet: give orders once it has (everyone is "
-                    "mailed when it begins).",
-                    game=game_id,
-                )
+                    "mailed when it begins)."
+                ),
+                code="orders-before-start",
+                game=game_id,
             )
         if game.status != "active":
             raise Conflict(
-                _(
-                    "Game %(game)s is %(status)s; it takes no more orders.",
-                    game=game_id,
-                    status=status_word(game.status),
-                )
+                N_("Game %(game)s is %(status)s; it takes no more orders."),
+                code="orders-after-end",
+                game=game_id,
+                status=later(status_word, game.status),
             )
         connection = db.session.connection()
         if not chain.lock_game(connection, game_id, game.seq):
@@ -145,7 +152,10 @@ def give(
             return _play_now(actor, game_id, game.seq, given, wanted)
         except StaleSequence:
             db.session.rollback()
-    raise Conflict(_("The game kept moving while your orders were saved; send them again."))
+    raise Conflict(
+        N_("The game kept moving while your orders were saved; send them again."),
+        code="orders-raced",
+    )
 
 
 def _play_now(

@@ -24,7 +24,7 @@ from pbem.clock import now
 from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
 from pbem.game.words import colour_name
-from pbem.languages import _, moment_text
+from pbem.languages import N_, later, moment_text
 from pbem.play.asked import SeatAsked
 from pbem.store import limits, suppressed
 from pbem.store.models import Player
@@ -62,25 +62,27 @@ def check_words(title: str, seats: list[SeatAsked]) -> None:
     """Refuse a title or a seat's name (given by the organiser) that holds a link."""
     if looks_like_link(title):
         raise Invalid(
-            _(
+            N_(
                 "The title “%(title)s” holds something a mail program would show as a link (a "
                 "web or mail address, or a name like example.com). Invitations show the title "
-                "to people who may not know you: write it without one.",
-                title=title.strip(),
-            )
+                "to people who may not know you: write it without one."
+            ),
+            code="title-with-link",
+            title=title.strip(),
         )
     for position, seat in enumerate(seats):
         name = seat.get("name") or ""
         if looks_like_link(name):
             raise Invalid(
-                _(
+                N_(
                     "The name for seat %(seat)s (%(colour)s), “%(name)s”, holds something a "
                     "mail program would show as a link (a web or mail address, or a name like "
-                    "example.com): give a name without one.",
-                    seat=position + 1,
-                    colour=colour_name(str(seat.get("colour"))),
-                    name=name.strip(),
-                )
+                    "example.com): give a name without one."
+                ),
+                code="seat-name-with-link",
+                seat=position + 1,
+                colour=later(colour_name, str(seat.get("colour"))),
+                name=name.strip(),
             )
 
 
@@ -95,12 +97,13 @@ def admit_game(creator: Player, invited: Mapping[str, str]) -> None:
         connection, f"games:player:{creator.id}", _cap("PBEM_GAMES_PER_DAY"), DAY, moment
     ):
         raise TooMany(
-            _(
+            N_(
                 "You have made as many games today as one player may here (%(most)s); make the "
-                "next one after %(when)s.",
-                most=_cap("PBEM_GAMES_PER_DAY"),
-                when=moment_text(_day_end(moment)),
+                "next one after %(when)s."
             ),
+            code="too-many-games-today",
+            most=_cap("PBEM_GAMES_PER_DAY"),
+            when=later(moment_text, _day_end(moment)),
             retry_after=_wait(moment),
         )
     strangers = _strangers(invited)
@@ -120,12 +123,13 @@ def _refuse_suppressed(invited: Mapping[str, str]) -> None:
     for email, colour in invited.items():
         if email in refused:
             raise Invalid(
-                _(
+                N_(
                     "%(email)s (the %(colour)s seat) asked never to be invited to a game here, "
-                    "by anyone: give that seat to someone else, a house bot or an open seat.",
-                    email=email,
-                    colour=colour_name(colour),
-                )
+                    "by anyone: give that seat to someone else, a house bot or an open seat."
+                ),
+                code="never-invite",
+                email=email,
+                colour=later(colour_name, colour),
             )
 
 
@@ -146,27 +150,29 @@ def _take_invitations(inviter: Player, strangers: Mapping[str, str]) -> None:
     for email, colour in strangers.items():
         if not limits.take(connection, f"invitations:player:{inviter.id}", most, DAY, moment):
             raise TooMany(
-                _(
+                N_(
                     "This would take you past the invitations one player may send in a day to "
                     "addresses with no account here (%(most)s). Seat friends once they have "
-                    "signed in here, or house bots or open seats, or invite them after %(when)s.",
-                    most=most,
-                    when=moment_text(_day_end(moment)),
+                    "signed in here, or house bots or open seats, or invite them after %(when)s."
                 ),
+                code="too-many-invitations-sent",
+                most=most,
+                when=later(moment_text, _day_end(moment)),
                 retry_after=_wait(moment),
             )
         each = _cap("PBEM_INVITATIONS_PER_ADDRESS_PER_DAY")
         if not limits.take(connection, f"invitations:address:{email}", each, DAY, moment):
             raise TooMany(
-                _(
+                N_(
                     "%(email)s (the %(colour)s seat) has had as many invitations today as an "
                     "address with no account here may get (%(most)s), whoever sent them: invite "
-                    "it after %(when)s, or ask its owner to sign in here first.",
-                    email=email,
-                    colour=colour_name(colour),
-                    most=each,
-                    when=moment_text(_day_end(moment)),
+                    "it after %(when)s, or ask its owner to sign in here first."
                 ),
+                code="too-many-invitations-received",
+                email=email,
+                colour=later(colour_name, colour),
+                most=each,
+                when=later(moment_text, _day_end(moment)),
                 retry_after=_wait(moment),
             )
 

@@ -18,7 +18,7 @@ from pbem.extensions import db
 from pbem.game import table
 from pbem.game.games import status_word
 from pbem.game.seating import Actor, held_colours
-from pbem.languages import _
+from pbem.languages import N_, later
 from pbem.notify import outbox
 from pbem.store import limits
 from pbem.store.models import TableTalk
@@ -115,31 +115,30 @@ def write(
     assert seated.player_id is not None  # a seat's holder is a player
     if colour is not None and colour not in own:
         raise Forbidden(
-            _(
+            N_(
                 "You hold %(own)s in game %(game)s, not %(colour)s: you write to the "
-                "table as your own colour only.",
-                own=held_colours(own),
-                game=game_id,
-                colour=colour,
-            )
+                "table as your own colour only."
+            ),
+            code="talk-not-your-colour",
+            own=later(held_colours, own),
+            game=game_id,
+            colour=colour,
         )
     if colour is None:
         if len(own) > 1:
             raise Invalid(
-                _(
-                    'You hold %(own)s in game %(game)s; say which of them writes with "colour".',
-                    own=held_colours(own),
-                    game=game_id,
-                )
+                N_('You hold %(own)s in game %(game)s; say which of them writes with "colour".'),
+                code="talk-which-colour",
+                own=later(held_colours, own),
+                game=game_id,
             )
         colour = own[0]
     if game.status not in OPEN_STATUSES:
         raise Conflict(
-            _(
-                "Game %(game)s was %(status)s: its table is closed.",
-                game=game_id,
-                status=status_word(game.status),
-            )
+            N_("Game %(game)s was %(status)s: its table is closed."),
+            code="table-closed",
+            game=game_id,
+            status=later(status_word, game.status),
         )
     words = checked_text(text)
     connection = db.session.connection()
@@ -155,32 +154,41 @@ def checked_text(text: Any) -> str:
     """A message's text as kept: its line breaks made plain and the blank around it
     trimmed; refused when it is no text, empty, too long or holds control characters."""
     if not isinstance(text, str):
-        raise Invalid(_('A message needs its words as "text", a string.'))
+        raise Invalid(N_('A message needs its words as "text", a string.'), code="message-not-text")
     words = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not words:
-        raise Invalid(_("This message is empty; write something to say to the table."))
+        raise Invalid(
+            N_("This message is empty; write something to say to the table."), code="message-empty"
+        )
     if invisible(words):
         raise Invalid(
-            _(
+            N_(
                 "This message holds only invisible characters (such as zero-width spaces); "
                 "write something to say to the table."
-            )
+            ),
+            code="message-invisible",
         )
     if len(words) > LONGEST:
         raise Invalid(
-            _(
+            N_(
                 "This message is %(length)s characters long; the table takes at most "
-                "%(most)s. Shorten it, or say it in two.",
-                length=len(words),
-                most=LONGEST,
-            )
+                "%(most)s. Shorten it, or say it in two."
+            ),
+            code="message-too-long",
+            length=len(words),
+            most=LONGEST,
         )
     if words.count("\n") >= MOST_LINES:
         raise Invalid(
-            _("This message has more than %(most)s lines; join some of them.", most=MOST_LINES)
+            N_("This message has more than %(most)s lines; join some of them."),
+            code="message-too-many-lines",
+            most=MOST_LINES,
         )
     if _CONTROL.search(words):
-        raise Invalid(_("This message holds control characters; write plain text."))
+        raise Invalid(
+            N_("This message holds control characters; write plain text."),
+            code="message-control-characters",
+        )
     return words
 
 
@@ -195,11 +203,12 @@ def _check_pace(connection: Connection, game_id: int, player_id: int) -> None:
     seconds = int(WINDOW.total_seconds())
     wait = max(1, seconds - int(moment.timestamp()) % seconds)
     raise TooMany(
-        _(
+        N_(
             "You have written %(count)s messages to this table in the last minute, the most it "
-            "takes; write again in %(wait)s seconds.",
-            count=MOST_PER_WINDOW,
-            wait=wait,
+            "takes; write again in %(wait)s seconds."
         ),
+        code="too-many-messages",
+        count=MOST_PER_WINDOW,
+        wait=wait,
         retry_after=wait,
     )

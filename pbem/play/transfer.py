@@ -115,7 +115,13 @@ TALK_SOURCES = ("email", "web", "api")
 
 
 class ImportRefused(Invalid):
-    """The document cannot be imported; the detail says why and what to do."""
+    """The document cannot be imported; the detail says why and what to do, in English as
+    written (`pbem import` is the operator's command: its sentences are in no catalog)."""
+
+    code = "import-refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, render=str)
 
 
 def _iso(moment: datetime) -> str:

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from pbem.clock import now
 from pbem.errors import Invalid, NotFound
 from pbem.extensions import db
-from pbem.languages import _
+from pbem.languages import N_
 from pbem.store.models import Absence, Game, Player, Seat
 from pbem.store.queries import MAX_ID
 from pbem.timing import deadlines
@@ -26,13 +26,18 @@ LONGEST = timedelta(days=90)
 def declare(player: Player, starts: datetime, ends: datetime) -> Absence:
     """Record an absence and push the player's pending deadlines past it."""
     if ends <= starts:
-        raise Invalid(_("An absence ends after it starts: give `until` later than `from`."))
+        raise Invalid(
+            N_("An absence ends after it starts: give `until` later than `from`."),
+            code="absence-ends-before-start",
+        )
     if ends - starts > LONGEST:
         raise Invalid(
-            _("An absence is at most %(days)s days; declare two if you must.", days=LONGEST.days)
+            N_("An absence is at most %(days)s days; declare two if you must."),
+            code="absence-too-long",
+            days=LONGEST.days,
         )
     if ends <= now():
-        raise Invalid(_("That absence is over already; give dates to come."))
+        raise Invalid(N_("That absence is over already; give dates to come."), code="absence-over")
     absence = Absence(player_id=player.id, starts_at=starts, ends_at=ends)
     db.session.add(absence)
     db.session.flush()
@@ -44,10 +49,9 @@ def cancel(player: Player, absence_id: int) -> None:
     absence = db.session.get(Absence, absence_id) if 0 < absence_id <= MAX_ID else None
     if absence is None or absence.player_id != player.id:
         raise NotFound(
-            _(
-                "You have no absence %(absence)s; GET /api/players/me/absences lists yours.",
-                absence=absence_id,
-            )
+            N_("You have no absence %(absence)s; GET /api/players/me/absences lists yours."),
+            code="no-such-absence",
+            absence=absence_id,
         )
     db.session.delete(absence)
     db.session.flush()
