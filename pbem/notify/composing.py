@@ -31,8 +31,22 @@ class Reads:
     """What one pass has read, shared by the rows about the same moves (a move's mails to
     every seat read its log once)."""
 
+    # Held here, not only in the session's identity map, which lets go of an object no one
+    # holds: each row would load its game and player again.
+    games: dict[int, Game] = field(default_factory=dict)
+    players: dict[int, Player] = field(default_factory=dict)
     states: dict[tuple[int, int], engine.State] = field(default_factory=dict)
     logs: dict[tuple[int, int, int], list[engine.LogEntry]] = field(default_factory=dict)
+
+    def game(self, game_id: int) -> Game:
+        if game_id not in self.games:
+            self.games[game_id] = db.session.get_one(Game, game_id)
+        return self.games[game_id]
+
+    def player(self, player_id: int) -> Player:
+        if player_id not in self.players:
+            self.players[player_id] = db.session.get_one(Player, player_id)
+        return self.players[player_id]
 
     def state(self, game: Game, seq: int) -> engine.State:
         """The game's state after move `seq`."""
@@ -54,11 +68,11 @@ class Reads:
 def composed(row: Any, reads: Reads) -> str:
     """What `row` sends, composed now: a mail (RFC 822), a digest's part (the mail's text, or
     a bot's story), or a webhook's JSON body."""
-    game = db.session.get_one(Game, row.game_id)
+    game = reads.game(row.game_id)
     payload = row.payload
     if row.channel == "webhook":
         return webhook_body(game, payload, reads)
-    player = db.session.get_one(Player, row.player_id)
+    player = reads.player(row.player_id)
     to = outbox.recipient(player, payload["colour"], game, email=row.recipient)
     if row.kind == "bot_story":
         return bot_story(to, game, payload)
