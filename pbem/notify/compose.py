@@ -635,6 +635,21 @@ def notice_mail(
 
 
 @in_recipients_language
+def orders_mail(
+    recipient: Recipient, *, game_id: int, title: str, moves: list[engine.Move], seq: int
+) -> EmailMessage:
+    """What a seat's orders played (its own mail: the others learn only the moves, as any
+    other move); `seq`: the game's seq after them."""
+    return notice_mail(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=_("your orders played %(moves)s", moves="; ".join(map(engine.format_move, moves))),
+        lines=[*words.orders_played(moves), _("The game is at move %(seq)s.", seq=seq)],
+    )
+
+
+@in_recipients_language
 def table_talk_mail(
     recipient: Recipient,
     *,

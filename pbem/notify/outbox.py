@@ -4,11 +4,16 @@ Never one mail per atomic step: after a batch, each player to whom a decision ha
 come (a turn, a power card, a pick, a Veto window) gets one mail with the latest board; the
 steps of their own turn send nothing. A general scoring and the end of the game are mailed
 to everyone.
+
+The mails a move (or a reminder, a timeout, words to the table) causes are written as rows
+that name what happened: the kind, the game, the seqs of the moves, whose seat's thread,
+what its reader may see (`payload`). The sender composes each when it sends it
+(`composing`), in its reader's language, from the game's log at those seqs, so the move's
+transaction renders no mail and a later move changes none.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from email.message import EmailMessage
 from typing import Any
@@ -23,7 +28,7 @@ from pbem.extensions import db
 from pbem.game import history, words
 from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
-from pbem.languages import in_language, language_of, lazy_
+from pbem.languages import language_of, lazy_
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import wants
@@ -95,8 +100,8 @@ def row(
     channel: str = "mail",
     status: str = "queued",
 ) -> dict[str, Any]:
-    """One outbox row, due now. A decision mail waits as a `payload` with no `message` yet
-    (the sender composes it); a digest's part waits with status `digest`."""
+    """One outbox row, due now. A mail a move causes waits as a `payload` with no `message`
+    yet (the sender composes it, `told_row`); a digest's part waits with status `digest`."""
     moment = now()
     # Due at once for any sender, whatever time a drill (`pbem sweep --now`) plays at.
     due = due_at_once()
@@ -116,33 +121,29 @@ def row(
 
 
 def rows_for(
-    mails: Iterable[tuple[Recipient, str, EmailMessage]],
-    game_id: int | None,
-    preferences: dict[int, dict[str, Any]] | None = None,
+    mails: Iterable[tuple[Recipient, str, EmailMessage]], game_id: int | None
 ) -> list[dict[str, Any]]:
-    """Outbox rows for mails; those a player's digest gathers wait as `digest` rows (their
-    text part kept, for the digest mail to quote)."""
-    rows = []
-    for recipient, kind, mail in mails:
-        if is_unreachable(recipient.email):
-            continue  # a house bot (whose stored preferences may predate a kind of mail)
-        digest = kind in DIGESTIBLE and (preferences or {}).get(recipient.player_id, {}).get(
-            "digest_hours"
+    """Outbox rows for mails composed now (those no move causes: a key, an invitation, a
+    notice, an answer to a mail)."""
+    return [
+        row(
+            game_id=game_id,
+            player_id=recipient.player_id,
+            kind=kind,
+            recipient=recipient.email,
+            message=mail.as_string(),
         )
-        rows.append(
-            row(
-                game_id=game_id,
-                player_id=recipient.player_id,
-                kind=kind,
-                recipient=recipient.email,
-                message=compose.text_of(mail) if digest else mail.as_string(),
-                status="digest" if digest else "queued",
-            )
-        )
-    return rows
+        for recipient, kind, mail in mails
+        # A house bot (whose stored preferences may predate a kind of mail) reads none.
+        if not is_unreachable(recipient.email)
+    ]
 
 
-def webhook_rows(hooks: list[dict[str, Any]], game_id: int, text: str) -> list[dict[str, Any]]:
+def webhook_rows(
+    hooks: list[dict[str, Any]], game_id: int, moves: dict[str, int]
+) -> list[dict[str, Any]]:
+    """A post to each webhook of the moves `moves` names (after, seq): the sender writes its
+    body (`composing.webhook_body`), in the hook's format."""
     return [
         row(
             game_id=game_id,
@@ -150,9 +151,7 @@ def webhook_rows(hooks: list[dict[str, Any]], game_id: int, text: str) -> list[d
             channel="webhook",
             kind="event",
             recipient=hook["url"],
-            message=json.dumps(
-                {"text": text} if hook.get("format") == "slack" else {"content": text[:2000]}
-            ),
+            payload={**moves, "format": hook.get("format")},
         )
         for hook in hooks
     ]
@@ -185,18 +184,42 @@ def decision_key(entry: Mapping[str, Any]) -> tuple[str, str]:
     return entry["player"], policy.decision_key(entry)
 
 
+def told_row(
+    game_id: int,
+    recipient: Recipient,
+    kind: str,
+    payload: dict[str, Any],
+    preferences: Mapping[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    """A mail to compose later (`sender.compose_queued`): what happened (`payload`), not the
+    mail; a part of the recipient's digest if they asked for one and the kind may be
+    gathered. None for a house bot's address, which reads no mail."""
+    if is_unreachable(recipient.email):
+        return None  # a house bot (whose stored preferences may predate a kind of mail)
+    digest = kind in DIGESTIBLE and (preferences or {}).get("digest_hours")
+    return row(
+        game_id=game_id,
+        player_id=recipient.player_id,
+        kind=kind,
+        recipient=recipient.email,
+        payload=payload,
+        status="digest" if digest else "queued",
+    )
+
+
 def after_batch(
     connection: Connection,
     *,
     game_id: int,
-    title: str,
     before: engine.State,
     batch: engine.Batch[engine.State],
     seq: int,
     due: dict[str, Any] | None = None,
     chain: Sequence[engine.Batch[engine.State]] = (),
 ) -> None:
-    """Queue the mails a committed batch causes (see the module's docstring); `due` gives
+    """Queue the mails a committed batch causes (see the module's docstring) as rows that
+    name what happened (the moves after seq `after` up to `seq`, whose seat's thread, what
+    the reader may see); the sender composes them from the log at those seqs. `due` gives
     each pending colour's deadline. `chain`: the batches other seats' orders played at once
     after it, in the same transaction (a decision they answered is mailed to nobody)."""
     batches = [batch, *chain]
@@ -209,11 +232,10 @@ def after_batch(
     for entry in engine.pending(state):
         if decision_key(entry) not in seen_before:
             fresh.setdefault(entry["player"], entry)
-    events = general_scoring_events([e for b in batches for e in b.events], state)
     seated = recipients(connection, game_id)
     mover = {r.player_id for r, _ in seated if r.colour == batch.player}
-    entries = chain_entries(batches, seq)
-    mails = []
+    after = seq - sum(len(b.played) for b in batches)
+    told: list[dict[str, Any] | None] = []
     deferred: list[dict[str, Any]] = []
     hooks = []
     for recipient, preferences in seated:
@@ -227,16 +249,10 @@ def after_batch(
             and game_wide
             and wants(preferences, game_id, "every_move")
         ):
-            mine = {
-                r.colour
-                for r, _ in seated
-                if r.player_id == recipient.player_id and r.colour is not None
-            }
-            shown = engine.visible_log(entries, mine)
-            mail = compose.moves_mail(
-                recipient, game_id=game_id, title=title, entries=shown, seq=seq
-            )
-            mails.append((recipient, "every_move", mail))
+            # What they may see is what their seats of now may see, whoever holds them later.
+            mine = [r.colour for r, _ in seated if r.player_id == recipient.player_id]
+            payload = {"colour": recipient.colour, "seen": mine, "after": after, "seq": seq}
+            told.append(told_row(game_id, recipient, "every_move", payload, preferences))
         colour = recipient.colour
         if colour is not None:  # always: these are the seats' recipients
             decision = fresh.get(colour)
@@ -248,91 +264,60 @@ def after_batch(
                 deferred.append(
                     decision_row(game_id, recipient, decision, seq, (due or {}).get(colour))
                 )
+    events = general_scoring_events([e for b in batches for e in b.events], state)
     if events is not None:
-        mails += scoring_mails(connection, game_id, title, state, events, seq, seated)
-    mails += order_mails(game_id, title, seated, chain, seq)
-    rows = rows_for(mails, game_id, {r.player_id: p for r, p in seated}) + deferred
-    before_batch = seq - len(entries)
-    rows += bot_story_rows(connection, game_id, title, seated, batch.player, before_batch, seq)
-    if hooks:
-        # A webhook posts where others may read it (a channel): only the public record.
-        text = compose.public_summary(
-            game_id=game_id,
-            title=title,
-            state=state,
-            entries=engine.visible_log(entries, ()),
-            scored=events,
-        )
-        rows += webhook_rows(hooks, game_id, text)
+        told += scoring_rows(game_id, state, after, seq, seated)
+    told += order_rows(game_id, seated, chain, after + len(batch.played), seq)
+    rows = present(told) + deferred
+    rows += bot_story_rows(game_id, seated, batch.player, after, seq)
+    # A webhook posts where others may read it (a channel): only the public record.
+    rows += webhook_rows(hooks, game_id, {"after": after, "seq": seq})
     queue(connection, rows)
 
 
-def scoring_mails(
-    connection: Connection,
+def scoring_rows(
     game_id: int,
-    title: str,
     state: engine.State,
-    events: list[engine.Event],
+    after: int,
     seq: int,
     seated: list[tuple[Recipient, dict[str, Any]]],
-) -> list[tuple[Recipient, str, EmailMessage]]:
-    """After a general scoring (the last: the game's end), each person's mail of it; at the
-    end with everyone's points by source over the whole game."""
+) -> list[dict[str, Any] | None]:
+    """After a general scoring (the last: the game's end, with everyone's points by source
+    over the whole game), each person's mail of it: the scoring the moves after `after` up
+    to `seq` completed."""
     kind = "game_over" if engine.is_over(state) else "scoring"
-    names = {r.colour: r.name for r, _ in seated if r.colour is not None}
-    totals = None
-    if kind == "game_over":
-        totals = words.points_by_source(history.stored_log(connection, game_id, 0, seq))
-    mails = []
+    rows = []
     for recipient, preferences in seated:
         game_wide = recipient.colour == first_colour(seated, recipient.player_id)
         if game_wide and wants(preferences, game_id, kind):
-            mail = compose.scoring_mail(
-                recipient,
-                game_id=game_id,
-                title=title,
-                state=state,
-                events=events,
-                seq=seq,
-                names=names,
-                totals=totals,
-            )
-            mails.append((recipient, kind, mail))
-    return mails
+            payload = {"colour": recipient.colour, "after": after, "seq": seq}
+            rows.append(told_row(game_id, recipient, kind, payload, preferences))
+    return rows
 
 
 def bot_story_rows(
-    connection: Connection,
     game_id: int,
-    title: str,
     seated: list[tuple[Recipient, dict[str, Any]]],
     colour: str,
-    before_batch: int,
+    after: int,
     seq: int,
 ) -> list[dict[str, Any]]:
-    """After a bot played a seat (moves `before_batch` + 1 to `seq`): the story since that
-    seat's previous move, the bot's own included, as a part of its person's digest (they
-    get no decision mails meanwhile)."""
+    """After a bot played a seat (moves `after` + 1 to `seq`): the story since that seat's
+    previous move, the bot's own included, as a part of its person's digest (they get no
+    decision mails meanwhile)."""
     holder, preferences = next(((r, p) for r, p in seated if r.colour == colour), (None, {}))
     if holder is None or not holder.bot_plays or is_unreachable(holder.email):
         return []  # a person's seat a bot plays for now; a house bot reads no mail
     if not wants(preferences, game_id, "decision"):
         return []
-    text = compose.bot_story_text(
-        game_id=game_id,
-        title=title,
-        colour=colour,
-        entries=history.since_last_move(connection, game_id, colour, before_batch)
-        + history.stored_log(connection, game_id, before_batch, seq),
-        names={r.colour: r.name for r, _ in seated if r.colour is not None},
-    )
+    payload = {"colour": colour, "after": after, "seq": seq}
     return [
         row(
             game_id=game_id,
             player_id=holder.player_id,
             kind="bot_story",
             recipient=holder.email,
-            message=text,
+            payload=payload,
             status="digest",
         )
     ]
@@ -348,56 +333,27 @@ def first_colour(seated: list[tuple[Recipient, dict[str, Any]]], player_id: int)
     return next((r.colour for r, _ in seated if r.player_id == player_id), None)
 
 
-def order_mails(
+def order_rows(
     game_id: int,
-    title: str,
     seated: list[tuple[Recipient, dict[str, Any]]],
     chain: Sequence[engine.Batch[engine.State]],
+    after: int,
     seq: int,
-) -> list[tuple[Recipient, str, EmailMessage]]:
-    """Each seat whose orders played tells its holder what they played (its own mail: the
-    others learn only the moves, as any other move)."""
-    played: dict[str, list[engine.Move]] = {}
-    for each in chain:
-        played.setdefault(each.player, []).extend(p.move for p in each.played)
-    mails = []
+) -> list[dict[str, Any] | None]:
+    """Each seat whose orders played (among the moves after `after` up to `seq`) tells its
+    holder what they played (its own mail: the others learn only the moves, as any other
+    move)."""
+    played = {each.player for each in chain if each.played}
+    rows = []
     for recipient, preferences in seated:
-        moves = played.get(recipient.colour or "")
-        if moves and not recipient.bot_plays and wants(preferences, game_id, "decision"):
-            # Composed while another seat's move is under way, in that request's language:
-            # these lines are written in the recipient's, as the mail around them is.
-            with in_language(recipient.language):
-                lines = words.orders_played(moves)
-            mail = compose.notice_mail(
-                recipient,
-                game_id=game_id,
-                title=title,
-                subject=lazy_(
-                    "your orders played %(moves)s", moves="; ".join(map(engine.format_move, moves))
-                ),
-                lines=[*lines, lazy_("The game is at move %(seq)s.", seq=seq)],
-            )
-            mails.append((recipient, "orders", mail))
-    return mails
-
-
-def chain_entries(batches: Sequence[engine.Batch[engine.State]], seq: int) -> list[engine.LogEntry]:
-    """Batches played one after another as log entries (seq is the game's seq after them)."""
-    entries: list[engine.LogEntry] = []
-    end = seq - sum(len(b.played) for b in batches)
-    for each in batches:
-        end += len(each.played)
-        entries += log_entries(each, end)
-    return entries
-
-
-def log_entries(batch: engine.Batch[engine.State], seq: int) -> list[engine.LogEntry]:
-    """The batch as log entries (seq is the game's seq after it)."""
-    first = seq - len(batch.played) + 1
-    return [
-        {"seq": first + i, "player": batch.player, "move": p.move, "events": p.events}
-        for i, p in enumerate(batch.played)
-    ]
+        if (
+            recipient.colour in played
+            and not recipient.bot_plays
+            and wants(preferences, game_id, "decision")
+        ):
+            payload = {"colour": recipient.colour, "after": after, "seq": seq}
+            rows.append(told_row(game_id, recipient, "orders", payload))
+    return rows
 
 
 def queue_key_mail(connection: Connection, player: Player, key: str) -> None:
@@ -586,19 +542,8 @@ def reminder(connection: Connection, *, game: Any, seat: Any, due_at: Any) -> No
         return
     state = current_state(game.id, game.seed, game.seq)
     decision = next(p for p in engine.pending(state) if p["player"] == seat.colour)
-    mail = compose.decision_mail(
-        recipient,
-        game_id=game.id,
-        title=game.title,
-        state=state,
-        decision=decision,
-        seq=game.seq,
-        deadline=compose.when(due_at),
-        reminder=True,
-        since=history.since_last_move(connection, game.id, seat.colour, game.seq),
-        names=seat_names(game),
-    )
-    queue(connection, rows_for([(recipient, "reminder", mail)], game.id))
+    payload = decision_payload(recipient, decision, game.seq, due_at)
+    queue(connection, present([told_row(game.id, recipient, "reminder", payload)]))
 
 
 def timed_out(
@@ -615,19 +560,15 @@ def timed_out(
     seat, tell everyone."""
     seated = recipients(connection, game.id)
     recipient, preferences = next((r, p) for r, p in seated if r.colour == seat.colour)
-    mails = []
     if wants(preferences, game.id, "decision"):
-        mail = compose.timed_out_mail(
-            recipient,
-            game_id=game.id,
-            title=game.title,
-            kind=kind,
-            moves=moves,
-            seq=seq,
-            bot_now=bot_now,
-        )
-        mails.append((recipient, "timeout", mail))
-    queue(connection, rows_for(mails, game.id))
+        payload = {
+            "colour": recipient.colour,
+            "decision": kind,
+            "moves": moves,
+            "seq": seq,
+            "bot_now": bot_now,
+        }
+        queue(connection, present([told_row(game.id, recipient, "timeout", payload)]))
     if bot_now:
         notice(
             connection,
@@ -682,24 +623,18 @@ def table_talk(
     part of their digest."""
     seated = recipients(connection, game_id)
     speaker = next(r for r, _ in seated if r.colour == colour)
-    mails = []
+    rows = []
     for recipient, preferences in seated:
         if recipient.player_id == speaker.player_id:
             continue
         if recipient.colour != first_colour(seated, recipient.player_id):
             continue
         if wants(preferences, game_id, "table_talk"):
-            mail = compose.table_talk_mail(
-                recipient,
-                game_id=game_id,
-                title=title,
-                speaker=speaker.name,
-                colour=colour,
-                lines=lines,
-                seq=seq,
-            )
-            mails.append((recipient, "table_talk", mail))
-    queue(connection, rows_for(mails, game_id, {r.player_id: p for r, p in seated}))
+            # The speaker as named when they spoke, whoever holds the seat later.
+            said = {"speaker": speaker.name, "speaker_colour": colour, "lines": lines}
+            payload = {"colour": recipient.colour, **said, "seq": seq}
+            rows.append(told_row(game_id, recipient, "table_talk", payload, preferences))
+    queue(connection, present(rows))
 
 
 def seat_back(connection: Connection, *, game: Any, colour: str) -> None:
@@ -764,10 +699,23 @@ def decision_row(
         player_id=recipient.player_id,
         kind="decision",
         recipient=recipient.email,
-        payload={
-            "colour": recipient.colour,
-            "seq": seq,
-            "decision": decision,
-            "deadline": compose.when(due),
-        },
+        payload=decision_payload(recipient, decision, seq, due),
     )
+
+
+def decision_payload(
+    recipient: Recipient, decision: Mapping[str, Any], seq: int, due: Any
+) -> dict[str, Any]:
+    """What a decision mail (or its reminder) says: whose seat, at which seq, what is
+    asked, and by when."""
+    return {
+        "colour": recipient.colour,
+        "seq": seq,
+        "decision": decision,
+        "deadline": compose.when(due),
+    }
+
+
+def present(rows: Iterable[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    """The rows `told_row` made (not the None it gives for a house bot's address)."""
+    return [each for each in rows if each is not None]

@@ -15,8 +15,8 @@ backoff (30 s, doubling, at most an hour apart); a row still failing a day after
 queued is marked failed, and the game's admin sees it in the game's JSON. A row left
 `sending` by a sender that died is queued again after ten minutes; a batch still sending
 after half that hands its unsent rows back.
-Decision mails wait in the outbox as what to say; each pass first composes them
-(`compose_queued`), and only composed rows are claimed.
+The mails a move causes wait in the outbox as what happened; each pass first composes them
+(`compose_queued`), then gathers digests, and only composed rows are claimed.
 """
 
 from __future__ import annotations
@@ -36,14 +36,11 @@ from urllib.parse import parse_qs, unquote, urlparse
 from flask import Flask, current_app
 from sqlalchemy import bindparam, select, update
 
-import engine
 from pbem.clock import now
 from pbem.extensions import db
-from pbem.game import history
-from pbem.game.states import state_at
-from pbem.notify import compose, outbox, signing, webhooks
+from pbem.notify import compose, composing, outbox, signing, webhooks
 from pbem.store.health import beat
-from pbem.store.models import Game, Notification, Player
+from pbem.store.models import Notification, Player
 from pbem.store.outage import is_outage, start_afresh
 
 GIVE_UP_AFTER = timedelta(days=1)
@@ -276,39 +273,30 @@ def collect_digests() -> int:
 
 
 def compose_queued(limit: int = 500) -> int:
-    """Compose the queued mails that wait as a payload (decision mails: composing them on
-    the move's path cost more than the move), from the game's state at their seq, and keep
-    the result, so a retry sends the same message. Returns how many were composed."""
+    """Compose the rows that wait as what happened (a `payload`, no `message` yet: every
+    mail a move causes, composing them on the move's path cost more than the move), queued
+    or waiting for a digest, from the game's log and state at their seqs
+    (`composing.composed`), and keep the result, so a retry sends the same message. Returns
+    how many were composed."""
     rows = db.session.execute(
-        select(_outbox.c.id, _outbox.c.game_id, _outbox.c.player_id, _outbox.c.payload)
-        .where(_outbox.c.status == "queued", _outbox.c.message == "")
+        select(
+            _outbox.c.id,
+            _outbox.c.game_id,
+            _outbox.c.player_id,
+            _outbox.c.channel,
+            _outbox.c.kind,
+            _outbox.c.recipient,
+            _outbox.c.status,
+            _outbox.c.payload,
+        )
+        .where(_outbox.c.status.in_(("queued", "digest")), _outbox.c.message == "")
         .order_by(_outbox.c.id)
         .limit(limit)
     ).all()
-    states: dict[tuple[int, int], engine.State] = {}
+    reads = composing.Reads()
     for row in rows:
-        payload = row.payload
         try:
-            game = db.session.get_one(Game, row.game_id)
-            player = db.session.get_one(Player, row.player_id)
-            key = (game.id, payload["seq"])
-            if key not in states:
-                states[key] = state_at(game, payload["seq"])
-            recipient = outbox.recipient(player, payload["colour"], game)
-            mail = compose.decision_mail(
-                recipient,
-                game_id=game.id,
-                title=game.title,
-                state=states[key],
-                decision=payload["decision"],
-                seq=payload["seq"],
-                deadline=payload["deadline"],
-                since=history.since_last_move(
-                    db.session.connection(), game.id, payload["colour"], payload["seq"]
-                ),
-                names=outbox.seat_names(game),
-            )
-            values: dict[str, Any] = {"message": mail.as_string()}
+            values: dict[str, Any] = {"message": composing.composed(row, reads)}
         except Exception as error:  # a bug: kept out of the way, shown to the admin
             current_app.logger.exception("composing outbox row %s failed", row.id)
             values = {"status": "failed", "last_error": f"composing: {error}"[:2000]}
@@ -321,8 +309,8 @@ def compose_queued(limit: int = 500) -> int:
 
 def deliver_due(limit: int = 500) -> Delivery:
     """Send what is due now (at most `limit` rows, oldest first) and say what happened."""
+    compose_queued(limit)  # first: a digest quotes its parts as composed
     collect_digests()
-    compose_queued(limit)
     moment = now()
     # A sender that died mid-send leaves its row `sending`: queue it again.
     db.session.execute(

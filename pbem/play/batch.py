@@ -249,7 +249,6 @@ def _commit(
     outbox.after_batch(
         connection,
         game_id=game.game_id,
-        title=game.title,
         before=batch.before,
         batch=batch,
         seq=outcome.seq,

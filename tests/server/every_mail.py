@@ -11,7 +11,7 @@ from functools import cache
 import engine
 from pbem import languages
 from pbem.languages import lazy_
-from pbem.notify import answers, compose, outbox
+from pbem.notify import answers, compose
 from pbem.notify.compose import Recipient
 
 COLOURS = ["red", "blue", "green", "yellow"]
@@ -75,9 +75,7 @@ def mails(language: str, game_id: int = 7) -> Iterator[tuple[str, EmailMessage]]
         yield kind, compose.scoring_mail(to, **game, state=state, events=events, seq=9, names=NAMES)
     yield (
         "table talk",
-        compose.table_talk_mail(
-            to, **game, speaker="Dave", lines=["Hallo!"], seq=4
-        ),
+        compose.table_talk_mail(to, **game, speaker="Dave", lines=["Hallo!"], seq=4),
     )
     yield from _seat_mails(to, game, language)
     yield from _plain_mails(to, language)
@@ -106,11 +104,9 @@ def _seat_mails(to: Recipient, game: dict, language: str) -> Iterator[tuple[str,
         lazy_("the game is abandoned"),
     ):
         yield "notice", compose.notice_mail(to, **game, subject=subject, lines=["…"])
-    before, colour, move = states()["power"]  # type: ignore[misc]
-    batch = engine.play_batch(before, colour, [move])
-    seated = [(Recipient(2, to.email, to.name, colour, language=language), {})]
-    for _, kind, mail in outbox.order_mails(game["game_id"], game["title"], seated, [batch], 8):
-        yield f"orders played ({kind})", mail
+    _, colour, move = states()["power"]  # type: ignore[misc]
+    seat = Recipient(2, to.email, to.name, colour, language=language)
+    yield "orders played (orders)", compose.orders_mail(seat, **game, moves=[move], seq=8)
 
 
 def _plain_mails(to: Recipient, language: str) -> Iterator[tuple[str, EmailMessage]]:

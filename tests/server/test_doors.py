@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from pbem.extensions import db
-from pbem.notify import preferences, webhooks
+from pbem.notify import preferences, sender, webhooks
 from pbem.play import talk
 from pbem.store.models import Notification
 from tests.server.conftest import assert_problem, table_snapshot
@@ -175,6 +175,10 @@ def test_a_games_mails_queued_in_a_request_never_link_to_its_host(app, api):
         f"/api/games/{game_id}/messages", json={"text": "hello"}, headers=evil
     )
     assert written.status_code == 201
+    # The sender composes them (each pass); even composed in such a request, not its host.
+    with app.test_request_context("/", headers={"Host": "evil.test"}):
+        sender.compose_queued()
+        db.session.remove()
     with app.app_context():
         mails = db.session.execute(
             sa.select(Notification.message).where(Notification.game_id == game_id)

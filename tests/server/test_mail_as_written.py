@@ -17,6 +17,7 @@ import sqlalchemy as sa
 import engine
 from pbem.clock import set_now
 from pbem.extensions import db
+from pbem.notify.sender import compose_queued
 from pbem.schedule.sweep import sweep
 from pbem.store.models import Game, Notification
 from tests.server.helpers import stored_state
@@ -208,6 +209,7 @@ def test_a_seat_a_bot_plays_gets_the_story_in_a_digest_and_a_mail_when_taken_bac
     by_bot = [e for e in log if e["player"] == "red" and e["source"] == "bot"]
     assert len(by_bot) >= 2
     with mail_app.app_context():
+        compose_queued()  # the parts are composed by the sender, as it gathers a digest
         parts = (
             db.session.execute(
                 sa.select(Notification.message).where(

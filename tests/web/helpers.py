@@ -126,6 +126,7 @@ def queued_mails(
 ) -> list[tuple[str, str]]:
     """(recipient, message as sent, RFC 822) of each mail of `kind` in the outbox, oldest
     first, for one game and/or one address: the mail sink the page tests read."""
+    from pbem.notify.sender import compose_queued
     from pbem.store.models import Notification
 
     query = db.select(Notification.recipient, Notification.message).where(Notification.kind == kind)
@@ -134,6 +135,7 @@ def queued_mails(
     if recipient is not None:
         query = query.where(Notification.recipient == recipient)
     with app.app_context():
+        compose_queued()  # as the sender does before sending (the mails a move causes)
         rows = [(r, m) for r, m in db.session.execute(query.order_by(Notification.id))]
         db.session.remove()
     return rows

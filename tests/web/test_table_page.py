@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from pbem.clock import set_now
 from pbem.extensions import db
+from pbem.notify import sender
 from pbem.play import notes, talk
 from pbem.web import pages
 from tests.server.conftest import table_snapshot
@@ -53,6 +54,7 @@ def _words(doc: Node) -> list[tuple[str, str, str]]:
 
 def _outbox(app, kind: str) -> list[tuple[str, str]]:
     with app.app_context():
+        sender.compose_queued()  # as the sender does before sending
         rows = db.session.execute(
             sa.text("SELECT recipient, message FROM outbox WHERE kind = :k ORDER BY id"),
             {"k": kind},

@@ -1,0 +1,217 @@
+"""Composing the outbox's rows that name what happened (`outbox.told_row`, `decision_row`,
+`webhook_rows`): each kind's mail, from the game's log and state at the seqs its row names
+(never the game as it is now: a later move changes no mail), in its reader's language, as
+the sender composes them before it sends (`sender.compose_queued`).
+
+What a reader may see is the engine's to decide, as when a mail was composed in the move's
+transaction: the log through `engine.visible_log` for the seats the row names, the state
+through `engine.view` for the seat whose thread it goes to.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from typing import Any
+
+import engine
+from pbem.extensions import db
+from pbem.game import history, words
+from pbem.game.states import state_at
+from pbem.languages import in_language
+from pbem.notify import compose, outbox
+from pbem.notify.compose import Recipient
+from pbem.store.models import Game, Player
+
+
+@dataclass
+class Reads:
+    """What one pass has read, shared by the rows about the same moves (a move's mails to
+    every seat read its log once)."""
+
+    # Held here, not only in the session's identity map, which lets go of an object no one
+    # holds: each row would load its game and player again.
+    games: dict[int, Game] = field(default_factory=dict)
+    players: dict[int, Player] = field(default_factory=dict)
+    states: dict[tuple[int, int], engine.State] = field(default_factory=dict)
+    logs: dict[tuple[int, int, int], list[engine.LogEntry]] = field(default_factory=dict)
+
+    def game(self, game_id: int) -> Game:
+        if game_id not in self.games:
+            self.games[game_id] = db.session.get_one(Game, game_id)
+        return self.games[game_id]
+
+    def player(self, player_id: int) -> Player:
+        if player_id not in self.players:
+            self.players[player_id] = db.session.get_one(Player, player_id)
+        return self.players[player_id]
+
+    def state(self, game: Game, seq: int) -> engine.State:
+        """The game's state after move `seq`."""
+        if (game.id, seq) not in self.states:
+            self.states[game.id, seq] = state_at(game, seq)
+        return self.states[game.id, seq]
+
+    def log(self, game_id: int, after: int, upto: int) -> list[engine.LogEntry]:
+        """The stored log entries with `after < seq <= upto`, with their events."""
+        key = (game_id, after, upto)
+        if key not in self.logs:
+            self.logs[key] = history.stored_log(db.session.connection(), game_id, after, upto)
+        return self.logs[key]
+
+    def events(self, game_id: int, after: int, upto: int) -> list[engine.Event]:
+        return [event for entry in self.log(game_id, after, upto) for event in entry["events"]]
+
+
+def composed(row: Any, reads: Reads) -> str:
+    """What `row` sends, composed now: a mail (RFC 822), a digest's part (the mail's text, or
+    a bot's story), or a webhook's JSON body."""
+    game = reads.game(row.game_id)
+    payload = row.payload
+    if row.channel == "webhook":
+        return webhook_body(game, payload, reads)
+    player = reads.player(row.player_id)
+    to = outbox.recipient(player, payload["colour"], game, email=row.recipient)
+    if row.kind == "bot_story":
+        return bot_story(to, game, payload)
+    mail = MAILS[row.kind](to, game, payload, reads)
+    return compose.text_of(mail) if row.status == "digest" else mail.as_string()
+
+
+def decision(
+    to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads, reminder: bool = False
+) -> EmailMessage:
+    """A seat's decision, as the state at its seq asks it (`compose.decision_mail`)."""
+    seq = payload["seq"]
+    return compose.decision_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        state=reads.state(game, seq),
+        decision=payload["decision"],
+        seq=seq,
+        deadline=payload["deadline"],
+        reminder=reminder,
+        since=history.since_last_move(db.session.connection(), game.id, payload["colour"], seq),
+        names=outbox.seat_names(game),
+    )
+
+
+def reminder(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    return decision(to, game, payload, reads, reminder=True)
+
+
+def every_move(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """The moves after `after` up to `seq`, as the seats the row names (`seen`) may see them."""
+    entries = reads.log(game.id, payload["after"], payload["seq"])
+    return compose.moves_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        entries=engine.visible_log(entries, set(payload["seen"])),
+        seq=payload["seq"],
+    )
+
+
+def scoring(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """The general scoring the moves after `after` up to `seq` completed; at the end with
+    everyone's points by source over the whole game."""
+    seq = payload["seq"]
+    state = reads.state(game, seq)
+    events = reads.events(game.id, payload["after"], seq)
+    over = engine.is_over(state)
+    return compose.scoring_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        state=state,
+        events=outbox.general_scoring_events(events, state) or [],
+        seq=seq,
+        names=outbox.seat_names(game),
+        totals=words.points_by_source(reads.log(game.id, 0, seq)) if over else None,
+    )
+
+
+def orders(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """What the seat's orders played among the moves after `after` up to `seq`."""
+    entries = reads.log(game.id, payload["after"], payload["seq"])
+    return compose.orders_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        moves=[entry["move"] for entry in entries if entry["player"] == to.colour],
+        seq=payload["seq"],
+    )
+
+
+def timed_out(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    return compose.timed_out_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        kind=payload["decision"],
+        moves=payload["moves"],
+        seq=payload["seq"],
+        bot_now=payload["bot_now"],
+    )
+
+
+def table_talk(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    return compose.table_talk_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        speaker=payload["speaker"],
+        colour=payload["speaker_colour"],
+        lines=payload["lines"],
+        seq=payload["seq"],
+    )
+
+
+#: Each kind of mail a row names, and how it is composed.
+MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMessage]] = {
+    "decision": decision,
+    "reminder": reminder,
+    "every_move": every_move,
+    "scoring": scoring,
+    "game_over": scoring,
+    "orders": orders,
+    "timeout": timed_out,
+    "table_talk": table_talk,
+}
+
+
+def bot_story(to: Recipient, game: Game, payload: Mapping[str, Any]) -> str:
+    """What happened at a seat a bot played (the moves after `after` up to `seq`, and the
+    story since the seat's move before them), as a part of its person's digest."""
+    colour, after = payload["colour"], payload["after"]
+    connection = db.session.connection()
+    entries = history.since_last_move(connection, game.id, colour, after)
+    entries += history.stored_log(connection, game.id, after, payload["seq"])
+    with in_language(to.language):
+        return compose.bot_story_text(
+            game_id=game.id,
+            title=game.title,
+            colour=colour,
+            entries=entries,
+            names=outbox.seat_names(game),
+        )
+
+
+def webhook_body(game: Game, payload: Mapping[str, Any], reads: Reads) -> str:
+    """A webhook's post of the moves after `after` up to `seq`: the public record only (a
+    channel is read by anyone in it), in the hook's format."""
+    seq = payload["seq"]
+    state = reads.state(game, seq)
+    entries = reads.log(game.id, payload["after"], seq)
+    text = compose.public_summary(
+        game_id=game.id,
+        title=game.title,
+        state=state,
+        entries=engine.visible_log(entries, ()),
+        scored=outbox.general_scoring_events(reads.events(game.id, payload["after"], seq), state),
+    )
+    body = {"text": text} if payload.get("format") == "slack" else {"content": text[:2000]}
+    return json.dumps(body)
