@@ -242,7 +242,7 @@ def _commit(
         db.session.rollback()
         return False
     if source in HUMAN_SOURCES and seats.timeouts.get(colour):
-        connection.execute(queries.RESET_TIMEOUTS, {"game": game.game_id, "colour": colour})
+        connection.execute(queries.RESET_TIMEOUTS, {"game": game.game_id, "seat_colour": colour})
     steps = [(b.before, b.state) for b in (batch, *ordered.batches)]
     reopened = policy.answered_along(steps) if ordered.batches else set()
     due = deadlines.sync(connection, game.game_id, game.timing, after, now, reopened)

@@ -309,8 +309,9 @@ class Notification(Model):
     """The outbox: a message to send, written in the transaction of the change that caused
     it, so a rolled-back move sends nothing and a committed one always sends.
 
-    A mail is stored whole (RFC 822 text, headers and all); a webhook as its JSON body. The
-    sender delivers due rows, marks each sent, and retries failures with backoff; a row still
+    A mail that a change caused is queued as what happened (`payload`) and composed by the
+    sender; then, like the mails queued whole (keys, sign-in links, invitations), it is kept
+    as RFC 822 text, headers and all; a webhook as its JSON body. The sender delivers due rows, marks each sent, and retries failures with backoff; a row still
     failing a day after it was written is marked failed and shown to the game's admin.
     """
 
@@ -324,8 +325,9 @@ class Notification(Model):
     kind: Mapped[str] = mapped_column(String(32))  # "decision", "scoring", "game_over", ...
     recipient: Mapped[str] = mapped_column(String(2000))  # an address, or a webhook URL
     message: Mapped[str] = mapped_column(Text)
-    # A decision mail is queued as what to say (colour, seq, decision, deadline) and composed
-    # by the sender, off the move's path, from the state at that seq: `message` is "" until.
+    # A mail a change caused is queued as what to say (its kind's fields: colour, seq, the
+    # moves it is about, ...) and composed by the sender, off the move's path, from the log
+    # and the state at that seq (`notify.composing`): `message` is "" until then.
     payload: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="queued")  # queued, sent, failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)

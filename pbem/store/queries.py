@@ -332,9 +332,10 @@ PUT_OFF_ABANDONING = (
     .values(abandon_at=bindparam("abandon_at"))
 )
 
+# `seat_colour`, not `colour`: an UPDATE keeps its columns' own names for the SET clause.
 RESET_TIMEOUTS = (
     update(_seats)
-    .where(_seats.c.game_id == bindparam("game"), _seats.c.colour == bindparam("colour"))
+    .where(_seats.c.game_id == bindparam("game"), _seats.c.colour == bindparam("seat_colour"))
     .values(timeouts=0)
 )
 

@@ -359,3 +359,34 @@ def test_pbem_scheduler_runs_a_pass_and_stops_on_sigterm(tmp_path):
     assert process.returncode == 0, out
     assert "Scheduler: sweep every 0.5 s, mail every 2 s." in out
     assert "Scheduler stopped." in out
+
+
+def test_a_seat_that_timed_out_moves_again_and_its_count_starts_over(mail_app, mail_api):
+    """A person's own move on a seat with timeouts counted sets the count back to 0 (the
+    statement once named its parameter after the column, which SQLAlchemy refuses in an
+    UPDATE: the move answered 500)."""
+    game_id, keys = new_game(mail_api, mail_app, timing={"bot_after_timeouts": 3})
+    first = first_pending(mail_api, game_id)
+    at(mail_app, 48)  # first's power card times out
+    with mail_app.app_context():
+        seat = db.session.execute(
+            sa.select(Seat).where(Seat.game_id == game_id, Seat.colour == first)
+        ).scalar_one()
+        assert (seat.timeouts, seat.bot) == (1, False)
+        db.session.remove()
+    for _ in range(20):  # the others play until first has a decision of its own again
+        view = mail_api.get(f"/api/games/{game_id}").get_json()
+        colour = view["pending"][0]["player"]
+        moves = mail_api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()["moves"]
+        response = mail_api.post_moves(game_id, keys[colour], [moves[0]], view["seq"])
+        assert response.status_code == 201, response.get_json()
+        if colour == first:
+            break
+    else:
+        raise AssertionError(f"{first} was never asked again")
+    with mail_app.app_context():
+        seat = db.session.execute(
+            sa.select(Seat).where(Seat.game_id == game_id, Seat.colour == first)
+        ).scalar_one()
+        assert seat.timeouts == 0
+        db.session.remove()
