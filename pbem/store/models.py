@@ -311,8 +311,9 @@ class Notification(Model):
 
     A mail that a change caused is queued as what happened (`payload`) and composed by the
     sender; then, like the mails queued whole (keys, sign-in links, invitations), it is kept
-    as RFC 822 text, headers and all; a webhook as its JSON body. The sender delivers due rows, marks each sent, and retries failures with backoff; a row still
-    failing a day after it was written is marked failed and shown to the game's admin.
+    as RFC 822 text, headers and all; a webhook as its JSON body. The sender delivers due
+    rows, marks each sent, and retries failures with backoff; a row still failing a day after
+    it was written is marked failed and shown to the game's admin.
     """
 
     __tablename__ = "outbox"

@@ -18,13 +18,12 @@ from pbem.api.games.schemas import (
 )
 from pbem.api.safe_json import Blueprint
 from pbem.errors import NotFound
-from pbem.extensions import db
 from pbem.game import games
 from pbem.game.games import GameSummary
 from pbem.game.seating import Actor
 from pbem.game.views import callers_view
 from pbem.languages import _
-from pbem.play import lifecycle, orders
+from pbem.play import lifecycle, orders, unit
 from pbem.play.orders import OrdersShown
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
@@ -90,7 +89,7 @@ def create(data: dict[str, Any]) -> GameSummary:
         forming=data["forming"],
         language=data["language"],
     )
-    db.session.commit()
+    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -137,7 +136,7 @@ def abort(game_id: int) -> GameSummary:
     """Admin: stop the game for good."""
     player = current_player()
     game = lifecycle.abort_game(player, game_id)
-    db.session.commit()
+    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -149,7 +148,7 @@ def start(game_id: int) -> GameSummary:
     accepted are played by their invitees)."""
     player = current_player()
     game = lifecycle.start_game(player, game_id)
-    db.session.commit()
+    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -162,7 +161,7 @@ def accept_seat(game_id: int, colour: str) -> GameSummary:
     player = current_player()
     known_colour(colour)
     game = lifecycle.accept_seat(game_id, colour, player.id)
-    db.session.commit()
+    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -174,7 +173,7 @@ def join_seat(game_id: int, colour: str) -> GameSummary:
     player = current_player()
     known_colour(colour)
     game = lifecycle.join_seat(player, game_id, colour)
-    db.session.commit()
+    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -194,7 +193,7 @@ def give_seat(data: dict[str, Any], game_id: int, colour: str) -> GameSummary:
     player = current_player()
     known_colour(colour)
     game = lifecycle.give_seat(player, game_id, colour, data["email"])
-    db.session.commit()
+    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -207,7 +206,7 @@ def seat_bot(data: dict[str, Any], game_id: int, colour: str) -> GameSummary:
     player = current_player()
     known_colour(colour)
     game = lifecycle.set_bot(player, game_id, colour, data["bot"])
-    db.session.commit()
+    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -244,5 +243,5 @@ def put_orders(data: dict[str, Any], game_id: int, colour: str) -> OrdersShown:
         power_cards=data.get("power_cards"),
         veto=data.get("veto"),
     )
-    db.session.commit()
+    unit.commit()
     return given.as_dict()

@@ -14,10 +14,9 @@ from pbem.api.players.schemas import (
     PreferencesSchema,
 )
 from pbem.api.safe_json import Blueprint
-from pbem.extensions import db
 from pbem.languages import _
 from pbem.notify import preferences
-from pbem.play import accounts
+from pbem.play import accounts, unit
 from pbem.timing import away
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
@@ -38,7 +37,7 @@ def register(data: dict[str, Any]) -> dict[str, Any]:
         link_for=accounts.sign_in_url,
         name=data["name"],
     )
-    db.session.commit()
+    unit.commit()
     return {
         "detail": _(
             "A link is on its way to %(email)s: follow it within %(minutes)s minutes to prove "
@@ -65,7 +64,7 @@ def get_preferences() -> preferences.Preferences:
 def set_preferences(data: dict[str, Any]) -> preferences.Preferences:
     """Change the preferences given; the others stay as they are."""
     changed = preferences.set_preferences(current_player(), data)
-    db.session.commit()
+    unit.commit()
     return changed
 
 
@@ -76,7 +75,7 @@ def key_reset(data: dict[str, Any]) -> dict[str, Any]:
     """Mail a new API key to a registered email (the old key stops working). The answer is
     the same whether the email is registered or not."""
     accounts.reset_key_by_mail(data["email"])
-    db.session.commit()
+    unit.commit()
     return {
         "detail": _(
             "If %(email)s is registered, a new API key is on its way to it; the "
@@ -110,7 +109,7 @@ def add_absence(data: dict[str, Any]) -> dict[str, Any]:
     game's vacation allowance); the others see only until when you are away."""
     player = current_player()
     away.declare(player, data["starts"], data["ends"])
-    db.session.commit()
+    unit.commit()
     return {"absences": _absences(away.absences_of(player))}
 
 
@@ -121,7 +120,7 @@ def cancel_absence(absence_id: int) -> dict[str, Any]:
     """Back early, or plans changed: the absence no longer pushes deadlines."""
     player = current_player()
     away.cancel(player, absence_id)
-    db.session.commit()
+    unit.commit()
     return {"absences": _absences(away.absences_of(player))}
 
 

@@ -17,10 +17,9 @@ from pbem.api.table.schemas import (
     NotesInSchema,
     NotesSchema,
 )
-from pbem.extensions import db
 from pbem.game import table
 from pbem.game.seating import Actor
-from pbem.play import notes, talk
+from pbem.play import notes, talk, unit
 
 blp = Blueprint(
     "table", __name__, url_prefix="/api/games/<int:game_id>", description="Table talk and notes"
@@ -66,7 +65,7 @@ def write(data: dict[str, Any], game_id: int) -> Response:
         colour=data.get("colour"),
         source="api",
     )
-    db.session.commit()
+    unit.commit()
     response = jsonify(MessageSchema().dump(message.as_dict()))
     response.status_code = 201
     return response
@@ -89,5 +88,5 @@ def read_notes(game_id: int) -> table.Notes:
 def keep_notes(data: dict[str, Any], game_id: int) -> table.Notes:
     """Replace your private notes on the game (empty text clears them)."""
     kept = notes.keep(Actor.by_key(api_key_hash()), game_id, data["text"])
-    db.session.commit()
+    unit.commit()
     return kept
