@@ -146,7 +146,7 @@ def play_game(app, client, players: int, mode: str, seed: int) -> Result:
     from pbem.extensions import db
     from pbem.game.seating import Actor
     from pbem.game.states import current_state
-    from pbem.schedule.sweep import plan_for
+    from pbem.play.due import plan_for
     from pbem.store.models import Game, Notification, Seat
     from pbem.timing.policy import decision_key
 

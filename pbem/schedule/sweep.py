@@ -1,40 +1,15 @@
-"""One sweep: remind, time out, close Veto windows, let bots play, abandon idle games.
-
-Each due deadline row is claimed in a transaction of its own (`FOR UPDATE SKIP LOCKED` on
-PostgreSQL, so a second sweep running at once passes it by) and acted on through the one
-play function, whose commit also releases the claim. Acting twice is impossible besides:
-a move carries the game's seq, so a second sweep's move for the same decision is stale.
-Every action is mailed to the players it concerns, in the same transaction.
+"""The scheduler's sweep: remind, time out, close Veto windows, let bots play, abandon idle
+games, by finding what is due and acting on each through `pbem.play.due` (which claims each
+deadline row and commits its own transaction).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, delete, select, update
-from sqlalchemy.engine import Connection
-
-import engine
-from engine.bots import GreedyBot
-from pbem import play
 from pbem.clock import now
-from pbem.errors import NothingToPlay, ServiceError
-from pbem.extensions import db
-from pbem.game.seating import Actor
-from pbem.notify import outbox
-from pbem.store import queries
-from pbem.store.health import beat
-from pbem.store.models import Deadline, Game, IdleLimit, Seat
-from pbem.timing import deadlines, policy
-
-_deadlines = Deadline.__table__
-_games = Game.__table__
-_idle_limits = IdleLimit.__table__
-_seats = Seat.__table__
-
-#: A decision played out by the server takes at most this many moves (a whole turn).
-MOST_MOVES = 60
+from pbem.errors import ServiceError
+from pbem.play import due, unit
 
 
 def sweep(limit: int = 500) -> list[str]:
@@ -44,195 +19,25 @@ def sweep(limit: int = 500) -> list[str]:
     such decisions are taken in further passes of the same sweep (up to `limit` actions in
     all), so bots answer one another within one sweep rather than one sweep apart.
     """
-    lines = abandon_idle_games()
+    lines = due.abandon_idle_games()
     # A row is known by its id and next_at: SQLite may give a new row a deleted one's id,
     # and a row left due (a pass that lost a race) is not taken twice in one sweep.
     handled: set[tuple[int, Any]] = set()
     while len(handled) < limit:
         moment = now()  # a bot's answer opened the next decision after the pass began
-        due = [
-            row
-            for row in db.session.execute(
-                select(_deadlines.c.id, _deadlines.c.next_at)
-                .where(_deadlines.c.next_at <= moment)
-                .order_by(_deadlines.c.next_at)
-                .limit(limit)
-            ).all()
-            if tuple(row) not in handled
-        ][: limit - len(handled)]
-        db.session.commit()
-        if not due:
+        found = [row for row in due.due_deadlines(moment, limit) if row not in handled]
+        unit.commit()  # the read's transaction: each row is claimed in one of its own
+        if not found:
             break
-        for deadline_id, next_at in due:
+        for deadline_id, next_at in found[: limit - len(handled)]:
             handled.add((deadline_id, next_at))
             try:
-                line = _handle(deadline_id, moment)
+                line = due.act_on(deadline_id, moment)
             except ServiceError:
-                db.session.rollback()  # the game moved on under us: its next sweep sees it
+                unit.rollback()  # the game moved on under us: its next sweep sees it
                 continue
             if line:
                 lines.append(line)
-    beat("sweep")
-    db.session.commit()
-    return lines
-
-
-def _claim(deadline_id: int) -> Row[Any] | None:
-    query = select(_deadlines).where(_deadlines.c.id == deadline_id)
-    if db.session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update(skip_locked=True)
-    return db.session.execute(query).first()
-
-
-def _handle(deadline_id: int, moment: datetime) -> str | None:
-    row = _claim(deadline_id)
-    if row is None or row.next_at > moment:
-        db.session.rollback()  # taken by another sweep, answered, or already handled
-        return None
-    game = db.session.get_one(Game, row.game_id)
-    seat = next(s for s in game.seats if s.colour == row.colour)
-    timing = policy.timing_of(game.timing)
-    if game.status != "active":
-        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
-        db.session.commit()
-        return None
-    due_at = row.due_at
-    if seat.bot or moment >= due_at:
-        return _play_for(game, seat, row, timing)
-    return _remind(game, seat, row, timing, due_at, moment)
-
-
-def _remind(
-    game: Game,
-    seat: Seat,
-    row: Row[Any],
-    timing: policy.Timing,
-    due_at: datetime,
-    moment: datetime,
-) -> str | None:
-    sent = list(row.reminders_sent or [])
-    owed = policy.reminders_owed(timing, due_at, moment, sent)
-    sent += owed
-    db.session.execute(
-        update(_deadlines)
-        .where(_deadlines.c.id == row.id)
-        .values(reminders_sent=sent, next_at=policy.next_look(timing, due_at, sent))
-    )
-    if owed:
-        outbox.reminder(db.session.connection(), game=game, seat=seat, due_at=due_at)
-    db.session.commit()
-    if owed:
-        return f"game {game.id}: reminded {seat.colour} ({min(owed)} h before the deadline)"
-    return None
-
-
-def plan_for(
-    state: engine.State, colour: str, decision: str, bot: GreedyBot | None
-) -> list[engine.Move]:
-    """The moves the server makes for `colour` to answer `decision`: the engine's default
-    move each step, or the bot's, until that decision is no longer theirs."""
-    moves: list[engine.Move] = []
-    while len(moves) < MOST_MOVES:
-        mine = [
-            p
-            for p in engine.pending(state)
-            if p["player"] == colour and policy.decision_key(p) == decision
-        ]
-        if not mine:
-            break
-        move = bot.choose(state, colour) if bot else engine.default_move(state, colour)
-        if move is None:
-            break
-        state, _ = engine.apply(state, colour, move)
-        moves.append(move)
-    return moves
-
-
-def _play_for(game: Game, seat: Seat, row: Row[Any], timing: policy.Timing) -> str | None:
-    by_bot = seat.bot or timing["on_timeout"] == "bot"
-    bot = GreedyBot(game.seed % 2**31 + game.seq) if by_bot else None
-    timed_out = not seat.bot
-    kind = row.decision.partition(":")[0]
-
-    def plan(state: engine.State, colour: str) -> list[engine.Move]:
-        return plan_for(state, colour, row.decision, bot)
-
-    def tell(connection: Connection, outcome: play.Outcome) -> None:
-        if not timed_out:
-            return
-        timeouts = seat.timeouts + 1
-        takes_over = timeouts >= timing["bot_after_timeouts"]
-        connection.execute(
-            update(_seats).where(_seats.c.id == seat.id).values(timeouts=timeouts, bot=takes_over)
-        )
-        if takes_over:  # the bot answers the seat's open decisions at once
-            deadlines.recompute(connection, game.id, game.timing)
-        outbox.timed_out(
-            connection,
-            game=game,
-            seat=seat,
-            kind=kind,
-            moves=outcome.moves,
-            seq=outcome.seq,
-            bot_now=takes_over,
-        )
-
-    source = "timeout" if timed_out else "bot"
-    try:
-        outcome = play.submit(
-            Actor.scheduler(seat.colour), game.id, game.seq, plan, source=source, also_write=tell
-        )
-    except NothingToPlay:  # the decision is no longer the seat's: its deadline goes
-        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
-        db.session.commit()
-        return None
-    said = "; ".join(engine.format_move(m) for m in outcome.moves)
-    if timed_out:
-        return f"game {game.id}: {seat.colour} timed out on {kind}; played {said}"
-    return f"game {game.id}: the bot played {said} for {seat.colour}"
-
-
-def abandon_idle_games() -> list[str]:
-    """Games no person has moved in for their policy's days: abandoned, everyone told; and
-    games still forming when their time to fill ran out: cancelled, everyone told. An idle
-    limit that comes due is deleted, whatever became of its game meanwhile."""
-    moment = now()
-    due = (
-        db.session.execute(
-            select(_idle_limits.c.game_id).where(_idle_limits.c.abandon_at <= moment)
-        )
-        .scalars()
-        .all()
-    )
-    lines = []
-    for game_id in due:
-        # Deleted only if still due: a person who moved meanwhile has put it off.
-        gone = queries.changed(
-            db.session.execute(
-                delete(_idle_limits).where(
-                    _idle_limits.c.game_id == game_id, _idle_limits.c.abandon_at <= moment
-                )
-            )
-        )
-        abandoned = gone and queries.changed(
-            db.session.execute(
-                update(_games)
-                .where(_games.c.id == game_id, _games.c.status == "active")
-                .values(status="abandoned", pending=[], updated_at=moment)
-            )
-        )
-        if abandoned:
-            db.session.execute(delete(_deadlines).where(_deadlines.c.game_id == game_id))
-            outbox.abandoned(db.session.connection(), game=db.session.get(Game, game_id))
-            lines.append(f"game {game_id}: abandoned, no player having moved in it for too long")
-        elif gone and queries.changed(
-            db.session.execute(
-                update(_games)
-                .where(_games.c.id == game_id, _games.c.status == "forming")
-                .values(status="cancelled", pending=[], updated_at=moment)
-            )
-        ):
-            outbox.cancelled(db.session.connection(), game=db.session.get(Game, game_id))
-            lines.append(f"game {game_id}: cancelled, its seats not all taken in time")
-        db.session.commit()
+    due.swept()
+    unit.commit()
     return lines

@@ -416,7 +416,7 @@ def finish_turn(app, game_id, colour):
     """The seat's whole turn, as the engine's default moves (through the play function)."""
     from pbem import play
     from pbem.game.seating import Actor
-    from pbem.schedule.sweep import plan_for
+    from pbem.play.due import plan_for
 
     def plan(state, acting):
         return plan_for(state, acting, "turn", None)

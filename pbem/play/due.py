@@ -1,0 +1,223 @@
+"""Acting on what is due: a deadline row's reminder, its timeout (the engine's default move,
+or a bot's), a bot seat's decision, a Veto window closing; and idle games abandoned, forming
+games that never filled cancelled. The scheduler's sweep (`pbem.schedule.sweep`) finds what
+is due and calls these, one deadline at a time.
+
+Each due deadline row is claimed in a transaction of its own (`FOR UPDATE SKIP LOCKED` on
+PostgreSQL, so a second sweep running at once passes it by) and acted on through the one
+play function, whose commit also releases the claim: `act_on` ends its own transaction.
+Acting twice is impossible besides: a move carries the game's seq, so a second sweep's move
+for the same decision is stale. Every action is mailed to the players it concerns, in the
+same transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Row, delete, select, update
+from sqlalchemy.engine import Connection
+
+import engine
+from engine.bots import GreedyBot
+from pbem.clock import now
+from pbem.errors import NothingToPlay
+from pbem.extensions import db
+from pbem.game.seating import Actor
+from pbem.notify import outbox
+from pbem.play.batch import Outcome, submit
+from pbem.store import queries
+from pbem.store.health import beat
+from pbem.store.models import Deadline, Game, IdleLimit, Seat
+from pbem.timing import deadlines, policy
+
+_deadlines = Deadline.__table__
+_games = Game.__table__
+_idle_limits = IdleLimit.__table__
+_seats = Seat.__table__
+
+#: A decision played out by the server takes at most this many moves (a whole turn).
+MOST_MOVES = 60
+
+
+def due_deadlines(moment: datetime, limit: int) -> list[tuple[int, Any]]:
+    """The deadline rows due by `moment`, the earliest first: each as (id, next_at), which
+    together know a row (SQLite may give a new row a deleted one's id)."""
+    rows = db.session.execute(
+        select(_deadlines.c.id, _deadlines.c.next_at)
+        .where(_deadlines.c.next_at <= moment)
+        .order_by(_deadlines.c.next_at)
+        .limit(limit)
+    ).all()
+    return [(row.id, row.next_at) for row in rows]
+
+
+def swept() -> None:
+    """Note that a sweep ran to its end (the health report's heartbeat); the caller commits."""
+    beat("sweep")
+
+
+def _claim(deadline_id: int) -> Row[Any] | None:
+    query = select(_deadlines).where(_deadlines.c.id == deadline_id)
+    if db.session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    return db.session.execute(query).first()
+
+
+def act_on(deadline_id: int, moment: datetime) -> str | None:
+    """Claim the deadline row and do what it is due for (remind, play for the seat), in a
+    transaction of its own, committed here: a line saying what was done, or None (taken by
+    another sweep, answered meanwhile, not due yet, its game over). A ServiceError means the
+    game moved on under it: the caller rolls back, and the next sweep sees the row."""
+    row = _claim(deadline_id)
+    if row is None or row.next_at > moment:
+        db.session.rollback()  # taken by another sweep, answered, or already handled
+        return None
+    game = db.session.get_one(Game, row.game_id)
+    seat = next(s for s in game.seats if s.colour == row.colour)
+    timing = policy.timing_of(game.timing)
+    if game.status != "active":
+        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
+        db.session.commit()
+        return None
+    due_at = row.due_at
+    if seat.bot or moment >= due_at:
+        return _play_for(game, seat, row, timing)
+    return _remind(game, seat, row, timing, due_at, moment)
+
+
+def _remind(
+    game: Game,
+    seat: Seat,
+    row: Row[Any],
+    timing: policy.Timing,
+    due_at: datetime,
+    moment: datetime,
+) -> str | None:
+    sent = list(row.reminders_sent or [])
+    owed = policy.reminders_owed(timing, due_at, moment, sent)
+    sent += owed
+    db.session.execute(
+        update(_deadlines)
+        .where(_deadlines.c.id == row.id)
+        .values(reminders_sent=sent, next_at=policy.next_look(timing, due_at, sent))
+    )
+    if owed:
+        outbox.reminder(db.session.connection(), game=game, seat=seat, due_at=due_at)
+    db.session.commit()
+    if owed:
+        return f"game {game.id}: reminded {seat.colour} ({min(owed)} h before the deadline)"
+    return None
+
+
+def plan_for(
+    state: engine.State, colour: str, decision: str, bot: GreedyBot | None
+) -> list[engine.Move]:
+    """The moves the server makes for `colour` to answer `decision`: the engine's default
+    move each step, or the bot's, until that decision is no longer theirs."""
+    moves: list[engine.Move] = []
+    while len(moves) < MOST_MOVES:
+        mine = [
+            p
+            for p in engine.pending(state)
+            if p["player"] == colour and policy.decision_key(p) == decision
+        ]
+        if not mine:
+            break
+        move = bot.choose(state, colour) if bot else engine.default_move(state, colour)
+        if move is None:
+            break
+        state, _ = engine.apply(state, colour, move)
+        moves.append(move)
+    return moves
+
+
+def _play_for(game: Game, seat: Seat, row: Row[Any], timing: policy.Timing) -> str | None:
+    by_bot = seat.bot or timing["on_timeout"] == "bot"
+    bot = GreedyBot(game.seed % 2**31 + game.seq) if by_bot else None
+    timed_out = not seat.bot
+    kind = row.decision.partition(":")[0]
+
+    def plan(state: engine.State, colour: str) -> list[engine.Move]:
+        return plan_for(state, colour, row.decision, bot)
+
+    def tell(connection: Connection, outcome: Outcome) -> None:
+        if not timed_out:
+            return
+        timeouts = seat.timeouts + 1
+        takes_over = timeouts >= timing["bot_after_timeouts"]
+        connection.execute(
+            update(_seats).where(_seats.c.id == seat.id).values(timeouts=timeouts, bot=takes_over)
+        )
+        if takes_over:  # the bot answers the seat's open decisions at once
+            deadlines.recompute(connection, game.id, game.timing)
+        outbox.timed_out(
+            connection,
+            game=game,
+            seat=seat,
+            kind=kind,
+            moves=outcome.moves,
+            seq=outcome.seq,
+            bot_now=takes_over,
+        )
+
+    source = "timeout" if timed_out else "bot"
+    try:
+        outcome = submit(
+            Actor.scheduler(seat.colour), game.id, game.seq, plan, source=source, also_write=tell
+        )
+    except NothingToPlay:  # the decision is no longer the seat's: its deadline goes
+        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
+        db.session.commit()
+        return None
+    said = "; ".join(engine.format_move(m) for m in outcome.moves)
+    if timed_out:
+        return f"game {game.id}: {seat.colour} timed out on {kind}; played {said}"
+    return f"game {game.id}: the bot played {said} for {seat.colour}"
+
+
+def abandon_idle_games() -> list[str]:
+    """Games no person has moved in for their policy's days: abandoned, everyone told; and
+    games still forming when their time to fill ran out: cancelled, everyone told. An idle
+    limit that comes due is deleted, whatever became of its game meanwhile."""
+    moment = now()
+    due = (
+        db.session.execute(
+            select(_idle_limits.c.game_id).where(_idle_limits.c.abandon_at <= moment)
+        )
+        .scalars()
+        .all()
+    )
+    lines = []
+    for game_id in due:
+        # Deleted only if still due: a person who moved meanwhile has put it off.
+        gone = queries.changed(
+            db.session.execute(
+                delete(_idle_limits).where(
+                    _idle_limits.c.game_id == game_id, _idle_limits.c.abandon_at <= moment
+                )
+            )
+        )
+        abandoned = gone and queries.changed(
+            db.session.execute(
+                update(_games)
+                .where(_games.c.id == game_id, _games.c.status == "active")
+                .values(status="abandoned", pending=[], updated_at=moment)
+            )
+        )
+        if abandoned:
+            db.session.execute(delete(_deadlines).where(_deadlines.c.game_id == game_id))
+            outbox.abandoned(db.session.connection(), game=db.session.get(Game, game_id))
+            lines.append(f"game {game_id}: abandoned, no player having moved in it for too long")
+        elif gone and queries.changed(
+            db.session.execute(
+                update(_games)
+                .where(_games.c.id == game_id, _games.c.status == "forming")
+                .values(status="cancelled", pending=[], updated_at=moment)
+            )
+        ):
+            outbox.cancelled(db.session.connection(), game=db.session.get(Game, game_id))
+            lines.append(f"game {game_id}: cancelled, its seats not all taken in time")
+        db.session.commit()
+    return lines
