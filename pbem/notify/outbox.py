@@ -15,8 +15,9 @@ transaction renders no mail and a later move changes none.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from email.message import EmailMessage
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.engine import Connection
@@ -31,7 +32,7 @@ from pbem.game.states import current_state
 from pbem.languages import language_of, lazy_
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
-from pbem.notify.preferences import wants
+from pbem.notify.preferences import StoredPreferences, wants
 from pbem.store.models import Deadline, Game, Notification, Player, Seat
 from pbem.store.prepared import Prepared
 from pbem.timing import policy
@@ -57,7 +58,27 @@ RECIPIENTS = Prepared(
 )
 
 
-def recipients(connection: Connection, game_id: int) -> list[tuple[Recipient, dict[str, Any]]]:
+class OutboxRow(TypedDict):
+    """One row of the outbox as queued (table `outbox`)."""
+
+    game_id: int | None
+    player_id: int | None
+    channel: str  # "mail" or "webhook"
+    kind: str
+    recipient: str  # an address, or a webhook's URL
+    message: str  # "" until the sender composes what `payload` names
+    payload: dict[str, Any] | None  # what happened, as the row's JSON keeps it
+    status: str  # "queued", or "digest" for a part of a digest
+    attempts: int
+    next_attempt_at: datetime
+    created_at: datetime
+
+
+#: A seat's holder as a recipient, with their preferences as stored.
+Seated = tuple[Recipient, StoredPreferences]
+
+
+def recipients(connection: Connection, game_id: int) -> list[Seated]:
     """Each seat's holder as a mail recipient, with their preferences, in seat order."""
     rows = RECIPIENTS.all(connection, {"game": game_id})
     return [
@@ -99,7 +120,7 @@ def row(
     payload: dict[str, Any] | None = None,
     channel: str = "mail",
     status: str = "queued",
-) -> dict[str, Any]:
+) -> OutboxRow:
     """One outbox row, due now. A mail a move causes waits as a `payload` with no `message`
     yet (the sender composes it, `told_row`); a digest's part waits with status `digest`."""
     moment = now()
@@ -122,7 +143,7 @@ def row(
 
 def rows_for(
     mails: Iterable[tuple[Recipient, str, EmailMessage]], game_id: int | None
-) -> list[dict[str, Any]]:
+) -> list[OutboxRow]:
     """Outbox rows for mails composed now (those no move causes: a key, an invitation, a
     notice, an answer to a mail)."""
     return [
@@ -141,7 +162,7 @@ def rows_for(
 
 def webhook_rows(
     hooks: list[dict[str, Any]], game_id: int, moves: dict[str, int]
-) -> list[dict[str, Any]]:
+) -> list[OutboxRow]:
     """A post to each webhook of the moves `moves` names (after, seq): the sender writes its
     body (`composing.webhook_body`), in the hook's format."""
     return [
@@ -157,7 +178,7 @@ def webhook_rows(
     ]
 
 
-def queue(connection: Connection, rows: list[dict[str, Any]]) -> None:
+def queue(connection: Connection, rows: Sequence[OutboxRow]) -> None:
     if rows:
         connection.execute(_OUTBOX, rows)
         wake.queued(connection)
@@ -190,7 +211,7 @@ def told_row(
     kind: str,
     payload: dict[str, Any],
     preferences: Mapping[str, Any] | None = None,
-) -> dict[str, Any] | None:
+) -> OutboxRow | None:
     """A mail to compose later (`sender.compose_queued`): what happened (`payload`), not the
     mail; a part of the recipient's digest if they asked for one and the kind may be
     gathered. None for a house bot's address, which reads no mail."""
@@ -214,7 +235,7 @@ def after_batch(
     before: engine.State,
     batch: engine.Batch[engine.State],
     seq: int,
-    due: dict[str, Any] | None = None,
+    due: Mapping[str, datetime] | None = None,
     chain: Sequence[engine.Batch[engine.State]] = (),
 ) -> None:
     """Queue the mails a committed batch causes (see the module's docstring) as rows that
@@ -235,8 +256,8 @@ def after_batch(
     seated = recipients(connection, game_id)
     mover = {r.player_id for r, _ in seated if r.colour == batch.player}
     after = seq - sum(len(b.played) for b in batches)
-    told: list[dict[str, Any] | None] = []
-    deferred: list[dict[str, Any]] = []
+    told: list[OutboxRow | None] = []
+    deferred: list[OutboxRow] = []
     hooks = []
     for recipient, preferences in seated:
         # A person holding two colours gets one copy of what is not their seat's own.
@@ -280,8 +301,8 @@ def scoring_rows(
     state: engine.State,
     after: int,
     seq: int,
-    seated: list[tuple[Recipient, dict[str, Any]]],
-) -> list[dict[str, Any] | None]:
+    seated: list[Seated],
+) -> list[OutboxRow | None]:
     """After a general scoring (the last: the game's end, with everyone's points by source
     over the whole game), each person's mail of it: the scoring the moves after `after` up
     to `seq` completed."""
@@ -297,11 +318,11 @@ def scoring_rows(
 
 def bot_story_rows(
     game_id: int,
-    seated: list[tuple[Recipient, dict[str, Any]]],
+    seated: list[Seated],
     colour: str,
     after: int,
     seq: int,
-) -> list[dict[str, Any]]:
+) -> list[OutboxRow]:
     """After a bot played a seat (moves `after` + 1 to `seq`): the story since that seat's
     previous move, the bot's own included, as a part of its person's digest (they get no
     decision mails meanwhile)."""
@@ -328,18 +349,18 @@ def seat_names(game: Any) -> dict[str, str]:
     return {seat.colour: seat.player.name for seat in game.seats}
 
 
-def first_colour(seated: list[tuple[Recipient, dict[str, Any]]], player_id: int) -> str | None:
+def first_colour(seated: list[Seated], player_id: int) -> str | None:
     """A person holding two colours gets one copy of a game-wide mail: their first seat's."""
     return next((r.colour for r, _ in seated if r.player_id == player_id), None)
 
 
 def order_rows(
     game_id: int,
-    seated: list[tuple[Recipient, dict[str, Any]]],
+    seated: list[Seated],
     chain: Sequence[engine.Batch[engine.State]],
     after: int,
     seq: int,
-) -> list[dict[str, Any] | None]:
+) -> list[OutboxRow | None]:
     """Each seat whose orders played (among the moves after `after` up to `seq`) tells its
     holder what they played (its own mail: the others learn only the moves, as any other
     move)."""
@@ -453,7 +474,7 @@ def game_started(
     title: str,
     state: engine.State,
     only: set[str] | None = None,
-    due: dict[str, Any] | None = None,
+    due: Mapping[str, datetime] | None = None,
     state_seq: int | None = None,
 ) -> None:
     """Each seat's first mail (the root of its thread: how to play, a link to decline the
@@ -461,7 +482,7 @@ def game_started(
     `only`: just these colours' (a seat given to someone new)."""
     seated = recipients(connection, game_id)
     seats = [{"colour": r.colour, "name": r.name} for r, _ in seated]
-    deferred: list[dict[str, Any]] = []
+    deferred: list[OutboxRow] = []
     if only is not None:
         seated = [(r, p) for r, p in seated if r.colour in only]
     mails = []
@@ -529,9 +550,7 @@ def seat_given(connection: Connection, *, game: Any, seats: list[Any]) -> None:
     )
 
 
-def _seat_recipient(
-    connection: Connection, game_id: int, colour: str
-) -> tuple[Recipient, dict[str, Any]]:
+def _seat_recipient(connection: Connection, game_id: int, colour: str) -> Seated:
     return next((r, p) for r, p in recipients(connection, game_id) if r.colour == colour)
 
 
@@ -692,7 +711,7 @@ def abandoned(connection: Connection, *, game: Any) -> None:
 
 def decision_row(
     game_id: int, recipient: Recipient, decision: Mapping[str, Any], seq: int, due: Any
-) -> dict[str, Any]:
+) -> OutboxRow:
     """A decision mail to compose later (`sender.compose_queued`): what to say, not the mail."""
     return row(
         game_id=game_id,
@@ -716,6 +735,6 @@ def decision_payload(
     }
 
 
-def present(rows: Iterable[dict[str, Any] | None]) -> list[dict[str, Any]]:
+def present(rows: Iterable[OutboxRow | None]) -> list[OutboxRow]:
     """The rows `told_row` made (not the None it gives for a house bot's address)."""
     return [each for each in rows if each is not None]
