@@ -27,7 +27,7 @@ class ServiceError(Exception):
     game=7, status=later(status_word, game.status))`. `detail` is the sentence in the
     language being rendered when it is read; `extra` is what a door adds beside it (the API
     puts it in the problem's body), kept apart from the sentence's values. `render`, if
-    given, says the message in `_`'s stead (an engine refusal, read by `pbem.game.refusals`).
+    given, says the message in `_`'s stead (an engine refusal, read by `pbem.words.refusals`).
     """
 
     status = 400

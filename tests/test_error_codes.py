@@ -18,10 +18,9 @@ from markupsafe import escape
 import engine
 from pbem import create_app, errors
 from pbem.errors import Conflict, IllegalMoveError, Invalid, ServiceError
-from pbem.game import refusals
-from pbem.game.games import status_word
 from pbem.game.seating import resolve_colour
 from pbem.languages import LANGUAGES, N_, TRANSLATIONS_DIR, in_language, later
+from pbem.words import refusals, status_word
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Where refusals are raised: the floors under the doors, and the ground's address check.

@@ -355,7 +355,7 @@ def test_a_module_in_two_rows_is_told_to_keep_to_one() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     doubled = text.replace("| `pbem.play` | every change", "| `pbem.play`, `pbem.web` | every")
     assert unplaced(["pbem.web.board"], table(doubled)) == [
-        "pbem.web.board is in 2 rows (floor 6 pbem.web, floor 5 pbem.play): keep it in one"
+        "pbem.web.board is in 2 rows (floor 7 pbem.web, floor 6 pbem.play): keep it in one"
     ]
 
 

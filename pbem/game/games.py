@@ -11,7 +11,7 @@ from sqlalchemy import Row, select, update
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game.players import is_unreachable
-from pbem.languages import N_, _
+from pbem.languages import N_
 from pbem.store import queries, reads
 from pbem.store.models import Game, Player, Seat
 from pbem.store.queries import MAX_ID
@@ -23,22 +23,6 @@ class HasId(Protocol):
 
     @property
     def id(self) -> int: ...
-
-
-#: A game's status as a sentence says it ("Game 12 is over"): the word for a game.
-STATUS_WORDS: dict[str, str] = {
-    "forming": N_("forming"),
-    "active": N_("active"),
-    "finished": N_("finished"),
-    "aborted": N_("aborted"),
-    "abandoned": N_("abandoned"),
-    "cancelled": N_("cancelled"),
-}
-
-
-def status_word(status: str) -> str:
-    """A game's status in the current language (English: the status itself)."""
-    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
 
 
 def get_game(game_id: int) -> Game:

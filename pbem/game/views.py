@@ -17,7 +17,7 @@ import engine
 from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, NotFound
 from pbem.extensions import db
-from pbem.game.games import seats_of, status_word
+from pbem.game.games import seats_of
 from pbem.game.players import unknown_key
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, state_at
@@ -25,6 +25,7 @@ from pbem.languages import N_, later
 from pbem.store import queries, reads
 from pbem.store.models import Game, Move, Player
 from pbem.store.prepared import all_together
+from pbem.words import status_word
 
 
 class DeadlineEntry(TypedDict):

@@ -11,9 +11,9 @@ from functools import partial
 from typing import Any
 
 import engine
+from pbem import words
 from pbem.clock import now
 from pbem.errors import ServiceError
-from pbem.game import words
 from pbem.game.history import round_so_far
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
@@ -21,13 +21,13 @@ from pbem.languages import LANGUAGES, _, in_language, known, language_of, lazy_,
 from pbem.mailin.reading import COMMAND_WORDS, Inbound
 from pbem.notify import compose, preferences
 from pbem.notify.answers import Shown
-from pbem.notify.board_text import board_table
 from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
 from pbem.play import accounts, lifecycle, orders
 from pbem.play.inbound import SeatAnswer
 from pbem.store.models import Game, Player
 from pbem.timing import away
+from pbem.words.board import board_table
 
 
 @dataclass

@@ -24,12 +24,12 @@ from pbem.mailin.commands import SeatMail
 from pbem.mailin.reading import COMMAND_WORDS, VETO_STANDING
 from pbem.mailin.result import Result, committed, duplicate
 from pbem.notify import addresses, outbox
-from pbem.notify.compose import ASKS
 from pbem.notify.later import Later
 from pbem.play import talk as talk_
 from pbem.play import unit
 from pbem.play.inbound import NothingPlayed, answer_seat, play_reply, seen
 from pbem.store.models import Game
+from pbem.words import ASKS
 
 #: Decisions answered by a pick that may be changed until the last is in.
 CHANGEABLE = {"castillo_pick": "castillo_pick", "secret_pick": "secret_pick"}

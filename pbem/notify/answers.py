@@ -10,11 +10,12 @@ from email.message import EmailMessage
 from typing import Any, TypedDict
 
 import engine
-from pbem.game import words
+from pbem import words
 from pbem.languages import N_, _, lazy_, ngettext
 from pbem.notify import compose
-from pbem.notify.compose import ASKS, Recipient
+from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
+from pbem.words import ASKS
 
 #: What others' pending decisions are called, in words (public: every view lists them).
 KINDS = {

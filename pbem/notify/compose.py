@@ -21,14 +21,14 @@ import jinja2
 from flask import current_app
 
 import engine
-from pbem import languages, tokens
+from pbem import languages, tokens, words
 from pbem.clock import now
-from pbem.game import move_words, words
 from pbem.languages import N_, _, moment_text
 from pbem.notify import addresses, header_fields
-from pbem.notify.board_text import board_table, place_name, term
 from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
+from pbem.words import ASKS, moves, place_name, term
+from pbem.words.board import board_table
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -36,17 +36,6 @@ R = TypeVar("R")
 #: The line every mail's text starts its quotable part with: mail in reads above it.
 REPLY_ABOVE = N_("## Reply above this line to play. ##")
 
-#: What a pending decision asks, in words.
-ASKS = {
-    "power_card": N_("Play a power card for this round."),
-    "turn": N_("It is your turn."),
-    "castillo_pick": N_(
-        "General scoring: pick, in secret, the region your Castillo caballeros go to."
-    ),
-    "secret_pick": N_("Pick a region in secret for the special action under way."),
-    "king_rages": N_("King rages: return caballeros of yours to the province."),
-    "veto_window": N_("A Veto window is open to you: allow the special action, or veto it."),
-}
 
 
 @dataclass(frozen=True)
@@ -112,7 +101,7 @@ def render(template: str, **context: Any) -> tuple[str, str]:
         "place_name": place_name,
         "term": term,
         "colour_name": words.colour_name,  # prose and tables; notation lines keep the ids
-        "notation_help": move_words.notation_help,
+        "notation_help": moves.notation_help,
         "reply_above": _(REPLY_ABOVE),
         **context,
     }

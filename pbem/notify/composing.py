@@ -17,8 +17,9 @@ from email.message import EmailMessage
 from typing import Any
 
 import engine
+from pbem import words
 from pbem.extensions import db
-from pbem.game import history, words
+from pbem.game import history
 from pbem.game.states import state_at
 from pbem.languages import in_language
 from pbem.notify import compose, outbox

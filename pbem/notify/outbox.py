@@ -24,9 +24,10 @@ from sqlalchemy.engine import Connection
 
 import engine
 from engine.board import Board
+from pbem import words
 from pbem.clock import due_at_once, now
 from pbem.extensions import db
-from pbem.game import history, words
+from pbem.game import history
 from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
 from pbem.languages import language_of, lazy_

@@ -23,8 +23,6 @@ from sqlalchemy.exc import IntegrityError
 import engine
 from pbem.errors import IllegalMoveError, Invalid, NotActive, NothingToPlay, StaleSequence
 from pbem.extensions import db
-from pbem.game import refusals
-from pbem.game.games import status_word
 from pbem.game.seating import Actor, Seating, resolve_colour, seating
 from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
@@ -36,6 +34,7 @@ from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
 from pbem.store.queries import MoveRow, SnapshotRow
 from pbem.timing import deadlines, policy
+from pbem.words import refusals, status_word
 
 #: Sources that are a person playing (their seat's timeouts in a row start again at 0).
 HUMAN_SOURCES = frozenset({"api", "email", "web", "admin"})

@@ -12,7 +12,7 @@ import engine
 from pbem.addresses import kept_address
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
-from pbem.game.games import get_game, locked_game, status_word
+from pbem.game.games import get_game, locked_game
 from pbem.game.players import (
     BOT_DOMAIN,
     house_bot,
@@ -22,7 +22,6 @@ from pbem.game.players import (
     normal_email,
 )
 from pbem.game.states import current_state
-from pbem.game.words import colour_later
 from pbem.languages import N_, known, later, lazy_, moment_text
 from pbem.notify import outbox
 from pbem.notify.later import Later
@@ -30,6 +29,7 @@ from pbem.play import chain, strangers
 from pbem.play.asked import SeatAsked
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.timing import deadlines, policy
+from pbem.words import colour_later, status_word
 
 
 def check_seat_holders(game_options: dict[str, Any], holders: list[str]) -> None:

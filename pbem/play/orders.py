@@ -16,12 +16,12 @@ import engine
 from pbem.clock import now
 from pbem.errors import Conflict, Invalid, StaleSequence
 from pbem.extensions import db
-from pbem.game.games import status_word
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state
 from pbem.languages import N_, _, later
 from pbem.play import batch, chain
 from pbem.store.models import Order
+from pbem.words import status_word
 
 _orders = Order.__table__
 

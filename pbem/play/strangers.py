@@ -23,11 +23,11 @@ from flask import current_app
 from pbem.clock import now
 from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
-from pbem.game.words import colour_name
 from pbem.languages import N_, later, moment_text
 from pbem.play.asked import SeatAsked
 from pbem.store import limits, suppressed
 from pbem.store.models import Player
+from pbem.words import colour_name
 
 #: The caps' window: a day, from midnight UTC.
 DAY = timedelta(days=1)

@@ -16,12 +16,12 @@ from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, Invalid, TooMany
 from pbem.extensions import db
 from pbem.game import table
-from pbem.game.games import status_word
 from pbem.game.seating import Actor, held_colours
 from pbem.languages import N_, later
 from pbem.notify import outbox
 from pbem.store import limits
 from pbem.store.models import TableTalk
+from pbem.words import status_word
 
 #: A word to the table is at most this long (a mail's longer line is cut, and the writer
 #: told; a longer message from the page or the API is refused).

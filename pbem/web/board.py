@@ -22,12 +22,12 @@ from flask_babel import get_translations
 from markupsafe import Markup, escape
 
 from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
-from pbem.game import words
+from pbem import words
 from pbem.languages import N_, _, current_language, rendering_locale
-from pbem.notify.board_text import place_name
 from pbem.paths import TEMPLATES_DIR
 from pbem.web import geometry, wording
 from pbem.web.templating import kept
+from pbem.words import place_name
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
@@ -390,7 +390,7 @@ def _action_cards(cards: Mapping[str, Any]) -> list[ActionCardShown]:
                 "card": card["card"],
                 "title": card_title(card["card"]),
                 "by": by,
-                # What it does, as the mails say it (`pbem.game.words`).
+                # What it does, as the mails say it (`pbem.words`).
                 "places": stack,
                 "text": wording.card_text(card["card"]),
             }

@@ -19,8 +19,9 @@ from markupsafe import Markup
 
 import engine
 from engine.data import ACTION_STACKS, POWER_CARDS
+from pbem import words
 from pbem.errors import NotFound
-from pbem.game import history, table, words
+from pbem.game import history, table
 from pbem.game.games import (
     earliest_deadlines,
     games_of,
@@ -32,17 +33,17 @@ from pbem.game.games import (
 from pbem.game.states import current_state
 from pbem.game.views import GameView, view_of_seats
 from pbem.languages import _, current_language
-from pbem.notify.board_text import place_name
 from pbem.play.notes import LONGEST as LONGEST_NOTES
 from pbem.play.talk import LONGEST as LONGEST_WORDS
 from pbem.play.talk import OPEN_STATUSES
 from pbem.store.models import Game, Seat
 from pbem.web.board import PLACES, Chip, NamedChip, board_svg, colour_chip, panel_html
 from pbem.web.links import link
-from pbem.web.notation import log_text, move_text, notation
 from pbem.web.signin import Reader, SignedIn
 from pbem.web.templating import Drawn
 from pbem.web.wording import card_text, colour_name
+from pbem.words import place_name
+from pbem.words.moves import log_text, move_text, notation
 
 # --- the list of games -------------------------------------------------------------------
 
@@ -355,7 +356,7 @@ def log_row(
 
 
 def scoring_of(entry: Mapping[str, Any], names: dict[str, str]) -> list[str]:
-    """The scorings a move set off, in words (`pbem.game.words`, as the mails say them): a
+    """The scorings a move set off, in words (`pbem.words`, as the mails say them): a
     line per place with ranks and bonuses, after where the Castillo's caballeros went."""
     if not history.scored(entry):
         return []

@@ -22,8 +22,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 import engine
+from pbem import words
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError, TooMany
-from pbem.game import players, words
+from pbem.game import players
 from pbem.game.games import get_game, seq_and_status
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
@@ -38,8 +39,8 @@ from pbem.web import pages, signin
 from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
 from pbem.web.links import own_path, site
-from pbem.web.notation import move_text
 from pbem.web.status import status_of
+from pbem.words.moves import move_text
 
 bp = Blueprint(
     "web",

@@ -1,21 +1,14 @@
-"""Words the pages show that come from the game's ids rather than from a template: colour
-names in running text, the game's terms (`engine.names`), a game's status, an action card's
-text, and a moment (`pbem.languages.moment_text`), each in the reader's language. The move
-notation keeps its own words (English colours and commands); these are for prose only."""
+"""The table's words (`pbem.words`) as the pages' templates call them: colour names in
+running text, the game's terms, a game's status and a moment, each in the reader's language.
+The move notation keeps its own words (English colours and commands); these are for prose."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine import names
-from pbem.game.games import status_word as status_name
-from pbem.game.words import card_text, colour_name
-from pbem.languages import current_language, moment_text
-
-
-def term(key: str) -> str:
-    """One of the game's terms (`engine.names`) in the reader's language."""
-    return names.term(key, current_language())
+from pbem.languages import moment_text
+from pbem.words import card_text, colour_name, term
+from pbem.words import status_word as status_name
 
 
 def install(env: Any) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import engine
-from pbem.game import words
+from pbem import words
 from tests.server.mail_helpers import body_text
 from tests.server.mailin_helpers import fresh_mail
 from tests.server.test_mail_in import inbound, start, to_move

@@ -1,4 +1,4 @@
-"""The game in words (`pbem.game.words`): scoring breakdowns as the rule books score ties,
+"""The game in words (`pbem.words`): scoring breakdowns as the rule books score ties,
 points by source that add up to the score, and worked examples that answer a decision whole."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine import names
-from pbem.game import words
+from pbem import words
 
 NAMES = {"red": "Ann", "blue": "Bob", "green": "Cid", "yellow": "Dee"}
 

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bench.mail_screenshot import turn_mail
-from pbem.notify.board_text import place_name
+from pbem.words import place_name
 
 pytestmark = pytest.mark.browser
 

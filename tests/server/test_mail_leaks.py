@@ -31,9 +31,9 @@ import sqlalchemy as sa
 
 import engine
 from engine.data import REGIONS
-from pbem import create_app
+from pbem import create_app, words
 from pbem.extensions import db
-from pbem.game import history, words
+from pbem.game import history
 from pbem.notify import addresses, compose, header_fields, outbox, sender
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Notification, Seat

@@ -36,7 +36,7 @@ def _play_randomly(api, game_id, keys, rng) -> None:
     raise AssertionError("the game did not end")
 
 
-#: A secret move as an English story writes it (`pbem.game.words.SECRET_MOVES`).
+#: A secret move as an English story writes it (`pbem.words.SECRET_MOVES`).
 SECRET_IN_ENGLISH = {
     "castillo_pick": "Castillo disk (secret)",
     "secret_pick": "secret disk (secret)",

@@ -1,4 +1,4 @@
-"""Every refusal the engine can raise has a row in `pbem.game.refusals.ROWS`.
+"""Every refusal the engine can raise has a row in `pbem.words.refusals.ROWS`.
 
 The engine's modules are read (not run) for their refusals: the calls of `IllegalMove`, of
 its subclasses (`NotationError`) and of a name bound to one of them (`kind = NotationError
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from pbem.game import refusals
+from pbem.words import refusals
 
 ENGINE = Path(engine.__file__).parent
 #: A refusal the table reads, for a part that is another refusal.
@@ -461,7 +461,7 @@ def test_every_refusal_raised_is_read():
 )
 def test_every_refusal_has_a_row(module, line, messages):
     unread = [u for message in messages for u in _unread(message)]
-    assert not unread, f"engine/{module}:{line}: no row of pbem.game.refusals reads {unread}"
+    assert not unread, f"engine/{module}:{line}: no row of pbem.words.refusals reads {unread}"
 
 
 def test_a_row_for_each_doing_of_turn_for():

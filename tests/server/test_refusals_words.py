@@ -1,5 +1,5 @@
 """The engine's refusals in each reader's language: real refusals, met by playing illegal
-moves against the engine, come out of `pbem.game.refusals.translated` with no English
+moves against the engine, come out of `pbem.words.refusals.translated` with no English
 sentence left and the board's places and cards named as the reader's pages name them; and
 a Russian player's reply with an illegal line is answered in Russian. The same for the
 notation's refusals of a line it cannot read (a typo, an ambiguous name, an empty line)."""
@@ -13,8 +13,8 @@ import pytest
 import engine
 from engine import names
 from engine.notation import NOTATION
-from pbem.game import refusals
 from pbem.languages import in_language
+from pbem.words import refusals
 from tests.engine.helpers import play_power_cards, set_caballeros
 from tests.server.mail_helpers import body_text
 from tests.server.mailin_helpers import reply

@@ -12,8 +12,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from babel.dates import get_day_names
 
+from pbem import words
 from pbem.extensions import db
-from pbem.game import words
 from pbem.store.models import Move
 from tests.server.helpers import step_randomly
 from tests.web.helpers import open_seat_link

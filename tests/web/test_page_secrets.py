@@ -17,8 +17,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import engine
-from pbem.game import words
-from pbem.web.notation import log_text
+from pbem import words
+from pbem.words.moves import log_text
 from tests.server.test_secrets import (
     EVERY,
     Secrets,

@@ -531,7 +531,7 @@ def test_a_session_cookie_checked_before_is_still_refused_once_expired_or_altere
     ],
 )
 def test_every_move_reads_as_words(move):
-    from pbem.web.notation import move_text
+    from pbem.words.moves import move_text
 
     text = move_text(move)
     assert text and "{" not in text and "_" not in text.replace("new_kind_of_move", "")
@@ -539,7 +539,7 @@ def test_every_move_reads_as_words(move):
 
 def test_every_legal_move_of_a_game_reads_as_words():
     from engine.bots import RandomBot
-    from pbem.web.notation import move_text
+    from pbem.words.moves import move_text
 
     state, bot = engine.new_game(["red", "blue", "green"], seed=9), RandomBot(9)
     while not engine.is_over(state):
@@ -614,7 +614,7 @@ def test_cards_are_explained_where_they_are_used(app, api, client):
     action, in the mails' words; each power card button what it lets you take; the seat's
     move form what its decision needs."""
     from engine.data import POWER_CARDS
-    from pbem.game.words import CARD_TEXTS
+    from pbem.words import CARD_TEXTS
 
     game_id, keys = api.new_game(["red", "blue", "green"])
     colour = pending_colour(api, game_id)
@@ -636,7 +636,7 @@ def test_cards_are_explained_where_they_are_used(app, api, client):
 
 def test_the_rules_page_explains_every_card_and_the_favicon_is_there(client):
     from engine.data import ACTION_STACKS
-    from pbem.game.words import CARD_TEXTS
+    from pbem.words import CARD_TEXTS
 
     doc = page(client, "/rules")
     shown = {dt.get("data-card") for dt in doc.find_all("dt", data_card=True)}

@@ -5,13 +5,13 @@ notation (`engine.format_move`, what players write), never instead of it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import engine
 from engine import names
 from engine.notation import NOTATION, example
-from pbem.game.words import SECRET_MOVES, card_title, colour_name, place_name
 from pbem.languages import N_, _, current_language, ngettext
+from pbem.words.names import SECRET_MOVES, card_title, colour_name, place_name, secret_move
 
 
 def term(key: str) -> str:
@@ -126,3 +126,23 @@ def notation_help() -> list[tuple[str, str]]:
         move = example(move_type)
         lines.append((engine.format_move(move), describe_move(move)))
     return lines
+
+
+def move_text(move: Mapping[str, Any]) -> str:
+    """A move in words, as the buttons show it."""
+    return describe_move(move)
+
+
+def log_text(move: Mapping[str, Any]) -> str:
+    """A logged move in words, as the buttons say it but of whoever made it."""
+    return describe_move(move, own=False)
+
+
+def notation(move: Mapping[str, Any]) -> str:
+    """A log entry's move in the notation; a move shown without its fields (another's secret
+    pick, a card taken back) reads as its kind and "(secret)"."""
+    try:
+        # A logged move, checked when it was played; one shown without its fields fails here.
+        return engine.format_move(cast(engine.Move, dict(move)))
+    except engine.IllegalMove:
+        return secret_move(str(move.get("type", "")))

@@ -7,23 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from engine import names
 from engine.data import PLACE_NAMES, REGIONS
-from pbem.game.words import colour_name
-from pbem.languages import _, current_language
-
-
-def place_name(place: str) -> str:
-    """A region's or the Castillo's name, in the language being rendered."""
-    if place in names.PLACE_NAMES:
-        return names.place_name(place, current_language())
-    return PLACE_NAMES.get(place, place.replace("_", " ").title())
-
-
-def term(key: str) -> str:
-    """A game term of `engine.names.TERM_NAMES` (court, province, king), in the language
-    being rendered."""
-    return names.term(key, current_language())
+from pbem.languages import _
+from pbem.words.names import colour_name, place_name, term
 
 
 def row_label(key: str) -> str:

@@ -1,144 +1,27 @@
-"""The game in words, written once for mails and pages alike: what each action card does,
-what a stretch of the log made happen (the story since a player's last move), and where a
-player's points came from.
-
-Everything here reads what a reader may already see (`engine.view`, `engine.visible_log`):
-it words it and never looks further.
-"""
+"""What a decision asks, in words: the power card's allowance, the face-up action cards with
+what each does and an example of its action, a worked example of a whole reply, the picks,
+a Veto's plan, and a seat's orders in advance. It reads what the reader may see
+(`engine.view`) and never looks further."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 import engine
-from engine import names as board_names
-from engine.data import INTRIGUE_QUOTAS, KING_CARD, NEIGHBOURS, PLACE_NAMES, POWER_CARDS, REGIONS
-from pbem.languages import N_, _, current_language, lazy_, ngettext
+from engine.data import INTRIGUE_QUOTAS, KING_CARD, NEIGHBOURS, POWER_CARDS, REGIONS
+from pbem.languages import N_, _, ngettext
 from pbem.timing import policy
-
-#: Each action card's special action, in a line (the stack number says how many caballeros
-#: it lets its player place; the King card places 5).
-CARD_TEXTS: dict[str, str] = {
-    "intrigue_own_region": N_(
-        "take all your caballeros out of one region and spread them "
-        "over other regions and/or the Castillo"
-    ),
-    "intrigue_court_two": N_(
-        "place 2 more caballeros from your court in any regions and/or the Castillo"
-    ),
-    "intrigue_court_two_or_own_region": N_(
-        "your choice: 2 more caballeros from your court "
-        "anywhere, or empty one region of yours and spread them"
-    ),
-    "intrigue_five_from_region": N_(
-        "move up to 5 caballeros (any colours) out of one region "
-        "to other regions and/or the Castillo"
-    ),
-    "intrigue_three_foreign": N_(
-        "move up to 3 opponents' caballeros to other regions and/or the Castillo"
-    ),
-    "intrigue_three_any": N_(
-        "move up to 3 caballeros of any colours to other regions and/or the Castillo"
-    ),
-    "intrigue_two_own_two_foreign": N_(
-        "move 2 of your caballeros and 2 of opponents' to other regions and/or the Castillo"
-    ),
-    "intrigue_four_own": N_("move up to 4 of your caballeros to other regions and/or the Castillo"),
-    "intrigue_four_any": N_(
-        "move up to 4 caballeros of any colours to other regions and/or the Castillo"
-    ),
-    "veto": N_("keep it to stop one special action (or the rest of one), this round or the next"),
-    "decay_all_court": N_("every opponent sends all the caballeros of their court to the province"),
-    "decay_three_court": N_("every opponent sends 3 caballeros from court to province"),
-    "king_rages": N_(
-        "every opponent returns 3 of their caballeros from regions and/or court to the province"
-    ),
-    "one_from_each_opponent": N_(
-        "send 1 caballero of each opponent from a region you choose to the province"
-    ),
-    "secret_two_from_region": N_(
-        "every opponent secretly picks a region of theirs and returns 2 "
-        "caballeros from it to the province"
-    ),
-    "secret_all_from_region": N_(
-        "every opponent secretly picks a region of theirs and returns "
-        "all their caballeros there to the province"
-    ),
-    "score_chosen_region": N_("score one region of your choice (the king's or the Castillo too)"),
-    "score_four_regions": N_("score every region whose first value is now 4"),
-    "score_five_regions": N_("score every region whose first value is now 5"),
-    "score_six_seven_regions": N_("score every region whose first value is now 6 or 7"),
-    "score_castillo": N_("score the Castillo (its caballeros stay inside)"),
-    "score_first_places": N_("in every region, a sole first place scores its first value"),
-    "score_most_caballeros": N_("score the region(s) with the most caballeros in all"),
-    "score_fewest_caballeros": N_(
-        "score the region(s) with the fewest caballeros (empty ones not counted)"
-    ),
-    "mobile_scoreboard": N_(
-        "lay a mobile scoreboard (8/4/0 or 4/0/0) on a region or the "
-        "Castillo, or move one that is out"
-    ),
-    "royal_adviser": N_("move the king to a region bordering his"),
-    "eviction": N_(
-        "name a region: every opponent moves all their caballeros there to a region "
-        "they pick in secret"
-    ),
-    "grande": N_("move your grande to another region (your home bonus moves with it)"),
-    "power_card_return": N_("take back into your hand a power card you have played"),
-    "court_two": N_("bring 2 caballeros from your province to your court"),
-    "secret_scoring": N_(
-        "every player secretly picks a region; a region picked by one player only is scored"
-    ),
-    "king": N_("move the king to any region"),
-}
-
-#: Where points come from, as the final standings sum them.
-SOURCES = (N_("general scorings"), N_("action cards"), N_("king's bonuses"), N_("home bonuses"))
-
-#: The colours as prose names them (the notation keeps them English).
-COLOUR_NAMES: dict[str, str] = {
-    "red": N_("red"),
-    "yellow": N_("yellow"),
-    "green": N_("green"),
-    "blue": N_("blue"),
-    "brown": N_("brown"),
-}
-
-
-def colour_name(colour: str) -> str:
-    """A colour in prose, in the current language (`red`; `rot` in German)."""
-    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
-
-
-def colour_later(colour: str) -> Any:
-    """A colour's prose name, translated when it is made a string: for a notice composed
-    once and mailed to many, each in their own language."""
-    return lazy_(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
-
-
-def card_text(card: str) -> str:
-    """An action card's special action in a line, in the current language ("" if none)."""
-    text = CARD_TEXTS.get(card, "")
-    return _(text) if text else ""
-
-
-def place_name(place: str) -> str:
-    if place in board_names.PLACE_NAMES:
-        return board_names.place_name(place, current_language())
-    return PLACE_NAMES.get(place, place.replace("_", " ").title())
-
-
-def card_title(card: str) -> str:
-    """An action card's name in the current language (English: its id as words,
-    `intrigue_four_own` -> `Intrigue four own`)."""
-    if card in board_names.CARD_NAMES:
-        return board_names.card_name(card, current_language())
-    return "King" if card == KING_CARD else card.replace("_", " ").capitalize()
-
-
-def caballeros(count: int) -> str:
-    return ngettext("%(num)d caballero", "%(num)d caballeros", count)
+from pbem.words.names import (
+    caballeros,
+    capitalised,
+    card_text,
+    card_title,
+    colour_name,
+    place_name,
+    spot,
+    who,
+)
 
 
 class FaceUpCard(TypedDict):
@@ -170,311 +53,6 @@ def face_up_cards(view: engine.View) -> list[FaceUpCard]:
             }
         )
     return cards
-
-
-def ordinal(rank: int) -> str:
-    if rank == 1:
-        return _("1st")
-    if rank == 2:
-        return _("2nd")
-    if rank == 3:
-        return _("3rd")
-    return _("%(rank)sth", rank=rank)
-
-
-def who(colour: str, names: Mapping[str, str], reader: str | None) -> str:
-    """A colour as the story names it: "you" to its own reader, else "Ann (red)"."""
-    if colour == reader:
-        return _("you")
-    name = names.get(colour)
-    return (
-        _("%(name)s (%(colour)s)", name=name, colour=colour_name(colour))
-        if name
-        else colour_name(colour)
-    )
-
-
-def scoring_lines(
-    scores: Sequence[Mapping[str, Any]], names: Mapping[str, str], reader: str | None
-) -> list[str]:
-    """Score events as a breakdown, a line per place scored: ranks (ties named as the rule
-    scores them), points, and a sole first place's king's and home bonuses."""
-    lines = []
-    for place, awards in _by_place(scores):
-        ranked = [a for a in awards if a.get("reason", "rank") == "rank"]
-        bonuses: dict[str, list[str]] = {}
-        for award in awards:
-            if award.get("reason") in ("king_bonus", "home_bonus"):
-                label = (
-                    _("+%(points)s king's bonus", points=award["points"])
-                    if award["reason"] == "king_bonus"
-                    else _("+%(points)s home bonus", points=award["points"])
-                )
-                bonuses.setdefault(award["player"], []).append(label)
-        parts = []
-        position = 1
-        for points in sorted({a["points"] for a in ranked}, reverse=True):
-            group = [a["player"] for a in ranked if a["points"] == points]
-            # A tie is named for the place it is for; the points (the next place's, by
-            # the rule) say the rest.
-            for colour in group:
-                said = {
-                    "who": who(colour, names, reader),
-                    "points": points,
-                    "rank": ordinal(position),
-                }
-                part = (
-                    _("%(who)s %(points)s (tied for %(rank)s)", **said)
-                    if len(group) > 1
-                    else _("%(who)s %(points)s (%(rank)s)", **said)
-                )
-                parts.append(" ".join([part, *bonuses.get(colour, [])]))
-            position += len(group)
-        lines.append(
-            _("%(place)s scored: %(parts)s.", place=place_name(place), parts="; ".join(parts))
-        )
-    return lines
-
-
-def _by_place(scores: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
-    """Score events grouped by place, in the order the places were scored."""
-    groups: list[tuple[str, list[Mapping[str, Any]]]] = []
-    for award in scores:
-        if not groups or groups[-1][0] != award["place"]:
-            groups.append((award["place"], []))
-        groups[-1][1].append(award)
-    return groups
-
-
-def spot(where: str) -> str:
-    """A location as a sentence names it: "the Castillo", "the court", "Aragon"."""
-    if where == "province":
-        return _("the province")
-    if where == "court":
-        return _("the court")
-    return _("the Castillo") if where == "castillo" else place_name(where)
-
-
-def _moved(event: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
-    route = {"origin": spot(event["from"]), "target": spot(event["to"])}
-    if event["player"] == reader:
-        return ngettext(
-            "%(num)d of your caballeros went from %(origin)s to %(target)s.",
-            "%(num)d of your caballeros went from %(origin)s to %(target)s.",
-            event["count"],
-            **route,
-        )
-    return ngettext(
-        "%(num)d of %(name)s's caballeros went from %(origin)s to %(target)s.",
-        "%(num)d of %(name)s's caballeros went from %(origin)s to %(target)s.",
-        event["count"],
-        name=who(event["player"], names, reader),
-        **route,
-    )
-
-
-def event_lines(
-    events: Sequence[Mapping[str, Any]], names: Mapping[str, str], reader: str | None
-) -> list[str]:
-    """What a move's events did beyond the move itself, in words: caballeros moved or sent
-    away (the reader's first), the king, grandes, scoreboards, picks revealed, vetoes and
-    every scoring with its breakdown."""
-    moved = [e for e in events if e["type"] == "caballeros_moved"]
-    moved.sort(key=lambda e: e["player"] != reader)
-    lines = [_moved(e, names, reader) for e in moved]
-    scores: list[Mapping[str, Any]] = []
-    for event in events:
-        if event["type"] == "score":
-            scores.append(event)
-            continue
-        if scores:
-            lines += scoring_lines(scores, names, reader)
-            scores = []
-        line = _event_line(event, names, reader)
-        if line:
-            lines.append(line)
-    return lines + scoring_lines(scores, names, reader)
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _picks(event: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
-    return ", ".join(
-        _("%(who)s: %(place)s", who=who(c, names, reader), place=place_name(r))
-        for c, r in event["picks"].items()
-    )
-
-
-def _carried_out(event: Mapping[str, Any], name: str) -> str | None:
-    """Only a vetoed action needs saying: otherwise its moves and effects tell it."""
-    vetoed = event.get("vetoed_from")
-    if not vetoed:
-        return None
-    said = {"card": card_title(event["card"]), "last": vetoed - 1, "step": vetoed}
-    if not name:  # the reader's own
-        return _(
-            "%(card)s of you was carried out up to step %(last)s (vetoed from step %(step)s).",
-            **said,
-        )
-    return _(
-        "%(card)s of %(name)s was carried out up to step %(last)s (vetoed from step %(step)s).",
-        name=name,
-        **said,
-    )
-
-
-def _card_of(event: Mapping[str, Any]) -> dict[str, str]:
-    return {"card": card_title(event["card"])}
-
-
-#: A sentence (or none) from an event, its player's name and a function saying its picks.
-Sentence = Callable[[Mapping[str, Any], str, Callable[[Mapping[str, Any]], str]], str | None]
-
-#: One sentence per kind of event, from the event, its player's name ("" for the reader's
-#: own: the sentence then says "you") and the picks said.
-_SENTENCES: dict[str, Sentence] = {
-    "king_moved": lambda e, n, p: _("The king moved to %(place)s.", place=place_name(e["to"])),
-    "grande_moved": lambda e, n, p: (
-        _("%(name)s's grande moved to %(place)s.", name=_cap(n), place=place_name(e["to"]))
-        if n
-        else _("Your grande moved to %(place)s.", place=place_name(e["to"]))
-    ),
-    "scoreboard_moved": lambda e, n, p: _(
-        "The %(scoreboard)s scoreboard now lies on %(target)s.",
-        scoreboard=e["scoreboard"],
-        target=spot(e["to"]),
-    ),
-    "secret_picks_revealed": lambda e, n, p: _(
-        "The secret picks for %(card)s were revealed: %(picks)s.", picks=p(e), **_card_of(e)
-    ),
-    "castillo_revealed": lambda e, n, p: (
-        _("The Castillo's caballeros went out to the regions picked: %(picks)s.", picks=p(e))
-        if e["picks"]
-        else None
-    ),
-    "veto_window_opened": lambda e, n, p: (
-        _("%(card)s of %(name)s waits for the Veto's holders.", name=n, **_card_of(e))
-        if n
-        else _("%(card)s of you waits for the Veto's holders.", **_card_of(e))
-    ),
-    "veto_played": lambda e, n, p: (
-        _(
-            "%(name)s vetoed %(card)s from step %(step)s.",
-            name=_cap(n),
-            step=e["from_step"],
-            **_card_of(e),
-        )
-        if n
-        else _("You vetoed %(card)s from step %(step)s.", step=e["from_step"], **_card_of(e))
-    ),
-    "special_action": lambda e, n, p: _carried_out(e, n),
-    "veto_kept": lambda e, n, p: (
-        _("%(name)s kept the Veto card.", name=_cap(n)) if n else _("You kept the Veto card.")
-    ),
-    "veto_expired": lambda e, n, p: (
-        _("%(name)s's unused Veto was laid aside.", name=_cap(n))
-        if n
-        else _("Your unused Veto was laid aside.")
-    ),
-    "power_card_returned": lambda e, n, p: (
-        _("%(name)s took a played power card back into the hand.", name=_cap(n))
-        if n
-        else _("You took a played power card back into the hand.")
-    ),
-    "special_skipped": lambda e, n, p: (
-        _("%(name)s skipped the special action of %(card)s.", name=_cap(n), **_card_of(e))
-        if n
-        else _("You skipped the special action of %(card)s.", **_card_of(e))
-    ),
-    "general_scoring": lambda e, n, p: _("General scoring:"),
-    "round_started": lambda e, n, p: _(
-        "Round %(round)s began; the action cards face up: %(cards)s.",
-        round=e["round"],
-        cards=", ".join(card_title(c) for c in e["action_cards"]),
-    ),
-    "game_over": lambda e, n, p: _("The game is over."),
-}
-
-
-def _event_line(
-    event: Mapping[str, Any], names: Mapping[str, str], reader: str | None
-) -> str | None:
-    sentence = _SENTENCES.get(event["type"])
-    if sentence is None:
-        return None  # said by the move itself (a card chosen, a caballero placed)
-    player = event.get("player")
-    name = who(player, names, reader) if player and player != reader else ""
-    return sentence(event, name, lambda e: _picks(e, names, reader))
-
-
-def story(
-    entries: Iterable[engine.ShownLogEntry], names: Mapping[str, str], reader: str | None
-) -> list[str]:
-    """A stretch of the log as its reader may see it, in order: each player's moves in the
-    notation (a run of one player's moves on one line), then what they made happen."""
-    lines: list[str] = []
-    run_player: str | None = None
-    run: list[str] = []
-    effects: list[str] = []
-
-    def close() -> None:
-        if run_player is not None:
-            lines.append(f"{_cap(who(run_player, names, reader))}: {'; '.join(run)}")
-            lines.extend(f"  {effect}" for effect in effects)
-
-    for entry in entries:
-        said = event_lines(entry["events"], names, reader)
-        if entry["player"] != run_player or effects:
-            close()
-            run_player, run, effects = entry["player"], [], []
-        run.append(_move_words(entry))
-        effects = said
-    close()
-    return lines
-
-
-#: A move shown without its fields (another's pick not yet revealed, a card taken back),
-#: by its kind.
-SECRET_MOVES = {
-    "castillo_pick": N_("Castillo disk (secret)"),
-    "secret_pick": N_("secret disk (secret)"),
-    "return_power_card": N_("take back a power card (secret)"),
-}
-
-
-def secret_move(kind: str) -> str:
-    """A move shown without its fields, in words ("secret disk (secret)")."""
-    if kind in SECRET_MOVES:
-        return _(SECRET_MOVES[kind])
-    return _("%(move)s (secret)", move=kind.replace("_", " "))
-
-
-def _move_words(entry: engine.ShownLogEntry) -> str:
-    if "hidden" in entry:
-        return secret_move(entry["move"]["type"])
-    return engine.format_move(entry["move"])
-
-
-def points_by_source(entries: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
-    """Each colour's points over a whole log, by source (`SOURCES`): general scorings and
-    action cards (ranks only), and king's and home bonuses from either."""
-    totals: dict[str, dict[str, int]] = {}
-    for entry in entries:
-        general = False
-        for event in entry["events"]:
-            if event["type"] in ("general_scoring", "castillo_revealed"):
-                general = True
-            if event["type"] != "score":
-                continue
-            reason = event.get("reason", "rank")
-            source = {"king_bonus": "king's bonuses", "home_bonus": "home bonuses"}.get(
-                reason, "general scorings" if general else "action cards"
-            )
-            own = totals.setdefault(event["player"], dict.fromkeys(SOURCES, 0))
-            own[source] += event["points"]
-    return totals
 
 
 #: The moves a worked example prefers, first first: a whole turn that draws, chooses a card
@@ -509,6 +87,8 @@ _EXAMPLE_ORDER = {
         )
     )
 }
+
+
 #: A worked example stops after this many moves (a turn is some 10 to 20).
 EXAMPLE_MOST = 40
 
@@ -627,7 +207,9 @@ def _pick_guide(
         said = _("You play %(card)s: %(action)s.", **card)
     else:
         said = _(
-            "%(name)s plays %(card)s: %(action)s.", name=_cap(who(acting, names, colour)), **card
+            "%(name)s plays %(card)s: %(action)s.",
+            name=capitalised(who(acting, names, colour)),
+            **card,
         )
     if kind == "secret_pick":
         return [
@@ -727,11 +309,11 @@ def veto_guide(
     if decision["acting"] == reader:
         lines = [_("You play %(card)s: %(action)s.", card=card, action=card_text(decision["card"]))]
     else:  # the card's text says "your" to its player: the plan below says it for others
-        lines = [_("%(name)s plays %(card)s.", name=_cap(acting), card=card)]
+        lines = [_("%(name)s plays %(card)s.", name=capitalised(acting), card=card)]
     if decision.get("vetoer") == reader and reader:
         lines.append(_("You vetoed it; you may veto that veto."))
     elif decision.get("vetoer"):
-        vetoer = _cap(who(decision["vetoer"], names, reader))
+        vetoer = capitalised(who(decision["vetoer"], names, reader))
         lines.append(_("%(name)s vetoed it; you may veto that veto.", name=vetoer))
     lines.append(_("The plan:"))
     lines += [f"{s['step']}. {plan_step(s, names, reader)}" for s in decision["plan"]]
@@ -874,24 +456,6 @@ def guide(
     return lines
 
 
-def scores_by_round(
-    entries: Iterable[Mapping[str, Any]], colours: Sequence[str]
-) -> list[dict[str, int]]:
-    """Each colour's score at the start and at the end of every round (the last: now), from
-    a log from the start with its events: the points of a score chart."""
-    score = dict.fromkeys(colours, 0)
-    rounds = [dict(score)]
-    for entry in entries:
-        for event in entry["events"]:
-            if event["type"] == "score":
-                score[event["player"]] = score.get(event["player"], 0) + event["points"]
-            elif event["type"] == "round_started" and event["round"] > 1:
-                rounds.append(dict(score))
-    if rounds[-1] != score or len(rounds) == 1:
-        rounds.append(dict(score))
-    return rounds
-
-
 def orders_played(moves: Sequence[engine.Move]) -> list[str]:
     """What a seat's orders played for it, said to that seat (its mail and page)."""
     lines = []
@@ -957,3 +521,16 @@ def orders_lines(power_cards: Sequence[int], veto_allow: bool, used_up: bool = F
     else:
         lines.append(_("You are asked at each Veto window."))
     return lines
+
+
+#: What a pending decision asks, in words.
+ASKS = {
+    "power_card": N_("Play a power card for this round."),
+    "turn": N_("It is your turn."),
+    "castillo_pick": N_(
+        "General scoring: pick, in secret, the region your Castillo caballeros go to."
+    ),
+    "secret_pick": N_("Pick a region in secret for the special action under way."),
+    "king_rages": N_("King rages: return caballeros of yours to the province."),
+    "veto_window": N_("A Veto window is open to you: allow the special action, or veto it."),
+}

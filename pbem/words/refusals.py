@@ -12,7 +12,7 @@ stays as the engine wrote it; tests/server/test_refusals_table.py reads every se
 engine can raise against the table, so none is left out unnoticed.
 
 Parts named by the board (regions, cards, colours) are written with the names pages use
-(`engine.names`, `pbem.game.words`); the notation's own words (`"pick"`, `court_two`, a
+(`engine.names`, `pbem.words`); the notation's own words (`"pick"`, `court_two`, a
 move's JSON) stay as written, since the reader types them back.
 """
 
@@ -22,8 +22,8 @@ import re
 from collections.abc import Callable
 
 from engine import names as board_names
-from pbem.game.words import COLOUR_NAMES, card_title, colour_name, place_name
 from pbem.languages import N_, _, current_language
+from pbem.words.names import COLOUR_NAMES, card_title, colour_name, place_name
 
 #: Parts that are a sentence of their own, read against the table again.
 _NESTED = frozenset({"reason", "waiting", "hint", "left"})

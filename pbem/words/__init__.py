@@ -1,0 +1,97 @@
+"""What a person reads of the table, written once for mails, pages and answers, in the
+reader's language: the game's things by name (`names`), what happened (`story`), what a
+decision asks (`guide`), moves in words and the notation's help (`moves`), the engine's
+refusals (`refusals`), and the board as a text table (`board`).
+
+The names, the story and the guide are read as `words.<name>` (`from pbem import words`);
+the other modules by their own names. `engine.names` stays the engine's: the names of places,
+cards and terms in every language, which these use.
+"""
+
+from pbem.words.guide import (
+    ASKS,
+    EXAMPLE_MOST,
+    FaceUpCard,
+    card_examples,
+    face_up_cards,
+    guide,
+    intrigue_moves_left,
+    king_neighbours,
+    orders_answer,
+    orders_hint,
+    orders_lines,
+    orders_played,
+    plan_step,
+    power_card_line,
+    veto_guide,
+    worked_example,
+)
+from pbem.words.names import (
+    CARD_TEXTS,
+    COLOUR_NAMES,
+    SECRET_MOVES,
+    STATUS_WORDS,
+    caballeros,
+    capitalised,
+    card_text,
+    card_title,
+    colour_later,
+    colour_name,
+    ordinal,
+    place_name,
+    secret_move,
+    spot,
+    status_word,
+    term,
+    who,
+)
+from pbem.words.story import (
+    SOURCES,
+    event_lines,
+    points_by_source,
+    scores_by_round,
+    scoring_lines,
+    story,
+)
+
+__all__ = [
+    "ASKS",
+    "CARD_TEXTS",
+    "COLOUR_NAMES",
+    "EXAMPLE_MOST",
+    "SECRET_MOVES",
+    "SOURCES",
+    "STATUS_WORDS",
+    "FaceUpCard",
+    "caballeros",
+    "capitalised",
+    "card_examples",
+    "card_text",
+    "card_title",
+    "colour_later",
+    "colour_name",
+    "event_lines",
+    "face_up_cards",
+    "guide",
+    "intrigue_moves_left",
+    "king_neighbours",
+    "orders_answer",
+    "orders_hint",
+    "orders_lines",
+    "orders_played",
+    "ordinal",
+    "place_name",
+    "plan_step",
+    "points_by_source",
+    "power_card_line",
+    "scores_by_round",
+    "scoring_lines",
+    "secret_move",
+    "spot",
+    "status_word",
+    "story",
+    "term",
+    "veto_guide",
+    "who",
+    "worked_example",
+]
