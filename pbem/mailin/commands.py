@@ -19,14 +19,13 @@ from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.languages import LANGUAGES, _, in_language, known, language_of, lazy_, ngettext
 from pbem.mailin.reading import COMMAND_WORDS, Inbound
-from pbem.notify import compose, preferences
+from pbem.notify import compose
 from pbem.notify.answers import Shown
 from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
-from pbem.play import accounts, lifecycle, orders
+from pbem.play import absences, accounts, lifecycle, orders, settings
 from pbem.play.inbound import SeatAnswer
 from pbem.store.models import Game, Player
-from pbem.timing import away
 from pbem.words.board import board_table
 
 
@@ -71,7 +70,7 @@ class SeatMail:
 
 
 def _stop(mail: SeatMail, arguments: list[str]) -> None:
-    preferences.mute(mail.holder, mail.game_id)
+    settings.mute(mail.holder, mail.game_id)
     mail.lines.append(
         lazy_(
             "No more mail from this game will come to you (answers to your own mails still do). "
@@ -111,7 +110,7 @@ def _key(mail: SeatMail, arguments: list[str]) -> None:
 
 def _away(mail: SeatMail, arguments: list[str]) -> None:
     starts, ends = dates(arguments)
-    away.declare(mail.holder, starts, ends)
+    absences.declare(mail.holder, starts, ends)
     mail.lines.append(
         lazy_(
             "You are away from %(start)s to %(end)s; your deadlines wait until you are back.",
@@ -130,7 +129,7 @@ def _language(mail: SeatMail, arguments: list[str]) -> None:
         raise ValueError(
             lazy_("Write the language you want after it: %(offered)s.", offered=offered)
         )
-    preferences.set_preferences(mail.holder, {"language": chosen})
+    settings.set_preferences(mail.holder, {"language": chosen})
     mail.language = chosen
     with in_language(chosen):
         mail.lines.append(

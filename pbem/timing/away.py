@@ -1,4 +1,4 @@
-"""Vacation: a player declares when they are away; deadlines falling inside move after it.
+"""Vacation, as read: a player's absences (declared and withdrawn by `pbem.play.absences`).
 
 The others see only that a player is away and until when, never why. How far absences push
 a game's deadlines is capped by the game's allowance (`vacation_days`, see policy.due).
@@ -6,57 +6,13 @@ a game's deadlines is capped by the game's allowance (`vacation_days`, see polic
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TypedDict
 
 from sqlalchemy import select
 
-from pbem.clock import now
-from pbem.errors import Invalid, NotFound
 from pbem.extensions import db
-from pbem.languages import N_
-from pbem.store.models import Absence, Game, Player, Seat
-from pbem.store.queries import MAX_ID
-from pbem.timing import deadlines
-
-#: One absence may not be longer than this (the allowance caps what it pushes anyway).
-LONGEST = timedelta(days=90)
-
-
-def declare(player: Player, starts: datetime, ends: datetime) -> Absence:
-    """Record an absence and push the player's pending deadlines past it."""
-    if ends <= starts:
-        raise Invalid(
-            N_("An absence ends after it starts: give `until` later than `from`."),
-            code="absence-ends-before-start",
-        )
-    if ends - starts > LONGEST:
-        raise Invalid(
-            N_("An absence is at most %(days)s days; declare two if you must."),
-            code="absence-too-long",
-            days=LONGEST.days,
-        )
-    if ends <= now():
-        raise Invalid(N_("That absence is over already; give dates to come."), code="absence-over")
-    absence = Absence(player_id=player.id, starts_at=starts, ends_at=ends)
-    db.session.add(absence)
-    db.session.flush()
-    _recompute(player)
-    return absence
-
-
-def cancel(player: Player, absence_id: int) -> None:
-    absence = db.session.get(Absence, absence_id) if 0 < absence_id <= MAX_ID else None
-    if absence is None or absence.player_id != player.id:
-        raise NotFound(
-            N_("You have no absence %(absence)s; GET /api/players/me/absences lists yours."),
-            code="no-such-absence",
-            absence=absence_id,
-        )
-    db.session.delete(absence)
-    db.session.flush()
-    _recompute(player)
-
+from pbem.store.models import Absence, Player
 
 #: An absence as the API shows it, its times in ISO 8601 (`from` is a keyword of Python's,
 #: hence the functional form).
@@ -68,15 +24,6 @@ def absences_of(player: Player) -> list[AbsenceShown]:
         select(Absence).where(Absence.player_id == player.id).order_by(Absence.starts_at)
     ).scalars()
     return [{"id": a.id, "from": _iso(a.starts_at), "until": _iso(a.ends_at)} for a in rows]
-
-
-def _recompute(player: Player) -> None:
-    seated = select(Seat.game_id).where(Seat.player_id == player.id)
-    games = db.session.execute(
-        select(Game).where(Game.id.in_(seated), Game.status == "active")
-    ).scalars()
-    for game in games:
-        deadlines.recompute(db.session.connection(), game.id, game.timing)
 
 
 def _iso(moment: datetime) -> str:

@@ -19,7 +19,7 @@ from pbem.game import games, players
 from pbem.headers import no_referrer, no_store
 from pbem.languages import LANGUAGES, N_, _, in_language, known
 from pbem.notify import preferences
-from pbem.play import accounts, unit
+from pbem.play import absences, accounts, settings, unit
 from pbem.store.models import Player
 from pbem.timing import away
 from pbem.web import signin
@@ -154,7 +154,7 @@ def _change_name(player: Player, form: MultiDict[str, str]) -> str:
 
 def _change_language(player: Player, form: MultiDict[str, str]) -> str:
     chosen = known(form.get("language"))
-    preferences.set_preferences(player, {"language": chosen})
+    settings.set_preferences(player, {"language": chosen})
     keep_language(chosen)
     if chosen is None:
         return _("Pages follow your browser's language, and each game's mails its own.")
@@ -168,7 +168,7 @@ def _change_mail(player: Player, form: MultiDict[str, str]) -> str:
     chosen = {kind: kind in form.getlist("mail") for kind in MAIL_KINDS}
     raw = form.get("digest_hours", "0")
     hours = int(raw) if raw.isdigit() and int(raw) in DIGEST_CHOICES else 0
-    preferences.set_preferences(player, {"mail": chosen, "digest_hours": hours})
+    settings.set_preferences(player, {"mail": chosen, "digest_hours": hours})
     said: str = _("Your mail choices are saved.")
     return said
 
@@ -201,7 +201,7 @@ def _add_webhook(player: Player, form: MultiDict[str, str]) -> str:
     if len(hooks) >= 50:
         raise Invalid(_("You have 50 webhooks already; remove one to add another."))
     new = {"game_id": game_id, "url": url, "format": style}
-    preferences.set_preferences(player, {"webhooks": [*hooks, new]})
+    settings.set_preferences(player, {"webhooks": [*hooks, new]})
     said: str = _("Game %(id)s's news now also goes to your webhook.", id=game_id)
     return said
 
@@ -212,7 +212,7 @@ def _remove_webhook(player: Player, form: MultiDict[str, str]) -> str:
     if not raw.isdigit() or int(raw) >= len(hooks):
         raise Invalid(_("That webhook is gone already; reload the page."))
     del hooks[int(raw)]
-    preferences.set_preferences(player, {"webhooks": hooks})
+    settings.set_preferences(player, {"webhooks": hooks})
     said: str = _("That webhook is removed.")
     return said
 
@@ -224,14 +224,14 @@ def _declare_away(player: Player, form: MultiDict[str, str]) -> str:
     except ValueError:
         raise Invalid(_("Give the first and the last day you are away (dates).")) from None
     # The last day is a whole day away: the absence ends at the next midnight (UTC).
-    away.declare(player, starts, ends + timedelta(days=1))
+    absences.declare(player, starts, ends + timedelta(days=1))
     said: str = _("Your absence is noted: your deadlines that fall in it move to after it.")
     return said
 
 
 def _withdraw_away(player: Player, form: MultiDict[str, str]) -> str:
     raw = form.get("absence", "")
-    away.cancel(player, int(raw) if raw.isdigit() and len(raw) < 10 else 0)
+    absences.cancel(player, int(raw) if raw.isdigit() and len(raw) < 10 else 0)
     said: str = _("That absence is withdrawn.")
     return said
 
@@ -240,7 +240,7 @@ def _unmute(player: Player, form: MultiDict[str, str]) -> str:
     raw = form.get("game", "")
     game_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
     muted = [g for g in preferences.preferences_of(player)["muted_games"] if g != game_id]
-    preferences.set_preferences(player, {"muted_games": muted})
+    settings.set_preferences(player, {"muted_games": muted})
     said: str = _("Game %(id)s's mails come again.", id=game_id)
     return said
 

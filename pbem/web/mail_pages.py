@@ -9,8 +9,7 @@ from pbem.errors import ServiceError
 from pbem.game.players import find_player
 from pbem.headers import no_referrer
 from pbem.languages import _
-from pbem.notify import preferences
-from pbem.play import unit
+from pbem.play import settings, unit
 from pbem.play.accounts import claim_key
 from pbem.play.lifecycle import decline_seat
 from pbem.tokens import read_decline_token, read_unsubscribe_token
@@ -51,7 +50,7 @@ def unsubscribe(token: str) -> str | tuple[str, int]:
             confirm=True,
             button=_("Stop these mails"),
         )
-    preferences.mute(player, game_id)
+    settings.mute(player, game_id)
     unit.commit()
     return _page(
         message=_("You will get no more mails from game %(id)s.", id=game_id), confirm=False

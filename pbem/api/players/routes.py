@@ -16,7 +16,7 @@ from pbem.api.players.schemas import (
 from pbem.api.safe_json import Blueprint
 from pbem.languages import _
 from pbem.notify import preferences
-from pbem.play import accounts, unit
+from pbem.play import absences, accounts, settings, unit
 from pbem.timing import away
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
@@ -63,7 +63,7 @@ def get_preferences() -> preferences.Preferences:
 @blp.doc(security=KEY_REQUIRED)
 def set_preferences(data: dict[str, Any]) -> preferences.Preferences:
     """Change the preferences given; the others stay as they are."""
-    changed = preferences.set_preferences(current_player(), data)
+    changed = settings.set_preferences(current_player(), data)
     unit.commit()
     return changed
 
@@ -108,7 +108,7 @@ def add_absence(data: dict[str, Any]) -> dict[str, Any]:
     """Say you will be away: your deadlines falling inside move to after it (up to each
     game's vacation allowance); the others see only until when you are away."""
     player = current_player()
-    away.declare(player, data["starts"], data["ends"])
+    absences.declare(player, data["starts"], data["ends"])
     unit.commit()
     return {"absences": _absences(away.absences_of(player))}
 
@@ -119,7 +119,7 @@ def add_absence(data: dict[str, Any]) -> dict[str, Any]:
 def cancel_absence(absence_id: int) -> dict[str, Any]:
     """Back early, or plans changed: the absence no longer pushes deadlines."""
     player = current_player()
-    away.cancel(player, absence_id)
+    absences.cancel(player, absence_id)
     unit.commit()
     return {"absences": _absences(away.absences_of(player))}
 
