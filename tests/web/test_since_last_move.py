@@ -87,6 +87,18 @@ def scored_since(api, game_id: int, key: str, after: int) -> bool:
     )
 
 
+def first_told(api, game_id: int, key: str, mine: int) -> int:
+    """Where red's story begins: at the latest move of red's own last ones (up to `mine`)
+    that set off a scoring, else just after `mine`."""
+    log = {e["seq"]: e for e in api.get(f"/api/games/{game_id}/log", key).get_json()["moves"]}
+    seq, first = mine, mine + 1
+    while seq in log and log[seq]["player"] == "red":
+        if any(event["type"] == "score" for event in log[seq]["events"]):
+            return seq
+        seq -= 1
+    return first
+
+
 def red_turn_in_round_3(view, decision) -> bool:
     # Power card 13 lets red take none: its turn may begin at choosing a card.
     first_steps = ("draw", "choose_card")
@@ -118,15 +130,16 @@ def test_a_seats_page_tells_what_the_bots_did_and_the_scoring(app, api, client):
         assert move in text, (move, text)
     if scored_since(api, game_id, key, mine):
         assert "General scoring" in text and " scored: " in text, text
-    # A link to step through them, from the first.
-    assert stepped_from(since) == mine + 1
+    # A link to step through them, from the first: after red's last move, or from red's own
+    # move that set a scoring off (its pick revealed the picks), whose breakdown leads.
+    assert stepped_from(since) == first_told(api, game_id, key, mine)
     # "◀◀ Round" leads to the start of the round before, with its moves listed.
     now = page(client, f"/games/{game_id}?colour=red")
     back = now.find("nav", cls="replay").find("a", data_step="previous-round").get("href")
     earlier = page(client, back)
     listed = earlier.find("aside", cls="log").find_all("li", data_seq=True)
     seqs = sorted(int(li.get("data-seq")) for li in listed)
-    assert seqs and seqs[0] <= mine < seqs[-1], (back, seqs, mine)
+    assert seqs and seqs[0] <= mine <= seqs[-1], (back, seqs, mine)  # mine may end the round
     # Looking back (a replay) tells no story: it is the page as it was.
     assert page(client, f"/games/{game_id}?seq={mine}").find("section", cls="since") is None
 
