@@ -12,8 +12,8 @@ import pytest
 import sqlalchemy as sa
 
 from pbem.extensions import db
-from pbem.notify import preferences, sender, webhooks
-from pbem.play import talk
+from pbem.notify import sender, webhooks
+from pbem.play import settings, talk
 from pbem.store.models import Notification
 from tests.server.conftest import assert_problem, table_snapshot
 from tests.server.mailin_helpers import reply
@@ -161,7 +161,7 @@ def test_the_set_time_check_is_the_send_time_one(app, api, monkeypatch):
     )
     assert_problem(response, 422)
     assert asked == ["https://hooks.example.org/x"]
-    assert preferences.webhooks is webhooks
+    assert settings.webhooks is webhooks
     with pytest.raises(webhooks.WebhookRefused):
         webhooks.post("https://hooks.example.org/y", "{}", {})
     assert asked[-1] == "https://hooks.example.org/y"
