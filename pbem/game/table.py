@@ -31,18 +31,6 @@ _players = Player.__table__
 _notes = Note.__table__
 
 
-class MessageShown(TypedDict):
-    """A word to the table as the API and the page's script carry it."""
-
-    id: int
-    seq: int
-    colour: str
-    name: str
-    text: str
-    source: str
-    created_at: datetime
-
-
 class Notes(TypedDict):
     text: str
     updated_at: datetime | None  # None: never written
@@ -60,17 +48,6 @@ class Message:
     text: str
     source: str
     created_at: datetime
-
-    def as_dict(self) -> MessageShown:
-        return {
-            "id": self.id,
-            "seq": self.seq,
-            "colour": self.colour,
-            "name": self.name,
-            "text": self.text,
-            "source": self.source,
-            "created_at": self.created_at,
-        }
 
 
 def seated_at(actor: Actor, game_id: int, *, read_only: bool = True) -> Seating:

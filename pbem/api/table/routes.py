@@ -39,7 +39,7 @@ def messages(query: dict[str, Any], game_id: int) -> dict[str, Any]:
     found, more = table.read_messages(
         Actor.by_key(api_key_hash()), game_id, after=query["after"], limit=query["limit"]
     )
-    return {"messages": [m.as_dict() for m in found], "more": more}
+    return {"messages": found, "more": more}  # the schema reads each Message's fields
 
 
 @blp.route("/messages", methods=["POST"])
@@ -66,7 +66,7 @@ def write(data: dict[str, Any], game_id: int) -> Response:
         source="api",
     )
     unit.commit()
-    response = jsonify(MessageSchema().dump(message.as_dict()))
+    response = jsonify(MessageSchema().dump(message))
     response.status_code = 201
     return response
 
