@@ -71,6 +71,17 @@ def test_the_boards_table_names_colours_in_the_readers_language(mail_app):
     assert not re.search(r"\b(red|blue|green|yellow)\b", "\n".join(table[:40]))
 
 
+def test_the_html_boards_table_names_the_grandes_colours_in_the_readers_language(mail_app):
+    with mail_app.app_context():
+        decision = dict(mails("de"))["decision turn"]
+    html = next(p for p in decision.walk() if p.get_content_type() == "text/html").get_content()
+    table = html[html.index("<table") : html.rindex("</table>")]
+    notes = re.findall(r"Grande ([^<;]+)", table)
+    assert notes, table
+    assert not any(re.search(r"\b(red|blue|green|yellow|brown)\b", n) for n in notes), notes
+    assert any(re.search(r"\b(Rot|Blau|Grün|Gelb|Braun)\b", n) for n in notes), notes
+
+
 def test_one_word_for_game_in_german_and_russian_mails(mail_app):
     other = {
         "de": re.compile(r"\bPartie"),
