@@ -26,8 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine.bots import RandomBot  # noqa: E402
-from pbem import create_app  # noqa: E402
-from pbem import words  # noqa: E402
+from pbem import create_app, words  # noqa: E402
 from pbem.notify import compose, outbox  # noqa: E402
 from pbem.notify.compose import Recipient  # noqa: E402
 from pbem.snapshot import (  # noqa: E402
