@@ -46,17 +46,29 @@ def follow_seat_link(client, link: str):
     return response
 
 
+def gone(element) -> bool:
+    """Whether `element` left the page (its page was replaced). Asked while the next page
+    loads, chromedriver may answer "stale element" or, in a race, "node does not belong to
+    the document": both say it is gone."""
+    from selenium.common.exceptions import WebDriverException
+
+    try:
+        element.is_enabled()
+    except WebDriverException:  # StaleElementReferenceException is one
+        return True
+    return False
+
+
 def open_seat_link(browser, app, game_id: int, colour: str) -> None:
     """Open the seat's link in the browser and press its Sign in button (signed in as that
     player already, the link goes straight on to the board)."""
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(seat_link_for(app, game_id, colour))
     buttons = browser.find_elements("css selector", "form.seat-sign-in button")
     if buttons:
         buttons[0].click()
-        WebDriverWait(browser, 10).until(expected_conditions.staleness_of(buttons[0]))
+        WebDriverWait(browser, 10).until(lambda b: gone(buttons[0]))
         WebDriverWait(browser, 10).until(
             lambda b: b.execute_script("return document.readyState") == "complete"
         )
