@@ -31,7 +31,7 @@ from pbem.game.states import current_state, snapshots_of
 from pbem.game.views import GameView, game_view
 from pbem.languages import N_, _
 from pbem.notify import outbox
-from pbem.play import chain
+from pbem.play import chain, ratings
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
 from pbem.store.queries import MoveRow, SnapshotRow
@@ -259,6 +259,8 @@ def _commit(
         chain=ordered.batches,
     )
     chain.spend(connection, game.game_id, ordered.spent)
+    if finished:
+        ratings.rate_game(connection, game.game_id, after, now)
     if also_write is not None:
         also_write(connection, outcome)
     try:
