@@ -247,7 +247,8 @@ def _commit(
         connection.execute(queries.RESET_TIMEOUTS, {"game": game.game_id, "colour": colour})
     steps = [(b.before, b.state) for b in (batch, *ordered.batches)]
     reopened = policy.answered_along(steps) if ordered.batches else set()
-    due = deadlines.sync(connection, game.game_id, game.timing, after, now, reopened)
+    answered_by = {**{b.player: "orders" for b in ordered.batches}, colour: source}
+    due = deadlines.sync(connection, game.game_id, game.timing, after, now, reopened, answered_by)
     outbox.after_batch(
         connection,
         game_id=game.game_id,
