@@ -5,6 +5,7 @@ and a rebuild from the finished games gives the same numbers."""
 
 from __future__ import annotations
 
+import json
 import threading
 import uuid
 from datetime import timedelta
@@ -24,7 +25,7 @@ from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.play import ratings
 from pbem.schedule.sweep import abandon_idle_games
-from pbem.store.models import Game, GameRating, PlayerRating
+from pbem.store.models import Game, GameRating, Player, PlayerRating
 
 #: openskill's own model, made here apart from the server's.
 OPENSKILL = PlackettLuce()
@@ -363,3 +364,117 @@ def _comparable(rows: dict[int, GameRating]) -> dict[int, tuple]:
         )
         for player, r in rows.items()
     }
+
+
+# --- the API: a player's record and games, the standings ---------------------------------
+
+
+def test_a_players_record_and_games_through_the_api_and_nothing_private(app, api):
+    emails = people(api, 3)
+    colours = ["red", "blue", "green"]
+    finished = new_game_of(api, emails, colours)
+    going = new_game_of(api, emails, colours)
+    first = api.get(f"/api/games/{going}", api.keys[emails[0]])
+    assert first.status_code == 200
+    summary = api.get("/api/games", api.keys[emails[0]]).get_json()["games"][0]
+    ids = {s["colour"]: s["player_id"] for s in summary["seats"]}
+    ann = ids["red"]
+
+    fresh = api.get(f"/api/players/{ann}").get_json()
+    assert fresh == {
+        "id": ann,
+        "name": emails[0].split("@")[0],
+        "bot": False,
+        "rating": {
+            "mu": 25.0,
+            "sigma": 25 / 3,
+            "ordinal": pytest.approx(0.0),
+            "games": 0,
+            "provisional": True,
+        },
+        "reliability": None,
+        "decisions": 0,
+    }
+    play_out(app, finished, seed=3)
+    scores, holders = final_scores(app, finished)
+    assert holders["red"] == ann
+    row = results_of(app, finished)[ann]
+    record = api.get(f"/api/players/{ann}").get_json()
+    assert record["rating"]["mu"] == pytest.approx(row.mu_after)
+    assert record["rating"]["games"] == 1 and record["rating"]["provisional"] is True
+    assert 0 <= record["reliability"] <= 1 and record["decisions"] > 0
+    me = api.get("/api/players/me", api.keys[emails[0]]).get_json()
+    assert me == record
+
+    played = api.get(f"/api/players/{ann}/games").get_json()
+    [done] = played["finished"]
+    assert (done["id"], done["rank"], done["score"], done["players"]) == (
+        finished,
+        row.rank,
+        scores["red"],
+        3,
+    )
+    assert done["rated"] is True and done["ordinal"] == pytest.approx(record["rating"]["ordinal"])
+    assert done["rating_change"] == pytest.approx(record["rating"]["ordinal"] - 0.0)
+    assert played["current"] == [
+        {"id": going, "title": "Rated", "status": "active", "colours": ["red"]}
+    ]
+    assert played["more"] is False
+    for answer in (fresh, record, played, summary):
+        assert not any(email in json.dumps(answer) for email in emails)
+    assert api.get("/api/players/me").status_code == 401
+    assert api.get("/api/players/999999").status_code == 404
+    assert api.get("/api/players/999999/games").status_code == 404
+
+
+def test_the_standings_list_people_with_five_rated_games_best_first(app, api):
+    emails = people(api, 4)
+    with app.app_context():
+        ids = [
+            db.session.execute(sa.select(Player.id).where(Player.email == e)).scalar_one()
+            for e in emails
+        ]
+        # Rated games as if played: 5 of 3 players, 6 of 2, 4 of 4 (provisional), 9 of 3.
+        for player_id, mu, games, by_size in [
+            (ids[0], 30.0, 5, {"games_3": 5}),
+            (ids[1], 35.0, 6, {"games_2": 6}),
+            (ids[2], 40.0, 4, {"games_4": 4}),
+            (ids[3], 28.0, 9, {"games_3": 9}),
+        ]:
+            db.session.add(
+                PlayerRating(
+                    player_id=player_id,
+                    mu=mu,
+                    sigma=5.0,
+                    ordinal=mu - 15.0,
+                    games=games,
+                    games_2=by_size.get("games_2", 0),
+                    games_3=by_size.get("games_3", 0),
+                    games_4=by_size.get("games_4", 0),
+                    games_5=0,
+                    updated_at=now(),
+                )
+            )
+        db.session.commit()
+    every = api.get("/api/ratings").get_json()
+    assert [(p["place"], p["id"]) for p in every["players"]] == [
+        (1, ids[1]),
+        (2, ids[0]),
+        (3, ids[3]),
+    ]
+    assert every["players"][0]["rating"] == {
+        "mu": 35.0,
+        "sigma": 5.0,
+        "ordinal": pytest.approx(20.0),
+        "games": 6,
+        "provisional": False,
+    }
+    assert every["more"] is False
+    threes = api.get("/api/ratings?players=3").get_json()["players"]
+    assert [p["id"] for p in threes] == [ids[0], ids[3]]
+    assert api.get("/api/ratings?players=4").get_json()["players"] == []
+    second = api.get("/api/ratings?per_page=2&page=2").get_json()
+    assert [(p["place"], p["id"]) for p in second["players"]] == [(3, ids[3])]
+    assert api.get("/api/ratings?per_page=2").get_json()["more"] is True
+    assert api.get("/api/ratings?players=6").status_code == 422
+    assert not any(email in json.dumps(every) for email in emails)

@@ -170,6 +170,8 @@ def test_reliability_over_a_scripted_history_equals_the_hand_count(app, api):
     total = sum(hand.values())
     assert over == total and shown == hand["in_time"] / total
     assert set(bens) == {"in_time"} and bens_shown == 1.0
+    shown_by_api = api.get(f"/api/players/{ann}").get_json()
+    assert (shown_by_api["reliability"], shown_by_api["decisions"]) == (shown, total)
     assert players_with_decisions == {ann, ben}  # the house bot keeps none
 
 
