@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from datetime import timedelta
 
@@ -324,6 +325,55 @@ def test_two_requests_ending_one_game_at_once_rate_it_once(app, api):
     found = results_of(app, game_id)
     assert len(found) == 3
     assert all(games == 1 for _mu, _s, _o, games, *_ in ratings_now(app).values())
+
+
+def test_two_games_of_the_same_people_ending_at_once_both_count(app, api, monkeypatch):
+    """Neither game's rating overwrites the other's: the one rated second starts from what
+    the first left (rows locked in the players' order on PostgreSQL; SQLite writes one at a
+    time)."""
+
+    class SlowModel:
+        """The model, slow to rate: both have read the ratings before either writes them,
+        unless the first to read holds them."""
+
+        def __init__(self, model):
+            self.model, self.mu, self.sigma = model, model.mu, model.sigma
+
+        def rating(self, *args, **kwargs):
+            return self.model.rating(*args, **kwargs)
+
+        def rate(self, *args, **kwargs):
+            time.sleep(0.3)
+            return self.model.rate(*args, **kwargs)
+
+    emails = people(api, 3)
+    colours = ["red", "blue", "green"]
+    games = [new_game_of(api, emails, colours) for _ in range(2)]
+    lasts = [play_out(app, g, seed=20 + n, stop_before_end=True) for n, g in enumerate(games)]
+    requests = [
+        (
+            f"/api/games/{game_id}/moves",
+            {"expected_seq": seq, "moves": [move]},
+            api.auth(api.keys[emails[colours.index(colour)]]),
+        )
+        for game_id, (colour, move, seq) in zip(games, lasts, strict=True)
+    ]
+    # Rated before: their rows are there to be read at once by both.
+    scores = {"red": 3, "blue": 2, "green": 1}
+    rate(app, new_game_of(api, emails, colours), finished_state(colours, scores))
+    monkeypatch.setattr(ratings, "MODEL", SlowModel(ratings.MODEL))
+    assert [r.status_code for r in race(app, requests)] == [201, 201]
+    with app.app_context():
+        rows = db.session.execute(sa.select(GameRating).order_by(GameRating.id)).scalars().all()
+        kept = {
+            r.player_id: (r.mu, r.sigma, r.games)
+            for r in db.session.execute(sa.select(PlayerRating)).scalars()
+        }
+        for player_id, (mu, sigma, games_rated) in kept.items():
+            _before, first, second = [r for r in rows if r.player_id == player_id]
+            assert (second.mu_before, second.sigma_before) == (first.mu_after, first.sigma_after)
+            assert (mu, sigma, games_rated) == (second.mu_after, second.sigma_after, 3)
+    assert len(kept) == 3
 
 
 def test_a_rebuild_gives_the_same_numbers(app, api, database_url, monkeypatch, capsys):
