@@ -25,6 +25,7 @@ from pbem.extensions import db
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.play import ratings
+from pbem.play.transfer import export_json, import_game, parse_document
 from pbem.schedule.sweep import abandon_idle_games
 from pbem.store.models import Game, GameRating, Player, PlayerRating
 
@@ -374,6 +375,21 @@ def test_two_games_of_the_same_people_ending_at_once_both_count(app, api, monkey
             assert (second.mu_before, second.sigma_before) == (first.mu_after, first.sigma_after)
             assert (mu, sigma, games_rated) == (second.mu_after, second.sigma_after, 3)
     assert len(kept) == 3
+
+
+def test_an_imported_finished_game_is_rated_as_it_is_written(app, api):
+    emails = people(api, 3)
+    game_id = new_game_of(api, emails, ["red", "blue", "green"])
+    play_out(app, game_id, seed=6)
+    with app.app_context():
+        copy = import_game(parse_document(export_json(game_id)))
+    original, imported = results_of(app, game_id), results_of(app, copy)
+    assert sorted(original) == sorted(imported)
+    for player_id, row in original.items():
+        again = imported[player_id]
+        assert (again.rank, again.score, again.rated) == (row.rank, row.score, True)
+        assert (again.mu_before, again.sigma_before) == (row.mu_after, row.sigma_after)
+    assert all(kept[3] == 2 for kept in ratings_now(app).values())
 
 
 def test_a_rebuild_gives_the_same_numbers(app, api, database_url, monkeypatch, capsys):
