@@ -186,7 +186,7 @@ def reliability(player_id: int) -> tuple[float | None, int]:
 def player_games(player_id: int, page: int = 1, per_page: int = 50) -> PlayerGames:
     """A player's finished games (a page of them, the last ended first) with their place,
     score and rating change, and the games they are in now."""
-    player_record_exists(player_id)
+    _known_player(player_id)
     connection = reads.connection()
     finished = connection.execute(
         select(
@@ -228,7 +228,8 @@ def player_games(player_id: int, page: int = 1, per_page: int = 50) -> PlayerGam
     }
 
 
-def player_record_exists(player_id: int) -> None:
+def _known_player(player_id: int) -> None:
+    """NotFound unless there is such a player."""
     found = 0 < player_id <= MAX_ID and (
         reads.connection().execute(select(_players.c.id).where(_players.c.id == player_id)).first()
         is not None
