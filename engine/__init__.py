@@ -95,6 +95,7 @@ __all__ = [
     "play_batch",
     "reveals_hidden",
     "scores",
+    "team_results",
     "to_dict",
     "view",
     "visible_events",
@@ -156,6 +157,12 @@ def scores(state: State) -> dict[str, int]:
 def winners(state: State) -> list[str]:
     """The colours with the highest score (a tie shares the win)."""
     return flow.winners(state)
+
+
+def team_results(state: State) -> list[TeamResult]:
+    """Two-colour variant: each person's final score by the rules (and their better colour's,
+    which breaks a tie); [] in a standard game, where each colour is a player."""
+    return flow.team_results(state) if state.teams else []
 
 
 def to_dict(state: State) -> dict[str, Any]:

@@ -509,6 +509,31 @@ def players_add(email: str, name: str) -> NoReturn:
 
 
 @cli.group()
+def ratings() -> None:
+    """Players' ratings, kept from the finished games."""
+
+
+@ratings.command("rebuild")
+def ratings_rebuild() -> None:
+    """Rate every finished game again, in the order they ended.
+
+    Gives the numbers the games gave as they ended; rates the games that finished before
+    ratings were kept (after upgrading to a version that keeps them). On PostgreSQL a game
+    ending meanwhile waits for it.
+
+    Settings: DATABASE_URL.
+    """
+    from pbem.extensions import db as database
+    from pbem.play.ratings import rebuild
+
+    app = create_app()
+    with app.app_context():
+        count = rebuild()
+        database.session.commit()
+    print(f"Ratings: {count} finished game{'s' if count != 1 else ''} rated.")
+
+
+@cli.group()
 def db() -> None:
     """Database schema."""
 

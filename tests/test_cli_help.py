@@ -12,7 +12,17 @@ from click.testing import CliRunner
 from pbem.cli import cli
 
 COMMANDS = [
-    "db", "demo", "doctor", "export", "import", "mail", "players", "scheduler", "serve", "sweep"
+    "db",
+    "demo",
+    "doctor",
+    "export",
+    "import",
+    "mail",
+    "players",
+    "ratings",
+    "scheduler",
+    "serve",
+    "sweep",
 ]
 MAIL_COMMANDS = ["imap", "receive", "reply", "send", "smtpd"]
 

@@ -13,6 +13,7 @@ from pbem.api.games.routes import blp as games
 from pbem.api.health.routes import blp as health
 from pbem.api.moves.routes import blp as moves
 from pbem.api.players.routes import blp as players
+from pbem.api.players.routes import standings_blp as standings
 from pbem.api.problems import DeclaredErrors, ProblemApi, register_error_handlers
 from pbem.api.safe_json import SafeJSONProvider
 from pbem.api.table.routes import blp as table
@@ -31,7 +32,7 @@ def init_app(app: Flask) -> None:
     api.ma_plugin.converter.add_attribute_function(typed_ref)
     for name, schema in copy.deepcopy(engine_components()).items():
         api.spec.components.schema(name, schema)
-    for blueprint in (health, players, games, moves, table):
+    for blueprint in (health, players, standings, games, moves, table):
         api.register_blueprint(blueprint)
     api.spec.components.security_scheme(
         "bearerAuth",

@@ -146,6 +146,7 @@ def seq_and_status(game_id: int, reader: queries.ReaderParams) -> Any | None:
 
 class SeatSummary(TypedDict):
     colour: str
+    player_id: int  # its holder (GET /api/players/{id}: their name, rating, reliability)
     name: str
     invited: bool  # a person who has not claimed an API key yet
     declined: bool
@@ -173,6 +174,7 @@ class GameSummary(TypedDict):
 def _seat_summary(game: Game, seat: Seat) -> SeatSummary:
     summary: SeatSummary = {
         "colour": seat.colour,
+        "player_id": seat.player_id,
         "name": seat.player.name,
         # Invited: a person who has not claimed an API key yet (a house bot has none
         # either, and is invited by no one). Declined: the admin should give the seat to

@@ -19,6 +19,7 @@ from pbem.errors import Conflict, Invalid, Unauthorized
 from pbem.extensions import db
 from pbem.languages import N_
 from pbem.store import queries
+from pbem.store.models import BOT_DOMAIN as BOT_DOMAIN  # the house bots' (kept with the tables)
 from pbem.store.models import Player
 
 KEY_PREFIX = "pbem_"
@@ -35,10 +36,6 @@ def hash_api_key(key: str) -> str:
     # indexed lookup. surrogatepass: a header can carry anything; it must hash, not crash.
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
-
-#: The house bots' addresses: `bot-1@bots.invalid` ... The `.invalid` top-level domain is
-#: reserved (RFC 2606) and never receives mail, so no person can hold such an address.
-BOT_DOMAIN = "bots.invalid"
 
 #: A house bot's mail preferences: it reads no mail, so none is queued for it.
 NO_MAIL = {

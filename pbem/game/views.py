@@ -249,7 +249,7 @@ class Record(TypedDict):
     colours: list[str]
     seed: int
     options: dict[str, Any]  # the engine's options, as the game was made with them
-    seats: list[dict[str, str]]  # each seat's colour and its holder's name
+    seats: list[dict[str, str | int]]  # each seat's colour, its holder's id and name
     moves: list[RecordedMove]
     scores: dict[str, int]
 
@@ -272,7 +272,10 @@ def record_of(game: Game) -> Record:
         "colours": game.colours,
         "seed": game.seed,
         "options": game.options,
-        "seats": [{"colour": s.colour, "name": s.player.name} for s in game.seats],
+        "seats": [
+            {"colour": s.colour, "player_id": s.player_id, "name": s.player.name}
+            for s in game.seats
+        ],
         "moves": [
             {"seq": m.seq, "player": m.colour, "move": m.move, "source": m.source}
             for m in _moves_of(game)

@@ -29,7 +29,7 @@ from pbem.game.states import current_state, snapshots_of
 from pbem.game.views import GameView, game_view
 from pbem.languages import N_, _, later
 from pbem.notify import outbox
-from pbem.play import chain
+from pbem.play import chain, ratings
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
 from pbem.store.queries import MoveRow, SnapshotRow
@@ -244,7 +244,8 @@ def _commit(
         connection.execute(queries.RESET_TIMEOUTS, {"game": game.game_id, "seat_colour": colour})
     steps = [(b.before, b.state) for b in (batch, *ordered.batches)]
     reopened = policy.answered_along(steps) if ordered.batches else set()
-    due = deadlines.sync(connection, game.game_id, game.timing, after, now, reopened)
+    answered_by = {**{b.player: "orders" for b in ordered.batches}, colour: source}
+    due = deadlines.sync(connection, game.game_id, game.timing, after, now, reopened, answered_by)
     outbox.after_batch(
         connection,
         game_id=game.game_id,
@@ -255,6 +256,8 @@ def _commit(
         chain=ordered.batches,
     )
     chain.spend(connection, game.game_id, ordered.spent)
+    if finished:
+        ratings.rate_game(connection, game.game_id, after, now)
     if also_write is not None:
         also_write(connection, outcome)
     try:

@@ -29,7 +29,7 @@ from pbem.extensions import db
 from pbem.game.games import get_game
 from pbem.game.players import house_bot_number, is_unreachable, newcomer, normal_email
 from pbem.game.states import snapshots_of
-from pbem.play import talk
+from pbem.play import ratings, talk
 from pbem.play.batch import HUMAN_SOURCES, move_row
 from pbem.play.lifecycle import check_seat_holders
 from pbem.store import queries
@@ -635,6 +635,8 @@ def _write(document: GameDocument, replay: _Replay) -> int:
         )
         assert moved, "a game made in this transaction is claimed by no one else"
     _write_talk(document, game)
+    if status == "finished":  # rated as it ends here, as a game that finished in play is
+        ratings.rate_game(connection, game.id, replay.last, replay.moves[-1]["created_at"])
     if active:
         deadlines.sync(connection, game.id, timing, replay.last, now)
     return game.id

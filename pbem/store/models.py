@@ -16,6 +16,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -27,6 +28,7 @@ from sqlalchemy import (
 from sqlalchemy import false as sa_false
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.sql.elements import ColumnElement
 
 import engine
 from pbem.clock import now
@@ -41,6 +43,15 @@ MOVE_SOURCES = ("api", "email", "web", "timeout", "bot", "scheduler", "admin", "
 #: A game forms (its seats taken and accepted, no deadlines running) before it is active;
 #: one that never fills is cancelled.
 GAME_STATUSES = ("forming", "active", "finished", "aborted", "abandoned", "cancelled")
+
+#: The house bots' addresses: `bot-1@bots.invalid` ... The `.invalid` top-level domain is
+#: reserved (RFC 2606) and never receives mail, so no person can hold such an address.
+BOT_DOMAIN = "bots.invalid"
+
+#: How a person's decision closed (`Decision.how`): answered by them (themselves, or by their
+#: orders given in advance) before its deadline, answered after it, played for them when its
+#: deadline passed, or played by a bot holding their seat.
+DECISION_ENDINGS = ("in_time", "late", "timeout", "bot")
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -88,6 +99,11 @@ class Player(Model):
     email_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
+
+
+def is_person(email: ColumnElement[str]) -> ColumnElement[bool]:
+    """Whether the player with this address is a person (not a house bot), in SQL."""
+    return ~email.endswith("@" + BOT_DOMAIN)
 
 
 class Game(Model):
@@ -411,3 +427,73 @@ class Heartbeat(Model):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class PlayerRating(Model):
+    """A person's rating now (openskill's Plackett-Luce: `mu`, `sigma`), moved on by each
+    finished game they are rated in (`GameRating`). `ordinal` is the conservative number shown
+    (mu - 3 sigma), kept beside them so the standings read an index; `games_2`..`games_5`
+    count the rated games by how many players they had (the standings' filter)."""
+
+    __tablename__ = "player_ratings"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float, index=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    games_2: Mapped[int] = mapped_column(Integer, default=0)
+    games_3: Mapped[int] = mapped_column(Integer, default=0)
+    games_4: Mapped[int] = mapped_column(Integer, default=0)
+    games_5: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class GameRating(Model):
+    """A person's result in one finished game (place, score) and what it did to their rating:
+    written once for each person seated at its end, in the game's ending transaction (the
+    unique pair refuses a second rating of the game). House bots have none."""
+
+    __tablename__ = "game_ratings"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id"),
+        Index("ix_game_ratings_player_id_rated_at", "player_id", "rated_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    # How many held seats (people and house bots; the two-colour game's two people: 2).
+    players: Mapped[int] = mapped_column(Integer)
+    # The finishing place among all sides, bots' too (1: first; a tie shares a place).
+    rank: Mapped[int] = mapped_column(Integer)
+    # The final score (the two-colour variant's person's score, by its rule).
+    score: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    # A bot finished the person's seat (after their timeouts, or handed to it).
+    bot_finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    # False: no other person played in it, so it moved no rating (before and after agree).
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    # When the game ended (its last move): the order a rebuild rates games in.
+    rated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Decision(Model):
+    """A person's decision that closed: answered before its deadline or not (`how`, one of
+    DECISION_ENDINGS). Written when its deadline row goes, in the same transaction; a
+    person's reliability is read from their last ones."""
+
+    __tablename__ = "decisions"
+    __table_args__ = (Index("ix_decisions_player_id_id", "player_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    colour: Mapped[str] = mapped_column(String(16))
+    decision: Mapped[str] = mapped_column(String(64))
+    due_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    closed_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    how: Mapped[str] = mapped_column(String(16))

@@ -1,23 +1,27 @@
 """Deadline rows kept in step with a game's pending decisions, in the transaction of the
-change that made them pending (or answered them)."""
+change that made them pending (or answered them). A person's decision that a move closes is
+kept as a `decisions` row (answered in time or not), in the same transaction: what their
+reliability is read from."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy import String, bindparam, delete, insert, select
 from sqlalchemy.engine import Connection, Row
 
 import engine
-from pbem.store.models import Absence, Deadline, Seat
+from pbem.store.models import Absence, Deadline, Decision, Player, Seat, UtcDateTime, is_person
 from pbem.store.prepared import Prepared
 from pbem.timing import policy
 
 _deadlines = Deadline.__table__
 _seats = Seat.__table__
 _absences = Absence.__table__
+_decisions = Decision.__table__
+_players = Player.__table__
 
 # Read with every move (`sync`): prepared, as the move path's other reads are.
 GAME_DEADLINES = Prepared(
@@ -32,6 +36,38 @@ GAME_SEATS = Prepared(
 )
 
 
+#: A closed decision of a seat, kept if a person holds the seat (a house bot's is not).
+RECORD_DECISION = insert(_decisions).from_select(
+    ["player_id", "game_id", "colour", "decision", "due_at", "closed_at", "how"],
+    select(
+        _seats.c.player_id,
+        _seats.c.game_id,
+        _seats.c.colour,
+        bindparam("decision", type_=String()),
+        bindparam("due_at", type_=UtcDateTime()),
+        bindparam("closed_at", type_=UtcDateTime()),
+        bindparam("how", type_=String()),
+    )
+    .select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
+    .where(
+        _seats.c.game_id == bindparam("game"),
+        _seats.c.colour == bindparam("colour"),
+        is_person(_players.c.email),
+    ),
+)
+
+
+def ending(source: str, due_at: datetime, moment: datetime) -> str:
+    """How a decision answered by a move from `source` at `moment` closed (DECISION_ENDINGS):
+    the server playing for the seat is a timeout, or a bot's move; any other source is its
+    holder (or their orders) answering, in time or late."""
+    if source in ("timeout", "scheduler"):
+        return "timeout"
+    if source == "bot":
+        return "bot"
+    return "in_time" if moment <= due_at else "late"
+
+
 def sync(
     connection: Connection,
     game_id: int,
@@ -39,11 +75,14 @@ def sync(
     state: engine.State,
     moment: datetime,
     reopened: Collection[tuple[str, str]] = (),
+    answered_by: Mapping[str, str] | None = None,
 ) -> dict[str, datetime]:
     """Make the game's deadline rows its pending decisions: new ones get a deadline from the
     policy (a bot's seat is due at once), answered ones are deleted. `reopened`: decisions
     (colour, key) answered and opened again since the rows were written, which are new.
-    Returns each pending colour's deadline."""
+    `answered_by`: the colours that moved, with their moves' source; a decision of theirs
+    that closes is kept for its holder, if a person (one closed by another's move is not
+    theirs to answer). Returns each pending colour's deadline."""
     timing = policy.timing_of(timing)
     pending: dict[tuple[str, str], engine.Pending] = {}
     if not engine.is_over(state):
@@ -51,13 +90,11 @@ def sync(
             pending.setdefault((entry["player"], policy.decision_key(entry)), entry)
     rows = GAME_DEADLINES.all(connection, {"game": game_id})
     existing = {(r.colour, r.decision): r for r in rows}
-    stale = [r.id for key, r in existing.items() if key in reopened]
-    if stale:
-        connection.execute(delete(_deadlines).where(_deadlines.c.id.in_(stale)))
-        existing = {key: r for key, r in existing.items() if key not in reopened}
-    gone = [r.id for key, r in existing.items() if key not in pending]
-    if gone:
-        connection.execute(delete(_deadlines).where(_deadlines.c.id.in_(gone)))
+    closed = [r for key, r in existing.items() if key in reopened or key not in pending]
+    if closed:
+        connection.execute(delete(_deadlines).where(_deadlines.c.id.in_([r.id for r in closed])))
+        _record(connection, game_id, closed, answered_by or {}, moment)
+    existing = {key: r for key, r in existing.items() if key in pending and key not in reopened}
     due = {c: r.due_at for (c, _), r in existing.items() if (c, _) in pending}
     fresh = [key for key in pending if key not in existing]
     if fresh:
@@ -85,6 +122,30 @@ def sync(
             )
         connection.execute(insert(_deadlines), new_rows)
     return due
+
+
+def _record(
+    connection: Connection,
+    game_id: int,
+    closed: list[Row[Any]],
+    answered_by: Mapping[str, str],
+    moment: datetime,
+) -> None:
+    """Keep the closed decisions of the colours that moved (one statement for all)."""
+    kept = [
+        {
+            "game": game_id,
+            "colour": row.colour,
+            "decision": row.decision,
+            "due_at": row.due_at,
+            "closed_at": moment,
+            "how": ending(answered_by[row.colour], row.due_at, moment),
+        }
+        for row in closed
+        if row.colour in answered_by
+    ]
+    if kept:
+        connection.execute(RECORD_DECISION, kept)
 
 
 def seats_of(connection: Connection, game_id: int) -> dict[str, Row[Any]]:

@@ -21,6 +21,9 @@ from pbem.game.players import add_player
 from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
+    "decisions",
+    "game_ratings",
+    "player_ratings",
     "heartbeats",
     "inbound_mails",
     "idempotency_records",

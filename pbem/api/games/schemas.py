@@ -91,14 +91,17 @@ class GameCreateSchema(ma.Schema):
         allow_none=True,
         validate=ma.validate.OneOf(list(LANGUAGES)),
         metadata={
-            "description": "The language of its mails for a player who chose none (null: "
-            "English)"
+            "description": "The language of its mails for a player who chose none (null: English)"
         },
     )
 
 
 class SeatOutSchema(ma.Schema):
     colour = ma.fields.String(required=True)
+    player_id = ma.fields.Integer(
+        required=True,
+        metadata={"description": "Its holder: GET /api/players/{player_id} for their rating"},
+    )
     name = ma.fields.String(required=True)
     invited = ma.fields.Boolean(
         metadata={"description": "Its holder was invited by email and has no API key yet"}

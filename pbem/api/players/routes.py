@@ -1,4 +1,5 @@
-"""Players: register and receive an API key, mail preferences, a new key by mail."""
+"""Players: register and receive an API key, mail preferences, a new key by mail; a player's
+record (rating, reliability, games) and the standings, which anyone may read."""
 
 from typing import Any
 
@@ -10,16 +11,25 @@ from pbem.api.players.schemas import (
     AbsenceListSchema,
     AcceptedSchema,
     KeyResetSchema,
+    PageQuerySchema,
     PlayerCreateSchema,
+    PlayerGamesSchema,
+    PlayerSchema,
     PreferencesSchema,
+    StandingsQuerySchema,
+    StandingsSchema,
 )
 from pbem.api.safe_json import Blueprint
+from pbem.game import ratings
 from pbem.languages import _
 from pbem.notify import preferences
 from pbem.play import absences, accounts, settings, unit
 from pbem.timing import away
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
+standings_blp = Blueprint(
+    "ratings", __name__, url_prefix="/api/ratings", description="The standings"
+)
 
 
 @blp.route("", methods=["POST"])
@@ -126,3 +136,37 @@ def cancel_absence(absence_id: int) -> dict[str, Any]:
 
 def _absences(rows: list[away.AbsenceShown]) -> list[dict[str, Any]]:
     return [{"id": r["id"], "starts": r["from"], "ends": r["until"]} for r in rows]
+
+
+@blp.route("/me", methods=["GET"])
+@blp.response(200, PlayerSchema)
+@blp.doc(security=KEY_REQUIRED)
+def me() -> ratings.PlayerRecord:
+    """You as anyone sees you (your `id` among them): name, rating and reliability."""
+    return ratings.player_record(current_player().id)
+
+
+@blp.route("/<int:player_id>", methods=["GET"])
+@blp.response(200, PlayerSchema)
+def show(player_id: int) -> ratings.PlayerRecord:
+    """A player's name, rating (the conservative ordinal, provisional before 5 rated games)
+    and reliability; no key needed, and nothing private (no address)."""
+    return ratings.player_record(player_id)
+
+
+@blp.route("/<int:player_id>/games", methods=["GET"])
+@blp.arguments(PageQuerySchema(), location="query")
+@blp.response(200, PlayerGamesSchema)
+def games(query: dict[str, Any], player_id: int) -> ratings.PlayerGames:
+    """A player's finished games (a page, the last ended first) with their place, score and
+    rating change, and the games they are in now."""
+    return ratings.player_games(player_id, query["page"], query["per_page"])
+
+
+@standings_blp.route("", methods=["GET"])
+@standings_blp.arguments(StandingsQuerySchema(), location="query")
+@standings_blp.response(200, StandingsSchema)
+def standings(query: dict[str, Any]) -> ratings.Standings:
+    """The people with at least 5 rated games (of `players` players, if given), the best
+    rating first: a page of them."""
+    return ratings.standings(query.get("players"), query["page"], query["per_page"])

@@ -98,3 +98,129 @@ class AbsenceSchema(ma.Schema):
 
 class AbsenceListSchema(ma.Schema):
     absences = ma.fields.List(ma.fields.Nested(AbsenceSchema), required=True)
+
+
+#: The most a page of finished games or of the standings holds.
+MOST_PER_PAGE = 100
+#: The last page asked for (a page past the end is empty).
+LAST_PAGE = 10_000
+
+
+class RatingSchema(ma.Schema):
+    mu = ma.fields.Float(required=True, metadata={"description": "openskill's skill estimate"})
+    sigma = ma.fields.Float(required=True, metadata={"description": "How unsure it is"})
+    ordinal = ma.fields.Float(
+        required=True,
+        metadata={"description": "The rating shown: the conservative mu - 3 sigma"},
+    )
+    games = ma.fields.Integer(required=True, metadata={"description": "Rated games"})
+    provisional = ma.fields.Boolean(
+        required=True, metadata={"description": "Fewer than 5 rated games"}
+    )
+
+
+class PlayerSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    name = ma.fields.String(required=True)
+    bot = ma.fields.Boolean(required=True, metadata={"description": "A house bot (never rated)"})
+    rating = ma.fields.Nested(RatingSchema, required=True)
+    reliability = ma.fields.Float(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The share of their last 100 decisions answered before the "
+            "deadline, 0 to 1 (null before their first)"
+        },
+    )
+    decisions = ma.fields.Integer(
+        required=True, metadata={"description": "How many decisions the reliability is over"}
+    )
+
+
+class PageQuerySchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    page = ma.fields.Integer(
+        load_default=1,
+        validate=ma.validate.Range(1, LAST_PAGE),
+        metadata={"description": "Which page, from 1"},
+    )
+    per_page = ma.fields.Integer(
+        load_default=50,
+        validate=ma.validate.Range(1, MOST_PER_PAGE),
+        metadata={"description": f"How many on a page (1 to {MOST_PER_PAGE}; default 50)"},
+    )
+
+
+class StandingsQuerySchema(PageQuerySchema):
+    players = ma.fields.Integer(
+        validate=ma.validate.Range(2, 5),
+        metadata={
+            "description": "Only people with 5 rated games of this many players (2 to 5; "
+            "a two-colour game is one of 2)"
+        },
+    )
+
+
+class FinishedGameSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    title = ma.fields.String(required=True)
+    ended = ma.fields.String(
+        required=True, allow_none=True, metadata={"description": "ISO 8601, UTC"}
+    )
+    players = ma.fields.Integer(
+        required=True, metadata={"description": "Its players, house bots included"}
+    )
+    rank = ma.fields.Integer(
+        required=True, metadata={"description": "Their place, 1 first (a tie shares a place)"}
+    )
+    score = ma.fields.Integer(required=True, metadata={"description": "Their final score"})
+    bot_finished = ma.fields.Boolean(
+        required=True, metadata={"description": "A bot finished their seat"}
+    )
+    rated = ma.fields.Boolean(
+        required=True,
+        metadata={"description": "false: no other person played in it, so no rating moved"},
+    )
+    rating_change = ma.fields.Float(
+        required=True, metadata={"description": "What it did to their ordinal"}
+    )
+    ordinal = ma.fields.Float(required=True, metadata={"description": "Their ordinal after it"})
+
+
+class CurrentGameSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    title = ma.fields.String(required=True)
+    status = ma.fields.String(required=True, metadata={"description": "forming or active"})
+    colours = ma.fields.List(
+        ma.fields.String(), required=True, metadata={"description": "The seats they hold"}
+    )
+
+
+class PlayerGamesSchema(ma.Schema):
+    finished = ma.fields.List(
+        ma.fields.Nested(FinishedGameSchema),
+        required=True,
+        metadata={"description": "A page of them, the last ended first"},
+    )
+    current = ma.fields.List(ma.fields.Nested(CurrentGameSchema), required=True)
+    more = ma.fields.Boolean(
+        required=True, metadata={"description": "More finished games are on the next page"}
+    )
+
+
+class StandingSchema(ma.Schema):
+    place = ma.fields.Integer(required=True)
+    id = ma.fields.Integer(required=True)
+    name = ma.fields.String(required=True)
+    rating = ma.fields.Nested(RatingSchema, required=True)
+
+
+class StandingsSchema(ma.Schema):
+    players = ma.fields.List(
+        ma.fields.Nested(StandingSchema),
+        required=True,
+        metadata={"description": "The best rating (ordinal) first"},
+    )
+    more = ma.fields.Boolean(required=True, metadata={"description": "More are on the next page"})

@@ -1,0 +1,233 @@
+"""Ratings written: when a game finishes, each person's result in it (place, score) is kept and
+their rating moved on by openskill's Plackett-Luce model, in the game's ending transaction;
+and `rebuild`, which rates every finished game again, in the order they ended.
+
+Only people are rated, by their places among the people: house bots' seats are left out,
+and a person's seat a bot finished (after their timeouts, or handed to it) is rated as it
+finished, marked so. Places come from the final scores, a tie sharing a place, as the rules
+give the win (`engine.winners`); in the two-colour variant each person's score is the rule's
+(`engine.team_results`), a tie going to the one whose better colour scored more. Aborted,
+abandoned and cancelled games are never rated: only a game the engine says is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, delete, insert, select, text, update
+from sqlalchemy.engine import Connection
+
+import engine
+from pbem.extensions import db
+from pbem.game.ratings import MODEL, PLAYER_COUNTS, ordinal
+from pbem.store.models import Game, GameRating, Move, Player, PlayerRating, Seat, is_person
+from pbem.store.queries import insert_or_else
+
+_ratings = PlayerRating.__table__
+_results = GameRating.__table__
+_seats = Seat.__table__
+_players = Player.__table__
+_games = Game.__table__
+_moves = Move.__table__
+
+#: Each seat's holder at the game's end, and whether that holder is a person.
+_HOLDERS = (
+    select(
+        _seats.c.colour,
+        _seats.c.player_id,
+        _seats.c.bot,
+        is_person(_players.c.email).label("person"),
+    )
+    .select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
+    .where(_seats.c.game_id == bindparam("game"))
+    .order_by(_seats.c.position)
+)
+
+
+@dataclass(frozen=True)
+class Side:
+    """What finishes in a place: one colour, or in the two-colour variant a person's pair."""
+
+    colours: tuple[str, ...]
+    score: int
+    standing: tuple[int, ...]  # what orders the sides, the greater the better
+
+
+@dataclass(frozen=True)
+class Result:
+    """A person's finish in the game."""
+
+    player_id: int
+    side: int  # its index among the sides
+    rank: int  # 1: first; a tie shares the place
+    score: int
+    bot_finished: bool
+
+
+def sides(state: engine.State) -> list[Side]:
+    """The sides of a finished game with their final scores, by the rules' tie-break."""
+    teams = engine.team_results(state)
+    if teams:
+        return [
+            Side(tuple(t["colours"]), t["score"], (t["score"], t["best_colour"])) for t in teams
+        ]
+    return [Side((colour,), score, (score,)) for colour, score in engine.scores(state).items()]
+
+
+def places(finished: list[Side]) -> list[int]:
+    """Each side's place: 1 + how many sides did better (tied sides share a place)."""
+    return [1 + sum(other.standing > side.standing for other in finished) for side in finished]
+
+
+def results(finished: list[Side], holders: Sequence[Any]) -> list[Result]:
+    """The people's results: each person once, on the side of their seats (a house bot's
+    seats give no result)."""
+    by_colour = {row.colour: row for row in holders}
+    out: dict[int, Result] = {}
+    for index, (side, place) in enumerate(zip(finished, places(finished), strict=True)):
+        for colour in side.colours:
+            seat = by_colour[colour]
+            if not seat.person:
+                continue
+            earlier = out.get(seat.player_id)
+            if earlier is not None and earlier.side != index:
+                continue  # one person, two sides: no seating allows it; the first counts
+            out[seat.player_id] = Result(
+                player_id=seat.player_id,
+                side=index,
+                rank=place,
+                score=side.score,
+                bot_finished=seat.bot or (earlier is not None and earlier.bot_finished),
+            )
+    return sorted(out.values(), key=lambda r: r.player_id)
+
+
+def rate_game(connection: Connection, game_id: int, state: engine.State, ended: datetime) -> None:
+    """Keep each person's result in the finished game `game_id` (`state`: its final state)
+    and move their ratings on, in the caller's transaction. A second call for the same game
+    breaks the unique (game, player) pair: a game is rated once."""
+    holders = connection.execute(_HOLDERS, {"game": game_id}).all()
+    found = results(sides(state), holders)
+    if not found:
+        return
+    players = len({row.player_id for row in holders})
+    rated = len({r.side for r in found}) >= 2
+    before = _locked_ratings(connection, [r.player_id for r in found], ended, create=rated)
+    after = dict(before)
+    if rated:
+        teams = sorted({r.side for r in found})
+        members = [[r for r in found if r.side == side] for side in teams]
+        priors = [[MODEL.rating(*before[r.player_id]) for r in team] for team in members]
+        new = MODEL.rate(priors, ranks=[float(team[0].rank) for team in members])
+        for team, rates in zip(members, new, strict=True):
+            for result, rating in zip(team, rates, strict=True):
+                after[result.player_id] = (float(rating.mu), float(rating.sigma))
+    connection.execute(
+        insert(_results),
+        [
+            {
+                "game_id": game_id,
+                "player_id": r.player_id,
+                "players": players,
+                "rank": r.rank,
+                "score": r.score,
+                "mu_before": before[r.player_id][0],
+                "sigma_before": before[r.player_id][1],
+                "mu_after": after[r.player_id][0],
+                "sigma_after": after[r.player_id][1],
+                "bot_finished": r.bot_finished,
+                "rated": rated,
+                "rated_at": ended,
+            }
+            for r in found
+        ],
+    )
+    if rated:
+        _move_ratings_on(connection, after, players, ended)
+
+
+def _locked_ratings(
+    connection: Connection, player_ids: list[int], moment: datetime, *, create: bool
+) -> dict[int, tuple[float, float]]:
+    """Each person's (mu, sigma) now, the model's prior for one never rated. With `create`
+    their rows are made if missing and locked (PostgreSQL) until the transaction ends, in
+    the players' order, so two games ending at once with a person in common rate one after
+    the other instead of one overwriting the other's change."""
+    if create:
+        prior = {"mu": MODEL.mu, "sigma": MODEL.sigma, "ordinal": ordinal(MODEL.mu, MODEL.sigma)}
+        counts = {"games": 0, **{f"games_{n}": 0 for n in PLAYER_COUNTS}}
+        connection.execute(
+            insert_or_else(connection, _ratings).on_conflict_do_nothing(
+                index_elements=[_ratings.c.player_id]
+            ),
+            [{"player_id": p, **prior, **counts, "updated_at": moment} for p in player_ids],
+        )
+    query = (
+        select(_ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma)
+        .where(_ratings.c.player_id.in_(player_ids))
+        .order_by(_ratings.c.player_id)
+    )
+    if create:
+        query = query.with_for_update()
+    found = {row.player_id: (row.mu, row.sigma) for row in connection.execute(query)}
+    return {p: found.get(p, (MODEL.mu, MODEL.sigma)) for p in player_ids}
+
+
+def _move_ratings_on(
+    connection: Connection, after: dict[int, tuple[float, float]], players: int, moment: datetime
+) -> None:
+    counted = {"games": _ratings.c.games + 1}
+    if players in PLAYER_COUNTS:
+        column = f"games_{players}"
+        counted[column] = _ratings.c[column] + 1
+    statement = (
+        update(_ratings)
+        .where(_ratings.c.player_id == bindparam("player"))
+        .values(
+            mu=bindparam("mu"),
+            sigma=bindparam("sigma"),
+            ordinal=bindparam("shown"),
+            updated_at=moment,
+            **counted,
+        )
+    )
+    connection.execute(
+        statement,
+        [
+            {"player": p, "mu": mu, "sigma": sigma, "shown": ordinal(mu, sigma)}
+            for p, (mu, sigma) in sorted(after.items())
+        ],
+    )
+
+
+#: Every finished game with the moment of its last move (when it ended), in that order.
+_FINISHED_IN_ORDER = (
+    select(_games.c.id, _moves.c.created_at)
+    .select_from(
+        _games.join(_moves, (_moves.c.game_id == _games.c.id) & (_moves.c.seq == _games.c.seq))
+    )
+    .where(_games.c.status == "finished")
+    .order_by(_moves.c.created_at, _games.c.id)
+)
+
+
+def rebuild() -> int:
+    """Forget every rating and rate every finished game again, in the order they ended
+    (their last moves' moments), from their final states: the numbers rating each game as it
+    ended gave. Returns how many games were rated. The caller commits.
+
+    On PostgreSQL the ratings tables are locked meanwhile: a game ending during the rebuild
+    waits for it, then is rated on top of it."""
+    connection = db.session.connection()
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("LOCK TABLE player_ratings, game_ratings IN EXCLUSIVE MODE"))
+    connection.execute(delete(_results))
+    connection.execute(delete(_ratings))
+    ended = connection.execute(_FINISHED_IN_ORDER).all()
+    for game_id, moment in ended:
+        stored = connection.execute(select(_games.c.state).where(_games.c.id == game_id))
+        rate_game(connection, game_id, engine.from_dict(stored.scalar_one(), copy=False), moment)
+    return len(ended)
