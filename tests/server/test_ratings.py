@@ -6,7 +6,6 @@ and a rebuild from the finished games gives the same numbers."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 import uuid
 from datetime import timedelta
@@ -28,6 +27,7 @@ from pbem.play import ratings
 from pbem.play.due import abandon_idle_games
 from pbem.play.transfer import export_json, import_game, parse_document
 from pbem.store.models import Game, GameRating, Player, PlayerRating
+from tests.server.test_concurrency import race
 
 #: openskill's own model, made here apart from the server's.
 OPENSKILL = PlackettLuce()
@@ -293,24 +293,6 @@ def test_a_game_is_rated_once_the_unique_pair_refuses_a_second_rating(app, api):
     with app.app_context(), pytest.raises(IntegrityError):
         ratings.rate_game(db.session.connection(), game_id, state, now())
     assert ratings_now(app) == kept
-
-
-def race(app, requests):
-    """Send the requests at the same moment from threads; the responses in order."""
-    barrier = threading.Barrier(len(requests))
-    responses = [None] * len(requests)
-
-    def send(index, path, body, headers):
-        client = app.test_client()
-        barrier.wait()
-        responses[index] = client.post(path, json=body, headers=headers)
-
-    threads = [threading.Thread(target=send, args=(i, *r)) for i, r in enumerate(requests)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return responses
 
 
 def test_two_requests_ending_one_game_at_once_rate_it_once(app, api):
