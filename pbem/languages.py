@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from babel.dates import format_skeleton, get_datetime_format
+from babel.numbers import format_decimal, format_percent
 from flask import Flask, g, has_app_context, has_request_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
@@ -176,6 +177,17 @@ def moment_text(moment: datetime | str, *, year: bool = False) -> str:
     # The locale's way of joining a date and a time ("{1}, {0}"), its quoted literals unquoted.
     joined = str(get_datetime_format("medium", locale=code)).replace("'", "")
     return joined.format(time, date) + " UTC"
+
+
+def number_text(value: float, digits: int = 1) -> str:
+    """`value` to `digits` decimals as the language being rendered writes it (12.3, 12,3)."""
+    pattern = "#,##0." + "0" * digits if digits else "#,##0"
+    return format_decimal(value, format=pattern, locale=rendering_locale())
+
+
+def share_text(share: float) -> str:
+    """A share from 0 to 1 as a whole percentage in the language being rendered (95 %)."""
+    return format_percent(share, locale=rendering_locale())
 
 
 def init_app(app: Flask, locale_selector: Any = None) -> None:

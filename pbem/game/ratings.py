@@ -12,12 +12,13 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from openskill.models import PlackettLuce
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, select, true
 
 from pbem.errors import NotFound
 from pbem.languages import N_
 from pbem.store import reads
 from pbem.store.models import (
+    CardPlay,
     Decision,
     Game,
     GameRating,
@@ -34,6 +35,7 @@ _results = GameRating.__table__
 _decisions = Decision.__table__
 _games = Game.__table__
 _seats = Seat.__table__
+_card_plays = CardPlay.__table__
 
 #: openskill's Weng-Lin Plackett-Luce model with its own defaults (mu 25, sigma 25/3): the
 #: one model every rating is computed and shown with.
@@ -47,6 +49,9 @@ RELIABILITY_WINDOW = 100
 
 #: The player counts the standings can be filtered by (a column each in `player_ratings`).
 PLAYER_COUNTS = (2, 3, 4, 5)
+
+#: A player's page draws the rating after at most this many of their last rated games.
+HISTORY_POINTS = 100
 
 #: The statuses of a player's games that are still going.
 CURRENT_STATUSES = ("forming", "active")
@@ -294,3 +299,222 @@ def standings(players: int | None = None, page: int = 1, per_page: int = 50) -> 
         ],
         "more": len(rows) > per_page,
     }
+
+
+class CardStat(TypedDict):
+    card: str  # an action card's id
+    plays: int  # how often they chose it, in their finished games
+    average: float  # the points they scored in those rounds, on average
+
+
+def card_stats(player_id: int) -> list[CardStat]:
+    """The action cards a player chose in their finished games, the most chosen first, with
+    how many points they scored on average in the rounds they chose each (the summary kept
+    when each game finished)."""
+    rows = reads.connection().execute(
+        select(_card_plays.c.card, _card_plays.c.plays, _card_plays.c.points)
+        .where(_card_plays.c.player_id == player_id)
+        .order_by(_card_plays.c.plays.desc(), _card_plays.c.card)
+    )
+    return [
+        {"card": row.card, "plays": row.plays, "average": row.points / row.plays}
+        for row in rows
+        if row.plays
+    ]
+
+
+class HistoryPoint(TypedDict):
+    game_id: int | None  # the game after which the rating was this (None: before any)
+    ended: str | None  # ISO 8601, UTC
+    ordinal: float
+
+
+def rating_history(player_id: int, points: int = HISTORY_POINTS) -> list[HistoryPoint]:
+    """The shown rating after each of a player's last `points` rated games, the oldest first,
+    starting from where it stood before the first of them."""
+    newest = (
+        reads.connection()
+        .execute(
+            select(
+                _results.c.game_id,
+                _results.c.rated_at,
+                _results.c.mu_before,
+                _results.c.sigma_before,
+                _results.c.mu_after,
+                _results.c.sigma_after,
+            )
+            .where(_results.c.player_id == player_id, _results.c.rated == true())
+            .order_by(_results.c.rated_at.desc(), _results.c.game_id.desc())
+            .limit(points)
+        )
+        .all()
+    )
+    if not newest:
+        return []
+    rows = list(reversed(newest))
+    first = rows[0]
+    start: HistoryPoint = {
+        "game_id": None,
+        "ended": None,
+        "ordinal": ordinal(first.mu_before, first.sigma_before),
+    }
+    return [start] + [
+        {
+            "game_id": row.game_id,
+            "ended": _iso(row.rated_at),
+            "ordinal": ordinal(row.mu_after, row.sigma_after),
+        }
+        for row in rows
+    ]
+
+
+class BesideName(TypedDict):
+    """What is shown beside a name: the rating (the model's prior for someone never rated)
+    and the reliability (None before a first decision)."""
+
+    rating: Rating
+    reliability: float | None
+
+
+def beside_names(player_ids: list[int]) -> dict[int, BesideName]:
+    """The rating and reliability of several players at once (a game's seats, a list of
+    games): two indexed reads, whatever their number."""
+    if not player_ids:
+        return {}
+    connection = reads.connection()
+    ratings = {
+        row.player_id: rating_of(row.mu, row.sigma, row.games)
+        for row in connection.execute(
+            select(_ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.games).where(
+                _ratings.c.player_id.in_(player_ids)
+            )
+        )
+    }
+    shares = reliabilities(player_ids)
+    return {
+        player: {"rating": ratings.get(player) or unrated(), "reliability": shares[player][0]}
+        for player in player_ids
+    }
+
+
+def reliabilities(player_ids: list[int]) -> dict[int, tuple[float | None, int]]:
+    """`reliability` for several players in one read: each one's last RELIABILITY_WINDOW
+    decisions, numbered newest first by a window over the (player, id) index."""
+    numbered = (
+        select(
+            _decisions.c.player_id,
+            _decisions.c.how,
+            func.row_number()
+            .over(partition_by=_decisions.c.player_id, order_by=_decisions.c.id.desc())
+            .label("age"),
+        )
+        .where(_decisions.c.player_id.in_(player_ids))
+        .subquery()
+    )
+    rows = reads.connection().execute(
+        select(
+            numbered.c.player_id,
+            func.sum(case((numbered.c.how == "in_time", 1), else_=0)),
+            func.count(),
+        )
+        .where(numbered.c.age <= RELIABILITY_WINDOW)
+        .group_by(numbered.c.player_id)
+    )
+    found = {player: (int(in_time) / owed, int(owed)) for player, in_time, owed in rows}
+    return {player: found.get(player, (None, 0)) for player in player_ids}
+
+
+class GameResult(TypedDict):
+    """A person's result in a finished game, as its page shows it beside their name."""
+
+    player_id: int
+    rank: int
+    rated: bool
+    rating_change: float  # the shown rating's change (0 when not rated)
+    ordinal: float  # the shown rating after the game
+    bot_finished: bool
+
+
+def game_results(game_id: int) -> dict[str, GameResult]:
+    """Each person's result in the finished game `game_id` by the colours they held (none
+    before it is rated)."""
+    rows = reads.connection().execute(
+        select(
+            _seats.c.colour,
+            _results.c.player_id,
+            _results.c.rank,
+            _results.c.rated,
+            _results.c.bot_finished,
+            _results.c.mu_before,
+            _results.c.sigma_before,
+            _results.c.mu_after,
+            _results.c.sigma_after,
+        )
+        .select_from(
+            _results.join(
+                _seats,
+                (_seats.c.game_id == _results.c.game_id)
+                & (_seats.c.player_id == _results.c.player_id),
+            )
+        )
+        .where(_results.c.game_id == game_id)
+    )
+    out: dict[str, GameResult] = {}
+    for row in rows:
+        after = ordinal(row.mu_after, row.sigma_after)
+        out[row.colour] = {
+            "player_id": row.player_id,
+            "rank": row.rank,
+            "rated": row.rated,
+            "rating_change": after - ordinal(row.mu_before, row.sigma_before),
+            "ordinal": after,
+            "bot_finished": row.bot_finished,
+        }
+    return out
+
+
+class SeatRecord(TypedDict):
+    """A seat of a game with who holds it, as its page lists them beside their records."""
+
+    colour: str
+    player_id: int | None  # None: an open seat
+    name: str
+    bot: bool  # a house bot holds it
+    rating: Rating | None  # a person's (None for a house bot or an open seat)
+    reliability: float | None
+
+
+def seat_records(game_id: int) -> list[SeatRecord]:
+    """Each seat of a game in seat order, with its holder's rating and reliability."""
+    rows = (
+        reads.connection()
+        .execute(
+            select(
+                _seats.c.colour,
+                _seats.c.player_id,
+                _seats.c.open,
+                _players.c.name,
+                is_person(_players.c.email).label("person"),
+            )
+            .select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
+            .where(_seats.c.game_id == game_id)
+            .order_by(_seats.c.position)
+        )
+        .all()
+    )
+    people = sorted({row.player_id for row in rows if row.person and not row.open})
+    shown = beside_names(people)
+    out: list[SeatRecord] = []
+    for row in rows:
+        record = shown.get(row.player_id) if row.person and not row.open else None
+        out.append(
+            {
+                "colour": row.colour,
+                "player_id": None if row.open else row.player_id,
+                "name": row.name,
+                "bot": not row.person,
+                "rating": record["rating"] if record else None,
+                "reliability": record["reliability"] if record else None,
+            }
+        )
+    return out

@@ -15,3 +15,11 @@ class SeatAsked(TypedDict, total=False):
     name: str
     bot: bool
     open: bool
+
+
+class JoinMinimums(TypedDict, total=False):
+    """What a player must have to join one of the game's open seats: a reliability (the
+    share of decisions answered in time, 0 to 1) and a shown rating, at least."""
+
+    min_reliability: float
+    min_rating: float

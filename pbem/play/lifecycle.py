@@ -12,6 +12,7 @@ import engine
 from pbem.addresses import kept_address
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
+from pbem.game import ratings
 from pbem.game.games import get_game, locked_game
 from pbem.game.players import (
     BOT_DOMAIN,
@@ -26,7 +27,7 @@ from pbem.languages import N_, known, later, lazy_, moment_text
 from pbem.notify import outbox
 from pbem.notify.later import Later
 from pbem.play import chain, strangers
-from pbem.play.asked import SeatAsked
+from pbem.play.asked import JoinMinimums, SeatAsked
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.timing import deadlines, policy
 from pbem.words import colour_later, status_word
@@ -194,6 +195,7 @@ def create_game(
     forming: bool = False,
     language: str | None = None,
     capped: bool = True,
+    join: JoinMinimums | None = None,
 ) -> Game:
     """A new game: `seats` are `{email, colour}` (with a `name` for a newcomer, if given),
     `{bot: true, colour}` or (a game that forms) `{open: true, colour}` in seat order; the
@@ -201,7 +203,8 @@ def create_game(
     taken and accepted (`accept_seat`, `join_seat`) or its organiser starts it
     (`start_game`); any other starts at once. `language`: its mails' language for a player
     who chose none. `capped`: counted against the day's caps on games and invitations
-    (`play.strangers`); only the operator's own tools make games that are not."""
+    (`play.strangers`); only the operator's own tools make games that are not. `join`: what
+    a player must have to take an open seat."""
     emails, colours, options = _checked_seating(creator, seats, options, forming)
     strangers.check_words(title, seats)
     whole = policy.timing_of({**(default_timing or {}), **(timing or {})})
@@ -234,6 +237,8 @@ def create_game(
         state=engine.to_dict(state),
         pending=engine.pending(state),
         seq=0,
+        min_reliability=(join or {}).get("min_reliability"),
+        min_rating=(join or {}).get("min_rating"),
     )
     moment = utcnow()
     game.seats = [
@@ -334,6 +339,7 @@ def join_seat(player: Player, game_id: int, colour: str) -> Game:
         raise Conflict(
             N_("You already hold a seat in game %(game)s."), code="already-seated", game=game.id
         )
+    _check_join_minimums(game, player)
     seat.player_id, seat.open, seat.accepted_at = player.id, False, utcnow()
     db.session.flush()
     line = lazy_(
@@ -350,6 +356,42 @@ def join_seat(player: Player, game_id: int, colour: str) -> Game:
     )
     _start_if_full(game)
     return game
+
+
+def _check_join_minimums(game: Game, player: Player) -> None:
+    """Forbidden unless `player` has the reliability and rating the organiser asks of those
+    who join an open seat (someone with no decision on record has no reliability yet)."""
+    if game.min_reliability is None and game.min_rating is None:
+        return
+    shown = ratings.beside_names([player.id])[player.id]
+    reliability, rating = shown["reliability"], shown["rating"]["ordinal"]
+    if game.min_reliability is not None and (
+        reliability is None or reliability < game.min_reliability
+    ):
+        raise Forbidden(
+            N_(
+                "Game %(game)s is for players who answer at least %(needed)s%% of their "
+                "decisions in time; you have %(yours)s. Look for another game that needs "
+                "players."
+            ),
+            code="join-needs-reliability",
+            game=game.id,
+            needed=round(game.min_reliability * 100),
+            yours=lazy_("no decisions on record yet")
+            if reliability is None
+            else f"{round(reliability * 100)}%",
+        )
+    if game.min_rating is not None and rating < game.min_rating:
+        raise Forbidden(
+            N_(
+                "Game %(game)s is for players rated at least %(needed)s; your rating is "
+                "%(yours)s. Look for another game that needs players."
+            ),
+            code="join-needs-rating",
+            game=game.id,
+            needed=f"{game.min_rating:.1f}",
+            yours=f"{rating:.1f}",
+        )
 
 
 def start_game(admin: Player, game_id: int) -> Game:

@@ -23,7 +23,16 @@ from sqlalchemy.engine import Connection
 import engine
 from pbem.extensions import db
 from pbem.game.ratings import MODEL, PLAYER_COUNTS, ordinal
-from pbem.store.models import Game, GameRating, Move, Player, PlayerRating, Seat, is_person
+from pbem.store.models import (
+    CardPlay,
+    Game,
+    GameRating,
+    Move,
+    Player,
+    PlayerRating,
+    Seat,
+    is_person,
+)
 from pbem.store.queries import insert_or_else
 
 _ratings = PlayerRating.__table__
@@ -32,6 +41,15 @@ _seats = Seat.__table__
 _players = Player.__table__
 _games = Game.__table__
 _moves = Move.__table__
+_card_plays = CardPlay.__table__
+
+#: Each move of a game, in order: who sent it (null for a bot's or a timeout's) and what it
+#: made happen.
+_MOVES_IN_ORDER = (
+    select(_moves.c.player_id, _moves.c.events)
+    .where(_moves.c.game_id == bindparam("game"))
+    .order_by(_moves.c.seq)
+)
 
 #: Each seat's holder at the game's end, and whether that holder is a person.
 _HOLDERS = (
@@ -113,6 +131,7 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
     found = results(sides(state), holders)
     if not found:
         return
+    _count_card_plays(connection, game_id, {r.colour: r.player_id for r in holders if r.person})
     players = len({row.player_id for row in holders})
     rated = len({r.side for r in found}) >= 2
     before = _locked_ratings(connection, [r.player_id for r in found], ended, create=rated)
@@ -147,6 +166,60 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
     )
     if rated:
         _move_ratings_on(connection, after, players, ended)
+
+
+def card_plays(
+    moves: Sequence[Any], people: dict[str, int]
+) -> dict[tuple[int, str], tuple[int, int]]:
+    """Each (person, action card): how often they chose it and the points their colour scored
+    in those rounds, from a game's `moves` (who sent each, its events) in order. `people`:
+    each person's colour. Only cards a person chose themselves count: a bot's choice for
+    their seat (after timeouts) is not theirs."""
+    totals: dict[tuple[int, str], tuple[int, int]] = {}
+    chosen: dict[str, str] = {}  # this round's card of each colour
+    gained: dict[str, int] = {}  # this round's points of each colour
+
+    def close_round() -> None:
+        for colour, card in chosen.items():
+            plays, points = totals.get((people[colour], card), (0, 0))
+            totals[(people[colour], card)] = (plays + 1, points + gained.get(colour, 0))
+        chosen.clear()
+        gained.clear()
+
+    for sender, events in moves:
+        for event in events or ():
+            if event["type"] == "round_started":
+                close_round()
+            elif event["type"] == "card_chosen":
+                colour = event["player"]
+                if colour in people and sender == people[colour]:
+                    chosen[colour] = event["card"]
+            elif event["type"] == "score":
+                gained[event["player"]] = gained.get(event["player"], 0) + event["points"]
+    close_round()
+    return totals
+
+
+def _count_card_plays(connection: Connection, game_id: int, people: dict[str, int]) -> None:
+    """Add the finished game's card plays to each person's kept summary."""
+    moves = connection.execute(_MOVES_IN_ORDER, {"game": game_id}).all()
+    found = card_plays(moves, people)
+    if not found:
+        return
+    statement = insert_or_else(connection, _card_plays)
+    connection.execute(
+        statement.on_conflict_do_update(
+            index_elements=[_card_plays.c.player_id, _card_plays.c.card],
+            set_={
+                "plays": _card_plays.c.plays + statement.excluded.plays,
+                "points": _card_plays.c.points + statement.excluded.points,
+            },
+        ),
+        [
+            {"player_id": player, "card": card, "plays": plays, "points": points}
+            for (player, card), (plays, points) in sorted(found.items())
+        ],
+    )
 
 
 def _locked_ratings(
@@ -223,7 +296,10 @@ def rebuild() -> int:
     waits for it, then is rated on top of it."""
     connection = db.session.connection()
     if connection.dialect.name == "postgresql":
-        connection.execute(text("LOCK TABLE player_ratings, game_ratings IN EXCLUSIVE MODE"))
+        connection.execute(
+            text("LOCK TABLE player_ratings, game_ratings, card_plays IN EXCLUSIVE MODE")
+        )
+    connection.execute(delete(_card_plays))
     connection.execute(delete(_results))
     connection.execute(delete(_ratings))
     ended = connection.execute(_FINISHED_IN_ORDER).all()

@@ -129,6 +129,10 @@ class Game(Model):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    # What a player must have to join an open seat (None: nothing): a reliability (0..1)
+    # and a shown rating (the ordinal), set by its organiser.
+    min_reliability: Mapped[float | None] = mapped_column(Float, default=None)
+    min_rating: Mapped[float | None] = mapped_column(Float, default=None)
     # Every move rewrites this row (seq, state, pending): no column that a move changes may
     # be indexed, so that PostgreSQL can update it in place (a HOT update, no index entry
     # written). What the sweep must find by time is kept apart (IdleLimit, Deadline).
@@ -479,6 +483,19 @@ class GameRating(Model):
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
     # When the game ended (its last move): the order a rebuild rates games in.
     rated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class CardPlay(Model):
+    """How often a person chose one action card (in their finished games, the cards they
+    chose themselves) and the points they scored in the rounds they chose it: a summary kept
+    when each game finishes, so a player's page reads a few rows instead of every log."""
+
+    __tablename__ = "card_plays"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    card: Mapped[str] = mapped_column(String(32), primary_key=True)
+    plays: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Decision(Model):

@@ -5,6 +5,7 @@ begins (deadlines, first mails) once every seat is taken and accepted."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TypedDict
 
@@ -13,15 +14,15 @@ from flask.typing import ResponseReturnValue
 
 from pbem import tokens
 from pbem.errors import Forbidden, NotFound
-from pbem.game import games, players
+from pbem.game import games, players, ratings
 from pbem.game.games import get_game
 from pbem.headers import no_referrer
-from pbem.languages import _
+from pbem.languages import _, number_text, share_text
 from pbem.play import lifecycle, strangers, unit
 from pbem.store.models import Game
 from pbem.timing import policy
 from pbem.web import signin
-from pbem.web.pages import FormingSeat, forming_seats
+from pbem.web.pages import FormingSeat, forming_seats, seated_people
 from pbem.web.routes import bp, current_player
 from pbem.web.wording import colour_name
 
@@ -73,7 +74,9 @@ def _holds(game: Game, colour: str, player_id: int) -> bool:
 @bp.get("/games/open")
 def open_games() -> str:
     """Forming games with open seats, newest first, with what a player needs to choose."""
-    listed = [_listed(game) for game in games.open_games(limit=100)]
+    found = games.open_games(limit=100)
+    shown = ratings.beside_names(seated_people(found))  # one read for every listed seat
+    listed = [_listed(game, shown) for game in found]
     return render_template("web/open_games.html", games=listed, signed_in_now=current_player())
 
 
@@ -115,20 +118,38 @@ class ListedGame(TypedDict):
     pace: str
     since: str
     organiser: str
+    asks: list[str]  # what a player must have to join it
 
 
-def _listed(game: Game) -> ListedGame:
+def _listed(game: Game, shown: Mapping[int, ratings.BesideName]) -> ListedGame:
     timing = policy.timing_of(game.timing)
     waited: datetime = game.created_at
     return {
         "id": game.id,
         "title": game.title,
-        "seats": forming_seats(game),
+        "seats": forming_seats(game, shown),
         "rounds": (game.options or {}).get("rounds", 9),
         "pace": _("%(hours)s h a turn", hours=timing["turn_hours"]),
         "since": waited.isoformat(),
         "organiser": game.creator.name,
+        "asks": _asks(game),
     }
+
+
+def _asks(game: Game) -> list[str]:
+    asks = []
+    if game.min_reliability is not None:
+        asks.append(
+            _(
+                "Open to players who answer at least %(share)s of their decisions in time.",
+                share=share_text(game.min_reliability),
+            )
+        )
+    if game.min_rating is not None:
+        asks.append(
+            _("Open to players rated at least %(rating)s.", rating=number_text(game.min_rating))
+        )
+    return asks
 
 
 @bp.route("/never-invite/<token>", methods=["GET", "POST"])

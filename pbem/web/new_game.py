@@ -17,7 +17,7 @@ from pbem.errors import Invalid, TooMany
 from pbem.game import players
 from pbem.languages import LANGUAGES, N_, _
 from pbem.play import lifecycle, unit
-from pbem.play.asked import SeatAsked
+from pbem.play.asked import JoinMinimums, SeatAsked
 from pbem.web.routes import bp, current_player
 
 #: The paces a game may be made with: how many hours each kind of decision may wait.
@@ -60,6 +60,7 @@ def new_game() -> ResponseReturnValue:
             default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
             forming=_forms(form, seats),
             language=form.get("language"),
+            join=_join_minimums(form),
         )
     except (Invalid, TooMany) as error:
         unit.rollback()
@@ -140,6 +141,22 @@ def _read(
     return title, seats, {"rounds": rounds}, timing
 
 
+#: What the form offers to ask of a player joining an open seat: reliabilities (percent)
+#: and shown ratings; anything else typed into the form asks nothing.
+RELIABILITY_CHOICES = (50, 70, 80, 90)
+RATING_CHOICES = (0, 5, 10, 15, 20)
+
+
+def _join_minimums(form: MultiDict[str, str]) -> JoinMinimums:
+    join: JoinMinimums = {}
+    reliability, rating = form.get("min_reliability", ""), form.get("min_rating", "")
+    if reliability.isdigit() and int(reliability) in RELIABILITY_CHOICES:
+        join["min_reliability"] = int(reliability) / 100
+    if rating.isdigit() and int(rating) in RATING_CHOICES:
+        join["min_rating"] = float(rating)
+    return join
+
+
 def _forms(form: MultiDict[str, str], seats: list[SeatAsked]) -> bool:
     """Whether the game waits for its seats (asked, or needed by an open seat)."""
     return form.get("forming") == "yes" or any(seat.get("open") for seat in seats)
@@ -154,4 +171,6 @@ def _form(form: MultiDict[str, str], error: str | None) -> str:
         paces={k: _(label) for k, (label, _timing) in PACES.items()},
         others=range(1, OTHER_SEATS + 1),
         languages=LANGUAGES,
+        reliabilities=RELIABILITY_CHOICES,
+        ratings=RATING_CHOICES,
     )

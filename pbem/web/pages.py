@@ -21,7 +21,7 @@ import engine
 from engine.data import ACTION_STACKS, POWER_CARDS
 from pbem import words
 from pbem.errors import NotFound
-from pbem.game import history, table
+from pbem.game import history, ratings, table
 from pbem.game.games import (
     earliest_deadlines,
     games_of,
@@ -30,13 +30,15 @@ from pbem.game.games import (
     pending_deadlines,
     seats_of,
 )
+from pbem.game.ratings import GameResult
 from pbem.game.states import current_state
 from pbem.game.views import GameView, view_of_seats
-from pbem.languages import _, current_language
+from pbem.languages import _, current_language, number_text
 from pbem.play.notes import LONGEST as LONGEST_NOTES
 from pbem.play.talk import LONGEST as LONGEST_WORDS
 from pbem.play.talk import OPEN_STATUSES
 from pbem.store.models import Game, Seat
+from pbem.web.beside import Beside, beside
 from pbem.web.board import PLACES, Chip, NamedChip, board_svg, colour_chip, panel_html
 from pbem.web.links import link
 from pbem.web.signin import Reader, SignedIn
@@ -469,9 +471,19 @@ def score_chart(entries: Sequence[Mapping[str, Any]], colours: Sequence[str]) ->
     }
 
 
+class RatingShown(TypedDict):
+    """A person's rating change in a finished game, as its final scoring writes it."""
+
+    player_id: int
+    rated: bool
+    change: str  # signed, in the reader's numbers
+    after: str
+
+
 class FinalRow(NamedChip):
     score: int
     winner: bool
+    rating: RatingShown | None  # a person's (None: a house bot's seat, or not yet rated)
 
 
 class TeamShown(TypedDict):
@@ -486,13 +498,30 @@ class FinalScoring(TypedDict):
     chart: Chart | None
 
 
+def _rating_shown(result: GameResult | None) -> RatingShown | None:
+    if result is None:
+        return None
+    change = number_text(result["rating_change"])
+    return {
+        "player_id": result["player_id"],
+        "rated": result["rated"],
+        "change": change if result["rating_change"] < 0 else "+" + change,
+        "after": number_text(result["ordinal"]),
+    }
+
+
 def final_scoring(
-    view: Mapping[str, Any], names: dict[str, str], entries: Sequence[Mapping[str, Any]] = ()
+    view: Mapping[str, Any],
+    names: dict[str, str],
+    entries: Sequence[Mapping[str, Any]] = (),
+    results: Mapping[str, GameResult] | None = None,
 ) -> FinalScoring | None:
     """The scores, winners and (two-colour game) each person's score, once the game is over,
-    with the score chart over its rounds (`entries`: the whole log, with its events)."""
+    with the score chart over its rounds (`entries`: the whole log, with its events) and
+    each person's rating change (`results`, by colour)."""
     if view.get("phase") != "over":
         return None
+    results = results or {}
     winners = set(view.get("winners", []))
     rows: list[FinalRow] = sorted(
         (
@@ -501,6 +530,7 @@ def final_scoring(
                 "name": names.get(c, c),
                 "score": view["players"][c]["score"],
                 "winner": c in winners,
+                "rating": _rating_shown(results.get(c)),
             }
             for c in view["colours"]
         ),
@@ -679,7 +709,9 @@ def _draw_board_page(
         board, panel = board_and_panel(game, view, names, deadlines)
     else:  # never kept: a planned position may never be played
         board, panel = board_svg(view), panel_html(view, names, {})
-    final = final_scoring(view, names, entries if over else ())
+    # Rated in the game's ending transaction: a page of its last seq finds the results.
+    results = ratings.game_results(game.id) if over else {}
+    final = final_scoring(view, names, entries if over else (), results)
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_parts.html").module
     links = {
@@ -880,10 +912,21 @@ class FormingSeat(NamedChip):
     open: bool
     bot: bool
     accepted: bool
+    record: Beside  # its holder's rating and reliability (nothing for an open or bot seat)
 
 
-def forming_seats(game: Game) -> list[FormingSeat]:
-    """Each seat of a forming game: who holds it, and whether they accepted or it is open."""
+def seated_people(games: Sequence[Game]) -> list[int]:
+    """The people holding seats of `games` (no open seat, no house bot)."""
+    return sorted({s.player_id for g in games for s in g.seats if not s.open and not s.bot})
+
+
+def forming_seats(
+    game: Game, shown: Mapping[int, ratings.BesideName] | None = None
+) -> list[FormingSeat]:
+    """Each seat of a forming game: who holds it, with their record (`shown`, if read for
+    several games at once), and whether they accepted or it is open."""
+    if shown is None:
+        shown = ratings.beside_names(seated_people([game]))
     return [
         {
             **colour_chip(s.colour),
@@ -891,6 +934,11 @@ def forming_seats(game: Game) -> list[FormingSeat]:
             "open": s.open,
             "bot": s.bot,
             "accepted": s.accepted_at is not None,
+            "record": beside(
+                s.player_id, shown[s.player_id]["rating"], shown[s.player_id]["reliability"]
+            )
+            if s.player_id in shown
+            else beside(None, None, None),
         }
         for s in game.seats
     ]

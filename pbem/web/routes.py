@@ -36,6 +36,7 @@ from pbem.play.batch import submit
 from pbem.store import outage
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
+from pbem.web.beside import seats_shown
 from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
 from pbem.web.links import own_path, site
@@ -110,7 +111,14 @@ def _board(
         "web/game.html",
         page.title,
         lambda token: parts.body(
-            page, error, token, table, organises(page, player), forming_seats(page), mine
+            page,
+            error,
+            token,
+            table,
+            organises(page, player),
+            forming_seats(page),
+            mine,
+            seats_shown(game_id) if page.status != "forming" else (),
         ),
         player,
     )

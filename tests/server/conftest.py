@@ -21,6 +21,7 @@ from pbem.game.players import add_player
 from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
+    "card_plays",
     "decisions",
     "game_ratings",
     "player_ratings",

@@ -88,6 +88,7 @@ def create(data: dict[str, Any]) -> GameSummary:
         default_timing=current_app.config["PBEM_DEFAULT_TIMING"],
         forming=data["forming"],
         language=data["language"],
+        join=data["join"],
     )
     unit.commit()
     return games.game_summary(game, player)

@@ -66,6 +66,20 @@ class GameOptionsSchema(ma.Schema):
     first_player = ma.fields.String(validate=ma.validate.OneOf(COLOURS))
 
 
+class JoinMinimumsSchema(ma.Schema):
+    min_reliability = ma.fields.Float(
+        validate=ma.validate.Range(min=0, max=1),
+        metadata={
+            "description": "The share of their last 100 decisions a player must have answered "
+            "in time to take an open seat (0 to 1)"
+        },
+    )
+    min_rating = ma.fields.Float(
+        validate=ma.validate.Range(min=-50, max=100),
+        metadata={"description": "The shown rating (mu - 3 sigma) a player must have"},
+    )
+
+
 class GameCreateSchema(ma.Schema):
     title = Text(200, required=True)
     seats = ma.fields.List(
@@ -79,6 +93,11 @@ class GameCreateSchema(ma.Schema):
     )
     options = ma.fields.Nested(GameOptionsSchema, load_default=dict)
     timing = ma.fields.Nested(TimingSchema, load_default=dict)
+    join = ma.fields.Nested(
+        JoinMinimumsSchema,
+        load_default=dict,
+        metadata={"description": "What a player must have to join one of its open seats"},
+    )
     forming = Flag(
         load_default=False,
         metadata={

@@ -1,0 +1,44 @@
+"""card plays and join minimums: each person's action cards chosen in finished games (for
+their page), and what a game's organiser asks of a player joining an open seat
+
+Card plays of games that finished before this revision are counted by `pbem ratings
+rebuild`.
+
+Revision ID: f4b8d2a6c1e3
+Revises: e2a7c4f9b1d6
+Create Date: 2026-12-09 10:00:00
+
+"""
+from alembic import op
+import sqlalchemy as sa
+
+
+# revision identifiers, used by Alembic.
+revision = 'f4b8d2a6c1e3'
+down_revision = 'e2a7c4f9b1d6'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        'card_plays',
+        sa.Column('player_id', sa.Integer(), nullable=False),
+        sa.Column('card', sa.String(length=32), nullable=False),
+        sa.Column('plays', sa.Integer(), nullable=False),
+        sa.Column('points', sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ['player_id'], ['players.id'], name='fk_card_plays_player_id_players'
+        ),
+        sa.PrimaryKeyConstraint('player_id', 'card', name='pk_card_plays'),
+    )
+    with op.batch_alter_table('games') as batch:
+        batch.add_column(sa.Column('min_reliability', sa.Float(), nullable=True))
+        batch.add_column(sa.Column('min_rating', sa.Float(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('games') as batch:
+        batch.drop_column('min_rating')
+        batch.drop_column('min_reliability')
+    op.drop_table('card_plays')

@@ -1,0 +1,155 @@
+"""Records on the pages: a player's page (`/players/<id>`: rating and its history drawn as a
+chart, reliability, games, the action cards they choose), the standings (`/ratings`), and
+what is shown beside a name elsewhere (a game's seats, the games that need players). Thin:
+`pbem.game.ratings` reads them; nothing private (an address, a key, notes, orders) is read."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from flask import render_template, request, url_for
+
+from pbem.errors import NotFound
+from pbem.game import ratings
+from pbem.game.ratings import HistoryPoint
+from pbem.languages import _, number_text, share_text
+from pbem.web.beside import beside
+from pbem.web.routes import bp
+from pbem.words import card_title
+
+#: The most pages of games or standings a reader may ask for (past it: not found).
+MOST_PAGES = 10_000
+
+CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN, CHART_LEFT = 560, 200, 24, 48
+
+
+def _page_arg() -> int:
+    raw = request.args.get("page", "1")
+    if not raw.isdigit() or not 1 <= int(raw) <= MOST_PAGES:
+        raise NotFound(_("There is no page %(page)r of this list; pages count from 1.", page=raw))
+    return int(raw)
+
+
+class RatingChart(TypedDict):
+    """The shown rating after each rated game, as `rating_chart` draws it (its own units)."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    bottom: int
+    points: str  # the polyline's
+    dots: list[tuple[float, float]]
+    ticks: list[tuple[str, float]]  # each label and its height
+    first: str
+    last: str
+
+
+def rating_chart(history: list[HistoryPoint]) -> RatingChart | None:
+    """The rating's history as a line to draw on the server (None with fewer than two
+    points): the oldest shown game on the left, a grid line at each whole step of 5."""
+    if len(history) < 2:
+        return None
+    values = [point["ordinal"] for point in history]
+    low, high = min(values + [0.0]), max(values + [5.0])
+    step = 5 * max(1, int((high - low) // 20) + 1)
+    low, high = step * (low // step), step * -(-high // step)
+    inner_w = CHART_WIDTH - CHART_LEFT - CHART_MARGIN
+    inner_h = CHART_HEIGHT - 2 * CHART_MARGIN
+
+    def x(i: int) -> float:
+        return CHART_LEFT + inner_w * i / (len(values) - 1)
+
+    def y(value: float) -> float:
+        return CHART_HEIGHT - CHART_MARGIN - inner_h * (value - low) / (high - low)
+
+    dots = [(round(x(i), 1), round(y(v), 1)) for i, v in enumerate(values)]
+    ticks, tick = [], low
+    while tick <= high:
+        ticks.append((number_text(tick, 0), round(y(tick), 1)))
+        tick += step
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "left": CHART_LEFT,
+        "right": CHART_WIDTH - CHART_MARGIN,
+        "bottom": CHART_HEIGHT - CHART_MARGIN,
+        "points": " ".join(f"{px},{py}" for px, py in dots),
+        "dots": dots if len(dots) <= 40 else [],
+        "ticks": ticks,
+        "first": number_text(values[0]),
+        "last": number_text(values[-1]),
+    }
+
+
+@bp.get("/players/<int:player_id>")
+def player_page(player_id: int) -> str:
+    """A player's record: rating and its history, reliability, games, cards chosen."""
+    page = _page_arg()
+    record = ratings.player_record(player_id)
+    played = ratings.player_games(player_id, page=page)
+    cards = [
+        {**stat, "title": card_title(stat["card"]), "average_text": number_text(stat["average"])}
+        for stat in ratings.card_stats(player_id)
+    ]
+    history = ratings.rating_history(player_id) if page == 1 else []
+    return render_template(
+        "web/player.html",
+        record=record,
+        shown=beside(record["id"], None if record["bot"] else record["rating"], None),
+        reliability=(
+            share_text(record["reliability"]) if record["reliability"] is not None else None
+        ),
+        chart=rating_chart(history),
+        finished=[
+            {
+                **game,
+                "change": number_text(game["rating_change"]),
+                "after": number_text(game["ordinal"]),
+            }
+            for game in played["finished"]
+        ],
+        current=played["current"] if page == 1 else [],
+        cards=cards if page == 1 else [],
+        page=page,
+        more=url_for("web.player_page", player_id=player_id, page=page + 1)
+        if played["more"]
+        else None,
+    )
+
+
+#: The standings' filters: everyone's rated games, or games of this many players.
+STANDINGS_FILTERS = ("", "2", "3", "4", "5")
+
+
+@bp.get("/ratings")
+def ratings_page() -> str:
+    """The people with enough rated games, the best shown rating first."""
+    page = _page_arg()
+    players = request.args.get("players", "")
+    if players not in STANDINGS_FILTERS:
+        raise NotFound(
+            _(
+                "There are no standings for %(players)r players: choose 2, 3, 4 or 5.",
+                players=players,
+            )
+        )
+    count = int(players) if players else None
+    found = ratings.standings(count, page=page)
+    rows = [
+        {**row, "rating_text": number_text(row["rating"]["ordinal"])} for row in found["players"]
+    ]
+    return render_template(
+        "web/ratings.html",
+        rows=rows,
+        players=players,
+        filters=[
+            (value, url_for("web.ratings_page", players=value or None))
+            for value in STANDINGS_FILTERS
+        ],
+        page=page,
+        least=ratings.PROVISIONAL_BELOW,
+        more=url_for("web.ratings_page", players=players or None, page=page + 1)
+        if found["more"]
+        else None,
+    )
