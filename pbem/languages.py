@@ -179,6 +179,15 @@ def moment_text(moment: datetime | str, *, year: bool = False) -> str:
     return joined.format(time, date) + " UTC"
 
 
+def day_text(moment: datetime | str) -> str:
+    """The day of `moment` (or its ISO 8601), in UTC, as the language being rendered writes
+    a short date with its year (`Nov 28, 2026`, `28. Nov. 2026`)."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return format_skeleton("yMMMd", utc, tzinfo=UTC, locale=rendering_locale())
+
+
 def number_text(value: float, digits: int = 1) -> str:
     """`value` to `digits` decimals as the language being rendered writes it (12.3, 12,3)."""
     pattern = "#,##0." + "0" * digits if digits else "#,##0"
@@ -203,6 +212,7 @@ def init_app(app: Flask, locale_selector: Any = None) -> None:
     app.teardown_request(_end_request)
     _install_look_ups(app.jinja_env)
     app.jinja_env.globals["current_language"] = current_language
+    app.jinja_env.globals["day_text"] = day_text
     app.jinja_env.globals["languages"] = LANGUAGES
 
 

@@ -148,7 +148,10 @@ def pages(out_dir: Path, language: str | None = None) -> None:
     With `language`, the browser asks for that language, and only LANGUAGE_SCENES are taken
     (`web-NAME-LANGUAGE.png`, `web-NAME-LANGUAGE-phone.png`)."""
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite"})
+        # Rosa makes more games than a day allows a stranger: the season behind the ratings.
+        app = create_app(
+            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite", "PBEM_GAMES_PER_DAY": 50}
+        )
         upgrade_database(app)
         client = app.test_client()
         server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -226,15 +229,21 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         db.session.commit()
         db.session.remove()
 
-    def new_game(title: str, seed: int, moves: int) -> int:
+    def new_game(title: str, seed: int, moves: int, options: dict[str, Any] | None = None) -> int:
         body = {
             "title": title,
             "seats": [{"email": f"{c}@example.org", "colour": c} for c in names],
+            "options": options or {},
         }
         auth = {"Authorization": f"Bearer {keys['red']}"}
         game_id: int = client.post("/api/games", json=body, headers=auth).get_json()["id"]
         _play_over_api(client, game_id, keys, seed, moves)
         return game_id
+
+    with app.app_context():
+        rosa_player = player_by_key_hash(hash_api_key(keys["red"]))
+        assert rosa_player is not None  # registered above
+        rosa_id = rosa_player.id
 
     def seat(game_id: int, colour: str | None = None) -> tuple[str, str]:
         """A seat's sign-in link: `colour`'s, else the seat that must act now."""
@@ -244,6 +253,9 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
             assert player is not None  # registered above
             return colour, seat_link(game_id, colour, player.id)
 
+    # A season of short games before the Winter cup: a rating history and standings to show.
+    for week in range(1, 6):
+        new_game(f"Autumn round {week}", 20 + week, 5000, {"rounds": 6})
     mid, done = new_game("Sunday league", 3, 152), new_game("Winter cup", 5, 5000)
     scored = _first_scoring(client, mid)
     turn = new_game("Friday table", 7, 0)
@@ -283,6 +295,9 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
         "finished": ([f"{base}/games/{done}"], ""),
+        # Rosa's record after the season and the cup, and the standings they make.
+        "player": ([f"{base}/players/{rosa_id}"], ""),
+        "ratings": ([f"{base}/ratings"], ""),
         # Rosa's page after she played her turn and two bots ended the round with a scoring.
         "since-last-look": ([seat(against_bots, "red")[1]], ""),
         # What a stranger and a newcomer meet: the "never invite me again" page, and the page
@@ -307,9 +322,7 @@ def _sign_up_link(app: Flask, email: str, name: str) -> str:
     return links[0]
 
 
-def _forming_game(
-    app: Flask, client: Any, keys: dict[str, str], tmp: Path
-) -> tuple[str, str]:
+def _forming_game(app: Flask, client: Any, keys: dict[str, str], tmp: Path) -> tuple[str, str]:
     """Rosa's game that forms (a friend invited, a seat open, a bot): the file URL of the
     friend's invitation mail, its HTML part as a mail client shows it, and the mail's
     "never invite me again" link."""
