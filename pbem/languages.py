@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from babel.dates import format_skeleton, get_datetime_format
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_percent, get_decimal_symbol, get_minus_sign_symbol
 from flask import Flask, g, has_app_context, has_request_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
@@ -185,18 +186,52 @@ def day_text(moment: datetime | str) -> str:
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
     utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    return format_skeleton("yMMMd", utc, tzinfo=UTC, locale=rendering_locale())
+    return _day_text(utc.date(), rendering_locale())
+
+
+@lru_cache(maxsize=4096)
+def _day_text(day: date, locale: str) -> str:
+    return format_skeleton("yMMMd", day, locale=locale)
 
 
 def number_text(value: float, digits: int = 1) -> str:
-    """`value` to `digits` decimals as the language being rendered writes it (12.3, 12,3)."""
-    pattern = "#,##0." + "0" * digits if digits else "#,##0"
-    return format_decimal(value, format=pattern, locale=rendering_locale())
+    """`value` to `digits` decimals as the language being rendered writes it (12.3, 12,3;
+    no grouping: a rating or an average is never in the thousands)."""
+    return number_writer()(value, digits)
+
+
+def number_writer() -> Callable[[float, int], str]:
+    """`number_text` for the language being rendered now, looked up once: for a page that
+    writes many numbers."""
+    point, minus = _number_symbols(rendering_locale())
+
+    def write(value: float, digits: int) -> str:
+        return _number(value, digits, point, minus)
+
+    return write
+
+
+def _number(value: float, digits: int, point: str, minus: str) -> str:
+    written = f"{value:.{digits}f}"
+    if written.startswith("-"):
+        written = minus + written[1:] if written.strip("-0.") else written[1:]
+    return written.replace(".", point)
+
+
+@lru_cache(maxsize=32)
+def _number_symbols(locale: str) -> tuple[str, str]:
+    """The decimal point and minus sign of `locale` (Babel's, read once)."""
+    return get_decimal_symbol(locale), get_minus_sign_symbol(locale)
 
 
 def share_text(share: float) -> str:
     """A share from 0 to 1 as a whole percentage in the language being rendered (95 %)."""
-    return format_percent(share, locale=rendering_locale())
+    return _share_text(round(share * 100), rendering_locale())
+
+
+@lru_cache(maxsize=1024)
+def _share_text(percent: int, locale: str) -> str:
+    return format_percent(percent / 100, locale=locale)
 
 
 def init_app(app: Flask, locale_selector: Any = None) -> None:

@@ -8,11 +8,12 @@ deadline goes (`pbem.timing.deadlines`); nothing here writes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypedDict
 
 from openskill.models import PlackettLuce
-from sqlalchemy import case, func, select, true
+from sqlalchemy import bindparam, case, func, select, true
 
 from pbem.errors import NotFound
 from pbem.languages import N_
@@ -113,8 +114,10 @@ class Standings(TypedDict):
 
 
 def ordinal(mu: float, sigma: float) -> float:
-    """The conservative rating shown for (mu, sigma): openskill's ordinal, mu - 3 sigma."""
-    return float(MODEL.rating(mu=mu, sigma=sigma).ordinal())
+    """The conservative rating shown for (mu, sigma): openskill's ordinal with its defaults,
+    mu - 3 sigma, written out (a page draws hundreds; making the library's rating object for
+    each costs more than the rest of the arithmetic)."""
+    return mu - 3.0 * sigma
 
 
 def rating_of(mu: float, sigma: float, games: int) -> Rating:
@@ -136,101 +139,155 @@ def _no_player(player_id: int) -> NotFound:
     return NotFound(N_("There is no player %(player)s."), code="no-such-player", player=player_id)
 
 
+#: A person's last RELIABILITY_WINDOW decisions (`player`), over the (player, id) index.
+_LAST_DECISIONS = (
+    select(_decisions.c.how)
+    .where(_decisions.c.player_id == bindparam("player"))
+    .order_by(_decisions.c.id.desc())
+    .limit(RELIABILITY_WINDOW)
+    .subquery()
+)
+#: How many of them were answered in time, and how many there are.
+_IN_TIME = select(
+    func.coalesce(func.sum(case((_LAST_DECISIONS.c.how == "in_time", 1), else_=0)), 0)
+).scalar_subquery()
+_OWED = select(func.count()).select_from(_LAST_DECISIONS).scalar_subquery()
+
+#: A player's record (`player`) in one read: name, rating, reliability. Built once: making
+#: a statement costs more than the database's answer to it.
+_RECORD = (
+    select(
+        _players.c.id,
+        _players.c.name,
+        is_person(_players.c.email).label("person"),
+        _ratings.c.mu,
+        _ratings.c.sigma,
+        _ratings.c.games,
+        _IN_TIME.label("in_time"),
+        _OWED.label("owed"),
+    )
+    .select_from(_players.outerjoin(_ratings, _ratings.c.player_id == _players.c.id))
+    .where(_players.c.id == bindparam("player"))
+)
+
+
 def player_record(player_id: int) -> PlayerRecord:
     """A player's name, rating and reliability, as anyone may read them (never an address,
-    a key, notes or orders). NotFound for a player there is none of."""
+    a key, notes or orders), in one read. NotFound for a player there is none of."""
     if not 0 < player_id <= MAX_ID:
         raise _no_player(player_id)
-    row = (
-        reads.connection()
-        .execute(
-            select(
-                _players.c.id,
-                _players.c.name,
-                is_person(_players.c.email).label("person"),
-                _ratings.c.mu,
-                _ratings.c.sigma,
-                _ratings.c.games,
-            )
-            .select_from(_players.outerjoin(_ratings, _ratings.c.player_id == _players.c.id))
-            .where(_players.c.id == player_id)
-        )
-        .first()
-    )
+    row = reads.connection().execute(_RECORD, {"player": player_id}).first()
     if row is None:
         raise _no_player(player_id)
-    shown, answered = reliability(player_id)
     return {
         "id": row.id,
         "name": row.name,
         "bot": not row.person,
         "rating": unrated() if row.mu is None else rating_of(row.mu, row.sigma, row.games),
-        "reliability": shown,
-        "decisions": answered,
+        "reliability": int(row.in_time) / row.owed if row.owed else None,
+        "decisions": int(row.owed),
     }
 
 
 def reliability(player_id: int) -> tuple[float | None, int]:
     """The share of a person's last RELIABILITY_WINDOW decisions answered before their
     deadline (None before their first), and how many decisions that is over."""
-    last = (
-        select(_decisions.c.how)
-        .where(_decisions.c.player_id == player_id)
-        .order_by(_decisions.c.id.desc())
-        .limit(RELIABILITY_WINDOW)
-        .subquery()
+    answered, count = (
+        reads.connection().execute(select(_IN_TIME, _OWED), {"player": player_id}).one()
     )
-    in_time, owed = (
-        reads.connection()
-        .execute(select(func.sum(case((last.c.how == "in_time", 1), else_=0)), func.count()))
-        .one()
-    )
-    return (None if not owed else int(in_time) / owed), int(owed)
+    return (None if not count else int(answered) / count), int(count)
 
 
 def player_games(player_id: int, page: int = 1, per_page: int = 50) -> PlayerGames:
     """A player's finished games (a page of them, the last ended first) with their place,
     score and rating change, and the games they are in now."""
     _known_player(player_id)
-    connection = reads.connection()
-    finished = connection.execute(
-        select(
-            _games.c.id,
-            _games.c.title,
-            _results.c.rated_at,
-            _results.c.players,
-            _results.c.rank,
-            _results.c.score,
-            _results.c.bot_finished,
-            _results.c.rated,
-            _results.c.mu_before,
-            _results.c.sigma_before,
-            _results.c.mu_after,
-            _results.c.sigma_after,
-        )
-        .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
-        .where(_results.c.player_id == player_id)
-        .order_by(_results.c.rated_at.desc(), _results.c.game_id.desc())
-        .offset((page - 1) * per_page)
-        .limit(per_page + 1)
-    ).all()
-    current = connection.execute(
-        select(_games.c.id, _games.c.title, _games.c.status, _seats.c.colour)
-        .select_from(_seats.join(_games, _games.c.id == _seats.c.game_id))
-        .where(_seats.c.player_id == player_id, _games.c.status.in_(CURRENT_STATUSES))
-        .order_by(_games.c.id, _seats.c.position)
-    ).all()
+    finished = _results_of(player_id, (page - 1) * per_page, per_page + 1)
+    return {
+        "finished": [_finished(row) for row in finished[:per_page]],
+        "current": _current_games(player_id),
+        "more": len(finished) > per_page,
+    }
+
+
+class PlayerPage(TypedDict):
+    record: PlayerRecord
+    games: PlayerGames
+    history: list[HistoryPoint]  # the first page's only
+    cards: list[CardStat]  # the first page's only
+
+
+def player_page(player_id: int, page: int = 1, per_page: int = 20) -> PlayerPage:
+    """All a player's page shows, in four reads: their record, a page of finished games
+    (the first page's read also gives the rating's history), the games they are in now,
+    and the action cards they chose."""
+    record = player_record(player_id)
+    first = page == 1
+    wanted = max(HISTORY_POINTS, per_page + 1) if first else per_page + 1
+    finished = _results_of(player_id, (page - 1) * per_page, wanted)
+    games: PlayerGames = {
+        "finished": [_finished(row) for row in finished[:per_page]],
+        "current": _current_games(player_id) if first else [],
+        "more": len(finished) > per_page,
+    }
+    history = _history([row for row in finished if row.rated][:HISTORY_POINTS]) if first else []
+    return {
+        "record": record,
+        "games": games,
+        "history": history,
+        "cards": card_stats(player_id) if first else [],
+    }
+
+
+#: A player's results (`player`) with their games' titles, the last ended first, from
+#: `skip` on, at most `most`.
+_RESULTS = (
+    select(
+        _games.c.id,
+        _games.c.title,
+        _results.c.rated_at,
+        _results.c.players,
+        _results.c.rank,
+        _results.c.score,
+        _results.c.bot_finished,
+        _results.c.rated,
+        _results.c.mu_before,
+        _results.c.sigma_before,
+        _results.c.mu_after,
+        _results.c.sigma_after,
+    )
+    .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
+    .where(_results.c.player_id == bindparam("player"))
+    .order_by(_results.c.rated_at.desc(), _results.c.game_id.desc())
+    .offset(bindparam("skip"))
+    .limit(bindparam("most"))
+)
+
+#: The games a player (`player`) holds seats in that are still going.
+_CURRENT = (
+    select(_games.c.id, _games.c.title, _games.c.status, _seats.c.colour)
+    .select_from(_seats.join(_games, _games.c.id == _seats.c.game_id))
+    .where(_seats.c.player_id == bindparam("player"), _games.c.status.in_(CURRENT_STATUSES))
+    .order_by(_games.c.id, _seats.c.position)
+)
+
+
+def _results_of(player_id: int, offset: int, limit: int) -> list[Any]:
+    """A player's results with their games' titles, the last ended first."""
+    found = reads.connection().execute(
+        _RESULTS, {"player": player_id, "skip": offset, "most": limit}
+    )
+    return list(found)
+
+
+def _current_games(player_id: int) -> list[CurrentGame]:
     going: dict[int, CurrentGame] = {}
-    for row in current:
+    for row in reads.connection().execute(_CURRENT, {"player": player_id}):
         entry = going.setdefault(
             row.id, {"id": row.id, "title": row.title, "status": row.status, "colours": []}
         )
         entry["colours"].append(row.colour)
-    return {
-        "finished": [_finished(row) for row in finished[:per_page]],
-        "current": list(going.values()),
-        "more": len(finished) > per_page,
-    }
+    return list(going.values())
 
 
 def _known_player(player_id: int) -> None:
@@ -280,7 +337,7 @@ def standings(players: int | None = None, page: int = 1, per_page: int = 50) -> 
             )
             .select_from(_ratings.join(_players, _players.c.id == _ratings.c.player_id))
             .where(counted >= PROVISIONAL_BELOW)
-            .order_by(_ratings.c.ordinal.desc(), _ratings.c.player_id)
+            .order_by(_ratings.c.ordinal.desc(), _ratings.c.player_id.desc())
             .offset((page - 1) * per_page)
             .limit(per_page + 1)
         )
@@ -307,15 +364,19 @@ class CardStat(TypedDict):
     average: float  # the points they scored in those rounds, on average
 
 
+#: A person's (`player`) card plays, the most chosen first.
+_CARDS = (
+    select(_card_plays.c.card, _card_plays.c.plays, _card_plays.c.points)
+    .where(_card_plays.c.player_id == bindparam("player"))
+    .order_by(_card_plays.c.plays.desc(), _card_plays.c.card)
+)
+
+
 def card_stats(player_id: int) -> list[CardStat]:
     """The action cards a player chose in their finished games, the most chosen first, with
     how many points they scored on average in the rounds they chose each (the summary kept
     when each game finished)."""
-    rows = reads.connection().execute(
-        select(_card_plays.c.card, _card_plays.c.plays, _card_plays.c.points)
-        .where(_card_plays.c.player_id == player_id)
-        .order_by(_card_plays.c.plays.desc(), _card_plays.c.card)
-    )
+    rows = reads.connection().execute(_CARDS, {"player": player_id})
     return [
         {"card": row.card, "plays": row.plays, "average": row.points / row.plays}
         for row in rows
@@ -336,7 +397,7 @@ def rating_history(player_id: int, points: int = HISTORY_POINTS) -> list[History
         reads.connection()
         .execute(
             select(
-                _results.c.game_id,
+                _results.c.game_id.label("id"),
                 _results.c.rated_at,
                 _results.c.mu_before,
                 _results.c.sigma_before,
@@ -349,6 +410,11 @@ def rating_history(player_id: int, points: int = HISTORY_POINTS) -> list[History
         )
         .all()
     )
+    return _history(newest)
+
+
+def _history(newest: Sequence[Any]) -> list[HistoryPoint]:
+    """The history drawn from rated results, the newest first (each with the game's `id`)."""
     if not newest:
         return []
     rows = list(reversed(newest))
@@ -360,7 +426,7 @@ def rating_history(player_id: int, points: int = HISTORY_POINTS) -> list[History
     }
     return [start] + [
         {
-            "game_id": row.game_id,
+            "game_id": row.id,
             "ended": _iso(row.rated_at),
             "ordinal": ordinal(row.mu_after, row.sigma_after),
         }

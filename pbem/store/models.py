@@ -440,11 +440,14 @@ class PlayerRating(Model):
     count the rated games by how many players they had (the standings' filter)."""
 
     __tablename__ = "player_ratings"
+    # The standings read it backwards, best first (ties: the later player first): a page
+    # of them is a walk along this index, not a sort of everyone.
+    __table_args__ = (Index("ix_player_ratings_ordinal_player_id", "ordinal", "player_id"),)
 
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
-    ordinal: Mapped[float] = mapped_column(Float, index=True)
+    ordinal: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
     games_2: Mapped[int] = mapped_column(Integer, default=0)
     games_3: Mapped[int] = mapped_column(Integer, default=0)

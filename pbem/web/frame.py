@@ -1,4 +1,4 @@
-"""The board page's frame, drawn once per reader.
+"""A page's frame, drawn once per reader: the board page's, and the record pages'.
 
 `web/game.html` is `web/base.html` (the stylesheets, the header with who is signed in and the
 sign-out form, flash messages, the script) around the page's title and body. All of the frame
@@ -46,12 +46,17 @@ def framed(
         me,
         token,
         flashes,
-        # Signed out, the header's sign-in link comes back to this page.
-        None if me is not None else (request.endpoint, request.full_path),
+        # Signed out, a game's header has a sign-in link that comes back to it (base.html);
+        # any other page's frame is the same whatever its path.
+        None if me is not None else (request.endpoint, _back_to()),
     )
     frames = app_drawn("pbem_frames", FRAMES_KEPT)
     before_title, between, after = frames.get(key, lambda: _cut(template))
     return "".join((before_title, escape(title), between, body(token), after))
+
+
+def _back_to() -> str | None:
+    return request.full_path if request.endpoint == "web.game" else None
 
 
 def _cut(template: str) -> tuple[str, str, str]:

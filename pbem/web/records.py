@@ -8,13 +8,15 @@ from __future__ import annotations
 from typing import TypedDict
 
 from flask import render_template, request, url_for
+from markupsafe import Markup
 
 from pbem.errors import NotFound
 from pbem.game import ratings
 from pbem.game.ratings import HistoryPoint
-from pbem.languages import _, number_text, share_text
+from pbem.languages import _, number_text, number_writer, share_text
 from pbem.web.beside import beside
-from pbem.web.routes import bp
+from pbem.web.frame import framed
+from pbem.web.routes import bp, current_player
 from pbem.words import card_title
 
 #: The most pages of games or standings a reader may ask for (past it: not found).
@@ -86,36 +88,40 @@ def rating_chart(history: list[HistoryPoint]) -> RatingChart | None:
 def player_page(player_id: int) -> str:
     """A player's record: rating and its history, reliability, games, cards chosen."""
     page = _page_arg()
-    record = ratings.player_record(player_id)
-    played = ratings.player_games(player_id, page=page)
-    cards = [
-        {**stat, "title": card_title(stat["card"]), "average_text": number_text(stat["average"])}
-        for stat in ratings.card_stats(player_id)
-    ]
-    history = ratings.rating_history(player_id) if page == 1 else []
-    return render_template(
+    found = ratings.player_page(player_id, page=page)
+    record, played = found["record"], found["games"]
+    number = number_writer()
+    body = render_template(
         "web/player.html",
         record=record,
         shown=beside(record["id"], None if record["bot"] else record["rating"], None),
         reliability=(
             share_text(record["reliability"]) if record["reliability"] is not None else None
         ),
-        chart=rating_chart(history),
+        chart=rating_chart(found["history"]),
         finished=[
             {
                 **game,
-                "change": number_text(game["rating_change"]),
-                "after": number_text(game["ordinal"]),
+                "change": number(game["rating_change"], 1),
+                "after": number(game["ordinal"], 1),
             }
             for game in played["finished"]
         ],
-        current=played["current"] if page == 1 else [],
-        cards=cards if page == 1 else [],
+        current=played["current"],
+        cards=[
+            {
+                **stat,
+                "title": card_title(stat["card"]),
+                "average_text": number_text(stat["average"]),
+            }
+            for stat in found["cards"]
+        ],
         page=page,
         more=url_for("web.player_page", player_id=player_id, page=page + 1)
         if played["more"]
         else None,
     )
+    return _framed(record["name"], body)
 
 
 #: The standings' filters: everyone's rated games, or games of this many players.
@@ -139,7 +145,7 @@ def ratings_page() -> str:
     rows = [
         {**row, "rating_text": number_text(row["rating"]["ordinal"])} for row in found["players"]
     ]
-    return render_template(
+    body = render_template(
         "web/ratings.html",
         rows=rows,
         players=players,
@@ -153,3 +159,9 @@ def ratings_page() -> str:
         if found["more"]
         else None,
     )
+    return _framed(_("Ratings"), body)
+
+
+def _framed(title: str, body: str) -> str:
+    """`body` in the reader's frame (drawn once per reader and kept)."""
+    return framed("web/framed.html", title, lambda _token: Markup(body), current_player())

@@ -4,6 +4,7 @@ records beside several names read at once, and an organiser's minimums for an op
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 import engine
@@ -223,3 +224,13 @@ def test_an_open_seat_asks_the_organisers_minimums_of_whoever_joins(app, api):
         headers=api.auth(api.keys[organiser]),
     )
     assert "min_reliability" in str(assert_problem(bad, 422))
+
+
+def test_the_shown_rating_is_openskills_own_ordinal():
+    import random
+
+    rng = random.Random(4)
+    for _ in range(200):
+        mu, sigma = rng.uniform(-10, 60), rng.uniform(0.5, 9)
+        expected = records.MODEL.rating(mu=mu, sigma=sigma).ordinal()
+        assert records.ordinal(mu, sigma) == pytest.approx(expected, abs=1e-9)

@@ -1,5 +1,6 @@
 """card plays and join minimums: each person's action cards chosen in finished games (for
-their page), and what a game's organiser asks of a player joining an open seat
+their page), what a game's organiser asks of a player joining an open seat, and the
+standings' index (ordinal, player)
 
 Card plays of games that finished before this revision are counted by `pbem ratings
 rebuild`.
@@ -35,9 +36,15 @@ def upgrade() -> None:
     with op.batch_alter_table('games') as batch:
         batch.add_column(sa.Column('min_reliability', sa.Float(), nullable=True))
         batch.add_column(sa.Column('min_rating', sa.Float(), nullable=True))
+    op.drop_index('ix_player_ratings_ordinal', 'player_ratings')
+    op.create_index(
+        'ix_player_ratings_ordinal_player_id', 'player_ratings', ['ordinal', 'player_id']
+    )
 
 
 def downgrade() -> None:
+    op.drop_index('ix_player_ratings_ordinal_player_id', 'player_ratings')
+    op.create_index('ix_player_ratings_ordinal', 'player_ratings', ['ordinal'])
     with op.batch_alter_table('games') as batch:
         batch.drop_column('min_rating')
         batch.drop_column('min_reliability')

@@ -1,0 +1,286 @@
+"""Benchmark the record pages on a large server: a player's page and the standings with
+10,000 players and 100,000 finished games, on PostgreSQL, under gunicorn as deployed.
+
+A fresh schema is migrated and filled in bulk (rows as the server writes them, numbers
+drawn at random): P players with ratings, G finished games with a result for each of
+their 3-5 people, 40 closed decisions and about 20 action cards chosen per player, and a
+few thousand games still going with their seats. Then one client asks, in turns so the
+machine's ups and downs fall on all alike: GET /api/health/live (the baseline, which reads
+nothing), a random player's page, its API answer, the standings (all games, and 4-player
+games), and the standings' 40th page. Prints each one's p50 and p99, and its p50 as a
+multiple of health's.
+
+    python bench/ratings.py                          # 10,000 players, 100,000 games
+    python bench/ratings.py --players 2000 --games 20000 --rounds 200
+
+PostgreSQL: 127.0.0.1:5432 (trust), database `test`, a schema of its own.
+Figures, not a test: nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import statistics
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from common import Client, database  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from api import start_server  # noqa: E402
+
+CARDS = [f"card_{n}" for n in range(43)]
+CHUNK = 20_000
+
+
+def fill(url: str, players: int, games: int, seed: int) -> None:
+    """The tables the record pages read, filled in bulk as the server would have left them."""
+    import sqlalchemy as sa
+
+    from pbem.game.ratings import ordinal
+    from pbem.store.models import (
+        CardPlay,
+        Decision,
+        Game,
+        GameRating,
+        Player,
+        PlayerRating,
+        Seat,
+    )
+
+    rng = random.Random(seed)
+    engine = sa.create_engine(url)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    with engine.begin() as connection:
+
+        def put(table, rows) -> None:
+            for first in range(0, len(rows), CHUNK):
+                connection.execute(sa.insert(table.__table__), rows[first : first + CHUNK])
+
+        put(
+            Player,
+            [
+                {
+                    "id": p,
+                    "email": f"p{p}@example.org",
+                    "name": f"Player {p}",
+                    "preferences": {},
+                    "created_at": start,
+                    "session_epoch": 0,
+                    "email_proved_at": start,
+                    "email_version": 0,
+                }
+                for p in range(1, players + 1)
+            ],
+        )
+        rated: dict[int, list[int]] = {p: [0, 0, 0, 0, 0] for p in range(1, players + 1)}
+        game_rows, result_rows = [], []
+        for g in range(1, games + 1):
+            ended = start + timedelta(minutes=5 * g)
+            seated = rng.sample(range(1, players + 1), rng.choice((3, 4, 5)))
+            game_rows.append(_game(g, seated[0], "finished", ended, len(seated)))
+            for place, p in enumerate(seated, start=1):
+                mu = rng.gauss(25, 4)
+                result_rows.append(
+                    {
+                        "game_id": g,
+                        "player_id": p,
+                        "players": len(seated),
+                        "rank": place,
+                        "score": rng.randint(30, 120),
+                        "mu_before": mu,
+                        "sigma_before": 6.0,
+                        "mu_after": mu + rng.gauss(0, 1),
+                        "sigma_after": 5.8,
+                        "bot_finished": False,
+                        "rated": True,
+                        "rated_at": ended,
+                    }
+                )
+                rated[p][0] += 1
+                rated[p][len(seated) - 1] += 1
+        going = games // 20
+        for g in range(games + 1, games + going + 1):
+            game_rows.append(_game(g, rng.randint(1, players), "active", start, 4))
+        put(Game, game_rows)
+        put(GameRating, result_rows)
+        put(
+            Seat,
+            [
+                {
+                    "game_id": g,
+                    "player_id": p,
+                    "colour": colour,
+                    "position": i,
+                    "timeouts": 0,
+                    "bot": False,
+                    "open": False,
+                    "accepted_at": start,
+                }
+                for g in range(games + 1, games + going + 1)
+                for i, (p, colour) in enumerate(
+                    zip(
+                        rng.sample(range(1, players + 1), 4),
+                        ("red", "yellow", "green", "blue"),
+                        strict=True,
+                    )
+                )
+            ],
+        )
+        ratings = []
+        for p, (count, _one, two, three, four) in rated.items():
+            mu, sigma = rng.gauss(25, 4), max(1.5, 8.33 - 0.1 * count)
+            ratings.append(
+                {
+                    "player_id": p,
+                    "mu": mu,
+                    "sigma": sigma,
+                    "ordinal": ordinal(mu, sigma),
+                    "games": count,
+                    "games_2": 0,
+                    "games_3": two,
+                    "games_4": three,
+                    "games_5": four,
+                    "updated_at": start,
+                }
+            )
+        put(PlayerRating, ratings)
+        hows = ["in_time"] * 17 + ["late", "timeout", "bot"]
+        put(
+            Decision,
+            [
+                {
+                    "player_id": p,
+                    "game_id": rng.randint(1, games),
+                    "colour": "red",
+                    "decision": "turn",
+                    "due_at": start,
+                    "closed_at": start,
+                    "how": rng.choice(hows),
+                }
+                for p in range(1, players + 1)
+                for _ in range(40)
+            ],
+        )
+        put(
+            CardPlay,
+            [
+                {
+                    "player_id": p,
+                    "card": card,
+                    "plays": rng.randint(1, 30),
+                    "points": rng.randint(0, 600),
+                }
+                for p in range(1, players + 1)
+                for card in rng.sample(CARDS, 20)
+            ],
+        )
+        if connection.dialect.name == "postgresql":
+            for table in ("players", "games", "seats", "game_ratings", "player_ratings"):
+                connection.execute(sa.text(f"ANALYZE {table}"))
+            connection.execute(sa.text("ANALYZE decisions"))
+            connection.execute(sa.text("ANALYZE card_plays"))
+            # The ids were given: the sequences must start past them, as the server's would.
+            for table in ("players", "games"):
+                connection.execute(
+                    sa.text(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                        f"(SELECT max(id) FROM {table}))"
+                    )
+                )
+    engine.dispose()
+
+
+def _game(game_id: int, creator: int, status: str, moment: datetime, seats: int) -> dict:
+    return {
+        "id": game_id,
+        "title": f"Game {game_id}",
+        "options": {},
+        "timing": {},
+        "seed": game_id,
+        "status": status,
+        "creator_id": creator,
+        "colours": ["red", "yellow", "green", "blue", "brown"][:seats],
+        "pending": [],
+        "seq": 300,
+        "created_at": moment,
+        "updated_at": moment,
+    }
+
+
+def measure(port: int, players: int, rounds: int, seed: int) -> dict[str, list[float]]:
+    """Each request kind asked once a turn, `rounds` turns; the seconds each took."""
+    rng = random.Random(seed)
+    client = Client(port)
+    kinds = {
+        "health/live": lambda: "/api/health/live",
+        "/players/<id>": lambda: f"/players/{rng.randint(1, players)}",
+        "/api/players/<id>": lambda: f"/api/players/{rng.randint(1, players)}",
+        "/ratings": lambda: "/ratings",
+        "/ratings?players=4": lambda: "/ratings?players=4",
+        "/ratings?page=40": lambda: "/ratings?page=40",
+        "/api/ratings": lambda: "/api/ratings",
+    }
+    times: dict[str, list[float]] = {name: [] for name in kinds}
+    for turn in range(rounds + 20):
+        for name, path in kinds.items():
+            target = path()
+            started = time.perf_counter()
+            client.connection.request("GET", target)
+            response = client.connection.getresponse()
+            response.read()
+            took = time.perf_counter() - started
+            if response.status != 200:
+                raise RuntimeError(f"{target}: {response.status}")
+            if turn >= 20:  # the first turns warm the workers' caches and connections
+                times[name].append(took)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pg", default="postgresql+psycopg://127.0.0.1:5432/test")
+    args = parser.parse_args()
+    with database("postgresql", args.pg) as url:
+        env = {**os.environ, "DATABASE_URL": url}
+        import subprocess
+
+        bin_dir = Path(sys.executable).parent
+        subprocess.run(
+            [bin_dir / "pbem", "db", "upgrade"], env=env, check=True, capture_output=True
+        )
+        began = time.perf_counter()
+        fill(url, args.players, args.games, args.seed)
+        print(
+            f"filled: {args.players} players, {args.games} finished games "
+            f"in {time.perf_counter() - began:.1f} s"
+        )
+        server, port = start_server(url, None, None)
+        try:
+            times = measure(port, args.players, args.rounds, args.seed)
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+    base = statistics.median(times["health/live"])
+    for name, seconds in times.items():
+        ordered = sorted(seconds)
+        p50, p99 = statistics.median(ordered), ordered[int(len(ordered) * 0.99) - 1]
+        print(
+            f"  {name:<20} p50 {p50 * 1000:7.2f} ms  p99 {p99 * 1000:7.2f} ms  "
+            f"{p50 / base:5.2f}x health"
+        )
+
+
+if __name__ == "__main__":
+    main()
