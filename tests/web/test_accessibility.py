@@ -61,6 +61,7 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
     step_randomly(api, game_id, keys, random.Random(2), 30)
     finished_id, finished_keys = api.new_game(colours, options={"rounds": 6})
     play_random_game(api, finished_id, finished_keys, random.Random(3))
+    player_id = api.get("/api/players/me", finished_keys["red"]).get_json()["id"]
     pending = api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
     # An intrigue under way: the places its caballeros may leave are buttons on the map.
     intrigue_id, _, intrigue_colour, _ = game_with_an_intrigue(api, random.Random(7))
@@ -74,6 +75,8 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
         "rules": f"{live}/rules",
         "game, signed out": f"{live}/games/{game_id}",
         "finished game": f"{live}/games/{finished_id}",
+        "a player's page": f"{live}/players/{player_id}",
+        "the ratings": f"{live}/ratings",
         "a seat's link, asking": seat_link_for(app, game_id, pending),
         "game, as a seat": f"{live}/games/{game_id}?colour={pending}",
         "home, signed in": f"{live}/",

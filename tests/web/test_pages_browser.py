@@ -291,7 +291,16 @@ def test_on_a_phone_the_board_is_readable_and_the_page_never_scrolls_sideways(
     try:
         widths = {}
         # The finished game first: its score chart once made the page 536 px wide.
-        paths = (f"/games/{finished_id}", "/", "/rules", "/sign-in", "/games/open")
+        player_id = api.get("/api/players/me", finished_keys["red"]).get_json()["id"]
+        paths = (
+            f"/games/{finished_id}",
+            f"/players/{player_id}",
+            "/ratings",
+            "/",
+            "/rules",
+            "/sign-in",
+            "/games/open",
+        )
         for path in (*paths, f"/games/{game_id}"):
             browser.get(f"{live}{path}")
             sizes = browser.execute_script(MEASURE, TEXTS)
