@@ -207,7 +207,7 @@ def abandon_idle_games() -> list[str]:
             )
         )
         if abandoned:
-            db.session.execute(delete(_deadlines).where(_deadlines.c.game_id == game_id))
+            deadlines.close_abandoned(db.session.connection(), game_id, moment)
             outbox.abandoned(db.session.connection(), game=db.session.get(Game, game_id))
             lines.append(f"game {game_id}: abandoned, no player having moved in it for too long")
         elif gone and queries.changed(

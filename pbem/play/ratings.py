@@ -3,6 +3,7 @@ their rating moved on by openskill's Plackett-Luce model, in the game's ending t
 and `rebuild`, which rates every finished game again, in the order they ended.
 
 Only people are rated, by their places among the people: house bots' seats are left out,
+as are the seats of anyone who never proved their address,
 and a person's seat a bot finished (after their timeouts, or handed to it) is rated as it
 finished, marked so. Places come from the final scores, a tie sharing a place, as the rules
 give the win (`engine.winners`); in the two-colour variant each person's score is the rule's
@@ -51,13 +52,15 @@ _MOVES_IN_ORDER = (
     .order_by(_moves.c.seq)
 )
 
-#: Each seat's holder at the game's end, and whether that holder is a person.
+#: Each seat's holder at the game's end, and whether that holder is a person to rate: one
+#: who proved their address (followed a link mailed to it). Anyone can name an address
+#: they do not hold; a rating is kept for whoever shows it is theirs.
 _HOLDERS = (
     select(
         _seats.c.colour,
         _seats.c.player_id,
         _seats.c.bot,
-        is_person(_players.c.email).label("person"),
+        (is_person(_players.c.email) & _players.c.email_proved_at.is_not(None)).label("person"),
     )
     .select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
     .where(_seats.c.game_id == bindparam("game"))

@@ -59,12 +59,13 @@ RECORD_DECISION = insert(_decisions).from_select(
 
 def ending(source: str, due_at: datetime, moment: datetime) -> str:
     """How a decision answered by a move from `source` at `moment` closed (DECISION_ENDINGS):
-    the server playing for the seat is a timeout, or a bot's move; any other source is its
-    holder (or their orders) answering, in time or late."""
+    the server playing for the seat is a timeout, or a bot's move; a game abandoned while
+    it waited leaves it unanswered; any other source is its holder (or their orders)
+    answering, in time or late."""
     if source in ("timeout", "scheduler"):
         return "timeout"
-    if source == "bot":
-        return "bot"
+    if source in ("bot", "abandoned"):
+        return source
     return "in_time" if moment <= due_at else "late"
 
 
@@ -122,6 +123,14 @@ def sync(
             )
         connection.execute(insert(_deadlines), new_rows)
     return due
+
+
+def close_abandoned(connection: Connection, game_id: int, moment: datetime) -> None:
+    """A game abandoned by silence: each decision still open closes unanswered, kept
+    against its holder (a person) as a decision they never made."""
+    rows = GAME_DEADLINES.all(connection, {"game": game_id})
+    connection.execute(delete(_deadlines).where(_deadlines.c.game_id == game_id))
+    _record(connection, game_id, rows, {row.colour: "abandoned" for row in rows}, moment)
 
 
 def _record(

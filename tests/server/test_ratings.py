@@ -526,3 +526,23 @@ def test_the_standings_list_people_with_five_rated_games_best_first(app, api):
     assert api.get("/api/ratings?per_page=2").get_json()["more"] is True
     assert api.get("/api/ratings?players=6").status_code == 422
     assert not any(email in json.dumps(every) for email in emails)
+
+
+def test_only_people_who_proved_their_address_are_rated(app, api):
+    """An invited address nobody has shown to be theirs plays its seat but is not rated:
+    the others are rated among themselves."""
+    emails = people(api, 3)
+    stranger = f"unproved-{uuid.uuid4().hex[:6]}@example.org"
+    seats = [{"email": e, "colour": c} for e, c in zip(emails, ["red", "blue", "green"])]
+    seats.append({"email": stranger, "colour": "yellow"})
+    body = {"title": "Rated", "seats": seats, "options": {"rounds": 6}}
+    made = api.client.post("/api/games", json=body, headers=api.auth(api.keys[emails[0]]))
+    assert made.status_code == 201, made.get_json()
+    game_id = made.get_json()["id"]
+    play_out(app, game_id, seed=6)
+    scores, holders = final_scores(app, game_id)
+    found = results_of(app, game_id)
+    assert sorted(found) == sorted(holders[c] for c in ("red", "blue", "green"))
+    assert holders["yellow"] not in ratings_now(app)
+    ranks = competition_ranks([scores[c] for c in ("red", "blue", "green", "yellow")])
+    assert [found[holders[c]].rank for c in ("red", "blue", "green")] == ranks[:3]

@@ -199,3 +199,30 @@ def test_reliability_is_over_the_last_hundred_decisions_and_none_before_any(app,
         )
         db.session.commit()
         assert reliability(ann) == ((RELIABILITY_WINDOW - 10) / RELIABILITY_WINDOW, 100)
+
+
+def test_a_game_abandoned_by_silence_counts_against_whoever_it_waited_for(app, api):
+    from pbem.play.due import abandon_idle_games
+
+    set_now(app, START)
+    game_id, ann, ben = new_game(api)
+    until_ann_must_answer(app, game_id, ben, [])
+    open_now = pending(app, game_id)
+    assert set(open_now) == {"red"}
+    # Nobody moves for the idle limit: the game is abandoned before any sweep times her out.
+    later(app, 24 * 400)
+    with app.app_context():
+        assert any("abandoned" in line for line in abandon_idle_games())
+        db.session.commit()
+        kept = db.session.execute(
+            sa.select(Decision.player_id, Decision.decision, Decision.how).where(
+                Decision.game_id == game_id, Decision.how == "abandoned"
+            )
+        ).all()
+        # Only the decision it waited for, Ann's: Ben owed none.
+        assert kept == [(ann, open_now["red"], "abandoned")]
+        shown, over = reliability(ann)
+        in_time = db.session.execute(
+            sa.select(sa.func.count()).where(Decision.player_id == ann, Decision.how == "in_time")
+        ).scalar_one()
+        assert shown == in_time / over and over == in_time + 1
