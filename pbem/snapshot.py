@@ -240,11 +240,6 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         _play_over_api(client, game_id, keys, seed, moves)
         return game_id
 
-    with app.app_context():
-        rosa_player = player_by_key_hash(hash_api_key(keys["red"]))
-        assert rosa_player is not None  # registered above
-        rosa_id = rosa_player.id
-
     def seat(game_id: int, colour: str | None = None) -> tuple[str, str]:
         """A seat's sign-in link: `colour`'s, else the seat that must act now."""
         colour = colour or client.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
@@ -253,9 +248,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
             assert player is not None  # registered above
             return colour, seat_link(game_id, colour, player.id)
 
-    # A season of short games before the Winter cup: a rating history and standings to show.
-    for week in range(1, 6):
-        new_game(f"Autumn round {week}", 20 + week, 5000, {"rounds": 6})
+    _season(new_game)
     mid, done = new_game("Sunday league", 3, 152), new_game("Winter cup", 5, 5000)
     scored = _first_scoring(client, mid)
     turn = new_game("Friday table", 7, 0)
@@ -296,7 +289,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
         "finished": ([f"{base}/games/{done}"], ""),
         # Rosa's record after the season and the cup, and the standings they make.
-        "player": ([f"{base}/players/{rosa_id}"], ""),
+        "player": ([f"{base}/players/{_player_id(app, keys['red'])}"], ""),
         "ratings": ([f"{base}/ratings"], ""),
         # Rosa's page after she played her turn and two bots ended the round with a scoring.
         "since-last-look": ([seat(against_bots, "red")[1]], ""),
@@ -305,6 +298,19 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         "never-invite": ([never_invite], ""),
         "sign-up": ([], ""),  # its link made for each pass (`pages`)
     }
+
+
+def _player_id(app: Flask, key: str) -> int:
+    with app.app_context():
+        player = player_by_key_hash(hash_api_key(key))
+        assert player is not None  # registered by the scenes
+        return player.id
+
+
+def _season(new_game: Callable[..., int]) -> None:
+    """A season of short games before the Winter cup: a rating history and standings."""
+    for week in range(1, 6):
+        new_game(f"Autumn round {week}", 20 + week, 5000, {"rounds": 6})
 
 
 def _sign_up_link(app: Flask, email: str, name: str) -> str:

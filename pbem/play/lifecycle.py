@@ -23,7 +23,7 @@ from pbem.game.players import (
     normal_email,
 )
 from pbem.game.states import current_state
-from pbem.languages import N_, known, later, lazy_, moment_text
+from pbem.languages import N_, _, known, later, lazy_, moment_text
 from pbem.notify import outbox
 from pbem.notify.later import Later
 from pbem.play import chain, strangers
@@ -377,7 +377,7 @@ def _check_join_minimums(game: Game, player: Player) -> None:
             code="join-needs-reliability",
             game=game.id,
             needed=round(game.min_reliability * 100),
-            yours=lazy_("no decisions on record yet")
+            yours=later(_, N_("no decisions on record yet"))
             if reliability is None
             else f"{round(reliability * 100)}%",
         )
