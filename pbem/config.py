@@ -86,6 +86,9 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # bots) and between mail sender passes.
         PBEM_SWEEP_SECONDS=5.0,
         PBEM_MAIL_SECONDS=2.0,
+        # Seconds a sweep pass gives bots to think, all bot seats together: past it, a bot
+        # seat waits for the next pass, so a pass never runs far past its interval.
+        PBEM_SWEEP_BOT_SECONDS=3.0,
         # Wake the sender when a commit queued mail (pbem.notify.wake), besides its passes.
         PBEM_MAIL_WAKE=True,
         # DKIM signing of outgoing mail (pbem.notify.signing): all three, or none.
@@ -152,6 +155,7 @@ def _from_environment(app: Flask) -> None:
             app.config[name] = int(os.environ[name])
     for name in (
         "PBEM_SWEEP_SECONDS",
+        "PBEM_SWEEP_BOT_SECONDS",
         "PBEM_MAIL_SECONDS",
         "PBEM_BODY_PAUSE_SECONDS",
         "PBEM_OUTBOX_KEEP_DAYS",

@@ -5,7 +5,22 @@ of the game and evaluation are in `engine.bots.model`). `engine.driver` plays wh
 with them.
 """
 
+from collections.abc import Callable
+from typing import Protocol
+
 from engine.bots.greedy import GreedyBot
 from engine.bots.random_bot import RandomBot
+from engine.state import State
+from engine.types import Move
 
-__all__ = ["GreedyBot", "RandomBot"]
+
+class Bot(Protocol):
+    """What every bot is: made from a seed, it chooses `player`'s move in `state`."""
+
+    def choose(self, state: State, player: str) -> Move: ...
+
+
+#: The bots by the level a server names them with, weakest first.
+LEVELS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot"]

@@ -14,6 +14,7 @@ class SeatAsked(TypedDict, total=False):
     email: str
     name: str
     bot: bool
+    level: str  # a house bot's (`engine.bots.LEVELS`); none: the game's `takeover_bot`
     open: bool
 
 

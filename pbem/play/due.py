@@ -13,6 +13,8 @@ same transaction.
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -20,13 +22,13 @@ from sqlalchemy import Row, delete, select, update
 from sqlalchemy.engine import Connection
 
 import engine
-from engine.bots import GreedyBot
 from pbem.clock import now
 from pbem.errors import NothingToPlay
 from pbem.extensions import db
 from pbem.game.seating import Actor
 from pbem.notify import outbox
 from pbem.play.batch import Outcome, submit
+from pbem.play.house_bots import HouseBot, house_bot
 from pbem.store import queries
 from pbem.store.health import beat
 from pbem.store.models import Deadline, Game, IdleLimit, Seat
@@ -65,11 +67,25 @@ def _claim(deadline_id: int) -> Row[Any] | None:
     return db.session.execute(query).first()
 
 
-def act_on(deadline_id: int, moment: datetime) -> str | None:
+@dataclass
+class BotTime:
+    """The time a sweep pass gives bots to think, all its bot seats together: one decision
+    at least (so a short budget still moves the games on), then until `until`, a
+    `time.monotonic()` moment."""
+
+    until: float
+    thought: bool = False
+
+    def allows(self) -> bool:
+        return not self.thought or time.monotonic() < self.until
+
+
+def act_on(deadline_id: int, moment: datetime, bot_time: BotTime | None = None) -> str | None:
     """Claim the deadline row and do what it is due for (remind, play for the seat), in a
     transaction of its own, committed here: a line saying what was done, or None (taken by
-    another sweep, answered meanwhile, not due yet, its game over). A ServiceError means the
-    game moved on under it: the caller rolls back, and the next sweep sees the row."""
+    another sweep, answered meanwhile, not due yet, its game over, or a bot's to answer once
+    the pass's time for bots, `bot_time`, has gone: the next pass takes it). A ServiceError
+    means the game moved on under it: the caller rolls back, and the next sweep sees it."""
     row = _claim(deadline_id)
     if row is None or row.next_at > moment:
         db.session.rollback()  # taken by another sweep, answered, or already handled
@@ -83,7 +99,13 @@ def act_on(deadline_id: int, moment: datetime) -> str | None:
         return None
     due_at = row.due_at
     if seat.bot or moment >= due_at:
-        return _play_for(game, seat, row, timing)
+        until = None
+        if bot_time is not None and (seat.bot or timing["on_timeout"] == "bot"):
+            if not bot_time.allows():
+                db.session.rollback()  # left due: the next pass gives its bot time
+                return None
+            bot_time.thought, until = True, bot_time.until
+        return _play_for(game, seat, row, timing, until)
     return _remind(game, seat, row, timing, due_at, moment)
 
 
@@ -112,12 +134,20 @@ def _remind(
 
 
 def plan_for(
-    state: engine.State, colour: str, decision: str, bot: GreedyBot | None
+    state: engine.State,
+    colour: str,
+    decision: str,
+    bot: HouseBot | None,
+    until: float | None = None,
 ) -> list[engine.Move]:
     """The moves the server makes for `colour` to answer `decision`: the engine's default
-    move each step, or the bot's, until that decision is no longer theirs."""
+    move each step, or the bot's, until that decision is no longer theirs. A bot stops
+    thinking at `until` (a `time.monotonic()` moment) once it has one move: the rest of the
+    decision stays open, due at once, for the next pass."""
     moves: list[engine.Move] = []
     while len(moves) < MOST_MOVES:
+        if moves and until is not None and time.monotonic() >= until:
+            break
         mine = [
             p
             for p in engine.pending(state)
@@ -133,14 +163,17 @@ def plan_for(
     return moves
 
 
-def _play_for(game: Game, seat: Seat, row: Row[Any], timing: policy.Timing) -> str | None:
+def _play_for(
+    game: Game, seat: Seat, row: Row[Any], timing: policy.Timing, until: float | None
+) -> str | None:
     by_bot = seat.bot or timing["on_timeout"] == "bot"
-    bot = GreedyBot(game.seed % 2**31 + game.seq) if by_bot else None
+    level = seat.bot_level if seat.bot and seat.bot_level else timing["takeover_bot"]
+    bot = house_bot(level, game.seed % 2**31 + game.seq) if by_bot else None
     timed_out = not seat.bot
     kind = row.decision.partition(":")[0]
 
     def plan(state: engine.State, colour: str) -> list[engine.Move]:
-        return plan_for(state, colour, row.decision, bot)
+        return plan_for(state, colour, row.decision, bot, until)
 
     def tell(connection: Connection, outcome: Outcome) -> None:
         if not timed_out:

@@ -247,6 +247,7 @@ def create_game(
             colour=colour,
             position=i,
             bot=bool(seat.get("bot")),
+            bot_level=seat.get("level") if seat.get("bot") else None,
             open=bool(seat.get("open")),
             # The organiser's own seat and a bot's are accepted as the game is made.
             accepted_at=moment if seat.get("bot") or email == creator.email else None,

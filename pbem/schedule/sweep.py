@@ -5,7 +5,10 @@ deadline row and commits its own transaction).
 
 from __future__ import annotations
 
+import time
 from typing import Any
+
+from flask import current_app
 
 from pbem.clock import now
 from pbem.errors import ServiceError
@@ -20,6 +23,8 @@ def sweep(limit: int = 500) -> list[str]:
     all), so bots answer one another within one sweep rather than one sweep apart.
     """
     lines = due.abandon_idle_games()
+    # Bots think within this pass's budget; a bot seat past it waits for the next pass.
+    bot_time = due.BotTime(time.monotonic() + float(current_app.config["PBEM_SWEEP_BOT_SECONDS"]))
     # A row is known by its id and next_at: SQLite may give a new row a deleted one's id,
     # and a row left due (a pass that lost a race) is not taken twice in one sweep.
     handled: set[tuple[int, Any]] = set()
@@ -32,7 +37,7 @@ def sweep(limit: int = 500) -> list[str]:
         for deadline_id, next_at in found[: limit - len(handled)]:
             handled.add((deadline_id, next_at))
             try:
-                line = due.act_on(deadline_id, moment)
+                line = due.act_on(deadline_id, moment, bot_time)
             except ServiceError:
                 unit.rollback()  # the game moved on under us: its next sweep sees it
                 continue

@@ -182,6 +182,9 @@ class Seat(Model):
     # Timeouts in a row (a move of the holder's own resets it), and whether a bot plays it.
     timeouts: Mapped[int] = mapped_column(Integer, default=0)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The level of the house bot that plays it (`engine.bots.LEVELS`); None: the game's
+    # `takeover_bot`.
+    bot_level: Mapped[str | None] = mapped_column(String(16), default=None)
     # While the game forms: when its holder accepted it (the organiser's and a bot's at once),
     # and whether anyone may join it (an open seat, held meanwhile by a house bot).
     accepted_at: Mapped[datetime | None] = mapped_column(UtcDateTime())

@@ -27,6 +27,7 @@ class Timing(TypedDict):
     quiet_days: list[str]  # of WEEKDAYS
     on_timeout: str  # "default_move", "bot" or "skip"
     bot_after_timeouts: int
+    takeover_bot: str  # the level of the bot that takes a seat over (engine.bots.LEVELS)
     abandon_after_days: int
     vacation_days: int
 
@@ -41,6 +42,7 @@ DEFAULT_TIMING: Timing = {
     "quiet_days": [],
     "on_timeout": "default_move",
     "bot_after_timeouts": 3,
+    "takeover_bot": "greedy",
     "abandon_after_days": 30,
     "vacation_days": 14,
 }

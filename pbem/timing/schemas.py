@@ -3,6 +3,7 @@ document both check a policy against."""
 
 import marshmallow as ma
 
+from engine.bots import LEVELS
 from pbem.timing.policy import WEEKDAYS
 
 
@@ -39,6 +40,15 @@ class TimingSchema(ma.Schema):
         strict=True,
         validate=ma.validate.Range(min=1, max=100),
         metadata={"description": "Timeouts in a row after which a bot takes the seat (3)"},
+    )
+    takeover_bot = ma.fields.String(
+        validate=ma.validate.OneOf(list(LEVELS)),
+        metadata={
+            "description": "The level of the bot that takes a seat over (after its timeouts, "
+            "or handed to it) and that a timeout's `bot` move comes from: "
+            + ", ".join(LEVELS)
+            + " (greedy)"
+        },
     )
     abandon_after_days = ma.fields.Integer(
         strict=True,

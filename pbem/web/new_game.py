@@ -11,6 +11,7 @@ from flask import current_app, flash, redirect, render_template, request, url_fo
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
+from engine.bots import LEVELS
 from engine.data import COLOURS
 from pbem.addresses import kept_address
 from pbem.errors import Invalid, TooMany
@@ -18,6 +19,7 @@ from pbem.game import players
 from pbem.languages import LANGUAGES, N_, _
 from pbem.play import lifecycle, unit
 from pbem.play.asked import JoinMinimums, SeatAsked
+from pbem.timing.policy import DEFAULT_TIMING
 from pbem.web.routes import bp, current_player
 
 #: The paces a game may be made with: how many hours each kind of decision may wait.
@@ -116,7 +118,10 @@ def _read(
         if not who:
             continue
         if who == "bot":
-            seats.append({"bot": True, "colour": colour})
+            bot: SeatAsked = {"bot": True, "colour": colour}
+            if form.get("bot_level") in LEVELS:
+                bot["level"] = form["bot_level"]
+            seats.append(bot)
         elif who == "open":
             seats.append({"open": True, "colour": colour})
         else:
@@ -140,6 +145,13 @@ def _read(
         timing["quiet_days"] = ["sat", "sun"]
     return title, seats, {"rounds": rounds}, timing
 
+
+#: How the form names each house bot's level.
+BOT_LEVEL_WORDS = {
+    "random": N_("random moves (for a first game)"),
+    "greedy": N_("greedy: looks one move ahead"),
+    "strong": N_("strong: searches the likely hands and picks"),
+}
 
 #: What the form offers to ask of a player joining an open seat: reliabilities (percent)
 #: and shown ratings; anything else typed into the form asks nothing.
@@ -172,5 +184,7 @@ def _form(form: MultiDict[str, str], error: str | None) -> str:
         others=range(1, OTHER_SEATS + 1),
         languages=LANGUAGES,
         reliabilities=RELIABILITY_CHOICES,
+        levels={level: _(words) for level, words in BOT_LEVEL_WORDS.items() if level in LEVELS},
+        default_level=DEFAULT_TIMING["takeover_bot"],
         ratings=RATING_CHOICES,
     )

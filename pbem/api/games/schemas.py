@@ -2,6 +2,7 @@ from typing import Any
 
 import marshmallow as ma
 
+from engine.bots import LEVELS
 from pbem.api.fields import Address, Flag, Text
 from pbem.languages import LANGUAGES
 from pbem.timing.schemas import TimingSchema
@@ -31,6 +32,14 @@ class SeatInSchema(ma.Schema):
             "description": "true instead of an email: anyone may join the seat while the game "
             'forms (with "forming": true)'
         }
+    )
+    level = ma.fields.String(
+        validate=ma.validate.OneOf(list(LEVELS)),
+        metadata={
+            "description": "With bot: how well the house bot plays ("
+            + ", ".join(LEVELS)
+            + "); left out, the game's timing.takeover_bot"
+        },
     )
     name = ma.fields.String(
         validate=ma.validate.Length(min=1, max=100),

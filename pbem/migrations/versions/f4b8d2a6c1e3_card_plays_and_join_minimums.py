@@ -1,6 +1,6 @@
 """card plays and join minimums: each person's action cards chosen in finished games (for
-their page), what a game's organiser asks of a player joining an open seat, and the
-standings' index (ordinal, player)
+their page), what a game's organiser asks of a player joining an open seat, the standings'
+index (ordinal, player), and the level of a seat's house bot
 
 Card plays of games that finished before this revision are counted by `pbem ratings
 rebuild`.
@@ -36,6 +36,8 @@ def upgrade() -> None:
     with op.batch_alter_table('games') as batch:
         batch.add_column(sa.Column('min_reliability', sa.Float(), nullable=True))
         batch.add_column(sa.Column('min_rating', sa.Float(), nullable=True))
+    with op.batch_alter_table('seats') as batch:
+        batch.add_column(sa.Column('bot_level', sa.String(length=16), nullable=True))
     op.drop_index('ix_player_ratings_ordinal', 'player_ratings')
     op.create_index(
         'ix_player_ratings_ordinal_player_id', 'player_ratings', ['ordinal', 'player_id']
@@ -43,6 +45,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('seats') as batch:
+        batch.drop_column('bot_level')
     op.drop_index('ix_player_ratings_ordinal_player_id', 'player_ratings')
     op.create_index('ix_player_ratings_ordinal', 'player_ratings', ['ordinal'])
     with op.batch_alter_table('games') as batch:

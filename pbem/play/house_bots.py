@@ -1,0 +1,30 @@
+"""The house bots by level, as a game names them: the bot a seat is filled with at the start
+(the organiser's choice) and the one that takes over a seat after its timeouts, or when its
+holder hands it over (the game's `takeover_bot`). Each sees only its seat's view.
+
+Bots think only in the scheduler's sweep, never in a request: `plan_for` (`pbem.play.due`)
+asks one for a decision's moves within a wall-clock budget, and the sweep stops giving bots
+time once its pass has spent its own (`SWEEP_BOT_SECONDS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.bots import LEVELS as ENGINE_LEVELS
+from engine.bots import Bot as HouseBot
+from pbem.timing.policy import DEFAULT_TIMING
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "HouseBot", "house_bot"]
+
+#: Each level's bot, made from a seed (the game's seed and seq: the same position gives the
+#: same answer on every server).
+LEVELS: dict[str, Callable[[int], HouseBot]] = dict(ENGINE_LEVELS)
+
+#: The level that takes over a seat when the game names none.
+DEFAULT_LEVEL = DEFAULT_TIMING["takeover_bot"]
+
+
+def house_bot(level: str | None, seed: int) -> HouseBot:
+    """The bot of `level` (the default for a level this server does not know)."""
+    return LEVELS.get(level or DEFAULT_LEVEL, LEVELS[DEFAULT_LEVEL])(seed)
