@@ -18,6 +18,24 @@ from tests.server.conftest import assert_problem
 from tests.server.test_ratings import new_game_of, people, play_out, ratings_now
 
 
+def add_decisions(app, player_id: int, game_id: int, hows: list[str]) -> None:
+    """Closed decisions of a player, as the deadlines keep them, each ending as `hows` says."""
+    with app.app_context():
+        for how in hows:
+            db.session.add(
+                Decision(
+                    player_id=player_id,
+                    game_id=game_id,
+                    colour="red",
+                    decision="turn",
+                    due_at=now(),
+                    closed_at=now(),
+                    how=how,
+                )
+            )
+        db.session.commit()
+
+
 def test_card_plays_count_a_persons_own_choices_and_their_rounds_points():
     red, blue = 1, 2
     moves = [
@@ -132,21 +150,9 @@ def test_records_read_together_equal_each_read_alone(app, api):
             db.session.execute(sa.select(Player.id).where(Player.email == e)).scalar_one()
             for e in emails
         ]
-        endings = {ids[0]: ["in_time"] * 3 + ["timeout"], ids[1]: ["late"] * 2 + ["in_time"] * 150}
-        for player, hows in endings.items():
-            for how in hows:
-                db.session.add(
-                    Decision(
-                        player_id=player,
-                        game_id=game_id,
-                        colour="red",
-                        decision="turn",
-                        due_at=now(),
-                        closed_at=now(),
-                        how=how,
-                    )
-                )
-        db.session.commit()
+    add_decisions(app, ids[0], game_id, ["in_time"] * 3 + ["timeout"])
+    add_decisions(app, ids[1], game_id, ["late"] * 2 + ["in_time"] * 150)
+    with app.app_context():
         together = records.reliabilities(ids)
         assert together == {p: records.reliability(p) for p in ids}
         # The last 100 of the second's 152: all in time.
@@ -184,19 +190,7 @@ def test_an_open_seat_asks_the_organisers_minimums_of_whoever_joins(app, api):
     assert "80%" in problem["detail"] and "no decisions on record yet" in problem["detail"]
     with app.app_context():
         player = db.session.execute(sa.select(Player.id).where(Player.email == steady)).scalar_one()
-        for how in ["in_time"] * 9 + ["timeout"]:
-            db.session.add(
-                Decision(
-                    player_id=player,
-                    game_id=game_id,
-                    colour="red",
-                    decision="turn",
-                    due_at=now(),
-                    closed_at=now(),
-                    how=how,
-                )
-            )
-        db.session.commit()
+    add_decisions(app, player, game_id, ["in_time"] * 9 + ["timeout"])
     joined = api.client.post(
         f"/api/games/{game_id}/seats/blue/join", headers=api.auth(api.keys[steady])
     )

@@ -109,6 +109,24 @@ def final_scores(app, game_id: int) -> tuple[dict[str, int], dict[str, int]]:
         return engine.scores(state), {s.colour: s.player_id for s in game.seats}
 
 
+def kept_rating(app, player_id: int, mu: float, **by_size: int) -> None:
+    """A rating as if the player's games had been rated: sigma 5, and `games_N` counts."""
+    with app.app_context():
+        counts = {f"games_{n}": by_size.get(f"games_{n}", 0) for n in (2, 3, 4, 5)}
+        db.session.add(
+            PlayerRating(
+                player_id=player_id,
+                mu=mu,
+                sigma=5.0,
+                ordinal=mu - 15.0,
+                games=sum(counts.values()),
+                updated_at=now(),
+                **counts,
+            )
+        )
+        db.session.commit()
+
+
 def competition_ranks(values: list) -> list[int]:
     return [1 + sum(other > value for other in values) for value in values]
 
@@ -482,28 +500,11 @@ def test_the_standings_list_people_with_five_rated_games_best_first(app, api):
             db.session.execute(sa.select(Player.id).where(Player.email == e)).scalar_one()
             for e in emails
         ]
-        # Rated games as if played: 5 of 3 players, 6 of 2, 4 of 4 (provisional), 9 of 3.
-        for player_id, mu, games, by_size in [
-            (ids[0], 30.0, 5, {"games_3": 5}),
-            (ids[1], 35.0, 6, {"games_2": 6}),
-            (ids[2], 40.0, 4, {"games_4": 4}),
-            (ids[3], 28.0, 9, {"games_3": 9}),
-        ]:
-            db.session.add(
-                PlayerRating(
-                    player_id=player_id,
-                    mu=mu,
-                    sigma=5.0,
-                    ordinal=mu - 15.0,
-                    games=games,
-                    games_2=by_size.get("games_2", 0),
-                    games_3=by_size.get("games_3", 0),
-                    games_4=by_size.get("games_4", 0),
-                    games_5=0,
-                    updated_at=now(),
-                )
-            )
-        db.session.commit()
+    # Rated games as if played: 5 of 3 players, 6 of 2, 4 of 4 (provisional), 9 of 3.
+    kept_rating(app, ids[0], 30.0, games_3=5)
+    kept_rating(app, ids[1], 35.0, games_2=6)
+    kept_rating(app, ids[2], 40.0, games_4=4)
+    kept_rating(app, ids[3], 28.0, games_3=9)
     every = api.get("/api/ratings").get_json()
     assert [(p["place"], p["id"]) for p in every["players"]] == [
         (1, ids[1]),
@@ -533,7 +534,7 @@ def test_only_people_who_proved_their_address_are_rated(app, api):
     the others are rated among themselves."""
     emails = people(api, 3)
     stranger = f"unproved-{uuid.uuid4().hex[:6]}@example.org"
-    seats = [{"email": e, "colour": c} for e, c in zip(emails, ["red", "blue", "green"])]
+    seats = [{"email": e, "colour": c} for e, c in zip(emails, ["red", "blue", "green"], strict=True)]
     seats.append({"email": stranger, "colour": "yellow"})
     body = {"title": "Rated", "seats": seats, "options": {"rounds": 6}}
     made = api.client.post("/api/games", json=body, headers=api.auth(api.keys[emails[0]]))

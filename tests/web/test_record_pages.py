@@ -9,12 +9,12 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from pbem.clock import now
 from pbem.extensions import db
 from pbem.game import ratings
 from pbem.languages import LANGUAGES
-from pbem.store.models import Decision, Player, PlayerRating, Seat
-from tests.server.test_ratings import new_game_of, people, play_out
+from pbem.store.models import Player, Seat
+from tests.server.test_player_records import add_decisions
+from tests.server.test_ratings import kept_rating, new_game_of, people, play_out
 from tests.web.helpers import page
 from tests.web.html import parse
 from tests.web.test_new_game import sign_in_with_key
@@ -108,27 +108,9 @@ def test_a_house_bot_and_a_missing_player(app, api, client):
 def test_the_standings_page_best_first_filtered_by_players(app, api, client):
     emails = people(api, 3)
     ids = ids_of(app, emails)
-    with app.app_context():
-        for player_id, mu, games, threes in [
-            (ids[0], 30.0, 5, 5),
-            (ids[1], 35.0, 6, 0),
-            (ids[2], 40.0, 4, 4),
-        ]:
-            db.session.add(
-                PlayerRating(
-                    player_id=player_id,
-                    mu=mu,
-                    sigma=5.0,
-                    ordinal=mu - 15.0,
-                    games=games,
-                    games_2=games - threes,
-                    games_3=threes,
-                    games_4=0,
-                    games_5=0,
-                    updated_at=now(),
-                )
-            )
-        db.session.commit()
+    kept_rating(app, ids[0], 30.0, games_3=5)
+    kept_rating(app, ids[1], 35.0, games_2=6)
+    kept_rating(app, ids[2], 40.0, games_3=4)
     every = page(client, "/ratings").find("table", cls="standings").find_all("tr", data_player=True)
     assert [int(r.get("data-player")) for r in every] == [ids[1], ids[0]]
     assert [r.find_all("td")[2].text for r in every] == ["20.0", "15.0"]
@@ -158,20 +140,7 @@ def test_a_games_page_and_the_open_games_show_records_beside_names(app, api, cli
     emails = people(api, 3)
     ids = ids_of(app, emails)
     game_id = new_game_of(api, emails, ["red", "blue", "green"])
-    with app.app_context():
-        for how in ["in_time"] * 3 + ["timeout"]:
-            db.session.add(
-                Decision(
-                    player_id=ids[0],
-                    game_id=game_id,
-                    colour="red",
-                    decision="turn",
-                    due_at=now(),
-                    closed_at=now(),
-                    how=how,
-                )
-            )
-        db.session.commit()
+    add_decisions(app, ids[0], game_id, ["in_time"] * 3 + ["timeout"])
     seated = page(client, f"/games/{game_id}").find("p", cls="seated")
     red = seated.find("span", cls="seat", data_colour="red")
     assert red.find("a", cls="player").get("href") == f"/players/{ids[0]}"
