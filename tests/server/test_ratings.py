@@ -534,7 +534,9 @@ def test_only_people_who_proved_their_address_are_rated(app, api):
     the others are rated among themselves."""
     emails = people(api, 3)
     stranger = f"unproved-{uuid.uuid4().hex[:6]}@example.org"
-    seats = [{"email": e, "colour": c} for e, c in zip(emails, ["red", "blue", "green"], strict=True)]
+    seats = [
+        {"email": e, "colour": c} for e, c in zip(emails, ["red", "blue", "green"], strict=True)
+    ]
     seats.append({"email": stranger, "colour": "yellow"})
     body = {"title": "Rated", "seats": seats, "options": {"rounds": 6}}
     made = api.client.post("/api/games", json=body, headers=api.auth(api.keys[emails[0]]))
