@@ -195,8 +195,11 @@ class GreedyBot:
     def _power_card(
         self, seen: View, me: str, moves: list[Move]
     ) -> Move:
-        """The power card for the action card the bot wants: the chance of getting each
-        face-up card (from the cards already played and those others may still hold), the
+        return self._best(moves, self.power_card_values(seen, me, moves))
+
+    def power_card_values(self, seen: View, me: str, moves: list[Move]) -> list[float]:
+        """What each power card is worth now: the chance of getting each face-up action
+        card (from the cards already played and those others may still hold), the
         caballeros it brings to court, less what playing a high card early costs."""
         m = Model.of(seen, me)
         players = seen["players"]
@@ -247,7 +250,7 @@ class GreedyBot:
             bring = 0.6 * min(drawn, room) + 0.15 * max(0, drawn - room)
             cost = 0.35 * v * (rounds_left - 1) / 8
             values.append(expected + bring - cost)
-        return self._best(moves, values)
+        return values
 
     def _card_worth(self, m: Model, card: str, stack: int, court: int) -> float:
         """What an action card is worth to the bot now: its placements and its action."""
