@@ -89,6 +89,10 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # Seconds a sweep pass gives bots to think, all bot seats together: past it, a bot
         # seat waits for the next pass, so a pass never runs far past its interval.
         PBEM_SWEEP_BOT_SECONDS=3.0,
+        # Seconds the strong house bot searches a move (three times that for a power card,
+        # twice for an action card); 0.5 wins over half its 5-player games against greedy
+        # bots (bench/bots.py).
+        PBEM_BOT_SECONDS=0.5,
         # Wake the sender when a commit queued mail (pbem.notify.wake), besides its passes.
         PBEM_MAIL_WAKE=True,
         # DKIM signing of outgoing mail (pbem.notify.signing): all three, or none.
@@ -156,6 +160,7 @@ def _from_environment(app: Flask) -> None:
     for name in (
         "PBEM_SWEEP_SECONDS",
         "PBEM_SWEEP_BOT_SECONDS",
+        "PBEM_BOT_SECONDS",
         "PBEM_MAIL_SECONDS",
         "PBEM_BODY_PAUSE_SECONDS",
         "PBEM_OUTBOX_KEEP_DAYS",

@@ -43,16 +43,17 @@ _seats = Seat.__table__
 MOST_MOVES = 60
 
 
-def due_deadlines(moment: datetime, limit: int) -> list[tuple[int, Any]]:
-    """The deadline rows due by `moment`, the earliest first: each as (id, next_at), which
-    together know a row (SQLite may give a new row a deleted one's id)."""
+def due_deadlines(moment: datetime, limit: int) -> list[tuple[int, Any, str, str]]:
+    """The deadline rows due by `moment`, the earliest first: each as (id, next_at, colour,
+    decision), which together know a row (SQLite may give a new row a deleted one's id, and
+    a bot's next decision may open at the moment its last was due)."""
     rows = db.session.execute(
-        select(_deadlines.c.id, _deadlines.c.next_at)
+        select(_deadlines.c.id, _deadlines.c.next_at, _deadlines.c.colour, _deadlines.c.decision)
         .where(_deadlines.c.next_at <= moment)
         .order_by(_deadlines.c.next_at)
         .limit(limit)
     ).all()
-    return [(row.id, row.next_at) for row in rows]
+    return [(row.id, row.next_at, row.colour, row.decision) for row in rows]
 
 
 def swept() -> None:

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from flask import current_app
+
 from engine.bots import LEVELS as ENGINE_LEVELS
 from engine.bots import Bot as HouseBot
+from engine.bots import SearchBot
 from pbem.timing.policy import DEFAULT_TIMING
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "HouseBot", "house_bot"]
@@ -26,5 +29,10 @@ DEFAULT_LEVEL = DEFAULT_TIMING["takeover_bot"]
 
 
 def house_bot(level: str | None, seed: int) -> HouseBot:
-    """The bot of `level` (the default for a level this server does not know)."""
-    return LEVELS.get(level or DEFAULT_LEVEL, LEVELS[DEFAULT_LEVEL])(seed)
+    """The bot of `level` (the default for a level this server does not know); the strong
+    one searches for `PBEM_BOT_SECONDS` a move (a few times that for a power or action
+    card)."""
+    level = level if level in LEVELS else DEFAULT_LEVEL
+    if level == "strong":
+        return SearchBot(seed, seconds=float(current_app.config["PBEM_BOT_SECONDS"]))
+    return LEVELS[level](seed)

@@ -25,19 +25,19 @@ def sweep(limit: int = 500) -> list[str]:
     lines = due.abandon_idle_games()
     # Bots think within this pass's budget; a bot seat past it waits for the next pass.
     bot_time = due.BotTime(time.monotonic() + float(current_app.config["PBEM_SWEEP_BOT_SECONDS"]))
-    # A row is known by its id and next_at: SQLite may give a new row a deleted one's id,
-    # and a row left due (a pass that lost a race) is not taken twice in one sweep.
-    handled: set[tuple[int, Any]] = set()
+    # A row is known by its id, next_at, colour and decision (`due.due_deadlines`), and a
+    # row left due (a pass that lost a race) is not taken twice in one sweep.
+    handled: set[tuple[int, Any, str, str]] = set()
     while len(handled) < limit:
         moment = now()  # a bot's answer opened the next decision after the pass began
         found = [row for row in due.due_deadlines(moment, limit) if row not in handled]
         unit.commit()  # the read's transaction: each row is claimed in one of its own
         if not found:
             break
-        for deadline_id, next_at in found[: limit - len(handled)]:
-            handled.add((deadline_id, next_at))
+        for row in found[: limit - len(handled)]:
+            handled.add(row)
             try:
-                line = due.act_on(deadline_id, moment, bot_time)
+                line = due.act_on(row[0], moment, bot_time)
             except ServiceError:
                 unit.rollback()  # the game moved on under us: its next sweep sees it
                 continue

@@ -42,7 +42,7 @@ DEFAULT_TIMING: Timing = {
     "quiet_days": [],
     "on_timeout": "default_move",
     "bot_after_timeouts": 3,
-    "takeover_bot": "greedy",
+    "takeover_bot": "strong",
     "abandon_after_days": 30,
     "vacation_days": 14,
 }

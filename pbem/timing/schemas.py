@@ -47,7 +47,7 @@ class TimingSchema(ma.Schema):
             "description": "The level of the bot that takes a seat over (after its timeouts, "
             "or handed to it) and that a timeout's `bot` move comes from: "
             + ", ".join(LEVELS)
-            + " (greedy)"
+            + " (strong)"
         },
     )
     abandon_after_days = ma.fields.Integer(

@@ -127,7 +127,8 @@ def test_the_services_play_a_game_against_bots_and_stop_cleanly(database_url, tm
         app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": env["SECRET_KEY"]})
         key = add_player_now(app, "me@example.org", "Me")
         seats = [{"email": "me@example.org", "colour": "red"}]
-        seats += [{"colour": c, "bot": True} for c in ("blue", "green")]
+        # Greedy bots, red's too once handed over: the strong one would take minutes here.
+        seats += [{"colour": c, "bot": True, "level": "greedy"} for c in ("blue", "green")]
         game = call(
             base,
             "POST",
@@ -137,6 +138,7 @@ def test_the_services_play_a_game_against_bots_and_stop_cleanly(database_url, tm
                 "title": "End to end",
                 "seats": seats,
                 "options": {"rounds": 6},
+                "timing": {"takeover_bot": "greedy"},
             },
         )
         game_id = game["id"]

@@ -98,7 +98,10 @@ def empty_tables(app) -> None:
 
 @pytest.fixture
 def app(database_url):
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
+    # House bots in tests are greedy unless a test names the strong one: it thinks for half
+    # a second a move, and many tests play whole games by bots.
+    config = {"PBEM_DEFAULT_TIMING": {"takeover_bot": "greedy"}}
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, **config})
     yield app
     empty_tables(app)
 

@@ -129,3 +129,52 @@ def _bot_to_play(app, game_id: int) -> bool:
         waiting = any(p["player"] == "blue" for p in game.pending)
         db.session.remove()
         return waiting
+
+
+def test_a_timed_out_seat_is_taken_over_by_the_strong_bot_within_one_sweep(app, api):
+    from datetime import timedelta
+
+    from pbem.clock import now, set_now
+
+    app.config["PBEM_BOT_SECONDS"] = 0.05
+    timing = {"power_card_hours": 1, "bot_after_timeouts": 1, "takeover_bot": "strong"}
+    key = api.register("gone@example.org", "Gone")
+    body = {
+        "title": "Gone",
+        "seats": [
+            {"email": "gone@example.org", "colour": "red"},
+            {"colour": "blue", "bot": True, "level": "greedy"},
+            {"colour": "green", "bot": True, "level": "greedy"},
+        ],
+        "options": {"first_player": "red", "rounds": 6},
+        "timing": timing,
+    }
+    game_id = api.client.post("/api/games", json=body, headers=api.auth(key)).get_json()["id"]
+    with app.app_context():
+        set_now(app, now() + timedelta(hours=2))
+        lines = sweep()
+        seat = db.session.execute(
+            db.select(Seat).where(Seat.game_id == game_id, Seat.colour == "red")
+        ).scalar_one()
+        assert seat.bot and seat.bot_level is None  # the game's takeover_bot plays it
+        game = db.session.get(Game, game_id)
+        assert game.timing["takeover_bot"] == "strong"
+    assert any("red timed out" in line for line in lines), lines
+    # The same sweep went on: the bots answered one another, red's now among them.
+    assert any(line.endswith(" for red") and "the bot played" in line for line in lines), lines
+
+
+def test_twenty_strong_bots_due_at_once_hold_a_sweep_pass_no_longer_than_its_cap(app, api):
+    app.config["PBEM_BOT_SECONDS"] = 0.1
+    app.config["PBEM_SWEEP_BOT_SECONDS"] = 1.0
+    games = [bot_first_game(api, f"strong{n}@example.org", "strong") for n in range(20)]
+    with app.app_context():
+        started = time.monotonic()
+        lines = sweep()
+        took = time.monotonic() - started
+    # A power card is searched for three times PBEM_BOT_SECONDS: the pass ends within its
+    # cap, the decision under way and the rows left due.
+    assert took < 1.0 + 3 * 0.1 + 1.0, took
+    played = [line for line in lines if "the bot played" in line]
+    assert 0 < len(played) < 20, lines
+    assert sum(_bot_to_play(app, g) for g in games) == 20 - len(played)
