@@ -128,7 +128,8 @@ def start_demo(app: Flask, base_url: str) -> Demo:
             key, you.api_key_hash = new_api_key()
         _keep_demo_key(app, key)
         seats: list[SeatAsked] = [{"email": email, "colour": colour}]
-        seats += [{"colour": c, "bot": True} for c in BOT_COLOURS]
+        # Greedy bots: they answer at once, where the strong one searches for seconds.
+        seats += [{"colour": c, "bot": True, "level": "greedy"} for c in BOT_COLOURS]
         # The operator's own game, which invites no one: not counted against the day's cap.
         game = create_game(you, "Demo: you against two bots", seats, options={}, capped=False)
         db.session.commit()
