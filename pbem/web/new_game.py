@@ -150,7 +150,7 @@ def _read(
 BOT_LEVEL_WORDS = {
     "random": N_("random moves (for a first game)"),
     "greedy": N_("greedy: looks one move ahead"),
-    "strong": N_("strong: searches the likely hands and picks"),
+    "strong": N_("strong: searches what the others may hold and plays the best move"),
 }
 
 #: What the form offers to ask of a player joining an open seat: reliabilities (percent)
