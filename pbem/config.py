@@ -33,8 +33,27 @@ def database_url_from_env() -> str | None:
     return url
 
 
+#: The scheduler's settings (pbem.schedule.runner), defaults of `configure`.
+SCHEDULER_DEFAULTS: dict[str, Any] = dict(
+    # The scheduler (pbem.schedule.runner): seconds between sweeps (deadlines, reminders,
+    # bots) and between mail sender passes.
+    PBEM_SWEEP_SECONDS=5.0,
+    PBEM_MAIL_SECONDS=2.0,
+    # Seconds a sweep pass gives bots to think, all bot seats together: past it, a bot
+    # seat waits for the next pass, so a pass never runs far past its interval.
+    PBEM_SWEEP_BOT_SECONDS=3.0,
+    # Seconds the strong house bot searches a move (three times that for a power card,
+    # twice for an action card): at 0.3 it wins 55% of its 5-player games against four
+    # greedy bots, at 0.38 s a decision on average (bench/bots.py).
+    PBEM_BOT_SECONDS=0.3,
+    # Wake the sender when a commit queued mail (pbem.notify.wake), besides its passes.
+    PBEM_MAIL_WAKE=True,
+)
+
+
 def configure(app: Flask, config: dict[str, Any] | None) -> None:
     """Fill `app.config`: defaults first, then the environment, then `config`."""
+    app.config.update(SCHEDULER_DEFAULTS)
     app.config.update(
         SECRET_KEY=None,
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "pbem.sqlite"),
@@ -82,19 +101,6 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # an internal address unless its host or network is named here.
         PBEM_WEBHOOK_ALLOW_HTTP=False,
         PBEM_WEBHOOK_ALLOWED_HOSTS="",
-        # The scheduler (pbem.schedule.runner): seconds between sweeps (deadlines, reminders,
-        # bots) and between mail sender passes.
-        PBEM_SWEEP_SECONDS=5.0,
-        PBEM_MAIL_SECONDS=2.0,
-        # Seconds a sweep pass gives bots to think, all bot seats together: past it, a bot
-        # seat waits for the next pass, so a pass never runs far past its interval.
-        PBEM_SWEEP_BOT_SECONDS=3.0,
-        # Seconds the strong house bot searches a move (three times that for a power card,
-        # twice for an action card): at 0.3 it wins 55% of its 5-player games against four
-        # greedy bots, at 0.38 s a decision on average (bench/bots.py).
-        PBEM_BOT_SECONDS=0.3,
-        # Wake the sender when a commit queued mail (pbem.notify.wake), besides its passes.
-        PBEM_MAIL_WAKE=True,
         # DKIM signing of outgoing mail (pbem.notify.signing): all three, or none.
         DKIM_SELECTOR=None,
         DKIM_DOMAIN=None,
