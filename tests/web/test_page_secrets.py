@@ -101,9 +101,24 @@ def check_since(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str)
         held += 1
         # Its owner's lines ("Name (colour): ..."): another may have picked the same region.
         theirs = " ".join(line for line in lines if line.split(":")[0].endswith(f"({colour})"))
-        assert engine.format_move(move) not in theirs, (where, viewer, move, told)
+        # The same colour may have made the same move in public since (a pick revealed
+        # before this one was made): the log shows it so, and the story may tell it.
+        said = engine.format_move(move)
+        if said not in public_moves(doc, colour, first):
+            assert said not in theirs, (where, viewer, move, told)
         assert words.SECRET_MOVES[move["type"]] in told, (where, viewer, move, told)
     return held
+
+
+def public_moves(doc: Node, colour: str, first: int) -> set[str]:
+    """The notation of `colour`'s moves the page's log shows in the open from seq `first`."""
+    log = doc.find("aside", cls="log")
+    return {
+        code.text.strip()
+        for entry in log.find_all("li", data_seq=True, data_colour=colour)
+        if int(entry.get("data-seq")) >= first and "hidden" not in entry.classes
+        for code in entry.find_all("code", cls="notation")
+    }
 
 
 def read_pages(viewers, game_id: int, seq: int, secrets: Secrets) -> Counter:
