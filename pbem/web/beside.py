@@ -1,14 +1,19 @@
 """What a page writes beside a person's name (their shown rating and the share of their
-decisions answered in time, with a link to their page), and a game's seats so: read per
-request, for a record changes with no move of the game it is shown in."""
+decisions answered in time, with a link to their page), and a game's seats so: read apart
+from the board page's kept parts, for a record changes with no move of the game it is shown
+in."""
 
 from __future__ import annotations
 
+import threading
 from typing import TypedDict
+
+from cachetools import TTLCache
+from flask import current_app
 
 from pbem.game import ratings
 from pbem.game.ratings import Rating
-from pbem.languages import number_text, share_text
+from pbem.languages import number_text, rendering_locale, share_text
 from pbem.web.board import NamedChip, colour_chip
 
 
@@ -36,8 +41,30 @@ class SeatShown(NamedChip):
     record: Beside
 
 
+#: A game's seats with their records are kept a minute per worker and language: the board
+#: page is drawn at every look and after every move, and a record beside a name a minute
+#: late costs nobody anything.
+SEATS_KEPT_SECONDS = 60
+_kept_lock = threading.Lock()
+
+
 def seats_shown(game_id: int) -> list[SeatShown]:
-    """A game's seats with their holders' records, for its page."""
+    """A game's seats with their holders' records, for its page (kept by the app: another
+    app in the process, a test's, has its own)."""
+    kept: TTLCache[tuple[int, str], list[SeatShown]] = current_app.extensions.setdefault(
+        "pbem_seats_kept", TTLCache(4096, SEATS_KEPT_SECONDS)
+    )
+    key = (game_id, rendering_locale())
+    with _kept_lock:
+        found = kept.get(key)
+    if found is None:
+        found = _seats_read(game_id)
+        with _kept_lock:
+            kept[key] = found
+    return found
+
+
+def _seats_read(game_id: int) -> list[SeatShown]:
     return [
         {
             **colour_chip(seat["colour"]),
