@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from openskill.models import PlackettLuce
-from sqlalchemy import bindparam, case, func, select, true
+from sqlalchemy import bindparam, case, func, select
 
 from pbem.errors import NotFound
 from pbem.languages import N_
@@ -191,11 +191,10 @@ def player_record(player_id: int) -> PlayerRecord:
 
 def reliability(player_id: int) -> tuple[float | None, int]:
     """The share of a person's last RELIABILITY_WINDOW decisions answered before their
-    deadline (None before their first), and how many decisions that is over."""
-    answered, count = (
-        reads.connection().execute(select(_IN_TIME, _OWED), {"player": player_id}).one()
-    )
-    return (None if not count else int(answered) / count), int(count)
+    deadline (None before their first), and how many decisions that is over: as their
+    record reads it."""
+    record = player_record(player_id)
+    return record["reliability"], record["decisions"]
 
 
 def player_games(player_id: int, page: int = 1, per_page: int = 50) -> PlayerGames:
@@ -203,9 +202,17 @@ def player_games(player_id: int, page: int = 1, per_page: int = 50) -> PlayerGam
     score and rating change, and the games they are in now."""
     _known_player(player_id)
     finished = _results_of(player_id, (page - 1) * per_page, per_page + 1)
+    return _games_page(player_id, finished, per_page, current=True)
+
+
+def _games_page(
+    player_id: int, finished: Sequence[Any], per_page: int, *, current: bool
+) -> PlayerGames:
+    """A page of finished games from `finished` (read one past the page, to know whether
+    more follow), with the games being played if `current`."""
     return {
         "finished": [_finished(row) for row in finished[:per_page]],
-        "current": _current_games(player_id),
+        "current": _current_games(player_id) if current else [],
         "more": len(finished) > per_page,
     }
 
@@ -225,11 +232,7 @@ def player_page(player_id: int, page: int = 1, per_page: int = 20) -> PlayerPage
     first = page == 1
     wanted = max(HISTORY_POINTS, per_page + 1) if first else per_page + 1
     finished = _results_of(player_id, (page - 1) * per_page, wanted)
-    games: PlayerGames = {
-        "finished": [_finished(row) for row in finished[:per_page]],
-        "current": _current_games(player_id) if first else [],
-        "more": len(finished) > per_page,
-    }
+    games = _games_page(player_id, finished, per_page, current=first)
     history = _history([row for row in finished if row.rated][:HISTORY_POINTS]) if first else []
     return {
         "record": record,
@@ -300,9 +303,14 @@ def _known_player(player_id: int) -> None:
         raise _no_player(player_id)
 
 
-def _finished(row: Any) -> FinishedGame:
-    before = ordinal(row.mu_before, row.sigma_before)
+def _moved(row: Any) -> tuple[float, float]:
+    """A result row's change of the shown rating, and the shown rating after it."""
     after = ordinal(row.mu_after, row.sigma_after)
+    return after - ordinal(row.mu_before, row.sigma_before), after
+
+
+def _finished(row: Any) -> FinishedGame:
+    change, after = _moved(row)
     return {
         "id": row.id,
         "title": row.title,
@@ -312,7 +320,7 @@ def _finished(row: Any) -> FinishedGame:
         "score": row.score,
         "bot_finished": row.bot_finished,
         "rated": row.rated,
-        "rating_change": after - before,
+        "rating_change": change,
         "ordinal": after,
     }
 
@@ -390,31 +398,9 @@ class HistoryPoint(TypedDict):
     ordinal: float
 
 
-def rating_history(player_id: int, points: int = HISTORY_POINTS) -> list[HistoryPoint]:
-    """The shown rating after each of a player's last `points` rated games, the oldest first,
-    starting from where it stood before the first of them."""
-    newest = (
-        reads.connection()
-        .execute(
-            select(
-                _results.c.game_id.label("id"),
-                _results.c.rated_at,
-                _results.c.mu_before,
-                _results.c.sigma_before,
-                _results.c.mu_after,
-                _results.c.sigma_after,
-            )
-            .where(_results.c.player_id == player_id, _results.c.rated == true())
-            .order_by(_results.c.rated_at.desc(), _results.c.game_id.desc())
-            .limit(points)
-        )
-        .all()
-    )
-    return _history(newest)
-
-
 def _history(newest: Sequence[Any]) -> list[HistoryPoint]:
-    """The history drawn from rated results, the newest first (each with the game's `id`)."""
+    """The shown rating after each of these rated results (the newest first, each with its
+    game's `id`), the oldest first, starting from where it stood before the first of them."""
     if not newest:
         return []
     rows = list(reversed(newest))
@@ -527,12 +513,12 @@ def game_results(game_id: int) -> dict[str, GameResult]:
     )
     out: dict[str, GameResult] = {}
     for row in rows:
-        after = ordinal(row.mu_after, row.sigma_after)
+        change, after = _moved(row)
         out[row.colour] = {
             "player_id": row.player_id,
             "rank": row.rank,
             "rated": row.rated,
-            "rating_change": after - ordinal(row.mu_before, row.sigma_before),
+            "rating_change": change,
             "ordinal": after,
             "bot_finished": row.bot_finished,
         }
