@@ -5,16 +5,13 @@ in."""
 
 from __future__ import annotations
 
-import threading
 from typing import TypedDict
-
-from cachetools import TTLCache
-from flask import current_app
 
 from pbem.game import ratings
 from pbem.game.ratings import Rating
-from pbem.languages import number_text, rendering_locale, share_text
+from pbem.languages import number_text, share_text
 from pbem.web.board import NamedChip, colour_chip
+from pbem.web.templating import app_drawn
 
 
 class Beside(TypedDict):
@@ -35,6 +32,12 @@ def beside(player_id: int | None, rating: Rating | None, share: float | None) ->
     }
 
 
+def signed(written: str, value: float) -> str:
+    """A rating's change as written (`written`, `value` in the reader's numbers), with its
+    sign: +1.2, -0.4."""
+    return written if value < 0 else "+" + written
+
+
 class SeatShown(NamedChip):
     bot: bool
     open: bool
@@ -44,24 +47,15 @@ class SeatShown(NamedChip):
 #: A game's seats with their records are kept a minute per worker and language: the board
 #: page is drawn at every look and after every move, and a record beside a name a minute
 #: late costs nobody anything.
-SEATS_KEPT_SECONDS = 60
-_kept_lock = threading.Lock()
+SEATS_KEPT, SEATS_KEPT_SECONDS = 4096, 60
 
 
 def seats_shown(game_id: int) -> list[SeatShown]:
     """A game's seats with their holders' records, for its page (kept by the app: another
     app in the process, a test's, has its own)."""
-    kept: TTLCache[tuple[int, str], list[SeatShown]] = current_app.extensions.setdefault(
-        "pbem_seats_kept", TTLCache(4096, SEATS_KEPT_SECONDS)
-    )
-    key = (game_id, rendering_locale())
-    with _kept_lock:
-        found = kept.get(key)
-    if found is None:
-        found = _seats_read(game_id)
-        with _kept_lock:
-            kept[key] = found
-    return found
+    kept = app_drawn("pbem_seats", SEATS_KEPT, SEATS_KEPT_SECONDS)
+    shown: list[SeatShown] = kept.get(game_id, lambda: _seats_read(game_id))
+    return shown
 
 
 def _seats_read(game_id: int) -> list[SeatShown]:

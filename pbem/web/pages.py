@@ -38,7 +38,7 @@ from pbem.play.notes import LONGEST as LONGEST_NOTES
 from pbem.play.talk import LONGEST as LONGEST_WORDS
 from pbem.play.talk import OPEN_STATUSES
 from pbem.store.models import Game, Seat
-from pbem.web.beside import Beside, beside
+from pbem.web.beside import Beside, beside, signed
 from pbem.web.board import PLACES, Chip, NamedChip, board_svg, colour_chip, panel_html
 from pbem.web.links import link
 from pbem.web.signin import Reader, SignedIn
@@ -501,11 +501,11 @@ class FinalScoring(TypedDict):
 def _rating_shown(result: GameResult | None) -> RatingShown | None:
     if result is None:
         return None
-    change = number_text(result["rating_change"])
+    change = result["rating_change"]
     return {
         "player_id": result["player_id"],
         "rated": result["rated"],
-        "change": change if result["rating_change"] < 0 else "+" + change,
+        "change": signed(number_text(change), change),
         "after": number_text(result["ordinal"]),
     }
 

@@ -14,7 +14,7 @@ from pbem.errors import NotFound
 from pbem.game import ratings
 from pbem.game.ratings import HistoryPoint
 from pbem.languages import _, number_text, number_writer, share_text
-from pbem.web.beside import beside
+from pbem.web.beside import beside, signed
 from pbem.web.frame import framed
 from pbem.web.routes import bp, current_player
 from pbem.words import card_title
@@ -39,7 +39,6 @@ class RatingChart(TypedDict):
     height: int
     left: int
     right: int
-    bottom: int
     points: str  # the polyline's
     dots: list[tuple[float, float]]
     ticks: list[tuple[str, float]]  # each label and its height
@@ -75,7 +74,6 @@ def rating_chart(history: list[HistoryPoint]) -> RatingChart | None:
         "height": CHART_HEIGHT,
         "left": CHART_LEFT,
         "right": CHART_WIDTH - CHART_MARGIN,
-        "bottom": CHART_HEIGHT - CHART_MARGIN,
         "points": " ".join(f"{px},{py}" for px, py in dots),
         "dots": dots if len(dots) <= 40 else [],
         "ticks": ticks,
@@ -102,7 +100,7 @@ def player_page(player_id: int) -> str:
         finished=[
             {
                 **game,
-                "change": number(game["rating_change"], 1),
+                "change": signed(number(game["rating_change"], 1), game["rating_change"]),
                 "after": number(game["ordinal"], 1),
             }
             for game in played["finished"]
@@ -116,7 +114,6 @@ def player_page(player_id: int) -> str:
             }
             for stat in found["cards"]
         ],
-        page=page,
         more=url_for("web.player_page", player_id=player_id, page=page + 1)
         if played["more"]
         else None,
@@ -153,7 +150,6 @@ def ratings_page() -> str:
             (value, url_for("web.ratings_page", players=value or None))
             for value in STANDINGS_FILTERS
         ],
-        page=page,
         least=ratings.PROVISIONAL_BELOW,
         more=url_for("web.ratings_page", players=players or None, page=page + 1)
         if found["more"]

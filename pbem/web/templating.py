@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from cachetools import LRUCache
+from cachetools import Cache, LRUCache, TTLCache
 from flask import current_app
 from markupsafe import Markup
 
@@ -24,13 +24,16 @@ class Drawn:
     """Things drawn once per worker, by a key that names everything they are drawn from (and
     the language they are drawn in):
     the least recently used out first. A key holds the game's id, seed and seq, so a move
-    (a new seq) makes new keys rather than stale entries: nothing needs invalidating."""
+    (a new seq) makes new keys rather than stale entries: nothing needs invalidating. What
+    changes with no key to name it (a player's record) is kept `seconds` at most."""
 
-    def __init__(self, size: int, in_language: bool = True) -> None:
+    def __init__(self, size: int, in_language: bool = True, seconds: float | None = None) -> None:
         self.size = size
         self.in_language = in_language  # False: what is kept holds no words (and is read
         # before the reader's language is known, e.g. the session it is kept in)
-        self._entries: LRUCache[Any, Any] = LRUCache(maxsize=size)
+        self._entries: Cache[Any, Any] = (
+            LRUCache(maxsize=size) if seconds is None else TTLCache(maxsize=size, ttl=seconds)
+        )
         self._lock = threading.Lock()
 
     def get(self, key: Any, draw: Callable[[], Any]) -> Any:
@@ -47,12 +50,13 @@ class Drawn:
         return drawn
 
 
-def app_drawn(name: str, size: int) -> Drawn:
+def app_drawn(name: str, size: int, seconds: float | None = None) -> Drawn:
     """The current app's `Drawn` called `name`, made on first use: for what is drawn from
-    the app's own routes or templates, which another app in the process may not share."""
+    the app's own routes or templates, or read from its database, which another app in the
+    process may not share."""
     drawn: Drawn | None = current_app.extensions.get(name)
     if drawn is None:
-        drawn = current_app.extensions.setdefault(name, Drawn(size))
+        drawn = current_app.extensions.setdefault(name, Drawn(size, seconds=seconds))
     return drawn
 
 
