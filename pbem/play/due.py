@@ -101,7 +101,7 @@ def act_on(deadline_id: int, moment: datetime, bot_time: BotTime | None = None) 
     due_at = row.due_at
     if seat.bot or moment >= due_at:
         until = None
-        if bot_time is not None and (seat.bot or timing["on_timeout"] == "bot"):
+        if bot_time is not None and _bot_plays(seat, timing):
             if not bot_time.allows():
                 db.session.rollback()  # left due: the next pass gives its bot time
                 return None
@@ -164,12 +164,17 @@ def plan_for(
     return moves
 
 
+def _bot_plays(seat: Seat, timing: policy.Timing) -> bool:
+    """Whether a bot answers the seat's decision when it is due: a bot's seat, or a seat
+    whose timeouts the game plays with a bot's move."""
+    return seat.bot or timing["on_timeout"] == "bot"
+
+
 def _play_for(
     game: Game, seat: Seat, row: Row[Any], timing: policy.Timing, until: float | None
 ) -> str | None:
-    by_bot = seat.bot or timing["on_timeout"] == "bot"
     level = seat.bot_level if seat.bot and seat.bot_level else timing["takeover_bot"]
-    bot = house_bot(level, game.seed % 2**31 + game.seq) if by_bot else None
+    bot = house_bot(level, game.seed % 2**31 + game.seq) if _bot_plays(seat, timing) else None
     timed_out = not seat.bot
     kind = row.decision.partition(":")[0]
 

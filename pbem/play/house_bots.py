@@ -4,34 +4,28 @@ holder hands it over (the game's `takeover_bot`). Each sees only its seat's view
 
 Bots think only in the scheduler's sweep, never in a request: `plan_for` (`pbem.play.due`)
 asks one for a decision's moves within a wall-clock budget, and the sweep stops giving bots
-time once its pass has spent its own (`SWEEP_BOT_SECONDS`).
+time once its pass has spent its own (`PBEM_SWEEP_BOT_SECONDS`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from flask import current_app
 
-from engine.bots import LEVELS as ENGINE_LEVELS
+from engine.bots import LEVELS, SearchBot
 from engine.bots import Bot as HouseBot
-from engine.bots import SearchBot
 from pbem.timing.policy import DEFAULT_TIMING
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "HouseBot", "house_bot"]
-
-#: Each level's bot, made from a seed (the game's seed and seq: the same position gives the
-#: same answer on every server).
-LEVELS: dict[str, Callable[[int], HouseBot]] = dict(ENGINE_LEVELS)
+__all__ = ["DEFAULT_LEVEL", "HouseBot", "house_bot"]
 
 #: The level that takes over a seat when the game names none.
 DEFAULT_LEVEL = DEFAULT_TIMING["takeover_bot"]
 
 
 def house_bot(level: str | None, seed: int) -> HouseBot:
-    """The bot of `level` (the default for a level this server does not know); the strong
-    one searches for `PBEM_BOT_SECONDS` a move (a few times that for a power or action
-    card)."""
+    """The bot of `level` (`engine.bots.LEVELS`; the default for one this server does not
+    know), made from `seed` (the game's seed and seq: the same position gives the same
+    answer on every server); the strong one searches for `PBEM_BOT_SECONDS` a move (a few
+    times that for a power or action card)."""
     level = level if level in LEVELS else DEFAULT_LEVEL
     if level == "strong":
         return SearchBot(seed, seconds=float(current_app.config["PBEM_BOT_SECONDS"]))
