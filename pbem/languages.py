@@ -169,9 +169,7 @@ def moment_text(moment: datetime | str, *, year: bool = False) -> str:
     writes a short date and a time (Babel's patterns: `Sat, Nov 28, 06:28 UTC`, `Sa., 28.
     Nov., 06:28 UTC`, `сб, 28 нояб., 06:28 UTC`); with `year`, the year too. A moment
     without a zone is UTC (SQLite hands them back so)."""
-    if isinstance(moment, str):
-        moment = datetime.fromisoformat(moment)
-    utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    utc = _utc(moment)
     code = rendering_locale()
     date = format_skeleton("yMMMEd" if year else "MMMEd", utc, tzinfo=UTC, locale=code)
     time = format_skeleton("Hm", utc, tzinfo=UTC, locale=code)
@@ -183,10 +181,15 @@ def moment_text(moment: datetime | str, *, year: bool = False) -> str:
 def day_text(moment: datetime | str) -> str:
     """The day of `moment` (or its ISO 8601), in UTC, as the language being rendered writes
     a short date with its year (`Nov 28, 2026`, `28. Nov. 2026`)."""
+    return _day_text(_utc(moment).date(), rendering_locale())
+
+
+def _utc(moment: datetime | str) -> datetime:
+    """`moment` (or its ISO 8601) in UTC; one without a zone is UTC (SQLite hands them back
+    so)."""
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
-    utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    return _day_text(utc.date(), rendering_locale())
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 @lru_cache(maxsize=4096)

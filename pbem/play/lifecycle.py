@@ -364,8 +364,8 @@ def _check_join_minimums(game: Game, player: Player) -> None:
     who join an open seat (someone with no decision on record has no reliability yet)."""
     if game.min_reliability is None and game.min_rating is None:
         return
-    shown = ratings.beside_names([player.id])[player.id]
-    reliability, rating = shown["reliability"], shown["rating"]["ordinal"]
+    record = ratings.player_record(player.id)  # one read
+    reliability, rating = record["reliability"], record["rating"]["ordinal"]
     if game.min_reliability is not None and (
         reliability is None or reliability < game.min_reliability
     ):
