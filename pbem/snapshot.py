@@ -243,10 +243,9 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
     def seat(game_id: int, colour: str | None = None) -> tuple[str, str]:
         """A seat's sign-in link: `colour`'s, else the seat that must act now."""
         colour = colour or client.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
+        player_id = _player_id(app, keys[colour])
         with app.app_context():
-            player = player_by_key_hash(hash_api_key(keys[colour]))
-            assert player is not None  # registered above
-            return colour, seat_link(game_id, colour, player.id)
+            return colour, seat_link(game_id, colour, player_id)
 
     _season(new_game)
     mid, done = new_game("Sunday league", 3, 152), new_game("Winter cup", 5, 5000)

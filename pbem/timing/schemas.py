@@ -4,7 +4,7 @@ document both check a policy against."""
 import marshmallow as ma
 
 from engine.bots import LEVELS
-from pbem.timing.policy import WEEKDAYS
+from pbem.timing.policy import DEFAULT_TIMING, WEEKDAYS
 
 
 def _hours(what: str) -> ma.fields.Integer:
@@ -47,7 +47,7 @@ class TimingSchema(ma.Schema):
             "description": "The level of the bot that takes a seat over (after its timeouts, "
             "or handed to it) and that a timeout's `bot` move comes from: "
             + ", ".join(LEVELS)
-            + " (strong)"
+            + f" ({DEFAULT_TIMING['takeover_bot']})"
         },
     )
     abandon_after_days = ma.fields.Integer(
