@@ -51,6 +51,10 @@ RELIABILITY_WINDOW = 100
 #: The player counts the standings can be filtered by (a column each in `player_ratings`).
 PLAYER_COUNTS = (2, 3, 4, 5)
 
+#: The last page of a player's games or of the standings anyone may ask for (the doors
+#: refuse a later one; a page past the end is empty).
+LAST_PAGE = 10_000
+
 #: A player's page draws the rating after at most this many of their last rated games.
 HISTORY_POINTS = 100
 

@@ -19,15 +19,12 @@ from pbem.web.frame import framed
 from pbem.web.routes import bp, current_player
 from pbem.words import card_title
 
-#: The most pages of games or standings a reader may ask for (past it: not found).
-MOST_PAGES = 10_000
-
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN, CHART_LEFT = 560, 200, 24, 48
 
 
 def _page_arg() -> int:
     raw = request.args.get("page", "1")
-    if not raw.isdigit() or not 1 <= int(raw) <= MOST_PAGES:
+    if not raw.isdigit() or not 1 <= int(raw) <= ratings.LAST_PAGE:
         raise NotFound(_("There is no page %(page)r of this list; pages count from 1.", page=raw))
     return int(raw)
 

@@ -1,6 +1,7 @@
 import marshmallow as ma
 
 from pbem.api.fields import Address, Flag, Text
+from pbem.game.ratings import LAST_PAGE
 from pbem.languages import LANGUAGES
 from pbem.store.queries import MAX_ID
 
@@ -102,8 +103,6 @@ class AbsenceListSchema(ma.Schema):
 
 #: The most a page of finished games or of the standings holds.
 MOST_PER_PAGE = 100
-#: The last page asked for (a page past the end is empty).
-LAST_PAGE = 10_000
 
 
 class RatingSchema(ma.Schema):
