@@ -50,7 +50,8 @@ BOT_DOMAIN = "bots.invalid"
 
 #: How a person's decision closed (`Decision.how`): answered by them (themselves, or by their
 #: orders given in advance) before its deadline, answered after it, played for them when its
-#: deadline passed, or played by a bot holding their seat.
+#: deadline passed, played by a bot holding their seat, or never answered: the game was
+#: abandoned while it waited.
 DECISION_ENDINGS = ("in_time", "late", "timeout", "bot", "abandoned")
 
 
