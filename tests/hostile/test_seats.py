@@ -105,6 +105,53 @@ def test_ten_joins_of_one_open_seat_have_one_winner(server):
     print(f"joins: {sum(tally.values())} requests, {dict(tally)}")
 
 
+def test_joins_at_once_of_a_seat_asking_a_reliability_have_one_winner_among_the_reliable(
+    server,
+):
+    """Players join a seat whose organiser asks 80% of decisions in time: five with no record
+    at once are all refused (403, saying why) and change nothing; then of five reliable ones
+    at once, one holds the seat, the other four get 409, and only the winner's join is
+    told."""
+    for _ in range(ROUNDS):
+        organiser, key = server.player("organiser")
+        body = {
+            "title": "Picky table",
+            "seats": [{"colour": "red", "email": organiser}, {"colour": "blue", "open": True}],
+            "forming": True,
+            "join": {"min_reliability": 0.8},
+        }
+        made = server.call("POST", "/api/games", key, body)
+        assert made.status_code == 201, made.text
+        game_id = made.json()["id"]
+        newcomers = [server.player("newcomer") for _ in range(5)]
+        reliable = [server.player("reliable") for _ in range(5)]
+        for address, _key in reliable:
+            server.execute(
+                "INSERT INTO decisions (player_id, game_id, colour, decision, due_at, closed_at,"
+                " how) SELECT id, :game, 'red', 'turn', now(), now(), 'in_time' FROM players"
+                " WHERE email = :email",
+                game=game_id,
+                email=address,
+            )
+
+        def join_at_once(players, path=f"/api/games/{game_id}/seats/blue/join"):
+            return at_once([partial(server.call, "POST", path, k) for _address, k in players])
+
+        # The newcomers at once: each refused, saying why, the seat still open, none told.
+        mailed = len(server.mails(game_id))
+        refused = join_at_once(newcomers)
+        assert [r.status_code for r in refused] == [403] * 5, [r.text for r in refused]
+        assert {r.json()["code"] for r in refused} == {"join-needs-reliability"}
+        assert status_of(server, game_id) == "forming"
+        assert len(server.mails(game_id)) == mailed
+        # Then the reliable ones at once: one holds the seat, the others get 409.
+        responses = join_at_once(reliable)
+        assert statuses(responses) == Counter({200: 1, 409: 4}), statuses(responses)
+        winner = next(a for (a, _k), r in zip(reliable, responses, strict=True) if r.ok)
+        assert status_of(server, game_id) == "active"
+        assert {m.recipient for m in server.mails(game_id)} <= {organiser, winner}
+
+
 def test_one_player_joining_two_seats_at_once_holds_one(server):
     organiser, key = server.player("organiser")
     game_id = forming_game(
