@@ -49,14 +49,22 @@ TRANSLATIONS_DIR = Path(__file__).parent / "translations"
 # look-up (a fifth of a board page's time went there). The catalog being rendered is kept
 # in a context variable of ours: by `in_language` for a mail, and for a request from its
 # first look-up to its end (`_end_request`); elsewhere Flask-Babel finds it each time.
-_rendering: ContextVar[Any] = ContextVar("pbem_translations", default=None)
+# The locale's name is kept beside the catalog: Flask-Babel's `get_locale` costs as much as
+# a look-up, and a page asks for it at every date and number it writes.
+_rendering: ContextVar[tuple[Any, str] | None] = ContextVar("pbem_translations", default=None)
 
 
 def translations() -> Any:
     """The catalog of the language being rendered (Flask-Babel's `get_translations`)."""
+    return _rendered()[0]
+
+
+def _rendered() -> tuple[Any, str]:
+    """The catalog being rendered and its locale's name, kept for a request from its first
+    look-up (an app context without a request or `in_language` finds them each time)."""
     found = _rendering.get()
     if found is None:
-        found = get_translations()
+        found = get_translations(), _locale_name()
         if has_request_context() and "pbem_rendering" not in g:
             g.pbem_rendering = _rendering.set(found)
     return found
@@ -135,7 +143,7 @@ def language_of(preferences: Mapping[str, Any] | None, game_language: str | None
 def in_language(language: str | None) -> Iterator[None]:
     """Render what runs inside in `language` (None or unknown: English)."""
     with force_locale(known(language) or DEFAULT):
-        token = _rendering.set(get_translations())
+        token = _rendering.set((get_translations(), _locale_name()))
         try:
             yield
         finally:
@@ -152,7 +160,11 @@ def current_language() -> str:
 def rendering_locale() -> str:
     """The locale being rendered, as Flask-Babel names it (`de`; `en_US` is not `en`): the
     key of what is drawn once per language and kept."""
-    locale = get_locale() if has_app_context() else None
+    return _rendered()[1] if has_app_context() else DEFAULT
+
+
+def _locale_name() -> str:
+    locale = get_locale()
     if locale is None:
         return DEFAULT
     name = _LOCALE_NAMES.get(locale)

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from openskill.models import PlackettLuce
-from sqlalchemy import bindparam, case, func, select
+from sqlalchemy import Integer, bindparam, case, func, or_, select
 
 from pbem.errors import NotFound
 from pbem.languages import N_
@@ -28,6 +28,7 @@ from pbem.store.models import (
     Seat,
     is_person,
 )
+from pbem.store.prepared import Prepared, all_together
 from pbem.store.queries import MAX_ID
 
 _players = Player.__table__
@@ -153,13 +154,15 @@ _LAST_DECISIONS = (
 )
 #: How many of them were answered in time, and how many there are.
 _IN_TIME = select(
-    func.coalesce(func.sum(case((_LAST_DECISIONS.c.how == "in_time", 1), else_=0)), 0)
+    func.coalesce(
+        func.sum(case((_LAST_DECISIONS.c.how == "in_time", 1), else_=0)), 0, type_=Integer
+    )
 ).scalar_subquery()
 _OWED = select(func.count()).select_from(_LAST_DECISIONS).scalar_subquery()
 
-#: A player's record (`player`) in one read: name, rating, reliability. Built once: making
-#: a statement costs more than the database's answer to it.
-_RECORD = (
+#: A player's record (`player`) in one read: name, rating, reliability. Built once and
+#: prepared: making a statement costs more than the database's answer to it.
+_RECORD = Prepared(
     select(
         _players.c.id,
         _players.c.name,
@@ -180,7 +183,11 @@ def player_record(player_id: int) -> PlayerRecord:
     a key, notes or orders), in one read. NotFound for a player there is none of."""
     if not 0 < player_id <= MAX_ID:
         raise _no_player(player_id)
-    row = reads.connection().execute(_RECORD, {"player": player_id}).first()
+    return _record(player_id, _RECORD.first(reads.connection(), {"player": player_id}))
+
+
+def _record(player_id: int, row: Any | None) -> PlayerRecord:
+    """The record `_RECORD` read (NotFound for no row)."""
     if row is None:
         raise _no_player(player_id)
     return {
@@ -216,7 +223,9 @@ def _games_page(
     more follow), with the games being played if `current`."""
     return {
         "finished": [_finished(row) for row in finished[:per_page]],
-        "current": _current_games(player_id) if current else [],
+        "current": _current(_CURRENT.all(reads.connection(), {"player": player_id}))
+        if current
+        else [],
         "more": len(finished) > per_page,
     }
 
@@ -229,26 +238,38 @@ class PlayerPage(TypedDict):
 
 
 def player_page(player_id: int, page: int = 1, per_page: int = 20) -> PlayerPage:
-    """All a player's page shows, in four reads: their record, a page of finished games
-    (the first page's read also gives the rating's history), the games they are in now,
-    and the action cards they chose."""
-    record = player_record(player_id)
+    """All a player's page shows, read together (on PostgreSQL one round trip): their
+    record, a page of finished games (the first page's read also gives the rating's
+    history), and on the first page the games they are in now and the action cards they
+    chose."""
+    if not 0 < player_id <= MAX_ID:
+        raise _no_player(player_id)
     first = page == 1
     wanted = max(HISTORY_POINTS, per_page + 1) if first else per_page + 1
-    finished = _results_of(player_id, (page - 1) * per_page, wanted)
-    games = _games_page(player_id, finished, per_page, current=first)
-    history = _history([row for row in finished if row.rated][:HISTORY_POINTS]) if first else []
+    asked = {"player": player_id}
+    results = {**asked, "skip": (page - 1) * per_page, "most": wanted}
+    calls = [(_RECORD, asked), (_RESULTS, results)]
+    if first:
+        calls += [(_CURRENT, asked), (_CARDS, asked)]
+    record, finished, *more = all_together(reads.connection(), calls)
+    going, cards = more or ([], [])
     return {
-        "record": record,
-        "games": games,
-        "history": history,
-        "cards": card_stats(player_id) if first else [],
+        "record": _record(player_id, record[0] if record else None),
+        "games": {
+            "finished": [_finished(row) for row in finished[:per_page]],
+            "current": _current(going),
+            "more": len(finished) > per_page,
+        },
+        "history": _history([row for row in finished if row.rated][:HISTORY_POINTS])
+        if first
+        else [],
+        "cards": _card_stats(cards) if first else [],
     }
 
 
 #: A player's results (`player`) with their games' titles, the last ended first, from
 #: `skip` on, at most `most`.
-_RESULTS = (
+_RESULTS = Prepared(
     select(
         _games.c.id,
         _games.c.title,
@@ -271,25 +292,27 @@ _RESULTS = (
 )
 
 #: The games a player (`player`) holds seats in that are still going.
-_CURRENT = (
+_CURRENT = Prepared(
     select(_games.c.id, _games.c.title, _games.c.status, _seats.c.colour)
     .select_from(_seats.join(_games, _games.c.id == _seats.c.game_id))
-    .where(_seats.c.player_id == bindparam("player"), _games.c.status.in_(CURRENT_STATUSES))
+    # Each status bound on its own: a prepared statement has no expanding IN list.
+    .where(
+        _seats.c.player_id == bindparam("player"),
+        or_(*(_games.c.status == status for status in CURRENT_STATUSES)),
+    )
     .order_by(_games.c.id, _seats.c.position)
 )
 
 
 def _results_of(player_id: int, offset: int, limit: int) -> list[Any]:
     """A player's results with their games' titles, the last ended first."""
-    found = reads.connection().execute(
-        _RESULTS, {"player": player_id, "skip": offset, "most": limit}
-    )
-    return list(found)
+    return _RESULTS.all(reads.connection(), {"player": player_id, "skip": offset, "most": limit})
 
 
-def _current_games(player_id: int) -> list[CurrentGame]:
+def _current(rows: Sequence[Any]) -> list[CurrentGame]:
+    """The games `_CURRENT` read, each with the colours held in it."""
     going: dict[int, CurrentGame] = {}
-    for row in reads.connection().execute(_CURRENT, {"player": player_id}):
+    for row in rows:
         entry = going.setdefault(
             row.id, {"id": row.id, "title": row.title, "status": row.status, "colours": []}
         )
@@ -331,6 +354,18 @@ def _finished(row: Any) -> FinishedGame:
 
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
+
+
+#: The newest rated result's id (0 before any): a new one with each rated game, and after a
+#: rebuild, whose results are written anew.
+_NEWEST_RESULT = Prepared(select(func.coalesce(func.max(_results.c.id), 0, type_=Integer)))
+
+
+def standings_version() -> int:
+    """What changes whenever the standings' numbers may (one read of the results' primary
+    key): what is kept of them is kept by it."""
+    newest: int = _NEWEST_RESULT.all(reads.connection(), {})[0][0]
+    return newest
 
 
 def standings(players: int | None = None, page: int = 1, per_page: int = 50) -> Standings:
@@ -377,7 +412,7 @@ class CardStat(TypedDict):
 
 
 #: A person's (`player`) card plays, the most chosen first.
-_CARDS = (
+_CARDS = Prepared(
     select(_card_plays.c.card, _card_plays.c.plays, _card_plays.c.points)
     .where(_card_plays.c.player_id == bindparam("player"))
     .order_by(_card_plays.c.plays.desc(), _card_plays.c.card)
@@ -388,7 +423,10 @@ def card_stats(player_id: int) -> list[CardStat]:
     """The action cards a player chose in their finished games, the most chosen first, with
     how many points they scored on average in the rounds they chose each (the summary kept
     when each game finished)."""
-    rows = reads.connection().execute(_CARDS, {"player": player_id})
+    return _card_stats(_CARDS.all(reads.connection(), {"player": player_id}))
+
+
+def _card_stats(rows: Sequence[Any]) -> list[CardStat]:
     return [
         {"card": row.card, "plays": row.plays, "average": row.points / row.plays}
         for row in rows

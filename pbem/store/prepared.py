@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Float
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.sql import Select
 
@@ -60,6 +61,10 @@ class Prepared:
                 bind_processors[name] = process
         result_processors: list[tuple[int, Callable[[Any], Any]]] = []
         for index, column in enumerate(self.statement.selected_columns):
+            if isinstance(column.type, Float) and not column.type.asdecimal:
+                # Drivers hand back a float column as a float; SQLAlchemy's processor only
+                # converts a Decimal, and asks for the column's type code, known only later.
+                continue
             process = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if process is not None:
                 result_processors.append((index, process))

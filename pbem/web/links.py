@@ -9,6 +9,7 @@ script root the app is served under and the values given, so each is built once 
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -28,6 +29,20 @@ def link(endpoint: str, **values: Any) -> str:
     key = (request.script_root, endpoint, *values.items())
     built: str = app_drawn("pbem_links", LINKS_KEPT).get(key, lambda: url_for(endpoint, **values))
     return built
+
+
+#: Stands for the id in a link built once for many ids: no route's fixed part holds it.
+_ID_MARK = 918273645
+
+
+def id_links(endpoint: str, name: str) -> Callable[[int], str]:
+    """`url_for(endpoint, **{name: id})` for a list's many ids (its games, its players):
+    the link is built once with a mark in the id's place, then each id is written in."""
+    parts = link(endpoint, **{name: _ID_MARK}).split(str(_ID_MARK))
+    if len(parts) != 2:  # a script root holding the mark: build each one
+        return lambda value: link(endpoint, **{name: value})
+    before, after = parts
+    return lambda value: f"{before}{int(value)}{after}"
 
 
 def site() -> dict[str, str]:

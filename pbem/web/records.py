@@ -5,18 +5,21 @@ what is shown beside a name elsewhere (a game's seats, the games that need playe
 
 from __future__ import annotations
 
-from typing import TypedDict
+from collections.abc import Callable
+from typing import NamedTuple, TypedDict
 
 from flask import render_template, request, url_for
 from markupsafe import Markup
 
 from pbem.errors import NotFound
 from pbem.game import ratings
-from pbem.game.ratings import HistoryPoint
-from pbem.languages import _, number_text, number_writer, share_text
+from pbem.game.ratings import CardStat, FinishedGame, HistoryPoint
+from pbem.languages import _, day_text, number_text, number_writer, share_text
 from pbem.web.beside import beside, signed
 from pbem.web.frame import framed
+from pbem.web.links import id_links
 from pbem.web.routes import bp, current_player
+from pbem.web.templating import app_drawn
 from pbem.words import card_title
 
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN, CHART_LEFT = 560, 200, 24, 48
@@ -37,7 +40,7 @@ class RatingChart(TypedDict):
     left: int
     right: int
     points: str  # the polyline's
-    dots: list[tuple[float, float]]
+    dots: str  # a path of a dot at each point (none past 40): zero-length round-capped lines
     ticks: list[tuple[str, float]]  # each label and its height
     first: str
     last: str
@@ -72,7 +75,7 @@ def rating_chart(history: list[HistoryPoint]) -> RatingChart | None:
         "left": CHART_LEFT,
         "right": CHART_WIDTH - CHART_MARGIN,
         "points": " ".join(f"{px},{py}" for px, py in dots),
-        "dots": dots if len(dots) <= 40 else [],
+        "dots": " ".join(f"M{px},{py}h0" for px, py in dots) if len(dots) <= 40 else "",
         "ticks": ticks,
         "first": number_text(values[0]),
         "last": number_text(values[-1]),
@@ -85,7 +88,7 @@ def player_page(player_id: int) -> str:
     page = _page_arg()
     found = ratings.player_page(player_id, page=page)
     record, played = found["record"], found["games"]
-    number = number_writer()
+    game_link = id_links("web.game", "game_id")
     body = render_template(
         "web/player.html",
         record=record,
@@ -94,23 +97,9 @@ def player_page(player_id: int) -> str:
             share_text(record["reliability"]) if record["reliability"] is not None else None
         ),
         chart=rating_chart(found["history"]),
-        finished=[
-            {
-                **game,
-                "change": signed(number(game["rating_change"], 1), game["rating_change"]),
-                "after": number(game["ordinal"], 1),
-            }
-            for game in played["finished"]
-        ],
-        current=played["current"],
-        cards=[
-            {
-                **stat,
-                "title": card_title(stat["card"]),
-                "average_text": number_text(stat["average"]),
-            }
-            for stat in found["cards"]
-        ],
+        finished=_finished_rows(played["finished"], game_link),
+        current=[{**game, "href": game_link(game["id"])} for game in played["current"]],
+        cards=_card_rows(found["cards"]),
         more=url_for("web.player_page", player_id=player_id, page=page + 1)
         if played["more"]
         else None,
@@ -118,8 +107,71 @@ def player_page(player_id: int) -> str:
     return _framed(record["name"], body)
 
 
+class FinishedRow(NamedTuple):
+    """A row of a player's finished games, each cell as written."""
+
+    id: int
+    href: str
+    title: str
+    ended: str | None  # ISO 8601
+    ended_text: str | None
+    place: str
+    bot_finished: bool
+    score: int
+    rated: bool
+    change: str  # +1.2
+    change_data: str  # the change to 3 decimals, for scripts
+    after: str
+
+
+class CardRow(NamedTuple):
+    card: str
+    title: str
+    plays: int
+    average_text: str
+
+
+# The tables' rows are written here and handed over as named tuples: twenty rows calling
+# back into Python from the template, or looking up a dict's keys as attributes first,
+# cost more than the rest of the page.
+def _finished_rows(
+    finished: list[FinishedGame], game_link: Callable[[int], str]
+) -> list[FinishedRow]:
+    number = number_writer()
+    return [
+        FinishedRow(
+            id=game["id"],
+            href=game_link(game["id"]),
+            title=game["title"],
+            ended=game["ended"],
+            ended_text=day_text(game["ended"]) if game["ended"] else None,
+            place=_("%(place)s of %(players)s", place=game["rank"], players=game["players"]),
+            bot_finished=game["bot_finished"],
+            score=game["score"],
+            rated=game["rated"],
+            change=signed(number(game["rating_change"], 1), game["rating_change"]),
+            change_data=f"{game['rating_change']:.3f}",
+            after=number(game["ordinal"], 1),
+        )
+        for game in finished
+    ]
+
+
+def _card_rows(cards: list[CardStat]) -> list[CardRow]:
+    number = number_writer()
+    return [
+        CardRow(stat["card"], card_title(stat["card"]), stat["plays"], number(stat["average"], 1))
+        for stat in cards
+    ]
+
+
 #: The standings' filters: everyone's rated games, or games of this many players.
 STANDINGS_FILTERS = ("", "2", "3", "4", "5")
+
+
+#: The standings' pages drawn, kept per worker and language by the newest rated result: a
+#: game rated shows at once; a new name in them shows within a minute.
+STANDINGS_KEPT, STANDINGS_KEPT_SECONDS = 256, 60
 
 
 @bp.get("/ratings")
@@ -134,12 +186,25 @@ def ratings_page() -> str:
                 players=players,
             )
         )
-    count = int(players) if players else None
-    found = ratings.standings(count, page=page)
+    kept = app_drawn("pbem_standings", STANDINGS_KEPT, STANDINGS_KEPT_SECONDS)
+    key = (request.script_root, players, page, ratings.standings_version())
+    body: str = kept.get(key, lambda: _standings(players, page))
+    return _framed(_("Ratings"), body)
+
+
+def _standings(players: str, page: int) -> str:
+    """A page of the standings (of games of `players` players, if given), drawn."""
+    found = ratings.standings(int(players) if players else None, page=page)
+    player_link = id_links("web.player_page", "player_id")
     rows = [
-        {**row, "rating_text": number_text(row["rating"]["ordinal"])} for row in found["players"]
+        {
+            **row,
+            "href": player_link(row["id"]),
+            "rating_text": number_text(row["rating"]["ordinal"]),
+        }
+        for row in found["players"]
     ]
-    body = render_template(
+    return render_template(
         "web/ratings.html",
         rows=rows,
         players=players,
@@ -152,7 +217,6 @@ def ratings_page() -> str:
         if found["more"]
         else None,
     )
-    return _framed(_("Ratings"), body)
 
 
 def _framed(title: str, body: str) -> str:

@@ -122,6 +122,32 @@ def test_the_standings_page_best_first_filtered_by_players(app, api, client):
     assert "Nobody has enough rated games yet." in page(client, "/ratings?players=4").text
 
 
+def test_the_standings_show_a_game_rated_at_once(app, api, client):
+    """The standings' page is kept by the newest rated result: a game rated since it was
+    drawn makes it anew, in every language it was drawn in."""
+    emails = people(api, 3)
+    ids = ids_of(app, emails)
+    for player_id, mu in zip(ids, (30.0, 31.0, 32.0), strict=True):
+        kept_rating(app, player_id, mu, games_3=5)
+
+    def shown(language: str = "en") -> dict[int, str]:
+        response = client.get("/ratings", headers={"Accept-Language": language})
+        table = parse(response.get_data(as_text=True)).find("table", cls="standings")
+        rows = table.find_all("tr", data_player=True)
+        return {int(row.get("data-player")): row.find_all("td")[2].text for row in rows}
+
+    before, before_in_german = shown(), shown("de")
+    assert before == {ids[0]: "15.0", ids[1]: "16.0", ids[2]: "17.0"}
+    assert before_in_german == {ids[0]: "15,0", ids[1]: "16,0", ids[2]: "17,0"}
+    play_out(app, new_game_of(api, emails, ["red", "blue", "green"]), seed=7)
+    with app.app_context():
+        now_rated = {row["id"]: row["rating"]["ordinal"] for row in ratings.standings()["players"]}
+    assert shown() == {player: f"{value:.1f}" for player, value in now_rated.items()} != before
+    assert shown("de") == {
+        player: f"{value:.1f}".replace(".", ",") for player, value in now_rated.items()
+    }
+
+
 def test_a_finished_games_page_shows_each_persons_rating_change(app, client, two_finished):
     emails, games, _going = two_finished
     with app.app_context():
