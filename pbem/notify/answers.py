@@ -16,6 +16,7 @@ from pbem.notify import compose
 from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
 from pbem.words import ASKS
+from pbem.words.moves import notation_line
 
 #: What others' pending decisions are called, in words (public: every view lists them).
 KINDS = {
@@ -113,7 +114,7 @@ def pending_now(state: engine.State, colour: str) -> PendingNow:
         waiting = lazy_("you.")
     else:
         waiting = Later(lambda: f"{named}.") if others else None
-    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
+    moves = [notation_line(m) for m in engine.legal_moves(state, colour)]
     asks: Any = (
         lazy_(ASKS.get(mine["kind"], N_("A decision is yours.")))
         if mine
