@@ -348,7 +348,7 @@ def scoring_mail(
             for colour, player in standings
         ],
         "over": over,
-        "winners": view.get("winners", []),
+        "winners": [words.colour_name(colour) for colour in view.get("winners", [])],
         "teams": view.get("teams"),
         "link": game_link(game_id),
     }
