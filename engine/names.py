@@ -1,8 +1,9 @@
 """The names of the game's things in the languages the project speaks: the places on the board,
 the action cards and the game's terms, each once per language.
 
-Pages and mails show these names; `engine.notation` reads every one of them back, so a move
-may name a region or a card in any of these languages (its verbs stay English). The ids
+Pages and mails show these names; `engine.notation` reads them back, so a move may name a
+region or a card in any of these languages (and a colour in the languages whose own words the
+notation writes: see `engine.notation.WRITTEN`). The ids
 (`old_castile`, `score_castillo`) are the names moves carry; a name here is only shown and read.
 
 Where the names come from:
@@ -324,6 +325,15 @@ CARD_NAMES: dict[str, Names] = {
     "king": Names("King", "Königskarte", "Le roi", "Il Re", "El rey", "Король"),
 }
 
+#: The colours of the seats, by the ids of `engine.data.COLOURS`, as the pages name them.
+COLOUR_NAMES: dict[str, Names] = {
+    "red": Names("red", "Rot", "rouge", "rosso", "rojo", "красный"),
+    "yellow": Names("yellow", "Gelb", "jaune", "giallo", "amarillo", "жёлтый"),
+    "green": Names("green", "Grün", "vert", "verde", "verde", "зелёный"),
+    "blue": Names("blue", "Blau", "bleu", "blu", "azul", "синий"),
+    "brown": Names("brown", "Braun", "marron", "marrone", "marrón", "коричневый"),
+}
+
 #: The game's terms, as running text writes them (a German noun capitalised, the Italian and
 #: Russian rules' capital Re and Король kept).
 TERM_NAMES: dict[str, Names] = {
@@ -429,6 +439,11 @@ def card_name(card: str, language: str = "en") -> str:
     return CARD_NAMES[card].in_language(language)
 
 
+def colour_name(colour: str, language: str = "en") -> str:
+    """A seat's colour: `colour_name("green", "ru")` is зелёный."""
+    return COLOUR_NAMES[colour].in_language(language)
+
+
 def term(key: str, language: str = "en") -> str:
     """A game term of `TERM_NAMES`: `term("court", "fr")` is cour."""
     return TERM_NAMES[key].in_language(language)
@@ -436,11 +451,13 @@ def term(key: str, language: str = "en") -> str:
 
 __all__ = [
     "CARD_NAMES",
+    "COLOUR_NAMES",
     "LANGUAGES",
     "PLACE_NAMES",
     "TERM_NAMES",
     "Names",
     "card_name",
+    "colour_name",
     "place_name",
     "term",
 ]

@@ -10,9 +10,13 @@ A line is a verb and its fields, in the order of `NOTATION`: `place aragon`,
 - case, accents, `-`/`_` and extra spaces are ignored; a name may be spelt with spaces
   (`old castile`), and regions, the Castillo, the court, the province and the action cards
   may be named in any language of `engine.names` (`place Altkastilien`,
-  `move red Севилья>Кастильо`, `card Rauswurf`; the verbs stay English), or as `ALIASES`
-  spells them;
-- a verb, a card or a name may be cut short while it stays unambiguous; a card's
+  `move red Севилья>Кастильо`, `card Rauswurf`), or as `ALIASES` spells them;
+- a language of `WRITTEN` has a line of its own, in its words, which its readers are shown
+  (`format_move(move, "ru")`: `поставить Арагон`, `переместить красный Севилья>Кастильо`)
+  and everyone's lines read: its verbs, and its colours and options besides the names;
+- a verb, a card or a name may be cut short while it stays unambiguous (a verb of `WRITTEN`
+  is read only in full, so that a line of table talk starting with `в` or `с` stays words);
+  a card's
   abbreviation is read against the ids and the English names first, and only if it starts
   none of them against the other languages (`card dec` stays a decay card, never French
   Décompte);
@@ -121,6 +125,73 @@ NOTATION: dict[str, Notation] = {
 # Refusals name moves by `VERBS` (engine.moves, below the notation): the same words.
 assert {t: n.verb for t, n in NOTATION.items()} == VERBS, "engine.moves.VERBS as NOTATION"
 
+
+@dataclass(frozen=True)
+class Written:
+    """The notation in a language's own words: each move type's verbs (the first written,
+    the others read too), and the special options' names. Regions, cards and colours are
+    written by their names in `engine.names`; numbers and scoreboards (`8/4/0`) as they are."""
+
+    verbs: dict[str, tuple[str, ...]]
+    options: dict[str, str]
+    #: Where a returned caballero comes from, when it is not a region, as a line names it.
+    pools: dict[str, str]
+
+
+#: The languages whose readers are shown the notation in their own words, and whose words
+#: every line may use. Russian: a line of Latin verbs and ids in Cyrillic mail is hard to
+#: read and to type on a Russian keyboard. The verbs are infinitives as Russian instructions
+#: write them; the King and the Grande are moved by their names, as `king`/`grande` are.
+WRITTEN: dict[str, Written] = {
+    "ru": Written(
+        verbs={
+            "play_power_card": ("сила",),
+            "take_caballeros": ("взять",),
+            "take_from_region": ("взять из",),
+            "choose_card": ("карта",),
+            "place": ("поставить",),
+            "skip_special": ("пропустить",),
+            "end_turn": ("готово",),
+            "castillo_pick": ("кастильо",),
+            "do_special": ("действие",),
+            "special_option": ("вариант",),
+            "special_region": ("область",),
+            "special_place": ("отправить",),
+            "move_caballero": ("переместить",),
+            "target": ("цель",),
+            "remove_caballero": ("убрать",),
+            "move_scoreboard": ("табло",),
+            "move_king": ("король",),
+            "move_grande": ("гранд",),
+            "return_power_card": ("вернуть силу", "вернуть"),
+            "return_caballero": ("вернуть",),
+            "end_special": ("завершить",),
+            "secret_pick": ("выбрать",),
+            "allow": ("разрешить",),
+            "veto": ("вето",),
+        },
+        options={"court_two": "два со двора", "own_region": "своя область"},
+        pools={COURT: "двор", PROVINCE: "провинция"},
+    ),
+}
+assert all(set(w.verbs) == set(NOTATION) for w in WRITTEN.values()), "a verb for every move"
+
+
+def _verbs_of(type_: str) -> Iterator[tuple[str, bool, bool]]:
+    """(verb, written by format_move in its language, may be cut short) for every verb a
+    line of `type_` may start with: the English ones, then those of `WRITTEN`."""
+    for rank, verb in enumerate(NOTATION[type_].verbs):
+        yield verb, rank == 0, True
+    for written in WRITTEN.values():
+        for rank, verb in enumerate(written.verbs[type_]):
+            yield verb, rank == 0, False
+
+
+def verb_words() -> frozenset[str]:
+    """The first word of every verb a line may start with, in every language it reads."""
+    return frozenset(_words(v)[0] for t in NOTATION for v, _, _ in _verbs_of(t))
+
+
 # Other spellings of the names, as data, read beside the names of `engine.names` in every
 # language (`Altkastilien`, `Nuova Castiglia`): older, regional and short spellings, and the
 # Castillo as a castle. Keys are written as a person would type them; reading drops accents
@@ -196,8 +267,9 @@ def _canonical_names(kind: str, board: Board) -> tuple[str, ...]:
 # -- writing -------------------------------------------------------------------------------
 
 
-def format_move(move: Move) -> str:
-    """The line for `move`, e.g. `place aragon` or `move red seville>castillo`.
+def format_move(move: Move, language: str = "en") -> str:
+    """The line for `move`, e.g. `place aragon` or `move red seville>castillo`; in a
+    language of `WRITTEN`, in its words (`поставить Арагон`), else in English.
 
     Raises IllegalMove if `move` is not a well-formed move.
     """
@@ -205,9 +277,15 @@ def format_move(move: Move) -> str:
     notation = NOTATION.get(move["type"])
     if notation is None:
         raise NotationError(f'The move type "{move["type"]}" has no notation yet.')
+    written = WRITTEN.get(language)
+    verb = notation.verb if written is None else written.verbs[move["type"]][0]
     if move["type"] == "move_caballero":  # the arrow reads as the move it is
-        return f"{notation.verb} {move['colour']} {move['from']}>{move['to']}"
-    words = [notation.verb]
+        colour, origin, to = (
+            _line_name(kind, move[field], language)  # type: ignore[literal-required]
+            for kind, field in (("colour", "colour"), ("place", "from"), ("place", "to"))
+        )
+        return f"{verb} {colour} {origin}>{to}"
+    words = [verb]
     for slot in notation.slots:
         if slot.field not in move:
             continue
@@ -219,8 +297,27 @@ def format_move(move: Move) -> str:
             and len(CARD_STACKS.get(move["card"], ())) < 2
         ):
             continue
-        words.append(str(move.get(slot.field)))
+        words.append(_line_name(slot.kind, move.get(slot.field), language))
     return " ".join(words)
+
+
+def _line_name(kind: str, value: object, language: str) -> str:
+    """A field's value as a line names it: as it is (an id, a number), or in a language of
+    `WRITTEN` by its name there (a number and a scoreboard stay as they are)."""
+    written = WRITTEN.get(language)
+    if written is None:
+        return str(value)
+    if kind == "card":
+        return _names.card_name(str(value), language)
+    if kind == "colour":
+        return _names.colour_name(str(value), language)
+    if kind == "option":
+        return written.options[str(value)]
+    if kind in ("region", "place", "location") and value in _names.PLACE_NAMES:
+        return _names.place_name(str(value), language)
+    if kind == "location":
+        return written.pools[str(value)]
+    return str(value)  # a number, a scoreboard (8/4/0)
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -264,6 +361,20 @@ def _spelling_tiers() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     return english, other
 
 
+def _written_spellings(kind: str) -> list[tuple[str, str]]:
+    """The names only the languages of `WRITTEN` read: the colours (in every language, `g`
+    would be green or Gelb), the options, and where a caballero is returned from."""
+    found: list[tuple[str, str]] = []
+    for language, written in WRITTEN.items():
+        if kind == "colour":
+            found += [(n.in_language(language), c) for c, n in _names.COLOUR_NAMES.items()]
+        elif kind == "option":
+            found += [(name, option) for option, name in written.options.items()]
+        elif kind == "location":
+            found += [(name, pool) for pool, name in written.pools.items()]
+    return found
+
+
 def _vocabulary(kind: str, board: Board) -> tuple[dict[tuple[str, ...], str], ...]:
     """Spelling (as words) -> canonical name, for the names of one kind, in reading tiers."""
     return _spellings(kind, _canonical_names(kind, board))
@@ -275,8 +386,8 @@ def _spellings(kind: str, names: tuple[str, ...]) -> tuple[dict[tuple[str, ...],
     one thing in all of them); for a card, the ids and English names, then the others."""
     tiers: list[dict[tuple[str, ...], str]] = [{_name_words(name): name for name in names}]
     english, other = _spelling_tiers()
-    for tier in (english, other):
-        if kind == "card" and tier is other:
+    for number, tier in enumerate((english, other + _written_spellings(kind))):
+        if kind == "card" and number == 1:
             tiers.append({})
         for spelling, name in tier:
             if name in names:
@@ -386,18 +497,20 @@ def _read_slots(
 def _readings(words: list[str], board: Board) -> tuple[list[_Reading], list[_Miss]]:
     readings: list[_Reading] = []
     misses: list[_Miss] = []
-    for type_, notation in NOTATION.items():
-        for rank, verb in enumerate(notation.verbs):
-            verb_words = verb.split()
+    for type_ in NOTATION:
+        for verb, main, may_cut in _verbs_of(type_):
+            verb_words = _words(verb)
             head = words[: len(verb_words)]
-            if len(head) < len(verb_words) or not all(
-                v.startswith(w) for w, v in zip(head, verb_words, strict=True)
+            exact = head == verb_words
+            if not exact and (
+                not may_cut
+                or len(head) < len(verb_words)
+                or not all(v.startswith(w) for w, v in zip(head, verb_words, strict=True))
             ):
                 continue
-            exact = head == verb_words
             moves, slot_misses = _read_slots(type_, words[len(verb_words) :], board)
             if moves:
-                readings.append(_Reading(type_, exact, rank == 0, moves))
+                readings.append(_Reading(type_, exact, main, moves))
             misses.extend(_Miss(type_, exact, amb, text) for amb, text in slot_misses)
     return readings, misses
 
@@ -478,7 +591,7 @@ def _not_understood(
         sentence = f'In "{text}", {miss.message}'
     else:
         verbs = sorted({v.split()[0] for n in NOTATION.values() for v in n.verbs})
-        close = difflib.get_close_matches(words[0], verbs, n=3, cutoff=VERB_CLOSE)
+        close = difflib.get_close_matches(words[0], sorted(verb_words()), n=3, cutoff=VERB_CLOSE)
         hint = (
             f"did you mean {_or(close, quote=True)}?"
             if close
@@ -507,8 +620,7 @@ def reads_as_words(text: str, state: Board, player: str) -> bool:
     readings, misses = _readings(words, state)
     if readings or misses:
         return False
-    verbs = sorted({v.split()[0] for n in NOTATION.values() for v in n.verbs})
-    if difflib.get_close_matches(words[0], verbs, n=1, cutoff=VERB_CLOSE):
+    if difflib.get_close_matches(words[0], sorted(verb_words()), n=1, cutoff=VERB_CLOSE):
         return False
     shown = [_fold(format_move(m)) for m in legal_moves(state, player)]
     return not difflib.get_close_matches(" ".join(words), shown, n=1, cutoff=0.6)
@@ -596,10 +708,12 @@ def _example(type_: str) -> str:
 __all__ = [
     "ALIASES",
     "NOTATION",
+    "WRITTEN",
     "NotationError",
     "example",
     "format_move",
     "parse_move",
     "parse_moves",
     "reads_as_words",
+    "verb_words",
 ]

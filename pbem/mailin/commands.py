@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 import engine
+from engine.notation import NOTATION, WRITTEN
 from pbem import words
 from pbem.clock import now
 from pbem.errors import ServiceError
@@ -18,7 +19,7 @@ from pbem.game.history import round_so_far
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.languages import LANGUAGES, _, in_language, known, language_of, lazy_, ngettext
-from pbem.mailin.reading import COMMAND_WORDS, Inbound
+from pbem.mailin.reading import COMMAND_WORDS, Inbound, veto_standing
 from pbem.notify import compose
 from pbem.notify.answers import Shown
 from pbem.notify.compose import Recipient
@@ -177,7 +178,7 @@ def _veto(mail: SeatMail, arguments: list[str]) -> None:
         Actor.by_player(mail.holder.id, mail.colour),
         mail.game_id,
         mail.colour,
-        veto=_fold_word(arguments[0]),
+        veto=veto_standing(arguments[0]),
     )
     _say_orders(mail, given)
 
@@ -192,7 +193,9 @@ def _say_orders(mail: SeatMail, given: orders.Orders) -> None:
 
 def _help(mail: SeatMail, arguments: list[str]) -> None:
     """`help`: how to play by reply; `help card king`: one action card, written out."""
-    if arguments and _fold_word(arguments[0]) == "card":
+    # The verb of a card's choice, in any language the notation is written in (`карта`).
+    cards = {NOTATION["choose_card"].verb} | {w.verbs["choose_card"][0] for w in WRITTEN.values()}
+    if arguments and _fold_word(arguments[0]) in cards:
         mail.lines += _card_help(mail, " ".join(arguments[1:]))
         return
     mail.shown.help = True

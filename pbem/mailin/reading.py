@@ -21,10 +21,11 @@ from html.parser import HTMLParser
 from babel.support import Translations
 from mailparser_reply import EmailReplyParser
 
-from engine.notation import NOTATION
+from engine.notation import verb_words
 from pbem import languages
 from pbem.languages import lazy_
 from pbem.notify.compose import REPLY_ABOVE
+from pbem.words.moves import COMMANDS_WRITTEN
 
 #: Commands a reply may hold, one per line (see templates/mail/help_lines.txt); each has its
 #: handler in `pbem.mailin.commands`.
@@ -45,6 +46,35 @@ COMMAND_WORDS = (
 
 #: `veto` is a command only as `veto allow` or `veto ask` (a standing answer); else the move.
 VETO_STANDING = ("allow", "ask")
+
+#: The commands, and the standing Veto answers, as written in the languages whose readers are
+#: shown them in their own words (`pbem.words.moves.COMMANDS_WRITTEN`): the door reads them
+#: from everyone, beside the English ones.
+COMMAND_SPELLINGS: dict[str, str] = {
+    spelt: word
+    for table in COMMANDS_WRITTEN.values()
+    for word, spelt in table.items()
+    if word in COMMAND_WORDS
+}
+VETO_SPELLINGS: dict[str, str] = {
+    spelt: word
+    for table in COMMANDS_WRITTEN.values()
+    for word, spelt in table.items()
+    if word in VETO_STANDING
+}
+assert set(COMMAND_SPELLINGS.values()) == set(COMMAND_WORDS), "a word for every command"
+
+
+def command_word(word: str) -> str:
+    """A command's English word for a word as written and folded (`доска` is `board`)."""
+    return COMMAND_SPELLINGS.get(word, word)
+
+
+def veto_standing(word: str) -> str:
+    """A standing Veto answer's English word for one as written (`разрешить` is `allow`)."""
+    word = word.lower().strip(" .:!,")
+    return VETO_SPELLINGS.get(word, word)
+
 
 #: Languages whose "On ... wrote:" lines and signatures the reply parser knows.
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
@@ -385,7 +415,7 @@ def _above_signature(text: str) -> str:
 
 def _reads_as_ours(line: str) -> bool:
     """Whether a line starts with a notation verb or a command word."""
-    words = {v.split()[0] for n in NOTATION.values() for v in n.verbs} | set(COMMAND_WORDS)
+    words = verb_words() | set(COMMAND_WORDS) | set(COMMAND_SPELLINGS)
     first = line.strip().lstrip(">").strip().split(" ", 1)[0].lower()
     return first in words
 

@@ -13,6 +13,7 @@ import unicodedata
 from typing import Literal
 
 import engine
+from engine.notation import NOTATION, WRITTEN
 from pbem import languages
 from pbem.errors import Conflict, IllegalMoveError, NotActive, ServiceError, StaleSequence
 from pbem.game import games, history
@@ -21,7 +22,7 @@ from pbem.game.states import state_at
 from pbem.languages import N_, lazy_
 from pbem.mailin import commands
 from pbem.mailin.commands import SeatMail
-from pbem.mailin.reading import COMMAND_WORDS, VETO_STANDING
+from pbem.mailin.reading import COMMAND_WORDS, VETO_STANDING, command_word, veto_standing
 from pbem.mailin.result import Result, committed, duplicate
 from pbem.notify import addresses, outbox
 from pbem.notify.later import Later
@@ -76,8 +77,8 @@ def handle(mail: SeatMail, text: str) -> Result:
     for line in lines:
         words = line.split()
         word = _fold(words[0])
-        if word in COMMAND_WORDS and not _is_move(word, words):
-            said.append((word, words[1:]))
+        if command_word(word) in COMMAND_WORDS and not _is_move(word, words):
+            said.append((command_word(word), words[1:]))
         else:
             moves.append(line)
     state = mail.state()
@@ -110,8 +111,8 @@ def _is_move(word: str, words: list[str]) -> bool:
     anything but `allow` or `ask` after it is the move vetoing a plan."""
     if word == "stop":
         return len(words) == 1
-    if word == "veto":
-        return len(words) != 2 or _fold(words[1]) not in VETO_STANDING
+    if command_word(word) == "veto":
+        return len(words) != 2 or veto_standing(_fold(words[1])) not in VETO_STANDING
     return False
 
 
@@ -174,7 +175,9 @@ def _play(mail: SeatMail, text: str, talk: list[str]) -> Result:
 
 
 #: Lines that end a turn, which people write last out of habit.
-TURN_ENDINGS = {"done", "end turn"}
+TURN_ENDINGS = {*NOTATION["end_turn"].verbs} | {
+    verb for written in WRITTEN.values() for verb in written.verbs["end_turn"]
+}
 
 
 def _moves(mail: SeatMail, text: str, state: engine.State, colour: str) -> list[engine.Move]:

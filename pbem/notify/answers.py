@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from functools import partial
 from typing import Any, TypedDict
 
 import engine
@@ -16,6 +17,7 @@ from pbem.notify import compose
 from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
 from pbem.words import ASKS
+from pbem.words.moves import notation_line
 
 #: What others' pending decisions are called, in words (public: every view lists them).
 KINDS = {
@@ -49,7 +51,7 @@ class PendingNow(TypedDict):
     """Who must act now, in words, and the seat's moves if it must (`pending_now`)."""
 
     waiting: Any
-    moves: list[str]
+    moves: list[Any]  # each in the notation as the answer's reader writes it (`Later`)
     asks: Any
 
 
@@ -113,7 +115,7 @@ def pending_now(state: engine.State, colour: str) -> PendingNow:
         waiting = lazy_("you.")
     else:
         waiting = Later(lambda: f"{named}.") if others else None
-    moves = [engine.format_move(m) for m in engine.legal_moves(state, colour)]
+    moves = [Later(partial(notation_line, m)) for m in engine.legal_moves(state, colour)]
     asks: Any = (
         lazy_(ASKS.get(mine["kind"], N_("A decision is yours.")))
         if mine

@@ -30,6 +30,7 @@ from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
 from pbem.words import ASKS, moves, place_name, term
 from pbem.words.board import board_table
+from pbem.words.moves import notation_line
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -100,8 +101,11 @@ def render(template: str, **context: Any) -> tuple[str, str]:
     context = {
         "place_name": place_name,
         "term": term,
-        "colour_name": words.colour_name,  # prose and tables; notation lines keep the ids
+        "colour_name": words.colour_name,
         "notation_help": moves.notation_help,
+        "help_examples": moves.help_examples,
+        "command": moves.command,
+        "notation_line": moves.notation_line,
         "reply_above": _(REPLY_ABOVE),
         **context,
     }
@@ -224,7 +228,7 @@ def describe_log_entry(entry: Mapping[str, Any]) -> str:
     """A log entry as its reader may see it, in the notation (a hidden one by its type)."""
     if entry.get("hidden"):  # its kind alone, in words ("Castillo disk (secret)")
         return words.secret_move(entry["move"]["type"])
-    return engine.format_move(entry["move"])
+    return notation_line(entry["move"])
 
 
 @in_recipients_language
@@ -256,7 +260,7 @@ def decision_mail(
         decision,
     )
     legal = engine.legal_moves(state, colour)
-    moves = [engine.format_move(m) for m in legal]
+    moves = [notation_line(m) for m in legal]
     asks = _(ASKS.get(decision["kind"], N_("A decision is yours.")))
     context = {
         "recipient": recipient,
@@ -344,7 +348,7 @@ def scoring_mail(
             for colour, player in standings
         ],
         "over": over,
-        "winners": view.get("winners", []),
+        "winners": [words.colour_name(colour) for colour in view.get("winners", [])],
         "teams": view.get("teams"),
         "link": game_link(game_id),
     }
@@ -599,7 +603,7 @@ def timed_out_mail(
         "title": title,
         "game_id": game_id,
         "window": kind == "veto_window",
-        "moves": [engine.format_move(m) for m in moves],
+        "moves": [notation_line(m) for m in moves],
         "bot_now": bot_now,
         "link": game_link(game_id),
     }
@@ -638,7 +642,7 @@ def orders_mail(
         recipient,
         game_id=game_id,
         title=title,
-        subject=_("your orders played %(moves)s", moves="; ".join(map(engine.format_move, moves))),
+        subject=_("your orders played %(moves)s", moves="; ".join(map(notation_line, moves))),
         lines=[*words.orders_played(moves), _("The game is at move %(seq)s.", seq=seq)],
     )
 

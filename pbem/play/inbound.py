@@ -175,7 +175,8 @@ def play_reply(
     def also_write(connection: Connection, outcome: Outcome) -> None:
         if talk:
             _pass_on(connection, answer, talk, outcome.seq)
-        played = [engine.format_move(m) for m in outcome.moves]
+        # In the notation as the answer's reader writes it (in Russian, Russian words).
+        played = [engine.format_move(m, answer.recipient.language) for m in outcome.moves]
         answered.append(
             _answer(
                 connection,

@@ -1,6 +1,7 @@
 """The table's words (`pbem.words`) as the pages' templates call them: colour names in
 running text, the game's terms, a game's status and a moment, each in the reader's language.
-The move notation keeps its own words (English colours and commands); these are for prose."""
+The move notation has words of its own (`pbem.words.moves.notation_line`); these are for
+prose."""
 
 from __future__ import annotations
 

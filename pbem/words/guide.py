@@ -12,6 +12,7 @@ import engine
 from engine.data import INTRIGUE_QUOTAS, KING_CARD, NEIGHBOURS, POWER_CARDS, REGIONS
 from pbem.languages import N_, _, ngettext
 from pbem.timing import policy
+from pbem.words.moves import notation_line
 from pbem.words.names import (
     caballeros,
     capitalised,
@@ -47,7 +48,7 @@ def face_up_cards(view: engine.View) -> list[FaceUpCard]:
                 "card": card,
                 "stack": stack,
                 "title": card_title(card),
-                "notation": engine.format_move(move),
+                "notation": notation_line(move),
                 "places": stack,
                 "text": card_text(card),
             }
@@ -117,7 +118,7 @@ def worked_example(state: engine.State, colour: str) -> list[str]:
             break
         move = min(legal, key=_example_rank)
         board, events = engine.apply(board, colour, move)
-        lines.append(engine.format_move(move))
+        lines.append(notation_line(move))
         if engine.reveals_hidden(events) or _decision(board, colour) != asked:
             break
     return lines
@@ -148,7 +149,7 @@ def card_examples(state: engine.State, colour: str) -> dict[int, str]:
         chosen, _events = engine.apply(board, colour, move)
         special = [m for m in engine.legal_moves(chosen, colour) if m["type"] not in _NOT_SPECIAL]
         if special:
-            examples[move["stack"]] = engine.format_move(min(special, key=_example_rank))
+            examples[move["stack"]] = notation_line(min(special, key=_example_rank))
     return examples
 
 
@@ -162,7 +163,7 @@ def _decision(state: engine.State, colour: str) -> str | None:
 def power_card_line(card: int) -> str:
     """A power card with what it allows: `power 9 (take up to 2 caballeros)`."""
     allowance = POWER_CARDS[card]
-    notation = f"power {card}"
+    notation = notation_line({"type": "play_power_card", "card": card})
     if not allowance:
         return _("%(notation)s (take no caballeros)", notation=notation)
     return _(
@@ -466,7 +467,7 @@ def orders_played(moves: Sequence[engine.Move]) -> list[str]:
             lines.append(
                 _(
                     "Your standing answer let a Veto window pass (%(move)s).",
-                    move=engine.format_move(move),
+                    move=notation_line(move),
                 )
             )
     return lines

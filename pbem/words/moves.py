@@ -1,6 +1,6 @@
 """Moves in words, in the reader's language: for the page's buttons and log, and for the
 mails' help, which gives each line of the notation beside what it does. Beside the engine's
-notation (`engine.format_move`, what players write), never instead of it."""
+notation (`notation_line`, what players write), never instead of it."""
 
 from __future__ import annotations
 
@@ -119,12 +119,61 @@ _BARE = {
 }
 
 
+def notation_line(move: engine.Move) -> str:
+    """A move in the notation as its reader writes it: in their own words where the notation
+    has them (`engine.notation.WRITTEN`: Russian), else in English. Every line reads in every
+    language, so a reader may answer in either."""
+    return engine.format_move(move, current_language())
+
+
+#: The mail door's commands (`pbem.mailin.reading.COMMAND_WORDS`) and the standing Veto
+#: answers (`veto allow`, `veto ask`), in the words of each language whose readers are shown
+#: the notation in their own (`engine.notation.WRITTEN`); the door reads them from everyone.
+#: Russian `стоп` is only ever the command: the move ending an "up to" card is `завершить`.
+COMMANDS_WRITTEN: dict[str, dict[str, str]] = {
+    "ru": {
+        "moves": "ходы",
+        "board": "доска",
+        "log": "журнал",
+        "away": "отъезд",
+        "back": "снова",
+        "bot": "бот",
+        "key": "ключ",
+        "stop": "стоп",
+        "help": "помощь",
+        "plan": "план",
+        "veto": "вето",
+        "language": "язык",
+        "allow": "разрешить",
+        "ask": "спрашивать",
+    }
+}
+
+
+def command(words: str) -> str:
+    """A mail command (`veto allow`) as its reader writes it: in Russian `вето разрешить`."""
+    spelt = COMMANDS_WRITTEN.get(current_language(), {})
+    return " ".join(spelt.get(word, word) for word in words.split())
+
+
+def help_examples() -> tuple[str, str]:
+    """The help's examples of an answer: one move, and a turn's first moves on one line."""
+    turn: list[engine.Move] = [
+        {"type": "take_caballeros", "count": 3},
+        {"type": "choose_card", "card": "king", "stack": 5},
+        {"type": "place", "to": "aragon"},
+    ]
+    return notation_line({"type": "play_power_card", "card": 9}), "; ".join(
+        notation_line(move) for move in turn
+    )
+
+
 def notation_help() -> list[tuple[str, str]]:
     """Each line of the notation, by an example, beside what it does in words: for help."""
     lines = []
     for move_type in NOTATION:
         move = example(move_type)
-        lines.append((engine.format_move(move), describe_move(move)))
+        lines.append((notation_line(move), describe_move(move)))
     return lines
 
 
@@ -143,6 +192,6 @@ def notation(move: Mapping[str, Any]) -> str:
     pick, a card taken back) reads as its kind and "(secret)"."""
     try:
         # A logged move, checked when it was played; one shown without its fields fails here.
-        return engine.format_move(cast(engine.Move, dict(move)))
+        return notation_line(cast(engine.Move, dict(move)))
     except engine.IllegalMove:
         return secret_move(str(move.get("type", "")))

@@ -9,6 +9,7 @@ from typing import Any
 
 import engine
 from pbem.languages import N_, _, ngettext
+from pbem.words.moves import notation_line
 from pbem.words.names import capitalised, card_title, ordinal, place_name, secret_move, spot, who
 
 #: Where points come from, as the final standings sum them.
@@ -249,7 +250,7 @@ def story(
 def _move_words(entry: engine.ShownLogEntry) -> str:
     if "hidden" in entry:
         return secret_move(entry["move"]["type"])
-    return engine.format_move(entry["move"])
+    return notation_line(entry["move"])
 
 
 def points_by_source(entries: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:

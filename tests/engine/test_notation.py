@@ -10,7 +10,7 @@ import pytest
 import engine
 from engine.bots import RandomBot
 from engine.moves import FORMS
-from engine.notation import NOTATION
+from engine.notation import NOTATION, WRITTEN
 from engine.rng import Rng
 from tests.engine.helpers import acting, empty_board, play_power_cards, set_caballeros, step_quickly
 
@@ -59,19 +59,20 @@ def _check_state(
     state: engine.State, player: str, rng: Rng, seen: set[str], every: bool = False
 ) -> None:
     moves = engine.legal_moves(state, player)
-    lines = [engine.format_move(m) for m in moves]
-    # Two distinct legal moves never read alike.
-    assert len(set(lines)) == len(lines), sorted(lines)
-    # Reading a line is slower than writing one: outside `every` game, read back one move
-    # of each type plus one at random.
-    pairs = list(zip(moves, lines, strict=True))
-    by_type = {}
-    for move, line in pairs:
-        by_type.setdefault(move["type"], (move, line))
-    sample = pairs if every else [*by_type.values(), rng.choice(pairs)]
-    for move, line in sample:
-        assert engine.parse_move(line, state, player) == move, line
-        seen.add(move["type"])
+    for language in ("en", *WRITTEN):
+        lines = [engine.format_move(m, language) for m in moves]
+        # Two distinct legal moves never read alike.
+        assert len(set(lines)) == len(lines), sorted(lines)
+        # Reading a line is slower than writing one: outside `every` game, read back one
+        # move of each type plus one at random.
+        pairs = list(zip(moves, lines, strict=True))
+        by_type = {}
+        for move, line in pairs:
+            by_type.setdefault(move["type"], (move, line))
+        sample = pairs if every else [*by_type.values(), rng.choice(pairs)]
+        for move, line in sample:
+            assert engine.parse_move(line, state, player) == move, line
+            seen.add(move["type"])
 
 
 def test_every_legal_move_reads_back_as_itself():
@@ -343,3 +344,61 @@ def test_pick_is_a_castillo_pick_when_that_is_what_is_legal():
     # Elsewhere `pick` is the secret-disk pick.
     other = engine.new_game(COLOURS_BY_COUNT[3], seed=3)
     assert engine.parse_move("pick valencia", other, "red")["type"] == "secret_pick"
+
+
+# -- the notation in a reader's own words (engine.notation.WRITTEN) ------------------------
+
+
+def test_a_russian_line_is_in_russian_words(turn):
+    assert engine.format_move({"type": "place", "to": "old_castile"}, "ru") == (
+        "поставить Старая Кастилия"
+    )
+    move = {"type": "move_caballero", "colour": "red", "from": "seville", "to": "castillo"}
+    assert engine.format_move(move, "ru") == "переместить красный Севилья>Кастильо"
+    assert engine.format_move({"type": "choose_card", "card": "king", "stack": 5}, "ru") == (
+        "карта Король"
+    )
+    assert engine.format_move({"type": "play_power_card", "card": 9}, "ru") == "сила 9"
+    assert engine.format_move({"type": "return_caballero", "from": "court"}, "ru") == (
+        "вернуть двор"
+    )
+    # Languages the notation is not written in yet keep the English line.
+    assert engine.format_move(move, "de") == "move red seville>castillo"
+
+
+@pytest.mark.parametrize(
+    "russian, english",
+    [
+        ("поставить Валенсия", "place valencia"),
+        ("Поставить валенсия", "place val"),
+        ("переместить красный Севилья>Кастильо", "move red seville>castillo"),
+        ("переместить Красный севилья > кастильо", "move r sev>castillo"),
+        ("убрать синий Арагон", "remove blue aragon"),
+        ("король Галисия", "king galicia"),
+        ("отправить Кастильо", "send castillo"),
+        ("завершить", "stop"),
+        ("готово", "done"),
+    ],
+)
+def test_a_russian_line_plays_the_move_of_the_english_one(turn, russian, english):
+    assert engine.parse_move(russian, turn, "red") == engine.parse_move(english, turn, "red")
+
+
+def test_russian_and_english_lines_mix_in_one_answer():
+    state = engine.new_game(COLOURS_BY_COUNT[3], seed=7)
+    player = engine.pending(state)[0]["player"]
+    assert engine.parse_moves("сила 9", state, player) == engine.parse_moves(
+        "power 9", state, player
+    )
+    option = list(_rare_positions())[2]
+    assert engine.parse_move("вариант своя область", *option) == engine.parse_move(
+        "option own_region", *option
+    )
+
+
+def test_a_russian_verb_is_read_only_in_full(turn):
+    # Cut short, a verb would swallow table talk: "в" (in) starts взять, вернуть, выбрать.
+    refused("пост Валенсия", turn, "red", r'"пост" is not a move')
+    for words in ("В следующий раз повезёт!", "Всем удачи", "С днём рождения", "Привет!"):
+        assert engine.reads_as_words(words, turn, "red"), words
+    assert not engine.reads_as_words("поставить Валенсия", turn, "red")

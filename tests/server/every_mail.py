@@ -18,6 +18,10 @@ COLOURS = ["red", "blue", "green", "yellow"]
 NAMES = {"red": "Ana", "blue": "Björn", "green": "Вера", "yellow": "Dave"}
 #: A title with words of several alphabets, long enough for subjects to be folded.
 TITLE = "Sonntagsrunde für Freunde — Воскресная партия"
+#: What players wrote that mails quote: table talk, a digest's parts, an API key.
+TALK = ["Hallo!"]
+DIGEST = ["one", "two"]
+KEY = "key"
 
 
 @cache
@@ -75,7 +79,7 @@ def mails(language: str, game_id: int = 7) -> Iterator[tuple[str, EmailMessage]]
         yield kind, compose.scoring_mail(to, **game, state=state, events=events, seq=9, names=NAMES)
     yield (
         "table talk",
-        compose.table_talk_mail(to, **game, speaker="Dave", lines=["Hallo!"], seq=4),
+        compose.table_talk_mail(to, **game, speaker="Dave", lines=TALK, seq=4),
     )
     yield from _seat_mails(to, game, language)
     yield from _plain_mails(to, language)
@@ -112,12 +116,12 @@ def _seat_mails(to: Recipient, game: dict, language: str) -> Iterator[tuple[str,
 def _plain_mails(to: Recipient, language: str) -> Iterator[tuple[str, EmailMessage]]:
     plain = Recipient(2, to.email, to.name, None, language=language)
     link = "https://pbem.example/sign-in/token"
-    yield "key", compose.key_mail(plain, "key")
+    yield "key", compose.key_mail(plain, KEY)
     for known, registering in ((True, False), (False, False), (False, True)):
         yield "sign in", compose.sign_in_mail(plain, link, 15, known, registering)
     yield "address change", compose.email_change_mail(plain, link, 24, "old@example.org")
     yield "address changed", compose.email_changed_mail(plain, "new@example.org")
-    yield "digest", compose.digest_mail(plain, ["one", "two"])
+    yield "digest", compose.digest_mail(plain, DIGEST)
     with languages.in_language(language):
         yield "help", answers.help_mail(to.email)
 
@@ -138,8 +142,11 @@ def _answers(
         "hand": [],
         **answers.pending_now(state, to.colour or "blue"),
     }
+    # What was played, as the door writes it for the reader (`pbem.play.inbound`).
+    played = [{"type": "play_power_card", "card": 13}, {"type": "choose_card", "card": "king"}]
+    moves = "; ".join(engine.format_move(m, language) for m in played)
     for subject in (
-        lazy_("played %(moves)s", moves="power 13; card king"),
+        lazy_("played %(moves)s", moves=moves),
         lazy_("nothing was played"),
         lazy_("your mail"),
     ):

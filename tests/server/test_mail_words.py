@@ -43,7 +43,8 @@ def test_orders_mail_is_in_its_recipients_language_not_the_movers(mail_app, mail
     text = body_text(blue)
     assert "Your orders played power card 11 for you." in text
     assert "The game is at move" in text and not re.search(r"[äöüß]|Befehl|Auftr", text)
-    (green,) = [m for m in smtp.inbox.to(seats["green"]) if "power 12" in header(m, "Subject")]
+    # A Russian reader is shown the notation in Russian words (engine.notation.WRITTEN).
+    (green,) = [m for m in smtp.inbox.to(seats["green"]) if "сила 12" in header(m, "Subject")]
     assert re.search(r"[а-я]", body_text(green)) and "Your orders" not in body_text(green)
 
 
