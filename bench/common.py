@@ -102,8 +102,16 @@ class Client:
         if key:
             headers["Authorization"] = f"Bearer {key}"
         payload = json.dumps(body) if body is not None else None
-        self.connection.request(method, path, body=payload, headers=headers)
-        response = self.connection.getresponse()
+        try:
+            self.connection.request(method, path, body=payload, headers=headers)
+            response = self.connection.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # The server closed a keep-alive connection left idle (gunicorn's keepalive): open
+            # another, as a client library does. A move sent again carries its expected_seq,
+            # so one already played is refused (409), never played twice.
+            self.connection.close()
+            self.connection.request(method, path, body=payload, headers=headers)
+            response = self.connection.getresponse()
         data = response.read()
         return response.status, (json.loads(data) if data else None)
 

@@ -8,7 +8,9 @@ few thousand games still going with their seats. Then one client asks, in turns 
 machine's ups and downs fall on all alike: GET /api/health/live (the baseline, which reads
 nothing), a random player's page, its API answer, the standings (all games, and 4-player
 games), and the standings' 40th page. Prints each one's p50 and p99, and its p50 as a
-multiple of health's.
+multiple of health's. The standings' pages are kept per worker until a game is rated (or a
+minute passes): after the warm-up turns each is a kept page and one read of the newest
+result's id; a player's page is drawn anew at every look.
 
     python bench/ratings.py                          # 10,000 players, 100,000 games
     python bench/ratings.py --players 2000 --games 20000 --rounds 200
