@@ -161,8 +161,13 @@ def send_smtp(port: int, raw: bytes, sender: str, recipients: list[str]) -> dict
 def moves_listed(mail: EmailMessage) -> list[str]:
     """The legal moves a mail lists under "Your moves now", or (a power card's decision,
     which lists them once) under "The power cards you may play", each without its gloss."""
-    lines = body_text(mail).split("\n")
-    heads = ("Your moves now", "The power cards you may play")
+    return moves_under(body_text(mail), ("Your moves now", "The power cards you may play"))
+
+
+def moves_under(text: str, heads: tuple[str, ...]) -> list[str]:
+    """The moves listed (indented) under the first line starting with one of `heads`, each
+    without its gloss; none if no line does."""
+    lines = text.split("\n")
     start = next((i for i, line in enumerate(lines) if line.startswith(heads)), None)
     if start is None:
         return []

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from pbem.extensions import db
 from pbem.store.models import Player
 from tests.server.mail_helpers import body_text
-from tests.server.mailin_helpers import moves_listed, reply
+from tests.server.mailin_helpers import moves_listed, moves_under, reply
 from tests.server.test_mail_in import inbound, latest_with_moves, start, to_move
 from tests.server.test_mail_out import deliver
 
@@ -20,14 +20,7 @@ RUSSIAN_MOVES = "Ваши ходы сейчас"
 
 def russian_moves(text: str) -> list[str]:
     """The moves a Russian mail lists under "Ваши ходы сейчас", each without its gloss."""
-    lines = text.split("\n")
-    start = next(i for i, line in enumerate(lines) if line.startswith(RUSSIAN_MOVES))
-    moves = []
-    for line in lines[start + 1 :]:
-        if not line.startswith("  "):
-            break
-        moves.append(line.strip().split(" (")[0])
-    return moves
+    return moves_under(text, (RUSSIAN_MOVES,))
 
 
 def in_russian(mail_app, smtp, mail, email):
