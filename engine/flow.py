@@ -251,4 +251,3 @@ def team_results(board: Board) -> list[TeamResult]:
             }
         )
     return out
-

@@ -90,13 +90,15 @@ def test_the_feed_holds_the_decisions_owed_and_follows_the_game(app, api, client
     set_now(app, T0 + timedelta(hours=1))
     play_highest_card(api, game_id, keys, mine)
     assert events(fetch(client, urls[mine])) == []  # answered: gone
-    [theirs] = events(fetch(client, urls[others[0]]))
-    assert f"-{others[0]}-" in str(theirs["uid"]) and str(theirs["uid"]) != uid
-    for hours, colour in enumerate(others, start=2):
+    following = pending_of(api, game_id)[0]["player"]
+    [theirs] = events(fetch(client, urls[following]))
+    assert f"-{following}-" in str(theirs["uid"]) and str(theirs["uid"]) != uid
+    for hours in (2, 3):
         set_now(app, T0 + timedelta(hours=hours))
-        play_highest_card(api, game_id, keys, colour)
-    # The highest card (13, played first) opens the round: the next decision is the turn.
-    assert pending_of(api, game_id)[0] == {**pending_of(api, game_id)[0], "player": mine}
+        play_highest_card(api, game_id, keys, pending_of(api, game_id)[0]["player"])
+    # The highest card (13, played first) opens the round: the next decision is their turn.
+    assert pending_of(api, game_id)[0]["kind"] == "turn"
+    assert pending_of(api, game_id)[0]["player"] == mine
     [turn] = events(fetch(client, urls[mine]))
     assert str(turn["uid"]) not in (uid, str(theirs["uid"]))
     assert str(turn["summary"]) == f"{title}: It is your turn"
@@ -213,6 +215,21 @@ def test_the_migration_adds_the_calendar_and_the_deadlines_moves(tmp_path):
     with app.app_context():
         upgrade(revision="f4b8d2a6c1e3")
         with db.engine.begin() as connection:
+            connection.execute(
+                sa.text(
+                    "INSERT INTO players (id, email, name, preferences, created_at) "
+                    "VALUES (1, 'a@example.org', 'A', '{}', :t)"
+                ),
+                {"t": T0},
+            )
+            connection.execute(
+                sa.text(
+                    "INSERT INTO games (id, title, options, timing, seed, status, creator_id,"
+                    " colours, pending, seq, created_at, updated_at) VALUES "
+                    "(1, 'G', '{}', '{}', 1, 'active', 1, '[]', '[]', 0, :t, :t)"
+                ),
+                {"t": T0},
+            )
             connection.execute(
                 sa.text(
                     "INSERT INTO deadlines (game_id, colour, decision, opened_at, due_at, "
