@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from icalendar import Alarm, Calendar, Event
+from icalendar import Alarm, Calendar, Event, vDuration
 from sqlalchemy.engine import Row
 
 from pbem.clock import now
@@ -39,7 +39,7 @@ def feed(player: Player, game_link: Callable[[int], str], domain: str) -> bytes:
     with in_language(language_of(preferences)):
         calendar.add("x-wr-calname", _("El Grande: your deadlines"))
     calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
-    calendar.add("x-published-ttl", REFRESH)
+    calendar.add("x-published-ttl", vDuration(REFRESH))  # an X- property: typed here
     stamp = now()
     for row in deadlines.owed_by(db.session.connection(), player.id):
         with in_language(language_of(preferences, row.language)):

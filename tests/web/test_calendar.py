@@ -78,6 +78,7 @@ def test_the_feed_holds_the_decisions_owed_and_follows_the_game(app, api, client
     assert "Play a power card for this round." in description
     assert f"{BASE}/games/{game_id}" in description and "sign-in" not in description
     assert event.decoded("dtstamp") == T0
+    assert feed["x-published-ttl"] == "PT30M" and feed["refresh-interval"].to_ical() == b"PT30M"
     assert event["sequence"] == 0
     [alarm] = list(event.walk("VALARM"))
     # The game's first reminder is 24 hours before the deadline (the default [24, 4]).
