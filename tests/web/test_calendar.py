@@ -4,9 +4,12 @@ one answering 404 as a link never made does; the migration that keeps what it ne
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
+import pytest
 import sqlalchemy as sa
 from flask_migrate import downgrade, upgrade
 from icalendar import Calendar
@@ -14,8 +17,11 @@ from icalendar import Calendar
 from pbem import create_app
 from pbem.clock import set_now
 from pbem.extensions import db
+from pbem.game.calendar import ALARM_WITHOUT_REMINDER
 from pbem.languages import _, in_language
+from pbem.timing import policy
 from pbem.words import ASKS
+from tests.server.conftest import own_schema
 from tests.web.helpers import page, sign_in_seat
 from tests.web.html import parse
 from tests.web.test_new_game import sign_in_with_key
@@ -210,8 +216,20 @@ def test_the_spec_lists_the_calendar_routes(client):
     assert spec["components"]["schemas"]["Calendar"]["required"] == ["url"]
 
 
-def test_the_migration_adds_the_calendar_and_the_deadlines_moves(tmp_path):
-    url = f"sqlite:///{tmp_path}/old.sqlite"
+@pytest.fixture
+def empty_database(tmp_path) -> Iterator[str]:
+    """A database of no tables: a SQLite file, or a schema of its own on TEST_DATABASE_URL
+    (the migration runs on both)."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        yield f"sqlite:///{tmp_path}/old.sqlite"
+        return
+    with own_schema(base, "pbem_calendar_") as url:
+        yield url
+
+
+def test_the_migration_adds_the_calendar_and_the_deadlines_moves(empty_database):
+    url = empty_database
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "migration-test"})
     with app.app_context():
         upgrade(revision="f4b8d2a6c1e3")
@@ -250,3 +268,44 @@ def test_the_migration_adds_the_calendar_and_the_deadlines_moves(tmp_path):
             moved = {c["name"] for c in sa.inspect(connection).get_columns("deadlines")}
             assert "moved" not in moved
         db.engine.dispose()
+
+
+def test_each_feed_holds_its_own_players_decisions_only(app, api, client):
+    set_now(app, T0)
+    first, first_keys = api.new_game(["red", "blue", "green"])
+    second, second_keys = api.new_game(["red", "blue", "green"])
+    owing = {game: pending_of(api, game)[0]["player"] for game in (first, second)}
+    for game, keys in ((first, first_keys), (second, second_keys)):
+        for colour, key in keys.items():
+            feed = fetch(client, calendar_url(api, key))
+            uids = [str(event["uid"]) for event in events(feed)]
+            # Their own decision, if they owe one, and nothing of any other seat or game.
+            if colour == owing[game]:
+                assert len(uids) == 1 and uids[0].startswith(f"{game}-{colour}-power_card-")
+            else:
+                assert uids == []
+            text = feed.to_ical().decode()
+            assert "hand" not in text.lower() and "@example.org" not in text
+
+
+def test_a_link_made_under_another_secret_key_is_made_anew(app, api, client):
+    key = api.register("kim@example.org", "Kim")
+    url = calendar_url(api, key)
+    app.config["SECRET_KEY"] = "a new secret key, as after a leak"
+    assert client.get(urlsplit(url).path).status_code == 200  # its hash is still kept
+    newer = calendar_url(api, key)  # the page's link can no longer be made again: a new one
+    assert newer != url
+    assert client.get(urlsplit(url).path).status_code == 404
+    assert client.get(urlsplit(newer).path).status_code == 200
+
+
+def test_the_alarm_is_at_the_first_reminder_still_to_come_else_an_hour_before():
+    timing = policy.timing_of({"reminders": [24, 4]})
+    due = T0 + timedelta(hours=48)
+    assert policy.first_reminder(timing, due, T0) == 24
+    # Opened 30 hours before its deadline: the 24-hour reminder is the first still.
+    assert policy.first_reminder(timing, due, due - timedelta(hours=30)) == 24
+    # Opened 10 hours before: the 24-hour reminder is never sent; the 4-hour one is first.
+    assert policy.first_reminder(timing, due, due - timedelta(hours=10)) == 4
+    assert policy.first_reminder(policy.timing_of({"reminders": []}), due, T0) is None
+    assert timedelta(hours=1) == ALARM_WITHOUT_REMINDER
