@@ -131,6 +131,16 @@ def test_an_extension_moves_the_event_and_raises_its_sequence(app, api, client):
     # The alarm is relative to the deadline: still the first reminder's moment.
     [alarm] = list(after.walk("VALARM"))
     assert alarm.decoded("trigger") == -timedelta(hours=24)
+    # An absence declared over the deadline moves it again: the sequence goes on rising.
+    away = {
+        "from": (T0 + timedelta(hours=12)).isoformat(),
+        "until": (T0 + timedelta(days=2)).isoformat(),
+    }
+    declared = api.client.post("/api/players/me/absences", json=away, headers=api.auth(keys[mine]))
+    assert declared.status_code == 201, declared.get_json()
+    [pushed] = events(fetch(client, url))
+    assert pushed["uid"] == before["uid"] and pushed["sequence"] == after["sequence"] + 1
+    assert pushed.decoded("dtstart") == deadline_of(api, game_id, mine) > after.decoded("dtstart")
 
 
 def test_a_german_player_reads_their_feed_in_german(app, api, client):
