@@ -251,3 +251,4 @@ def team_results(board: Board) -> list[TeamResult]:
             }
         )
     return out
+

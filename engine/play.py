@@ -12,7 +12,6 @@ from __future__ import annotations
 from engine import turn_moves as _turn_moves  # noqa: F401  (registers the base rules)
 from engine import special_moves as _special_moves  # noqa: F401  (registers their rules)
 from engine import cards as _cards  # noqa: F401  (registers every card's special action)
-
 # isort: on
 from engine.board import Board
 from engine.memo import per_call

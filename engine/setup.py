@@ -114,3 +114,4 @@ def _check_setup(colours: list[str], seed: object, options: dict[str, Any]) -> N
     first = options.get("first_player")
     if first is not None and first not in colours:
         raise ValueError("The first player must be one of the game's colours.")
+

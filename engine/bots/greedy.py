@@ -192,7 +192,9 @@ class GreedyBot:
         return self._score_seen(seen, player)
 
     # -- power cards -------------------------------------------------------------------
-    def _power_card(self, seen: View, me: str, moves: list[Move]) -> Move:
+    def _power_card(
+        self, seen: View, me: str, moves: list[Move]
+    ) -> Move:
         return self._best(moves, self.power_card_values(seen, me, moves))
 
     def power_card_values(self, seen: View, me: str, moves: list[Move]) -> list[float]:
@@ -263,7 +265,9 @@ class GreedyBot:
         return gain + max(0.0, awards_gain(trial, scored, card == "score_first_places"))
 
     # -- secret choices ----------------------------------------------------------------
-    def _secret_pick(self, seen: View, me: str, moves: list[Move]) -> Move:
+    def _secret_pick(
+        self, seen: View, me: str, moves: list[Move]
+    ) -> Move:
         """Castillo and secret-disk picks, judged on the board alone (others' picks unknown)."""
         m = Model.of(seen, me, project=False)
         card = "castillo" if moves[0]["type"] == "castillo_pick" else _special(seen)["card"]
@@ -287,7 +291,9 @@ class GreedyBot:
             values.append(trial.value())
         return self._best(moves, values)
 
-    def _king_rages_return(self, seen: View, me: str, moves: list[Move]) -> Move:
+    def _king_rages_return(
+        self, seen: View, me: str, moves: list[Move]
+    ) -> Move:
         """Return the caballero that costs least (those already returned counted)."""
         m = Model.of(seen, me)
         returns = (_special(seen)["choices"].get("returns") or {}).get(me, {})
@@ -333,7 +339,9 @@ class GreedyBot:
         return self._best(moves, values)
 
     # -- the action card ---------------------------------------------------------------
-    def _choose_card(self, state: engine.State, seen: View, me: str, moves: list[Move]) -> Move:
+    def _choose_card(
+        self, state: engine.State, seen: View, me: str, moves: list[Move]
+    ) -> Move:
         """Each face-up card played out greedily (placements and special action)."""
         values = []
         for move in moves:

@@ -178,14 +178,8 @@ PLAYOUT_SPECIALS = 6
 _ENDS = frozenset({"end_turn", "skip_special", "end_special"})
 #: Decisions the playout policy leaves to the greedy bot: they are cheap already.
 _GREEDY_KINDS = frozenset(
-    {
-        "play_power_card",
-        "take_caballeros",
-        "castillo_pick",
-        "secret_pick",
-        "return_caballero",
-        "allow",
-    }
+    {"play_power_card", "take_caballeros", "castillo_pick", "secret_pick", "return_caballero",
+     "allow"}
 )
 
 

@@ -55,12 +55,9 @@ def played(app, game_id: int, colour: str) -> list:
 def test_a_bot_seat_plays_the_level_its_organiser_named(app, api, level):
     game_id = bot_first_game(api, f"{level}@example.org", level)
     with app.app_context():
-        assert (
-            db.session.execute(
-                db.select(Seat.bot_level).where(Seat.game_id == game_id, Seat.colour == "blue")
-            ).scalar_one()
-            == level
-        )
+        assert db.session.execute(
+            db.select(Seat.bot_level).where(Seat.game_id == game_id, Seat.colour == "blue")
+        ).scalar_one() == level
     expected = expected_moves(app, game_id, "blue", level)
     with app.app_context():
         sweep()
