@@ -27,7 +27,9 @@ COLOURS = ["red", "yellow", "green", "blue", "brown"]
 Bot = GreedyBot | RandomBot | SearchBot
 
 
-def play(bots: dict[str, Bot], seed: int, timed: str, timing: dict[str, float]) -> engine.State:
+def play(
+    bots: dict[str, Bot], seed: int, timed: str, timing: dict[str, float]
+) -> engine.State:
     """One nine-round game between `bots` (by colour); adds the decision times of the bots
     of kind `timed`."""
     state = engine.new_game(list(bots), seed=seed, options={"rounds": 9})
@@ -92,23 +94,14 @@ def search_lineups(args: argparse.Namespace) -> None:
         r = lineup(["search"] + ["greedy"] * (n - 1), args.games, args.seed, args, "search")
         elapsed = time.perf_counter() - start
         s, g, t = r["search"], r["greedy"], r["timing"]
-        print(
-            f"1 search ({budget}) vs {n - 1} greedy: {args.games} {n}-player nine-round "
-            f"games in {elapsed:.0f} s"
-        )
-        print(
-            f"  search bot wins (ties shared): {s['wins']:.1f} = "
-            f"{100 * s['wins'] / args.games:.1f}% of games (fair share {100 / n:.1f}%)"
-        )
-        print(
-            f"  mean score: search {s['points'] / s['seats']:.1f}, "
-            f"greedy {g['points'] / g['seats']:.1f}"
-        )
-        print(
-            f"  search bot: {t['decisions']:.0f} decisions, "
-            f"{t['seconds'] / t['decisions']:.3f} s per decision",
-            flush=True,
-        )
+        print(f"1 search ({budget}) vs {n - 1} greedy: {args.games} {n}-player nine-round "
+              f"games in {elapsed:.0f} s")
+        print(f"  search bot wins (ties shared): {s['wins']:.1f} = "
+              f"{100 * s['wins'] / args.games:.1f}% of games (fair share {100 / n:.1f}%)")
+        print(f"  mean score: search {s['points'] / s['seats']:.1f}, "
+              f"greedy {g['points'] / g['seats']:.1f}")
+        print(f"  search bot: {t['decisions']:.0f} decisions, "
+              f"{t['seconds'] / t['decisions']:.3f} s per decision", flush=True)
 
 
 def random_lineups(args: argparse.Namespace) -> None:
@@ -127,10 +120,8 @@ def random_lineups(args: argparse.Namespace) -> None:
             f"{share / greedy:.1f}% per greedy seat), "
             f"random {ra['wins']:.1f} ({100 * ra['wins'] / n:.1f}%)"
         )
-        print(
-            f"  mean score: greedy {gr['points'] / gr['seats']:.1f}, "
-            f"random {ra['points'] / ra['seats']:.1f}"
-        )
+        print(f"  mean score: greedy {gr['points'] / gr['seats']:.1f}, "
+              f"random {ra['points'] / ra['seats']:.1f}")
         print(
             f"  greedy: {t['decisions'] / t['seconds']:.0f} decisions/s, "
             f"{1000 * t['seconds'] / t['decisions']:.2f} ms per decision"
@@ -148,15 +139,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument(
-        "--seconds",
-        type=float,
-        default=0.3,
-        help="the search bot's time budget per (ordinary) decision",
-    )
-    parser.add_argument(
-        "--playouts", type=int, default=None, help="a playout budget instead of a time budget"
-    )
+    parser.add_argument("--seconds", type=float, default=0.3,
+                        help="the search bot's time budget per (ordinary) decision")
+    parser.add_argument("--playouts", type=int, default=None,
+                        help="a playout budget instead of a time budget")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--greedy-vs-random", action="store_true")
     parser.add_argument("--progress", action="store_true")

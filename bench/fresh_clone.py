@@ -105,10 +105,8 @@ def main() -> int:
                 button.click()
                 break
             WebDriverWait(driver, 30).until(
-                lambda d: (
-                    d.find_elements(By.CSS_SELECTOR, "svg.board [data-region]")
-                    and d.find_elements(By.CSS_SELECTOR, "form.moves button")
-                )
+                lambda d: d.find_elements(By.CSS_SELECTOR, "svg.board [data-region]")
+                and d.find_elements(By.CSS_SELECTOR, "form.moves button")
             )
             stage("board page with your moves in Chromium")
             height = driver.execute_script("return document.body.scrollHeight")
