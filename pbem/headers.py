@@ -25,11 +25,13 @@ _NO_REFERRER = "pbem_no_referrer"
 _NO_STORE = "pbem_no_store"
 
 
-def no_referrer() -> None:
+def no_referrer(kept_privately: bool = False) -> None:
     """This request's page is reached by an address holding a credential: no `Referer` from
-    it, even to this site, and no copy kept (`no_store`)."""
+    it, even to this site, and no copy kept (`no_store`) unless `kept_privately`: an answer
+    fetched again and again by its one reader (a calendar feed) says its own Cache-Control."""
     setattr(g, _NO_REFERRER, True)
-    no_store()
+    if not kept_privately:
+        no_store()
 
 
 def no_store() -> None:

@@ -11,6 +11,7 @@ never be read as another.
 | accept | (game, colour, player) | an invitation to a forming game: "accept the seat" |
 | sign-in | (link id, one-time nonce) | `/sign-in/link/<token>`, mailed from `/sign-in` |
 | never invite | (address,) | every invitation: "never invite me again" (`/never-invite/<token>`) |
+| calendar | (a player's random seed) | `/calendar/<token>.ics`, shown on `/me` and by the API |
 
 Reading a token gives its values, or None when it is forged, altered or not of that kind;
 the caller says what to do next. Only the seat link expires (PBEM_SEAT_LINK_MAX_AGE); a
@@ -19,6 +20,9 @@ sign-in link's row says when it was made and whether it was used.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 from typing import Any
 
 from flask import current_app
@@ -33,6 +37,7 @@ _SIGN_IN_SALT = "pbem-sign-in"
 _ACCEPT_SALT = "pbem-accept"
 _EMAIL_CHANGE_SALT = "pbem-email-change"
 _NEVER_INVITE_SALT = "pbem-never-invite"
+_CALENDAR_SALT = b"pbem-calendar"
 
 
 class Expired(Exception):
@@ -156,3 +161,14 @@ def never_invite_token(email: str) -> str:
 def read_never_invite_token(token: str) -> str | None:
     values = _read(_NEVER_INVITE_SALT, token, 1)
     return values[0] if values is not None and isinstance(values[0], str) else None
+
+
+def calendar_token(seed: str) -> str:
+    """A player's calendar token: an HMAC of their random seed (`secrets.token_urlsafe(24)`,
+    192 bits) under the SECRET_KEY, 43 URL-safe characters. Derived rather than kept, so the
+    page shows the link again while the table holds only the seed and the token's hash; a
+    new seed (a new link) is the old token's end."""
+    key = current_app.config["SECRET_KEY"]
+    key = key.encode() if isinstance(key, str) else key
+    digest = hmac.new(key, _CALENDAR_SALT + b"\0" + seed.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()

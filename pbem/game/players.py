@@ -130,6 +130,23 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
     return player, key
 
 
+def calendar_token_of(player: Player) -> str | None:
+    """The token of the player's calendar link, or None if they have none that works (never
+    made, or made under another SECRET_KEY: its hash no longer matches)."""
+    if player.calendar_seed is None:
+        return None
+    token = tokens.calendar_token(player.calendar_seed)
+    return token if hash_api_key(token) == player.calendar_token_hash else None
+
+
+def player_by_calendar_token(token: str) -> Player | None:
+    """Whose calendar link `token` is (None: unknown, or replaced by a newer link): found by
+    the token's hash, as a key is."""
+    return db.session.execute(
+        db.select(Player).where(Player.calendar_token_hash == hash_api_key(token))
+    ).scalar_one_or_none()
+
+
 def player(player_id: int) -> Player:
     """The player numbered `player_id`, who exists (a signed-in reader, a link's holder)."""
     return db.session.get_one(Player, player_id)

@@ -1,7 +1,8 @@
 """Account changes: a new API key, mailed, claimed by an invitation's link, or made on the
-player's own page; a one-time sign-in link, mailed to an address, which signs its holder in
-(and makes a player on first use); a new address, confirmed by a link mailed to it; a new
-name. And page sessions ended: one signed out, or every one at once."""
+player's own page; a private calendar link of their deadlines, made or made anew; a one-time
+sign-in link, mailed to an address, which signs its holder in (and makes a player on first
+use); a new address, confirmed by a link mailed to it; a new name. And page sessions ended:
+one signed out, or every one at once."""
 
 from __future__ import annotations
 
@@ -20,7 +21,13 @@ from pbem.addresses import kept_address
 from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from pbem.extensions import db
-from pbem.game.players import is_unreachable, new_api_key, normal_email
+from pbem.game.players import (
+    calendar_token_of,
+    hash_api_key,
+    is_unreachable,
+    new_api_key,
+    normal_email,
+)
 from pbem.languages import N_
 from pbem.notify import compose, outbox
 from pbem.store import limits, queries, suppressed
@@ -423,6 +430,27 @@ def make_new_key(player: Player) -> str:
     works no more."""
     key, player.api_key_hash = new_api_key()
     return key
+
+
+def calendar_url(token: str) -> str:
+    """A calendar link's address (`web.calendar_feed`'s path), absolute: a calendar program
+    fetches it from elsewhere, and the API has no page to build it from."""
+    return f"{compose.base_url()}/calendar/{token}.ics"
+
+
+def new_calendar_link(player: Player) -> str:
+    """A new calendar link for the player (its address); the caller commits. The old link
+    answers 404 from then on: its token's hash is no longer kept."""
+    player.calendar_seed = secrets.token_urlsafe(24)
+    token = tokens.calendar_token(player.calendar_seed)
+    player.calendar_token_hash = hash_api_key(token)
+    return calendar_url(token)
+
+
+def calendar_link(player: Player) -> str:
+    """The player's calendar link, made if they have none that works; the caller commits."""
+    token = calendar_token_of(player)
+    return calendar_url(token) if token is not None else new_calendar_link(player)
 
 
 def rename(player: Player, name: str) -> str:

@@ -80,6 +80,9 @@ def utcnow() -> datetime:
 
 class Player(Model):
     __tablename__ = "players"
+    __table_args__ = (
+        UniqueConstraint("calendar_token_hash", name="uq_players_calendar_token_hash"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
@@ -98,6 +101,12 @@ class Player(Model):
     # Raised each time the address changes: an address-change link names the version it
     # was mailed at, so once the address changes every older link is spent.
     email_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The private calendar feed of their deadlines (`/calendar/<token>.ics`): its token is
+    # derived from this random seed under the SECRET_KEY (`tokens.calendar_token`), so the
+    # page can show the link again while the table alone opens no feed; the token's SHA-256
+    # finds the player. A new seed (a new link) ends the old one. None: no link made yet.
+    calendar_seed: Mapped[str | None] = mapped_column(String(64))
+    calendar_token_hash: Mapped[str | None] = mapped_column(String(64))
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
@@ -380,6 +389,9 @@ class Deadline(Model):
     reminders_sent: Mapped[list[int]] = mapped_column(JSON, default=list)  # hours before due
     # Hours the game's organiser added to it (kept when the deadline is derived again).
     extended_hours: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # How many times its deadline moved after it opened (an extension, an absence): only
+    # ever raised, so a calendar feed can give it as the event's SEQUENCE.
+    moved: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Order(Model):

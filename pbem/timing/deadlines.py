@@ -7,13 +7,22 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import String, bindparam, delete, insert, select
 from sqlalchemy.engine import Connection, Row
 
 import engine
-from pbem.store.models import Absence, Deadline, Decision, Player, Seat, UtcDateTime, is_person
+from pbem.store.models import (
+    Absence,
+    Deadline,
+    Decision,
+    Game,
+    Player,
+    Seat,
+    UtcDateTime,
+    is_person,
+)
 from pbem.store.prepared import Prepared
 from pbem.timing import policy
 
@@ -22,6 +31,7 @@ _seats = Seat.__table__
 _absences = Absence.__table__
 _decisions = Decision.__table__
 _players = Player.__table__
+_games = Game.__table__
 
 # Read with every move (`sync`): prepared, as the move path's other reads are.
 GAME_DEADLINES = Prepared(
@@ -192,7 +202,7 @@ def recompute(connection: Connection, game_id: int, timing: policy.StoredTiming)
         connection.execute(
             _deadlines.update()
             .where(_deadlines.c.id == row.id)
-            .values(due_at=due_at, next_at=next_at)
+            .values(due_at=due_at, next_at=next_at, moved=row.moved + (due_at != row.due_at))
         )
 
 
@@ -215,6 +225,7 @@ def extend(
                 due_at=due_at,
                 next_at=policy.next_look(timing, due_at, row.reminders_sent),
                 extended_hours=row.extended_hours + hours,
+                moved=row.moved + 1,
             )
         )
         moved.append(due_at)
@@ -236,3 +247,36 @@ def earliest(connection: Connection, game_ids: Collection[int]) -> dict[tuple[in
         key = (game_id, colour)
         due[key] = min(due.get(key, due_at), due_at)
     return due
+
+
+def owed_by(connection: Connection, player_id: int) -> list[Row[Any]]:
+    """The decisions the player owes now: their own seats' open deadlines (not a seat a bot
+    plays for them) in active games, each with its game's title, language and timing,
+    soonest first. Nothing of another seat's."""
+    query = (
+        select(
+            _deadlines.c.game_id,
+            _deadlines.c.colour,
+            _deadlines.c.decision,
+            _deadlines.c.opened_at,
+            _deadlines.c.due_at,
+            _deadlines.c.moved,
+            _games.c.title,
+            _games.c.language,
+            _games.c.timing,
+        )
+        .select_from(
+            _deadlines.join(
+                _seats,
+                (_seats.c.game_id == _deadlines.c.game_id)
+                & (_seats.c.colour == _deadlines.c.colour),
+            ).join(_games, _games.c.id == _deadlines.c.game_id)
+        )
+        .where(
+            _seats.c.player_id == player_id,
+            _seats.c.bot.is_(False),
+            _games.c.status == "active",
+        )
+        .order_by(_deadlines.c.due_at, _deadlines.c.game_id, _deadlines.c.colour)
+    )
+    return cast("list[Row[Any]]", list(connection.execute(query).all()))

@@ -143,3 +143,11 @@ def reminders_owed(
 def abandon_at(stored: StoredTiming | None, moment: datetime) -> datetime:
     """When a game is abandoned if no person moves again after `moment`."""
     return moment + timedelta(days=timing_of(stored)["abandon_after_days"])
+
+
+def first_reminder(timing: Timing, due_at: datetime, opened: datetime) -> int | None:
+    """The first reminder mailed for a decision opened at `opened` and due at `due_at`, in
+    hours before it: the earliest one after the opening (one due by then is never sent, as
+    `deadlines.sync` marks it); None when the game mails none."""
+    later = [h for h in timing["reminders"] if due_at - timedelta(hours=h) > opened]
+    return max(later, default=None)

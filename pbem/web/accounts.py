@@ -1,7 +1,7 @@
 """Accounts on the pages: signing in by a link mailed to your address (no password), and
-`/me`, your own page (your name and address, your mail and webhooks, absences, a new API
-key, signing out everywhere). Thin: `play.accounts` does the work; these routes read forms
-and render."""
+`/me`, your own page (your name and address, your mail and webhooks, absences, your
+calendar's private link, a new API key, signing out everywhere). Thin: `play.accounts` does
+the work; these routes read forms and render."""
 
 from __future__ import annotations
 
@@ -125,6 +125,11 @@ def change_me() -> ResponseReturnValue:
         unit.commit()
         current_app.logger.info("a new API key made on /me", extra={"player_id": player.id})
         return _me_page(player, key=key)
+    if action == "calendar":
+        accounts.new_calendar_link(player)
+        unit.commit()
+        flash(_("Your calendar's new link is below; a link made before no longer works."))
+        return redirect(url_for("web.me", _anchor="calendar-title"), code=303)
     if action == "sign_out_everywhere":
         accounts.sign_out_everywhere(player)
         unit.commit()
@@ -287,8 +292,12 @@ def _me_page(
     muted, hooks = chosen["muted_games"], chosen["webhooks"]
     titles = games.titles([*muted, *(h["game_id"] for h in hooks)])
     playing = games.playing(player)
+    token = players.calendar_token_of(player)
+    if token is not None:
+        no_store()  # the calendar's link is on the page
     return render_template(
         "web/me.html",
+        calendar=accounts.calendar_url(token) if token is not None else None,
         player=player,
         key=key,
         error=error,

@@ -313,6 +313,28 @@ def test_on_a_phone_the_board_is_readable_and_the_page_never_scrolls_sideways(
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+def test_on_a_phone_the_calendar_link_on_me_wraps_and_a_press_makes_a_new_one(
+    browser, live, app, api
+):
+    """/me at 390 px: the calendar's private link wraps inside the page (never sideways), and
+    its button makes a new link, shown in the old one's place."""
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    url = api.get("/api/players/me/calendar", keys["red"]).get_json()["url"]
+    open_seat_link(browser, app, game_id, "red")
+    metrics = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        browser.get(f"{live}/me#calendar-title")
+        assert by_css(browser, "section.calendar code")[0].text == url
+        assert browser.execute_script("return document.documentElement.scrollWidth") == 390
+        click_and_wait(browser, by_css(browser, "section.calendar button")[0])
+        newer = by_css(browser, "section.calendar code")[0].text
+        assert newer != url and newer.startswith(f"{live}/calendar/") and newer.endswith(".ics")
+        assert browser.execute_script("return document.documentElement.scrollWidth") == 390
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def test_words_to_the_table_reach_an_open_page_and_what_is_typed_stays(browser, live, app, api):
     """Blue's page is open, with a reply half typed; red writes to the table from red's page:
     blue's page shows it within seconds, without a reload, and the half-typed reply is still

@@ -1,5 +1,6 @@
-"""Players: register and receive an API key, mail preferences, a new key by mail; a player's
-record (rating, reliability, games) and the standings, which anyone may read."""
+"""Players: register and receive an API key, mail preferences, a new key by mail, a private
+calendar link of one's deadlines; a player's record (rating, reliability, games) and the
+standings, which anyone may read."""
 
 from typing import Any
 
@@ -10,6 +11,7 @@ from pbem.api.players.schemas import (
     AbsenceInSchema,
     AbsenceListSchema,
     AcceptedSchema,
+    CalendarSchema,
     KeyResetSchema,
     PageQuerySchema,
     PlayerCreateSchema,
@@ -21,6 +23,7 @@ from pbem.api.players.schemas import (
 )
 from pbem.api.safe_json import Blueprint
 from pbem.game import ratings
+from pbem.headers import no_store
 from pbem.languages import _
 from pbem.notify import preferences
 from pbem.play import absences, accounts, settings, unit
@@ -136,6 +139,30 @@ def cancel_absence(absence_id: int) -> dict[str, Any]:
 
 def _absences(rows: list[away.AbsenceShown]) -> list[dict[str, Any]]:
     return [{"id": r["id"], "starts": r["from"], "ends": r["until"]} for r in rows]
+
+
+@blp.route("/me/calendar", methods=["GET"])
+@blp.response(200, CalendarSchema)
+@blp.doc(security=KEY_REQUIRED)
+def get_calendar() -> dict[str, str]:
+    """Your private calendar link (made now if you have none): subscribe to it in a calendar
+    program to see your deadlines there."""
+    no_store()  # the link is a credential
+    url = accounts.calendar_link(current_player())
+    unit.commit()
+    return {"url": url}
+
+
+@blp.route("/me/calendar", methods=["POST"])
+@blp.response(200, CalendarSchema)
+@blp.doc(security=KEY_REQUIRED)
+def new_calendar() -> dict[str, str]:
+    """A new calendar link: the old one stops working (a calendar subscribed to it shows
+    nothing more); subscribe to the new one."""
+    no_store()
+    url = accounts.new_calendar_link(current_player())
+    unit.commit()
+    return {"url": url}
 
 
 @blp.route("/me", methods=["GET"])

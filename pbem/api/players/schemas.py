@@ -74,6 +74,18 @@ class AcceptedSchema(ma.Schema):
     detail = ma.fields.String(required=True)
 
 
+class CalendarSchema(ma.Schema):
+    url = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "Your private calendar feed of your deadlines (iCalendar, ends "
+            "`.ics`): one event for each decision you owe, with an alarm at the game's first "
+            "reminder. Add it to a calendar program as a calendar from a URL; whoever has it "
+            "sees your deadlines, so keep it to yourself (POST makes a new one)"
+        },
+    )
+
+
 class AbsenceInSchema(ma.Schema):
     starts = ma.fields.AwareDateTime(
         required=True,
