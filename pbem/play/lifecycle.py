@@ -29,7 +29,7 @@ from pbem.notify.later import Later
 from pbem.play import chain, strangers
 from pbem.play.asked import JoinMinimums, SeatAsked
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
-from pbem.timing import deadlines, policy
+from pbem.timing import bank, deadlines, policy
 from pbem.words import colour_later, status_word
 
 
@@ -249,6 +249,7 @@ def create_game(
             bot=bool(seat.get("bot")),
             bot_level=seat.get("level") if seat.get("bot") else None,
             open=bool(seat.get("open")),
+            bank_seconds=bank.starting_seconds(whole),
             # The organiser's own seat and a bot's are accepted as the game is made.
             accepted_at=moment if seat.get("bot") or email == creator.email else None,
         )
