@@ -7,6 +7,7 @@ refused when unsound; a preset game unchanged; the migration up and down."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -19,11 +20,11 @@ from pbem import create_app
 from pbem.clock import set_now
 from pbem.extensions import db
 from pbem.play.due import plan_for
+from pbem.schedule.sweep import sweep
 from pbem.store.models import Game, Seat
-from pbem.timing import bank, policy
+from pbem.timing import policy
 from tests.server.conftest import own_schema
 from tests.server.mail_helpers import body_text
-from pbem.schedule.sweep import sweep
 from tests.server.test_mail_out import addresses_of, deliver
 
 T0 = datetime(2026, 12, 10, 9, 0, tzinfo=UTC)  # a Thursday
@@ -143,3 +144,156 @@ def test_a_time_bank_over_a_week_and_a_half(mail_app, mail_api):
     # drawn: 65 - 22 + 24.
     assert answer(mail_api, mail_app, game_id, keys, 267) == "blue"
     assert banks(mail_app, game_id) == {"red": 24, "blue": 67, "green": 72}
+
+
+def test_the_banks_shown_in_the_view_on_the_page_and_in_the_decision_mail(mail_app, mail_api, smtp):
+    game_id, keys = bank_game(mail_api, mail_app)
+    answer(mail_api, mail_app, game_id, keys, 1)  # red: 48 - 1 + 24 = 71 h
+    view = mail_api.get(f"/api/games/{game_id}").get_json()
+    # Blue's clock runs from red's answer; the others' stand.
+    assert view["clock"] == {
+        "red": {"bank_seconds": 71 * H},
+        "blue": {"bank_seconds": 48 * H, "running_since": (T0 + timedelta(hours=1)).isoformat()},
+        "green": {"bank_seconds": 48 * H},
+    }
+    page = mail_api.client.get(f"/games/{game_id}").get_data(as_text=True)
+    shown = dict(re.findall(r'data-colour="(\w+)" data-bank="(\d+)"', page))
+    assert shown == {"red": str(71 * H), "blue": str(48 * H), "green": str(48 * H)}
+    assert "(bank: 2 d 23 h)" in page and "(bank: 2 d 0 h, running)" in page
+    deliver(mail_app)
+    address = dict(addresses_of(mail_app, game_id))["blue"]
+    (told,) = [m for m in smtp.inbox.to(address) if "Your time bank" in body_text(m)]
+    assert "Your time bank: 2 d 0 h; this decision's deadline is when it runs out." in " ".join(
+        body_text(told).split()
+    )
+    assert "Decide by Mon, Dec 14, 2026, 10:00 UTC" in body_text(told)
+
+
+def test_a_preset_game_has_no_clock(mail_app, mail_api):
+    set_now(mail_app, T0)
+    keys = {c: mail_api.register(f"{c}@example.org") for c in ("red", "blue", "green")}
+    body = {
+        "title": "Preset",
+        "seats": [{"email": f"{c}@example.org", "colour": c} for c in keys],
+        "timing": {"turn_hours": 24},
+    }
+    response = mail_api.client.post("/api/games", json=body, headers=mail_api.auth(keys["red"]))
+    game_id = response.get_json()["id"]
+    view = mail_api.get(f"/api/games/{game_id}").get_json()
+    assert "clock" not in view
+    assert view["deadlines"][0]["due"] == (T0 + timedelta(hours=48)).isoformat()
+    assert "data-bank" not in mail_api.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert banks_or_none(mail_app, game_id) == {"red": None, "blue": None, "green": None}
+
+
+def banks_or_none(app, game_id):
+    with app.app_context():
+        rows = db.session.execute(
+            sa.select(Seat.colour, Seat.bank_seconds).where(Seat.game_id == game_id)
+        ).all()
+        db.session.remove()
+    return dict(rows)
+
+
+@pytest.mark.parametrize(
+    ("clock", "says"),
+    [
+        (
+            {"bank_hours": 120, "increment_hours": 300, "cap_hours": 240},
+            "increment_hours (300) is more than cap_hours (240)",
+        ),
+        (
+            {"bank_hours": 300, "increment_hours": 24, "cap_hours": 240},
+            "bank_hours (300) is more than cap_hours (240)",
+        ),
+        (
+            {"bank_hours": 0, "increment_hours": 24, "cap_hours": 240},
+            "timing.clock.bank_hours: Give whole hours from 1 to 1440 (60 days).",
+        ),
+        (
+            {"bank_hours": 120, "increment_hours": 24, "cap_hours": 5000},
+            "timing.clock.cap_hours: Give whole hours from 1 to 1440 (60 days).",
+        ),
+        (
+            {"bank_hours": 12.5, "increment_hours": 24, "cap_hours": 240},
+            "timing.clock.bank_hours: Not a valid integer.",
+        ),
+        (
+            {"bank_hours": 120, "cap_hours": 240},
+            "timing.clock.increment_hours: Missing data for required field.",
+        ),
+    ],
+)
+def test_an_unsound_clock_is_refused_with_what_to_mend(api, clock, says):
+    key = api.register("red@example.org")
+    api.register("blue@example.org")
+    api.register("green@example.org")
+    body = {
+        "title": "Unsound",
+        "seats": [{"email": f"{c}@example.org", "colour": c} for c in ("red", "blue", "green")],
+        "timing": {"clock": clock},
+    }
+    response = api.client.post("/api/games", json=body, headers=api.auth(key))
+    assert response.status_code == 422
+    assert says in response.get_json()["detail"]
+    assert api.get("/api/games", key).get_json()["games"] == []
+
+
+def test_the_spec_types_the_clock(client):
+    spec = client.get("/api/openapi.json").get_json()
+    schemas = spec["components"]["schemas"]
+    view = schemas["GameView"]["allOf"][1]["properties"]["clock"]
+    assert view["additionalProperties"] == {"$ref": "#/components/schemas/SeatClock"}
+    assert schemas["SeatClock"]["required"] == ["bank_seconds"]
+    timing = schemas["Timing"]["properties"]["clock"]
+    assert timing == {**timing, "$ref": "#/components/schemas/Clock"} or "allOf" in timing
+    assert schemas["Clock"]["required"] == ["bank_hours", "cap_hours", "increment_hours"]
+
+
+@pytest.fixture
+def empty_database(tmp_path) -> Iterator[str]:
+    """A database of no tables: a SQLite file, or a schema of its own on TEST_DATABASE_URL."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        yield f"sqlite:///{tmp_path}/old.sqlite"
+        return
+    with own_schema(base, "pbem_bank_") as url:
+        yield url
+
+
+def test_the_migration_adds_the_banks_and_takes_them_away(empty_database):
+    app = create_app({"SQLALCHEMY_DATABASE_URI": empty_database, "SECRET_KEY": "migration-test"})
+    with app.app_context():
+        upgrade(revision="b3e9d7a1c5f2")
+        with db.engine.begin() as connection:
+            connection.execute(
+                sa.text(
+                    "INSERT INTO players (id, email, name, preferences, created_at) "
+                    "VALUES (1, 'a@example.org', 'A', '{}', :t)"
+                ),
+                {"t": T0},
+            )
+            connection.execute(
+                sa.text(
+                    "INSERT INTO games (id, title, options, timing, seed, status, creator_id,"
+                    " colours, pending, seq, created_at, updated_at) VALUES "
+                    "(1, 'G', '{}', '{}', 1, 'active', 1, '[]', '[]', 0, :t, :t)"
+                ),
+                {"t": T0},
+            )
+            connection.execute(
+                sa.text(
+                    "INSERT INTO seats (game_id, player_id, colour, position, timeouts, bot) "
+                    "VALUES (1, 1, 'red', 0, 0, false)"
+                )
+            )
+        upgrade()
+        with db.engine.connect() as connection:
+            row = connection.execute(sa.text("SELECT bank_seconds, bank_at FROM seats")).one()
+            assert tuple(row) == (None, None)  # a game of fixed deadlines, as before
+        downgrade(revision="b3e9d7a1c5f2")
+        with db.engine.connect() as connection:
+            columns = {c["name"] for c in sa.inspect(connection).get_columns("seats")}
+            assert "bank_seconds" not in columns and "bank_at" not in columns
+            assert connection.execute(sa.text("SELECT colour FROM seats")).scalar_one() == "red"
+        db.engine.dispose()
