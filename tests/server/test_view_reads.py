@@ -50,7 +50,7 @@ def _statements(app, call) -> list[str]:
     return seen + raw
 
 
-def test_a_players_view_is_read_in_four_statements_sent_together(app, api, monkeypatch):
+def test_a_players_view_is_read_in_five_statements_sent_together(app, api, monkeypatch):
     game_id, keys = api.new_game(["red", "blue", "green"])  # red made it
     _get(api, game_id, keys["blue"])  # the state is cached from here on, as in a worker
     batches = []
@@ -67,13 +67,14 @@ def test_a_players_view_is_read_in_four_statements_sent_together(app, api, monke
 
         monkeypatch.setattr(psycopg.Connection, "pipeline", counted_pipeline)
     run = _statements(app, lambda: _get(api, game_id, keys["blue"]))
-    # The caller, game and seats; the deadlines; who is away; the mail that could not be
-    # sent (shown to the game's maker only). Six, through the ORM, one after another, before.
-    assert len(run) == 4, run
+    # The caller, game and seats; the deadlines; who is away; the seats' time banks (none
+    # in a game without them); the mail that could not be sent (shown to the game's maker
+    # only). Six, through the ORM, one after another, before.
+    assert len(run) == 5, run
     if postgresql:
-        assert len(batches) == 1  # one round trip for the four
-    # Without a key: the game and its seats, the deadlines, who is away.
-    assert len(_statements(app, lambda: _get(api, game_id))) == 3
+        assert len(batches) == 1  # one round trip for the five
+    # Without a key: the game and its seats, the deadlines, who is away, the banks.
+    assert len(_statements(app, lambda: _get(api, game_id))) == 4
 
 
 def test_an_unchanged_view_is_304_without_a_body_and_changes_with_a_move(app, api):

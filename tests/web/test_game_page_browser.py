@@ -24,9 +24,10 @@ pytestmark = pytest.mark.browser
 
 def to_a_veto_window(api, rng: random.Random) -> tuple[int, dict, dict]:
     """A five-player game played at random until a seat is offered a Veto window: its id,
-    keys, and that decision as the game's view gives it."""
+    keys, and that decision as the game's view gives it. A game's seed is drawn at random
+    and some games never offer one: up to 40 games are tried (10 once all went without)."""
     colours = ["red", "yellow", "green", "blue", "brown"]
-    for _ in range(10):
+    for _ in range(40):
         game_id, keys = api.new_game(colours)
         for _ in range(600):
             view = api.get(f"/api/games/{game_id}").get_json()
@@ -38,7 +39,7 @@ def to_a_veto_window(api, rng: random.Random) -> tuple[int, dict, dict]:
             colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
             legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
             api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], legal["seq"])
-    raise AssertionError("no Veto window came up in 10 games")
+    raise AssertionError("no Veto window came up in 40 games")
 
 
 def test_a_veto_window_shows_its_plan_beside_the_choices(browser, live, app, api):  # noqa: F811
