@@ -69,6 +69,20 @@
     });
   }
 
+  // A browser whose push service cannot be reached may leave subscribe() pending for good
+  // (headless Chromium does): past data-wait seconds the page says so; should it settle
+  // later, its answer replaces that sentence.
+  function subscribe(registration) {
+    var waiting = window.setTimeout(function () {
+      say(section.dataset.silent);
+    }, 1000 * Number(section.dataset.wait));
+    return registration.pushManager
+      .subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(section.dataset.key) })
+      .finally(function () {
+        window.clearTimeout(waiting);
+      });
+  }
+
   button.addEventListener("click", function () {
     say(section.dataset.asking);
     Notification.requestPermission()
@@ -77,14 +91,7 @@
           say(section.dataset.denied);
           return null;
         }
-        return registered
-          .then(function (registration) {
-            return registration.pushManager.subscribe({
-              userVisibleOnly: true,
-              applicationServerKey: keyBytes(section.dataset.key),
-            });
-          })
-          .then(post);
+        return registered.then(subscribe).then(post);
       })
       .catch(function (error) {
         say(section.dataset.failed + " (" + (error.name || "") + ": " + error.message + ")");
