@@ -260,6 +260,8 @@ def test_a_subscription_the_push_service_says_has_ended_is_deleted(
     assert subscriptions(push_app) == []
     (row,) = push_rows(push_app)
     assert row.status == "failed" and f"answered {status}" in row.last_error
+    # The game's maker (red) is not shown it: the endpoint is red's device's alone.
+    assert not push_api.get(f"/api/games/{game_id}", keys["red"]).get_json().get("undelivered")
     # Nothing more is pushed to it.
     service.received.clear()
     deliver(push_app)

@@ -34,9 +34,9 @@ def said(browser) -> str:
 
 def test_me_registers_its_worker_and_the_button_subscribes_or_says_why_not(
     browser,
-    live,
+    live,  # noqa: F811 (the fixture imported above)
     app,
-    api,  # noqa: F811
+    api,
 ):
     from selenium.webdriver.support.ui import WebDriverWait
 
