@@ -11,6 +11,7 @@ import os
 import threading
 import time
 import uuid
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
@@ -28,6 +29,7 @@ from pbem.store.models import Notification, PushSubscription
 from pbem.words import ASKS
 from tests.server.conftest import Api, assert_problem, empty_tables
 from tests.server.test_mail_out import deliver
+from tests.server.test_storage import _prune
 
 SUBJECT = "mailto:operator@pbem.example"
 
@@ -266,6 +268,10 @@ def test_a_subscription_the_push_service_says_has_ended_is_deleted(
     service.received.clear()
     deliver(push_app)
     assert service.received == []
+    # Nobody deals with it: it leaves the outbox after the retention, as a sent row does.
+    assert _prune(push_app, datetime.now(UTC) + timedelta(days=29)) == 0
+    assert _prune(push_app, datetime.now(UTC) + timedelta(days=31)) >= 1
+    assert push_rows(push_app) == []
 
 
 def test_a_push_service_error_is_retried_later(push_app, push_api, service):
@@ -413,3 +419,35 @@ def test_the_spec_lists_the_push_routes_and_schemas(api):
     schemas = spec["components"]["schemas"]
     assert schemas["PushKeys"]["properties"]["auth"]["minLength"] == 22
     assert set(schemas["PushSubscription"]["properties"]) == {"id", "host", "created_at"}
+
+
+def test_the_games_end_is_pushed(push_app, push_api, service):
+    browser = Browser()
+    tag = uuid.uuid4().hex[:8]
+    keys = {c: push_api.register(f"{c}-{tag}@example.org", c.title()) for c in ("red", "blue")}
+    assert subscribe(push_api, keys["blue"], service.endpoint(), browser.keys()).status_code == 201
+    body = {
+        "title": "Short",
+        "seats": [{"email": f"{c}-{tag}@example.org", "colour": c} for c in keys],
+        "options": {"rounds": 6},
+    }
+    game_id = push_api.client.post("/api/games", json=body, headers=push_api.auth(keys["red"]))
+    game_id = game_id.get_json()["id"]
+    for _ in range(2000):
+        view = push_api.get(f"/api/games/{game_id}").get_json()
+        if not view["pending"]:
+            break
+        colour = view["pending"][0]["player"]
+        legal = push_api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+        played = push_api.post_moves(game_id, keys[colour], legal["moves"][:1], legal["seq"])
+        assert played.status_code == 201, played.get_json()
+    assert view["status"] == "finished", view["status"]
+    deliver(push_app)
+    said = [browser.read(r["body"]) for r in service.received]
+    assert said[-1] == {
+        "title": "Short",
+        "body": "The game is over: its final scores are on its page.",
+        "url": f"https://pbem.example/games/{game_id}",
+    }
+    # Each of blue's decisions was pushed too, and nothing else.
+    assert {s["body"] for s in said[:-1]} <= set(ASKS.values())
