@@ -16,6 +16,11 @@ due an hour apart, each round sweeps one group, and the best round counts.
 
     python bench/sweep.py                              # PostgreSQL
     python bench/sweep.py --db sqlite --db postgresql
+    python bench/sweep.py --db sqlite --time-bank --setup 50:5:1   # small, time-bank games
+
+`--time-bank`: the games play with a time bank (`timing.clock`), so each timeout also
+settles its seat's bank and starts the next seat's clock. `--setup LIVE:DUE:ROUNDS` (again
+for more) replaces the setups above.
 
 PostgreSQL: 127.0.0.1:5432 (trust), database `test`, a schema of its own per setup.
 Figures, not a test: nothing here passes or fails.
@@ -50,8 +55,13 @@ SETUPS = [(1_000, 100, 3), (10_000, 100, 3), (10_000, 1_000, 1)]
 ROUND = timedelta(hours=1)
 
 
-def make_template(app) -> None:
-    """One real game, made through the API as a player would."""
+#: The clock of a time-bank game (`--time-bank`): /games/new's defaults.
+CLOCK = {"bank_hours": 120, "increment_hours": 24, "cap_hours": 240}
+
+
+def make_template(app, time_bank: bool = False) -> None:
+    """One real game, made through the API as a player would (`time_bank`: with a clock;
+    its seats' banks are copied with them)."""
     client = app.test_client()
     made = add_players(app, {f"{c}@bench.example": c for c in COLOURS})
     keys = {c: made[f"{c}@bench.example"] for c in COLOURS}
@@ -60,6 +70,7 @@ def make_template(app) -> None:
         json={
             "title": "bench",
             "seats": [{"email": f"{c}@bench.example", "colour": c} for c in COLOURS],
+            **({"timing": {"clock": CLOCK}} if time_bank else {}),
         },
         headers={"Authorization": f"Bearer {keys[COLOURS[0]]}"},
     )
@@ -202,7 +213,13 @@ def explain(app, moment: datetime) -> list[str]:
 
 
 def bench(
-    label: str, database_url: str, live: int, due: int, rounds: int, show_plans: bool
+    label: str,
+    database_url: str,
+    live: int,
+    due: int,
+    rounds: int,
+    show_plans: bool,
+    time_bank: bool = False,
 ) -> float:
     """Time `rounds` sweeps of `due` decisions among `live` games; the best round's time."""
     from sqlalchemy import func, select
@@ -216,7 +233,7 @@ def bench(
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, **CONFIG})
     upgrade_database(app)
-    make_template(app)
+    make_template(app, time_bank)
     start = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)
     copied = copy_games(app, live, due, rounds, start)
     deadlines, outbox = Deadline.__table__, Notification.__table__
@@ -284,13 +301,23 @@ def main() -> None:
     )
     parser.add_argument("--explain", action="store_true", help="print PostgreSQL's plans")
     parser.add_argument("--rounds", type=int, default=None, help="rounds per setup")
+    parser.add_argument("--time-bank", action="store_true", help="games with a time bank")
+    parser.add_argument(
+        "--setup", action="append", metavar="LIVE:DUE:ROUNDS", help="instead of the setups"
+    )
     args = parser.parse_args()
+    setups = [tuple(map(int, s.split(":"))) for s in args.setup] if args.setup else SETUPS
     for kind in args.db or ["postgresql"]:
         label = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}[kind]
+        label += " (time bank)" if args.time_bank else ""
         times = {}
-        for live, due, rounds in SETUPS:
+        for live, due, rounds in setups:
             with database(kind, args.pg_url) as url:
-                times[live, due] = bench(label, url, live, due, args.rounds or rounds, args.explain)
+                times[live, due] = bench(
+                    label, url, live, due, args.rounds or rounds, args.explain, args.time_bank
+                )
+        if not {(10_000, 100), (1_000, 100)} <= set(times):
+            continue
         ratio = times[10_000, 100] / times[1_000, 100]
         print(
             f"{label}: 100 due among 10,000 vs among 1,000 live games: {ratio:.2f}x  "

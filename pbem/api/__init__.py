@@ -10,6 +10,7 @@ from flask import Flask
 from pbem.api.docs import blp as docs
 from pbem.api.fields import SchemaRules
 from pbem.api.games.routes import blp as games
+from pbem.api.games.schemas import SeatClockSchema
 from pbem.api.health.routes import blp as health
 from pbem.api.moves.routes import blp as moves
 from pbem.api.players.routes import blp as players
@@ -32,6 +33,7 @@ def init_app(app: Flask) -> None:
     api.ma_plugin.converter.add_attribute_function(typed_ref)
     for name, schema in copy.deepcopy(engine_components()).items():
         api.spec.components.schema(name, schema)
+    api.spec.components.schema("SeatClock", schema=SeatClockSchema)
     for blueprint in (health, players, standings, games, moves, table):
         api.register_blueprint(blueprint)
     api.spec.components.security_scheme(

@@ -35,6 +35,13 @@ GAME_FIELDS: dict[str, Any] = {
     "status": {"type": "string", "enum": list(GAME_STATUSES)},
 }
 
+#: A time-bank game's banks, by colour (`SeatClock`: the games blueprint's schema).
+CLOCK_FIELD: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": {"$ref": "#/components/schemas/SeatClock"},
+    "description": "Only in a time-bank game (timing.clock): each seat's time bank, by colour",
+}
+
 
 def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
@@ -154,7 +161,11 @@ def engine_components() -> dict[str, dict[str, Any]]:
     components.schemas["GameView"] = {
         "allOf": [
             _ref("View"),
-            {"type": "object", "properties": GAME_FIELDS, "required": sorted(GAME_FIELDS)},
+            {
+                "type": "object",
+                "properties": {**GAME_FIELDS, "clock": CLOCK_FIELD},
+                "required": sorted(GAME_FIELDS),
+            },
         ],
         "description": "The engine's view for the caller, with the game's id, title, seq and "
         "status beside it.",

@@ -206,3 +206,15 @@ def game_summary(game: Game, player: Player) -> GameSummary:
         "your_turn": game.status == "active" and any(c in to_move for c in own),
         "options": game.options,
     }
+
+
+def seat_banks(game_id: int) -> dict[str, tuple[int, bool]]:
+    """A time-bank game's banks by colour, each with whether its clock runs (a decision of
+    the seat's is open): its bank as of when it started then. Empty for any other game.
+    Read per request: a bank changes with every answer."""
+    connection = reads.connection()
+    rows = connection.execute(queries.SELECT_BANKS, {"game": game_id}).all()
+    if not rows:
+        return {}
+    running = {d.colour for d in connection.execute(queries.SELECT_DEADLINES, {"game": game_id})}
+    return {row.colour: (row.bank_seconds, row.colour in running) for row in rows}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NotRequired, TypedDict, cast
@@ -34,6 +34,14 @@ class DeadlineEntry(TypedDict):
     due: str | None  # ISO 8601, UTC
 
 
+class SeatClock(TypedDict):
+    """A seat's time bank (time-bank games only): `bank_seconds` as of `running_since` when
+    a decision of the seat's is open (its clock runs down from then), else as it stands."""
+
+    bank_seconds: int
+    running_since: NotRequired[str | None]  # ISO 8601, UTC
+
+
 class UndeliveredMail(TypedDict):
     recipient: str
     kind: str
@@ -53,6 +61,7 @@ class GameView(engine.View):
     status: str
     deadlines: NotRequired[list[DeadlineEntry]]
     away: NotRequired[dict[str, str | None]]
+    clock: NotRequired[dict[str, SeatClock]]
     undelivered: NotRequired[list[UndeliveredMail]]
 
 
@@ -122,10 +131,11 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
         else (queries.GAME_AND_SEATS_TO_VIEW, {**params, "player": None}),
         (queries.DEADLINES, params),
         (queries.AWAY, {**params, "moment": now()}),
+        (queries.BANKS, params),
     ]
     if key_hash is not None:
         calls.append((queries.UNDELIVERED, params))
-    rows, deadlines, away, *undelivered = all_together(reads.connection(), calls)
+    rows, deadlines, away, banks, *undelivered = all_together(reads.connection(), calls)
     if key_hash is not None and not rows:
         raise unknown_key()
     if not rows or rows[0].game_id is None:
@@ -142,6 +152,7 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
         {"player": d.colour, "decision": d.decision, "due": _isoformat(d.due_at)} for d in deadlines
     ]
     away_now: dict[str, str | None] = {a.colour: _isoformat(a.until) for a in away}
+    clock_now = clocks_of(banks, {d.colour for d in deadlines})
     undelivered_now: list[UndeliveredMail] | None = None
     if key_hash is not None and game.creator_id == game.player_id:
         undelivered_now = [
@@ -154,7 +165,10 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
             }
             for n in undelivered[0]
         ]
-    shown = [game.seq, game.status, game.title, viewer, deadlines_now, away_now, undelivered_now]
+    shown = [
+        *(game.seq, game.status, game.title, viewer),
+        *(deadlines_now, away_now, clock_now, undelivered_now),
+    ]
     digest = hashlib.blake2b(json.dumps(shown, sort_keys=True).encode(), digest_size=12)
 
     def build() -> GameView:
@@ -163,11 +177,24 @@ def callers_view(key_hash: str | None, game_id: int, colour: str | None) -> Call
             state, viewer, game_id=game.game_id, title=game.title, seq=game.seq, status=game.status
         )
         view["deadlines"], view["away"] = deadlines_now, away_now
+        if clock_now:
+            view["clock"] = clock_now
         if undelivered_now is not None:
             view["undelivered"] = undelivered_now
         return view
 
     return CallersView(etag=f"{game.seq}-{digest.hexdigest()}", build=build)
+
+
+def clocks_of(banks: Sequence[Any], running: Collection[str]) -> dict[str, SeatClock]:
+    """Each seat's bank as the view gives it (`queries.BANKS`'s rows); `running`: the
+    colours with a decision open, whose clocks run down from when they started."""
+    shown: dict[str, SeatClock] = {}
+    for row in banks:
+        shown[row.colour] = {"bank_seconds": row.bank_seconds}
+        if row.colour in running:
+            shown[row.colour]["running_since"] = _isoformat(row.bank_at) if row.bank_at else None
+    return shown
 
 
 def view_at(game: Game, player: Player | None, seq: int, colour: str | None = None) -> GameView:

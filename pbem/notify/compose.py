@@ -244,12 +244,13 @@ def decision_mail(
     reminder: bool = False,
     since: Sequence[engine.LogEntry] = (),
     names: Mapping[str, str] | None = None,
+    bank: int | None = None,
 ) -> EmailMessage:
     """Tell a seat a decision is theirs: what happened since their last move (`since`, the
     log entries after it, shown as they may see them; `names`: each colour's player), what
     is asked and all it needs (the action cards, where caballeros may go, a worked example
     of a whole answer), the board, their hand, their legal moves (and remind them of it,
-    before its deadline)."""
+    before its deadline). `bank`: a time-bank game's seat's bank, in seconds."""
     colour = recipient.colour
     assert colour is not None
     view = engine.view(state, colour)
@@ -273,6 +274,7 @@ def decision_mail(
         "hand": view["players"][colour].get("hand", []),
         "moves": moves,
         "deadline": deadline_text(deadline),
+        "bank": words.bank_text(bank) if bank is not None else None,
         "link": game_link(game_id, recipient),
         "seq": seq,
         "story": words.story(engine.visible_log(since, {colour}), names or {}, colour),

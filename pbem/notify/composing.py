@@ -99,10 +99,17 @@ def decision(
         decision=payload["decision"],
         seq=seq,
         deadline=payload["deadline"],
+        bank=_bank(game, payload["colour"]),
         reminder=reminder,
         since=history.since_last_move(db.session.connection(), game.id, payload["colour"], seq),
         names=outbox.seat_names(game),
     )
+
+
+def _bank(game: Game, colour: str) -> int | None:
+    """A time-bank game's seat's bank as the mail is composed: the bank its clock counts
+    down from while the decision is open (None in a game of fixed deadlines)."""
+    return next((s.bank_seconds for s in game.seats if s.colour == colour), None)
 
 
 def reminder(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:

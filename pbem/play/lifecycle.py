@@ -29,7 +29,7 @@ from pbem.notify.later import Later
 from pbem.play import chain, strangers
 from pbem.play.asked import JoinMinimums, SeatAsked
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
-from pbem.timing import deadlines, policy
+from pbem.timing import bank, deadlines, policy
 from pbem.words import colour_later, status_word
 
 
@@ -218,12 +218,8 @@ def create_game(
             error=error,
         ) from None
     # Checked, and counted, last: a game refused for any other reason spends no cap.
-    invited: dict[str, str] = {}  # each address, with its first seat's colour
-    for email, colour in zip(emails, colours, strict=True):
-        if email != creator.email and not is_unreachable(email):
-            invited.setdefault(email, colour)
     if capped:  # every door a person uses; the operator's own tools (the demo) are not
-        strangers.admit_game(creator, invited)
+        strangers.admit_game(creator, _invited(creator, emails, colours))
     players = _players_of(emails, seats)
     game = Game(
         title=title.strip(),
@@ -249,6 +245,7 @@ def create_game(
             bot=bool(seat.get("bot")),
             bot_level=seat.get("level") if seat.get("bot") else None,
             open=bool(seat.get("open")),
+            bank_seconds=bank.starting_seconds(whole),
             # The organiser's own seat and a bot's are accepted as the game is made.
             accepted_at=moment if seat.get("bot") or email == creator.email else None,
         )
@@ -265,6 +262,15 @@ def create_game(
     db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(whole, moment)))
     _begin(game, state)
     return game
+
+
+def _invited(creator: Player, emails: list[str], colours: list[str]) -> dict[str, str]:
+    """The addresses a new game invites, each with its first seat's colour."""
+    invited: dict[str, str] = {}
+    for email, colour in zip(emails, colours, strict=True):
+        if email != creator.email and not is_unreachable(email):
+            invited.setdefault(email, colour)
+    return invited
 
 
 def _begin(game: Game, state: engine.State) -> None:

@@ -46,7 +46,7 @@ from pbem.store.models import (
     utcnow,
 )
 from pbem.store.queries import MoveRow, SnapshotRow
-from pbem.timing import deadlines, policy
+from pbem.timing import bank, deadlines, policy
 from pbem.timing.schemas import TimingSchema
 
 FORMAT_NAME = "elgrande-pbem-game"
@@ -607,7 +607,14 @@ def _write(document: GameDocument, replay: _Replay) -> int:
         updated_at=created_at if logged else ended_at or now,
     )
     game.seats = [
-        Seat(player_id=players[email].id, colour=seat["colour"], position=i, bot=seat["bot"])
+        # A time-bank game's banks are not in its file: each seat starts again with the bank.
+        Seat(
+            player_id=players[email].id,
+            colour=seat["colour"],
+            position=i,
+            bot=seat["bot"],
+            bank_seconds=bank.starting_seconds(timing),
+        )
         for i, (email, seat) in enumerate(zip(emails, document["seats"], strict=True))
     ]
     db.session.add(game)

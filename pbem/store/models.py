@@ -199,6 +199,11 @@ class Seat(Model):
     # and whether anyone may join it (an open seat, held meanwhile by a house bot).
     accepted_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
     open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    # A time-bank game's clock (`pbem.timing.bank`; both null in any other game): the
+    # seconds left in the seat's bank as of `bank_at`, from when it counts down while a
+    # decision of the seat's is open.
+    bank_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
+    bank_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), default=None)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")

@@ -275,6 +275,13 @@ SELECT_AWAY = (
     .group_by(_seats.c.colour, _seats.c.position)
     .order_by(_seats.c.position)
 )
+# A time-bank game's banks, each seat's as of when its clock last started (`bank_at`);
+# no row for a game of fixed deadlines.
+SELECT_BANKS = (
+    select(_seats.c.colour, _seats.c.bank_seconds, _seats.c.bank_at)
+    .where(_seats.c.game_id == bindparam("game"), _seats.c.bank_seconds.is_not(None))
+    .order_by(_seats.c.position)
+)
 SELECT_UNDELIVERED = (
     select(
         _outbox.c.recipient,
@@ -301,6 +308,7 @@ CALLER_AT_GAME_TO_VIEW = Prepared(SELECT_CALLER_AT_GAME_TO_VIEW)
 DEADLINES = Prepared(SELECT_DEADLINES)
 AWAY = Prepared(SELECT_AWAY)
 UNDELIVERED = Prepared(SELECT_UNDELIVERED)
+BANKS = Prepared(SELECT_BANKS)
 GAME_PAGE = Prepared(SELECT_GAME_PAGE)
 STATE = Prepared(SELECT_STATE)
 MOVES_BETWEEN = Prepared(SELECT_MOVES_BETWEEN)

@@ -24,7 +24,7 @@ from pbem.store.models import (
     is_person,
 )
 from pbem.store.prepared import Prepared
-from pbem.timing import policy
+from pbem.timing import bank, policy
 
 _deadlines = Deadline.__table__
 _seats = Seat.__table__
@@ -35,14 +35,31 @@ _games = Game.__table__
 
 # Read with every move (`sync`): prepared, as the move path's other reads are.
 GAME_DEADLINES = Prepared(
-    select(_deadlines.c.id, _deadlines.c.colour, _deadlines.c.decision, _deadlines.c.due_at).where(
-        _deadlines.c.game_id == bindparam("game")
-    )
+    select(
+        _deadlines.c.id,
+        _deadlines.c.colour,
+        _deadlines.c.decision,
+        _deadlines.c.opened_at,
+        _deadlines.c.due_at,
+        _deadlines.c.reminders_sent,
+        _deadlines.c.moved,
+    ).where(_deadlines.c.game_id == bindparam("game"))
 )
 GAME_SEATS = Prepared(
-    select(_seats.c.colour, _seats.c.player_id, _seats.c.bot, _seats.c.timeouts).where(
-        _seats.c.game_id == bindparam("game")
-    )
+    select(
+        _seats.c.colour,
+        _seats.c.player_id,
+        _seats.c.bot,
+        _seats.c.timeouts,
+        _seats.c.bank_seconds,
+        _seats.c.bank_at,
+    ).where(_seats.c.game_id == bindparam("game"))
+)
+#: A seat's bank settled, or its clock started (`bank`).
+SET_BANK = (
+    _seats.update()
+    .where(_seats.c.game_id == bindparam("game"), _seats.c.colour == bindparam("seat_colour"))
+    .values(bank_seconds=bindparam("seconds"), bank_at=bindparam("since"))
 )
 
 
@@ -108,13 +125,20 @@ def sync(
     existing = {key: r for key, r in existing.items() if key in pending and key not in reopened}
     due = {c: r.due_at for (c, _), r in existing.items() if (c, _) in pending}
     fresh = [key for key in pending if key not in existing]
+    clock = bank.clock_of(timing)
+    banked: dict[tuple[str, str], datetime] = {}
+    if clock is not None:
+        banked = _run_clocks(
+            connection, game_id, timing, clock, closed, existing, fresh, answered_by or {}, moment
+        )
+        due.update({colour: at for (colour, _), at in banked.items()})
     if fresh:
         seats = seats_of(connection, game_id)
         away = absences_of(connection, [s.player_id for s in seats.values()])
         new_rows = []
         for colour, decision in fresh:
             seat = seats[colour]
-            due_at = policy.due(
+            due_at = banked.get((colour, decision)) or policy.due(
                 timing, pending[colour, decision]["kind"], moment, away.get(seat.player_id, [])
             )
             due[colour] = due_at
@@ -132,6 +156,74 @@ def sync(
                 }
             )
         connection.execute(insert(_deadlines), new_rows)
+    return due
+
+
+def _run_clocks(
+    connection: Connection,
+    game_id: int,
+    timing: policy.Timing,
+    clock: bank.Clock,
+    closed: list[Row[Any]],
+    kept: Mapping[tuple[str, str], Row[Any]],
+    fresh: list[tuple[str, str]],
+    answered_by: Mapping[str, str],
+    moment: datetime,
+) -> dict[tuple[str, str], datetime]:
+    """A time-bank game's clocks after a change (`pbem.timing.bank` says the rules): the
+    banks of the seats that answered are settled, the clocks of seats given a decision
+    with none open start, and each decision of those seats, fresh or still open, is due
+    when its seat's bank runs out (the open ones' rows are moved here). Returns those
+    deadlines, by (colour, decision)."""
+    seats = seats_of(connection, game_id)
+    away = absences_of(connection, [s.player_id for s in seats.values()])
+    banks = {
+        c: (s.bank_seconds if s.bank_seconds is not None else clock["bank_hours"] * 3600, s.bank_at)
+        for c, s in seats.items()
+    }
+    restarted: set[str] = set()
+    for colour in {r.colour for r in closed if r.colour in answered_by}:
+        source, (seconds, since) = answered_by[colour], banks[colour]
+        if source == "abandoned":
+            continue
+        if source != "bot":  # a bot's answer leaves the holder's bank as it was
+            start = since or min(r.opened_at for r in closed if r.colour == colour)
+            used = bank.counted(timing, start, moment, away.get(seats[colour].player_id, []))
+            seconds = bank.settled(clock, seconds, used, source in ("timeout", "scheduler"))
+        banks[colour] = (seconds, moment)
+        restarted.add(colour)
+    running = {colour for colour, _ in kept}
+    restarted |= {colour for colour, _ in fresh if colour not in running}
+    for colour in restarted:
+        banks[colour] = (banks[colour][0], moment)
+    if restarted:
+        connection.execute(
+            SET_BANK,
+            [
+                {"game": game_id, "seat_colour": c, "seconds": banks[c][0], "since": moment}
+                for c in sorted(restarted)
+            ],
+        )
+    due: dict[tuple[str, str], datetime] = {}
+    for colour, decision in [*fresh, *kept]:
+        seconds, since = banks[colour]
+        if colour in restarted or (colour, decision) in fresh:
+            player = seats[colour].player_id
+            due[colour, decision] = bank.runs_out(
+                timing, since or moment, seconds, away.get(player, [])
+            )
+    for key, row in kept.items():
+        if key in due and due[key] != row.due_at:
+            next_at = (
+                moment
+                if seats[key[0]].bot
+                else policy.next_look(timing, due[key], row.reminders_sent or [])
+            )
+            connection.execute(
+                _deadlines.update()
+                .where(_deadlines.c.id == row.id)
+                .values(due_at=due[key], next_at=next_at, moved=row.moved + 1)
+            )
     return due
 
 
@@ -187,8 +279,10 @@ def absences_of(
 
 def recompute(connection: Connection, game_id: int, timing: policy.StoredTiming) -> None:
     """Push the game's open deadlines through the policy again (a new absence, a bot taking
-    or leaving a seat): each is re-derived from when it opened."""
+    or leaving a seat): each is re-derived from when it opened (a time-bank game's, from
+    its seat's bank)."""
     timing = policy.timing_of(timing)
+    clock = bank.clock_of(timing)
     seats = seats_of(connection, game_id)
     away = absences_of(connection, [s.player_id for s in seats.values()])
     rows = connection.execute(select(_deadlines).where(_deadlines.c.game_id == game_id)).all()
@@ -196,7 +290,14 @@ def recompute(connection: Connection, game_id: int, timing: policy.StoredTiming)
         seat = seats[row.colour]
         opened = row.opened_at
         kind = row.decision.partition(":")[0]
-        due_at = policy.due(timing, kind, opened, away.get(seat.player_id, []))
+        if clock is not None:  # when the seat's bank runs out, its clock since it started
+            seconds = (
+                seat.bank_seconds if seat.bank_seconds is not None else clock["bank_hours"] * 3600
+            )
+            start = seat.bank_at or opened
+            due_at = bank.runs_out(timing, start, seconds, away.get(seat.player_id, []))
+        else:
+            due_at = policy.due(timing, kind, opened, away.get(seat.player_id, []))
         due_at += timedelta(hours=row.extended_hours)  # what the organiser added stays
         next_at = opened if seat.bot else policy.next_look(timing, due_at, row.reminders_sent)
         connection.execute(

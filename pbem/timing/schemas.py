@@ -4,6 +4,7 @@ document both check a policy against."""
 import marshmallow as ma
 
 from engine.bots import LEVELS
+from pbem.timing.bank import MOST_HOURS, problems
 from pbem.timing.policy import DEFAULT_TIMING, WEEKDAYS
 
 
@@ -13,6 +14,34 @@ def _hours(what: str) -> ma.fields.Integer:
         validate=ma.validate.Range(min=1, max=24 * 60),
         metadata={"description": f"Hours {what} may wait before the server plays for it"},
     )
+
+
+def _clock_hours(what: str) -> ma.fields.Integer:
+    return ma.fields.Integer(
+        required=True,
+        strict=True,
+        validate=ma.validate.Range(
+            min=1,
+            max=MOST_HOURS,
+            error="Give whole hours from {min} to {max} (60 days).",
+        ),
+        metadata={"description": what},
+    )
+
+
+class ClockSchema(ma.Schema):
+    """A time bank (Fischer clock): each seat's decisions draw on its bank, which grows by
+    the increment at each answer, up to the cap. Quiet days and absences stop the clock."""
+
+    bank_hours = _clock_hours("Hours in each seat's bank at the start (e.g. 120)")
+    increment_hours = _clock_hours("Hours added to the bank at each answer (e.g. 24)")
+    cap_hours = _clock_hours("The most hours a bank may hold (e.g. 240)")
+
+    @ma.validates_schema
+    def _sound(self, data: dict[str, int], **kwargs: object) -> None:
+        found = problems(data)
+        if found:
+            raise ma.ValidationError(found, "cap_hours")
 
 
 class TimingSchema(ma.Schema):
@@ -54,6 +83,13 @@ class TimingSchema(ma.Schema):
         strict=True,
         validate=ma.validate.Range(min=1, max=365),
         metadata={"description": "Days with no person's move before the game is abandoned"},
+    )
+    clock = ma.fields.Nested(
+        ClockSchema,
+        metadata={
+            "description": "A time bank instead of fixed hours per decision: each decision is "
+            "due when its seat's bank runs out (the *_hours settings are then unused)"
+        },
     )
     vacation_days = ma.fields.Integer(
         strict=True,

@@ -8,10 +8,12 @@ from __future__ import annotations
 from typing import TypedDict
 
 from pbem.game import ratings
+from pbem.game.games import seat_banks
 from pbem.game.ratings import Rating
-from pbem.languages import number_text, share_text
+from pbem.languages import _, number_text, share_text
 from pbem.web.board import NamedChip, colour_chip
 from pbem.web.templating import app_drawn
+from pbem.words import bank_text
 
 
 class Beside(TypedDict):
@@ -69,3 +71,25 @@ def _seats_read(game_id: int) -> list[SeatShown]:
         }
         for seat in ratings.seat_records(game_id)
     ]
+
+
+class BankShown(TypedDict):
+    """A seat's time bank as its game's page shows it (`data-bank`: the seconds)."""
+
+    seconds: int
+    text: str  # "bank: 3 d 4 h", in the reader's language
+
+
+def banks_shown(game_id: int) -> dict[str, BankShown]:
+    """Each seat's time bank, by colour, for its page (none in a game of fixed deadlines):
+    read for each request, never kept, for every answer changes one."""
+    shown: dict[str, BankShown] = {}
+    for colour, (seconds, running) in seat_banks(game_id).items():
+        text = bank_text(seconds)
+        shown[colour] = {
+            "seconds": seconds,
+            "text": _("bank: %(bank)s, running", bank=text)
+            if running
+            else _("bank: %(bank)s", bank=text),
+        }
+    return shown

@@ -1,5 +1,5 @@
-"""Making a game on the web (`/games/new`): a title, the rounds, a pace, and a seat for you
-and each friend (by email), house bot or open seat. The game is made by the same
+"""Making a game on the web (`/games/new`): a title, the rounds, a pace (or a time bank),
+and a seat for you and each friend (by email), house bot or open seat. The game is made by the same
 `create_game` as the API's; it forms (invitations, no deadlines) until every seat is taken
 and accepted, unless its maker asks it to begin at once."""
 
@@ -19,6 +19,7 @@ from pbem.game import players
 from pbem.languages import LANGUAGES, N_, _
 from pbem.play import lifecycle, unit
 from pbem.play.asked import JoinMinimums, SeatAsked
+from pbem.timing.bank import DEFAULT_CLOCK, MOST_HOURS
 from pbem.timing.policy import DEFAULT_TIMING
 from pbem.web.routes import bp, current_player
 
@@ -37,6 +38,13 @@ PACES: dict[str, tuple[str, dict[str, int]]] = {
         {"power_card_hours": 96, "turn_hours": 120, "pick_hours": 96, "veto_hours": 48},
     ),
 }
+#: The time bank's three numbers as the form asks them, in days: each field's name, what
+#: it is called, and its default (`bank.DEFAULT_CLOCK`).
+CLOCK_FIELDS = (
+    ("bank_days", N_("Days in each bank at the start"), DEFAULT_CLOCK["bank_hours"] // 24),
+    ("increment_days", N_("Days added per answer"), DEFAULT_CLOCK["increment_hours"] // 24),
+    ("cap_days", N_("Days a bank may hold at most"), DEFAULT_CLOCK["cap_hours"] // 24),
+)
 #: Seats others may take: yours, then up to four more.
 OTHER_SEATS = 4
 
@@ -139,8 +147,10 @@ def _read(
         if seat["colour"] not in COLOURS:
             raise Invalid(_("Choose a colour for seat %(seat)s.", seat=number + 1))
     rounds = 6 if form.get("rounds") == "6" else 9
-    pace = PACES.get(form.get("pace", "standard"), PACES["standard"])[1]
-    timing: dict[str, Any] = dict(pace)
+    if form.get("pace") == "bank":
+        timing: dict[str, Any] = {"clock": _clock(form)}
+    else:
+        timing = dict(PACES.get(form.get("pace", "standard"), PACES["standard"])[1])
     if form.get("weekends") == "off":
         timing["quiet_days"] = ["sat", "sun"]
     return title, seats, {"rounds": rounds}, timing
@@ -157,6 +167,29 @@ BOT_LEVEL_WORDS = {
 #: and shown ratings; anything else typed into the form asks nothing.
 RELIABILITY_CHOICES = (50, 70, 80, 90)
 RATING_CHOICES = (0, 5, 10, 15, 20)
+
+
+def _clock(form: MultiDict[str, str]) -> dict[str, int]:
+    """The time bank the form asks for, in the hours `timing.clock` keeps; Invalid says
+    what to mend, as the API's refusal does."""
+    days = {}
+    most = MOST_HOURS // 24
+    for name, label, default in CLOCK_FIELDS:
+        typed = form.get(name, str(default)).strip()
+        if not typed.isdigit() or not 1 <= int(typed) <= most:
+            raise Invalid(
+                _("%(field)s: give whole days from 1 to %(most)s.", field=_(label), most=most)
+            )
+        days[name] = int(typed)
+    if days["increment_days"] > days["cap_days"]:
+        raise Invalid(_("A time bank's days added per answer cannot be more than its most."))
+    if days["bank_days"] > days["cap_days"]:
+        raise Invalid(_("A time bank cannot start with more days than it may hold at most."))
+    return {
+        "bank_hours": days["bank_days"] * 24,
+        "increment_hours": days["increment_days"] * 24,
+        "cap_hours": days["cap_days"] * 24,
+    }
 
 
 def _join_minimums(form: MultiDict[str, str]) -> JoinMinimums:
@@ -181,6 +214,8 @@ def _form(form: MultiDict[str, str], error: str | None) -> str:
         error=error,
         colours=COLOURS,
         paces={k: _(label) for k, (label, _timing) in PACES.items()},
+        clock_fields=[(name, _(label), default) for name, label, default in CLOCK_FIELDS],
+        most_days=MOST_HOURS // 24,
         others=range(1, OTHER_SEATS + 1),
         languages=LANGUAGES,
         reliabilities=RELIABILITY_CHOICES,

@@ -36,7 +36,7 @@ from pbem.play.batch import submit
 from pbem.store import outage
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
-from pbem.web.beside import seats_shown
+from pbem.web.beside import banks_shown, seats_shown
 from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
 from pbem.web.links import own_path, site
@@ -119,6 +119,7 @@ def _board(
             forming_seats(page),
             mine,
             seats_shown(game_id) if page.status != "forming" else (),
+            banks_shown(game_id) if page.status == "active" else {},
         ),
         player,
     )

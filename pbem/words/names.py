@@ -205,3 +205,13 @@ STATUS_WORDS: dict[str, str] = {
 def status_word(status: str) -> str:
     """A game's status in the current language (English: the status itself)."""
     return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+
+
+def bank_text(seconds: int) -> str:
+    """A time bank as a person reads it, in whole days and hours ("3 d 4 h"), or hours and
+    minutes under a day: a bank runs in hours, and a minute is all that matters at its end."""
+    minutes = max(0, seconds) // 60
+    days, hours = divmod(minutes // 60, 24)
+    if days:
+        return _("%(days)s d %(hours)s h", days=days, hours=hours)
+    return _("%(hours)s h %(minutes)s min", hours=hours, minutes=minutes % 60)

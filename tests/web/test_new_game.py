@@ -158,3 +158,52 @@ def test_the_api_names_a_newcomers_seat_too(app, api):
         headers=api.auth(key),
     )
     assert refused.status_code == 422 and "name" in refused.get_data(as_text=True)
+
+
+def test_a_time_bank_game_made_on_the_form(app, api, client):
+    key = api.register("ada@example.org", "Ada")
+    token = sign_in_with_key(client, key)
+    page = parse(client.get("/games/new").get_data(as_text=True))
+    # Offered beside the presets, with 5 days / 1 day / 10 days filled in.
+    assert page.find("input", name="pace", value="bank") is not None
+    defaults = {
+        n: page.find("input", name=n).get("value")
+        for n in ("bank_days", "increment_days", "cap_days")
+    }
+    assert defaults == {"bank_days": "5", "increment_days": "1", "cap_days": "10"}
+    answer = client.post(
+        "/games/new",
+        data=form(token, pace="bank", bank_days="3", increment_days="1", cap_days="7"),
+    )
+    assert answer.status_code == 303
+    game_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        timing = db.session.get_one(Game, game_id).timing
+        db.session.remove()
+    assert timing["clock"] == {"bank_hours": 72, "increment_hours": 24, "cap_hours": 168}
+    assert timing["quiet_days"] == ["sat", "sun"]  # weekends off still stop the clock
+    view = api.get(f"/api/games/{game_id}", key).get_json()
+    assert {c: s["bank_seconds"] for c, s in view["clock"].items()} == {
+        "red": 72 * 3600,
+        "blue": 72 * 3600,
+        "green": 72 * 3600,
+    }
+
+
+@pytest.mark.parametrize(
+    ("fields", "says"),
+    [
+        ({"increment_days": "8", "cap_days": "7"}, "days added per answer cannot be more"),
+        ({"bank_days": "9", "cap_days": "7"}, "cannot start with more days"),
+        ({"bank_days": "0"}, "give whole days from 1 to 60"),
+        ({"cap_days": "ten"}, "give whole days from 1 to 60"),
+    ],
+)
+def test_an_unsound_time_bank_on_the_form_says_what_to_mend(app, api, client, fields, says):
+    key = api.register("cy@example.org", "Cy")
+    token = sign_in_with_key(client, key)
+    answer = client.post("/games/new", data=form(token, pace="bank", **fields))
+    assert answer.status_code == 422
+    page = parse(answer.get_data(as_text=True))
+    assert says in page.find("p", cls="error").text
+    assert "checked" in page.find("input", name="pace", value="bank").attrs

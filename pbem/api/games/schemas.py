@@ -236,3 +236,20 @@ class OrdersSchema(ma.Schema):
         metadata={"description": "What your orders played at once, in the notation"},
     )
     seq = ma.fields.Integer(required=True, metadata={"description": "The game's seq now"})
+
+
+class SeatClockSchema(ma.Schema):
+    """A seat's time bank in a time-bank game (`GameView.clock`)."""
+
+    bank_seconds = ma.fields.Integer(
+        required=True,
+        metadata={
+            "description": "Seconds in the seat's bank: as of running_since while a decision "
+            "of the seat's is open (its clock runs down from then, stopped by quiet days and "
+            "absences), else as it stands"
+        },
+    )
+    running_since = ma.fields.DateTime(
+        allow_none=True,
+        metadata={"description": "When the seat's clock started; absent while none is open"},
+    )

@@ -1,7 +1,7 @@
 """push subscriptions: each browser a player asked to be notified on (Web Push)
 
 Revision ID: c7d1e5a9f3b8
-Revises: b3e9d7a1c5f2
+Revises: c6d4e8a2f1b7
 Create Date: 2026-11-27 05:00:00
 
 """
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = "c7d1e5a9f3b8"
-down_revision = "b3e9d7a1c5f2"
+down_revision = "c6d4e8a2f1b7"
 branch_labels = None
 depends_on = None
 
