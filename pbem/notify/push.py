@@ -31,7 +31,6 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from flask import Flask, current_app
 from py_vapid import Vapid02
-from pywebpush import WebPusher
 from sqlalchemy import delete, select
 
 from pbem.config import instance_file
@@ -186,6 +185,10 @@ def send(row: Any, key: Vapid02) -> None:
     ).scalar_one_or_none()
     if subscription is None:
         raise Gone("the subscription was removed before this push went out")
+    # Imported when a push is first sent: pywebpush brings requests and aiohttp (0.17 s),
+    # which no other process needs.
+    from pywebpush import WebPusher
+
     keys = {"p256dh": subscription.p256dh, "auth": subscription.auth}
     pusher = WebPusher({"endpoint": subscription.endpoint, "keys": keys})
     body: bytes = pusher.encode(row.message.encode(), "aes128gcm")["body"]
