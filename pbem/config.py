@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
@@ -101,6 +102,12 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # an internal address unless its host or network is named here.
         PBEM_WEBHOOK_ALLOW_HTTP=False,
         PBEM_WEBHOOK_ALLOWED_HOSTS="",
+        # Web Push (pbem.notify.push): the webhooks' rules, and the VAPID key and subject
+        # (None: the key kept in the instance folder; mailto: MAIL_FROM's address).
+        PBEM_PUSH_ALLOW_HTTP=False,
+        PBEM_PUSH_ALLOWED_HOSTS="",
+        PBEM_VAPID_PRIVATE_KEY=None,
+        PBEM_VAPID_SUBJECT=None,
         # DKIM signing of outgoing mail (pbem.notify.signing): all three, or none.
         DKIM_SELECTOR=None,
         DKIM_DOMAIN=None,
@@ -143,15 +150,18 @@ def _from_environment(app: Flask) -> None:
         "PBEM_LOG_FORMAT",
         "PBEM_LOG_LEVEL",
         "PBEM_WEBHOOK_ALLOWED_HOSTS",
+        "PBEM_PUSH_ALLOWED_HOSTS",
+        "PBEM_VAPID_PRIVATE_KEY",
+        "PBEM_VAPID_SUBJECT",
         "DKIM_SELECTOR",
         "DKIM_DOMAIN",
         "DKIM_PRIVATE_KEY",
     ):
         if os.environ.get(name):
             app.config[name] = os.environ[name]
-    if os.environ.get("PBEM_WEBHOOK_ALLOW_HTTP"):
-        allow = os.environ["PBEM_WEBHOOK_ALLOW_HTTP"].lower() in ("1", "true", "yes")
-        app.config["PBEM_WEBHOOK_ALLOW_HTTP"] = allow
+    for name in ("PBEM_WEBHOOK_ALLOW_HTTP", "PBEM_PUSH_ALLOW_HTTP"):
+        if os.environ.get(name):
+            app.config[name] = os.environ[name].lower() in ("1", "true", "yes")
     for name in (
         "MAIL_MAX_BYTES",
         "MAIL_ANSWERS_PER_HOUR",
@@ -180,7 +190,13 @@ def _from_environment(app: Flask) -> None:
 def instance_secret(app: Flask) -> str:
     """A random secret kept in the instance folder, made on first use: the embedded default
     signs mail addresses and sessions with a key nobody else has."""
-    path = os.path.join(app.instance_path, "secret_key")
+    return instance_file(app, "secret_key", lambda: secrets.token_urlsafe(48))
+
+
+def instance_file(app: Flask, name: str, make: Callable[[], str]) -> str:
+    """What the instance folder keeps in file `name` (a generated secret), written with
+    `make()` by whichever process needs it first, readable by its owner only."""
+    path = os.path.join(app.instance_path, name)
     os.makedirs(app.instance_path, exist_ok=True)
     try:
         # O_EXCL: of several workers starting at once, one writes the secret; all read it.
@@ -193,7 +209,7 @@ def instance_secret(app: Flask) -> str:
                 return secret
             time.sleep(0.01)  # another worker is writing it now
         raise RuntimeError(f"{path} is empty: delete it to have a new secret made") from None
-    secret = secrets.token_urlsafe(48)
+    secret = make()
     with os.fdopen(descriptor, "w", encoding="utf-8") as kept:
         kept.write(secret)
-    return secret
+    return secret.strip()

@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 
 from pbem.config import DEVELOPMENT_SECRET
 from pbem.extensions import db
-from pbem.notify import signing
+from pbem.notify import push, signing
 from pbem.notify.sender import SmtpTransport, mail_folder
 from pbem.paths import MIGRATIONS_DIR
 from pbem.store.health import report
@@ -206,11 +206,43 @@ def _dkim(app: Flask) -> list[Finding]:
     return [Finding("ok", "dkim", f'mail is signed; publish the TXT record {name} = "{value}"')]
 
 
+def _push(app: Flask) -> list[Finding]:
+    """The VAPID key that signs Web Push (made now in the instance folder if no setting
+    gives one and none is kept), and the subject push services may write to."""
+    where = push.key_path(app)
+    made = where is not None and not where.exists()
+    try:
+        public = push.public_key(app)
+    except Exception as error:  # py_vapid and cryptography raise several kinds for a bad key
+        source = "PBEM_VAPID_PRIVATE_KEY" if where is None else str(where)
+        return [Finding("fail", "web push", f"the VAPID key in {source} cannot be read: {error}")]
+    kept = "from PBEM_VAPID_PRIVATE_KEY" if where is None else f"kept in {where}"
+    found = [
+        Finding(
+            "ok",
+            "web push",
+            f"pushes are signed with the VAPID key {kept}{' (made now)' if made else ''}; "
+            f"its public key is {public}",
+        )
+    ]
+    subject = push.subject(app.config)
+    if subject is None or not subject.startswith(("mailto:", "https://")):
+        found.append(
+            Finding(
+                "warn",
+                "web push",
+                "no contact for push services (some refuse pushes without one): set "
+                "PBEM_VAPID_SUBJECT to mailto:you@example.org, or set MAIL_FROM",
+            )
+        )
+    return found
+
+
 def examine(app: Flask) -> list[Finding]:
     """Every check, in the order an operator would fix them."""
     with app.app_context():
         found = _database(app)
         if all(f.level == "ok" for f in found):
             found += _scheduler(app)
-        found += _mail(app) + _dkim(app) + _secret(app) + _base_url(app)
+        found += _mail(app) + _dkim(app) + _secret(app) + _base_url(app) + _push(app)
     return found

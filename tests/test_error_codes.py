@@ -32,9 +32,9 @@ SAID_NOW = {"_", "gettext", "ngettext", "lazy_", "status_word", "colour_name", "
 SAID_NOW |= {"moment_text", "translated", "place_name", "card_title"}
 #: Errors whose class is their one refusal: their code is the class's.
 OWN_CODE = {"IllegalMoveError", "ImportRefused"}
-#: Refusals in English on purpose: the webhook checks' sentences, which the sender's log
-#: shares, and `pbem import`'s (the operator's command).
-ENGLISH_ONLY = {"webhook-refused", "import-refused"}
+#: Refusals in English on purpose: the webhook (and push endpoint) checks' sentences, which
+#: the sender's log shares, and `pbem import`'s (the operator's command).
+ENGLISH_ONLY = {"webhook-refused", "push-endpoint-refused", "import-refused"}
 SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 

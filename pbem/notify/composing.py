@@ -21,8 +21,8 @@ from pbem import words
 from pbem.extensions import db
 from pbem.game import history
 from pbem.game.states import state_at
-from pbem.languages import in_language
-from pbem.notify import compose, outbox
+from pbem.languages import in_language, language_of
+from pbem.notify import compose, outbox, push
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Player
 
@@ -68,12 +68,17 @@ class Reads:
 
 def composed(row: Any, reads: Reads) -> str:
     """What `row` sends, composed now: a mail (RFC 822), a digest's part (the mail's text, or
-    a bot's story), or a webhook's JSON body."""
+    a bot's story), a webhook's JSON body, or a push's JSON (before its encryption, which is
+    the browser's alone and made as it is sent)."""
     game = reads.game(row.game_id)
     payload = row.payload
     if row.channel == "webhook":
         return webhook_body(game, payload, reads)
     player = reads.player(row.player_id)
+    if row.channel == "push":
+        language = language_of(player.preferences, game.language)
+        # The game's page, never a seat's signed link: a push shows on a locked screen.
+        return push.message(row.kind, payload, game.title, compose.game_link(game.id), language)
     to = outbox.recipient(player, payload["colour"], game, email=row.recipient)
     if row.kind == "bot_story":
         return bot_story(to, game, payload)

@@ -33,13 +33,14 @@ from pbem.game.states import current_state
 from pbem.languages import language_of, lazy_
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
-from pbem.notify.preferences import StoredPreferences, wants
-from pbem.store.models import Deadline, Game, Notification, Player, Seat
+from pbem.notify.preferences import StoredPreferences, wants, wants_push
+from pbem.store.models import Deadline, Game, Notification, Player, PushSubscription, Seat
 from pbem.store.prepared import Prepared
 from pbem.timing import policy
 
 _OUTBOX = insert(Notification.__table__)
 _seats, _players, _games = Seat.__table__, Player.__table__, Game.__table__
+_subscriptions = PushSubscription.__table__
 
 # Read after every batch (`after_batch`): prepared, as the move path's other reads are.
 RECIPIENTS = Prepared(
@@ -64,9 +65,9 @@ class OutboxRow(TypedDict):
 
     game_id: int | None
     player_id: int | None
-    channel: str  # "mail" or "webhook"
+    channel: str  # "mail", "webhook" or "push"
     kind: str
-    recipient: str  # an address, or a webhook's URL
+    recipient: str  # an address, a webhook's URL, or a push subscription's endpoint
     message: str  # "" until the sender composes what `payload` names
     payload: dict[str, Any] | None  # what happened, as the row's JSON keeps it
     status: str  # "queued", or "digest" for a part of a digest
@@ -179,6 +180,38 @@ def webhook_rows(
     ]
 
 
+#: A push a change causes: to whom, of what kind (`push.KINDS`), and what it may say.
+Pushed = tuple[int, str, dict[str, Any]]
+
+
+def push_rows(connection: Connection, game_id: int, pushed: Sequence[Pushed]) -> list[OutboxRow]:
+    """A push to each browser each player of `pushed` subscribed (none for a player who
+    subscribed none: the one read is skipped when nobody is to be pushed). The sender
+    composes each (`composing.composed`) in its reader's language."""
+    if not pushed:
+        return []
+    players = {player_id for player_id, _, _ in pushed}
+    endpoints: dict[int, list[str]] = {}
+    for player_id, endpoint in connection.execute(
+        select(_subscriptions.c.player_id, _subscriptions.c.endpoint)
+        .where(_subscriptions.c.player_id.in_(players))
+        .order_by(_subscriptions.c.id)
+    ):
+        endpoints.setdefault(player_id, []).append(endpoint)
+    return [
+        row(
+            game_id=game_id,
+            player_id=player_id,
+            channel="push",
+            kind=kind,
+            recipient=endpoint,
+            payload=payload,
+        )
+        for player_id, kind, payload in pushed
+        for endpoint in endpoints.get(player_id, [])
+    ]
+
+
 def queue(connection: Connection, rows: Sequence[OutboxRow]) -> None:
     if rows:
         connection.execute(_OUTBOX, rows)
@@ -260,6 +293,7 @@ def after_batch(
     told: list[OutboxRow | None] = []
     deferred: list[OutboxRow] = []
     hooks = []
+    pushed: dict[int, Pushed] = {}  # one push a person, however many seats they hold
     for recipient, preferences in seated:
         # A person holding two colours gets one copy of what is not their seat's own.
         game_wide = recipient.colour == first_colour(seated, recipient.player_id)
@@ -286,15 +320,39 @@ def after_batch(
                 deferred.append(
                     decision_row(game_id, recipient, decision, seq, (due or {}).get(colour))
                 )
+            if (
+                decision is not None
+                and not recipient.bot_plays
+                and wants_push(preferences, game_id, "decision")
+            ):
+                pushed.setdefault(recipient.player_id, decision_push(recipient, decision))
     events = general_scoring_events([e for b in batches for e in b.events], state)
     if events is not None:
         told += scoring_rows(game_id, state, after, seq, seated)
+        if engine.is_over(state):
+            pushed.update(game_over_pushes(game_id, seated))
     told += order_rows(game_id, seated, chain, after + len(batch.played), seq)
     rows = present(told) + deferred
     rows += bot_story_rows(game_id, seated, batch.player, after, seq)
     # A webhook posts where others may read it (a channel): only the public record.
     rows += webhook_rows(hooks, game_id, {"after": after, "seq": seq})
+    rows += push_rows(connection, game_id, list(pushed.values()))
     queue(connection, rows)
+
+
+def decision_push(recipient: Recipient, decision: Mapping[str, Any]) -> Pushed:
+    """A push that a decision is theirs: its kind alone (a Veto window's plan, say, names
+    a card its player holds)."""
+    return (recipient.player_id, "decision", {"decision_kind": decision["kind"]})
+
+
+def game_over_pushes(game_id: int, seated: list[Seated]) -> dict[int, Pushed]:
+    """Each person at the table's push that the game ended."""
+    return {
+        r.player_id: (r.player_id, "game_over", {})
+        for r, preferences in seated
+        if wants_push(preferences, game_id, "game_over")
+    }
 
 
 def scoring_rows(
@@ -510,6 +568,7 @@ def game_started(
         )
         mails.append((recipient, "welcome", mail))
     pending = {entry["player"]: entry for entry in engine.pending(state)}
+    pushed: dict[int, Pushed] = {}
     for recipient, preferences in seated:
         if recipient.colour in pending and wants(preferences, game_id, "decision"):
             seq = state_seq if state_seq is not None else 0
@@ -517,7 +576,11 @@ def game_started(
             deferred.append(
                 decision_row(game_id, recipient, decision, seq, (due or {}).get(recipient.colour))
             )
-    queue(connection, rows_for(mails, game_id) + deferred)
+        if recipient.colour in pending and wants_push(preferences, game_id, "decision"):
+            push = decision_push(recipient, pending[recipient.colour])
+            pushed.setdefault(recipient.player_id, push)
+    pushes = push_rows(connection, game_id, list(pushed.values()))
+    queue(connection, rows_for(mails, game_id) + deferred + pushes)
 
 
 def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
@@ -643,18 +706,21 @@ def table_talk(
     part of their digest."""
     seated = recipients(connection, game_id)
     speaker = next(r for r, _ in seated if r.colour == colour)
+    # The speaker as named when they spoke, whoever holds the seat later.
+    said = {"speaker": speaker.name, "speaker_colour": colour, "lines": lines}
     rows = []
+    pushed: list[Pushed] = []
     for recipient, preferences in seated:
         if recipient.player_id == speaker.player_id:
             continue
         if recipient.colour != first_colour(seated, recipient.player_id):
             continue
         if wants(preferences, game_id, "table_talk"):
-            # The speaker as named when they spoke, whoever holds the seat later.
-            said = {"speaker": speaker.name, "speaker_colour": colour, "lines": lines}
             payload = {"colour": recipient.colour, **said, "seq": seq}
             rows.append(told_row(game_id, recipient, "table_talk", payload, preferences))
-    queue(connection, present(rows))
+        if wants_push(preferences, game_id, "table_talk"):
+            pushed.append((recipient.player_id, "table_talk", {**said}))
+    queue(connection, present(rows) + push_rows(connection, game_id, pushed))
 
 
 def seat_back(connection: Connection, *, game: Any, colour: str) -> None:

@@ -1,5 +1,5 @@
-"""A player's mail preferences, as read: which mails they want from which game, and how
-often (changed by `pbem.play.preferences`)."""
+"""A player's mail preferences, as read: which mails (and pushes) they want from which
+game, and how often (changed by `pbem.play.settings`)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,14 @@ class MailKinds(TypedDict):
     table_talk: bool
 
 
+class PushKinds(TypedDict):
+    """Which news a player wants pushed to the browsers they subscribed (`notify.push`)."""
+
+    decision: bool
+    table_talk: bool
+    game_over: bool
+
+
 class Webhook(TypedDict):
     game_id: int
     url: str
@@ -28,6 +36,7 @@ class Preferences(TypedDict):
     """A player's preferences, whole (`preferences_of` fills in what they never set)."""
 
     mail: MailKinds
+    push: PushKinds
     digest_hours: int  # 0: each mail as it comes
     webhooks: list[Webhook]
     muted_games: list[int]
@@ -46,6 +55,8 @@ DEFAULT_PREFERENCES: Preferences = {
         "game_over": True,
         "table_talk": True,
     },
+    # Pushes go only to browsers a player subscribed: on for each kind once they did.
+    "push": {"decision": True, "table_talk": True, "game_over": True},
     "digest_hours": 0,
     "webhooks": [],
     "muted_games": [],
@@ -58,6 +69,7 @@ def preferences_of(player: Player) -> Preferences:
     stored = player.preferences or {}
     merged: dict[str, Any] = {**DEFAULT_PREFERENCES, **stored}
     merged["mail"] = {**DEFAULT_PREFERENCES["mail"], **(stored.get("mail") or {})}
+    merged["push"] = {**DEFAULT_PREFERENCES["push"], **(stored.get("push") or {})}
     return cast(Preferences, merged)  # what is stored was checked as it was set
 
 
@@ -67,3 +79,12 @@ def wants(preferences: StoredPreferences, game_id: int, kind: str) -> bool:
         return False
     defaults: Mapping[str, object] = DEFAULT_PREFERENCES["mail"]
     return bool((preferences.get("mail") or {}).get(kind, defaults.get(kind, False)))
+
+
+def wants_push(preferences: StoredPreferences, game_id: int, kind: str) -> bool:
+    """Whether a player's preferences ask for pushes of `kind` from game `game_id` (to the
+    browsers they subscribed); a game muted sends none."""
+    if game_id in (preferences.get("muted_games") or []):
+        return False
+    defaults: Mapping[str, object] = DEFAULT_PREFERENCES["push"]
+    return bool((preferences.get("push") or {}).get(kind, defaults.get(kind, False)))

@@ -3,8 +3,10 @@ folded into a digest are deleted once `PBEM_OUTBOX_KEEP_DAYS` have passed since 
 
 Nothing reads a delivered row again except the last hour's count of key mails (a limit on
 how often one address is sent a key), so at least a day is kept whatever the setting says.
-Failed rows stay: the game's admin is shown them until they are dealt with. The scheduler
-calls `prune_outbox` every hour.
+Failed rows stay: the game's admin is shown them until they are dealt with; but a push that
+failed (most often to a subscription that ended, deleted since) is nobody's to deal with, and
+goes after the retention as a delivered row does. The scheduler calls `prune_outbox` every
+hour.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import current_app
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select
 
 from pbem.clock import now
 from pbem.extensions import db
@@ -28,7 +30,7 @@ BATCH = 1000
 
 
 def prune_outbox() -> int:
-    """Delete delivered rows older than the retention; how many went."""
+    """Delete delivered rows (and failed pushes) older than the retention; how many went."""
     days = max(float(current_app.config["PBEM_OUTBOX_KEEP_DAYS"]), 1.0)
     cutoff = now() - timedelta(days=days)
     # `next_attempt_at` is when a row was last picked up to send (or, for a digested row,
@@ -37,9 +39,11 @@ def prune_outbox() -> int:
     old = (
         select(_outbox.c.id)
         .where(
-            _outbox.c.status.in_(DELIVERED),
+            or_(
+                and_(_outbox.c.status.in_(DELIVERED), _outbox.c.sent_at < cutoff),
+                and_(_outbox.c.status == "failed", _outbox.c.channel == "push"),
+            ),
             _outbox.c.next_attempt_at < cutoff,
-            _outbox.c.sent_at < cutoff,
         )
         .limit(BATCH)
     )

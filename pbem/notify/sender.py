@@ -38,7 +38,7 @@ from sqlalchemy import bindparam, select, update
 
 from pbem.clock import now
 from pbem.extensions import db
-from pbem.notify import compose, composing, outbox, signing, webhooks
+from pbem.notify import compose, composing, outbox, push, signing, webhooks
 from pbem.store.health import beat
 from pbem.store.models import Notification, Player
 from pbem.store.outage import is_outage, start_afresh
@@ -217,6 +217,7 @@ def _claim_batch(size: int, moment: Any) -> list[Any]:
         .returning(
             _outbox.c.id,
             _outbox.c.channel,
+            _outbox.c.player_id,
             _outbox.c.recipient,
             _outbox.c.message,
             _outbox.c.attempts,
@@ -349,6 +350,8 @@ def _send_batch(batch: list[Any], mail: Transport, result: Delivery) -> bool:
             try:
                 if row.channel == "webhook":
                     webhooks.post(row.recipient, row.message, current_app.config)
+                elif row.channel == "push":
+                    push.send(row, push.vapid_key(current_app))
                 else:
                     mail.send(row.recipient, row.message)
             except (OSError, smtplib.SMTPException) as error:
@@ -420,8 +423,9 @@ def _failed(failures: list[tuple[Any, Exception]], result: Delivery) -> None:
     moment = now()
     marks = []
     for row, error in failures:
-        # A webhook to where this server will not post fails for good at once.
-        refused = isinstance(error, webhooks.WebhookRefused)
+        # A webhook or push to where this server will not post fails for good at once, and
+        # so does a push to a subscription that has ended (deleted).
+        refused = isinstance(error, webhooks.WebhookRefused | push.Gone)
         give_up = refused or moment - row.created_at >= GIVE_UP_AFTER
         marks.append(
             {

@@ -1,6 +1,7 @@
-"""Where webhooks may post: a player's URL must not turn the server into their way into the
-operator's network (loopback, private, link-local, multicast or reserved addresses), and
-outside a test bench it must be https.
+"""Where webhooks and pushes may post: a player's URL (a webhook, a browser's push
+subscription) must not turn the server into their way into the operator's network (loopback,
+private, link-local, multicast or reserved addresses), and outside a test bench it must be
+https.
 
 Checked twice by the one function `refusal`: when the URL is set (its form, and an address
 written into it), and when a webhook is sent, where its host is then resolved too; the post
@@ -8,7 +9,8 @@ then goes to the very address that was checked, so a name that resolves elsewher
 later (DNS rebinding) gains nothing. A name is not resolved when it is set: DNS may fail for
 a moment, and only the send-time answer decides where a post goes. The operator may allow http
 (`PBEM_WEBHOOK_ALLOW_HTTP`) and name hosts or networks that are fine although internal
-(`PBEM_WEBHOOK_ALLOWED_HOSTS`: `chat.lan, 10.1.0.0/16`).
+(`PBEM_WEBHOOK_ALLOWED_HOSTS`: `chat.lan, 10.1.0.0/16`); pushes have settings of their own
+(`PUSH`: `PBEM_PUSH_ALLOW_HTTP`, `PBEM_PUSH_ALLOWED_HOSTS`), read by the same code.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ import http.client
 import ipaddress
 import socket
 import ssl
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import cast
 from urllib.parse import urlsplit
-
-from flask import Config
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -30,14 +32,28 @@ _LOCAL_NAMES = ("localhost", ".localhost", ".local", ".internal", ".home.arpa", 
 
 
 class WebhookRefused(OSError):
-    """A webhook this server will not post to; the sentence says why."""
+    """A webhook (or a push endpoint) this server will not post to; the sentence says why."""
 
 
-def _allowed(config: Config) -> tuple[set[str], list[Network]]:
+@dataclass(frozen=True)
+class Door:
+    """Whose URLs these are: the settings that loosen the rules for them, and their name in
+    a refusal."""
+
+    settings: str  # the settings' prefix: <prefix>_ALLOW_HTTP, <prefix>_ALLOWED_HOSTS
+    noun: str  # "Webhooks"
+    one: str  # "webhook"
+
+
+WEBHOOK = Door("PBEM_WEBHOOK", "Webhooks", "webhook")
+PUSH = Door("PBEM_PUSH", "Push notifications", "push endpoint")
+
+
+def _allowed(config: Mapping[str, object], door: Door) -> tuple[set[str], list[Network]]:
     names: set[str] = set()
     networks: list[Network] = []
-    raw = config.get("PBEM_WEBHOOK_ALLOWED_HOSTS") or ""
-    entries: Iterable[str] = raw.split(",") if isinstance(raw, str) else raw
+    raw = config.get(f"{door.settings}_ALLOWED_HOSTS") or ""
+    entries = raw.split(",") if isinstance(raw, str) else cast(Iterable[str], raw)
     for entry in (e.strip().lower() for e in entries):
         if not entry:
             continue
@@ -62,7 +78,7 @@ def _literal_address(host: str) -> Address | None:
     return address
 
 
-def _address_refusal(address: Address, networks: list[Network]) -> str | None:
+def _address_refusal(address: Address, networks: list[Network], door: Door) -> str | None:
     # `::ffff:127.0.0.1` is 127.0.0.1 to the network stack.
     address = getattr(address, "ipv4_mapped", None) or address
     public = address.is_global and not address.is_multicast
@@ -79,7 +95,7 @@ def _address_refusal(address: Address, networks: list[Network]) -> str | None:
         if address.is_private
         else "a reserved"
     )
-    return f"Webhooks go only to public addresses; {address} is {kind} address."
+    return f"{door.noun} go only to public addresses; {address} is {kind} address."
 
 
 def _host(url: str) -> str:
@@ -95,38 +111,41 @@ def _host(url: str) -> str:
     return host.lower()
 
 
-def refusal(url: str, config: Config) -> str | None:
+def refusal(url: str, config: Mapping[str, object], door: Door = WEBHOOK) -> str | None:
     """Why this server will not post to `url` as it is written, or None: the one check, when
-    a webhook is set and again when it is sent (which also checks where its name resolves)."""
+    a webhook or push subscription is set and again when it is sent (which also checks where
+    its name resolves)."""
     parts = urlsplit(url)
-    allow_http = bool(config.get("PBEM_WEBHOOK_ALLOW_HTTP"))
+    allow_http = bool(config.get(f"{door.settings}_ALLOW_HTTP"))
     if parts.scheme != "https" and not (allow_http and parts.scheme == "http"):
-        return "Webhooks must use https; this server does not post to other addresses."
+        return f"{door.noun} must use https; this server does not post to other addresses."
     host = _host(url)
     if not host:
-        return "This webhook URL names no host."
-    names, networks = _allowed(config)
+        return f"This {door.one} URL names no host."
+    names, networks = _allowed(config, door)
     if host in names:
         return None
     address = _literal_address(host)
     if address is not None:
-        return _address_refusal(address, networks)
+        return _address_refusal(address, networks, door)
     if host.endswith(_LOCAL_NAMES) or host.startswith("localhost."):
-        return f"Webhooks go only to public addresses; {host} is a name of the local network."
+        return f"{door.noun} go only to public addresses; {host} is a name of the local network."
     return None
 
 
-def _resolved(host: str, port: int, config: Config) -> str:
+def _resolved(host: str, port: int, config: Mapping[str, object], door: Door) -> str:
     """The address to connect to for `host`, each of its addresses checked."""
-    names, networks = _allowed(config)
+    names, networks = _allowed(config, door)
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as error:
-        raise WebhookRefused(f"The webhook's host {host} could not be resolved: {error}") from None
+        raise WebhookRefused(
+            f"The {door.one}'s host {host} could not be resolved: {error}"
+        ) from None
     addresses = [str(info[4][0]) for info in found]
     if host not in names:
         for text in addresses:
-            refused = _address_refusal(ipaddress.ip_address(text.split("%")[0]), networks)
+            refused = _address_refusal(ipaddress.ip_address(text.split("%")[0]), networks, door)
             if refused is not None:
                 raise WebhookRefused(f"{refused} ({host} resolves to it)")
     return addresses[0]
@@ -144,28 +163,46 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
-def post(url: str, body: str, config: Config, timeout: float = 10) -> None:
-    """POST `body` (JSON) to `url`, after checking it again; redirects are not followed."""
-    refused = refusal(url, config)
+def post(url: str, body: str, config: Mapping[str, object], timeout: float = 10) -> None:
+    """POST a webhook's `body` (JSON) to `url`, after checking it again; redirects are not
+    followed."""
+    json = {"Content-Type": "application/json"}
+    status = send(url, body.encode(), json, config, WEBHOOK, timeout)
+    if status >= 300:
+        raise OSError(f"the webhook answered {status}")
+
+
+def send(
+    url: str,
+    body: bytes,
+    headers: Mapping[str, str],
+    config: Mapping[str, object],
+    door: Door,
+    timeout: float = 10,
+) -> int:
+    """POST `body` to `url` after checking it again (its name resolved, and the post sent to
+    the very address checked); the status it answered. A redirect is refused, not followed."""
+    refused = refusal(url, config, door)
     if refused is not None:
         raise WebhookRefused(refused)
     parts = urlsplit(url)
     host = _host(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
-    address = _resolved(host, port, config)
+    address = _resolved(host, port, config, door)
     connection: http.client.HTTPConnection
     if parts.scheme == "https":
         connection = _PinnedHTTPS(host, address, port, timeout)
     else:
         connection = http.client.HTTPConnection(address, port, timeout=timeout)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    headers = {"Content-Type": "application/json", "Host": parts.netloc.rpartition("@")[2]}
+    sent = {**headers, "Host": parts.netloc.rpartition("@")[2]}
     try:
-        connection.request("POST", path, body=body.encode(), headers=headers)
+        connection.request("POST", path, body=body, headers=sent)
         status = connection.getresponse().status
     finally:
         connection.close()
     if 300 <= status < 400:
-        raise WebhookRefused(f"the webhook answered {status} (a redirect, which is not followed)")
-    if status >= 300:
-        raise OSError(f"the webhook answered {status}")
+        raise WebhookRefused(
+            f"the {door.one} answered {status} (a redirect, which is not followed)"
+        )
+    return status

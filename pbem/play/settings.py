@@ -20,8 +20,9 @@ def set_preferences(player: Player, changes: StoredPreferences) -> Preferences:
     for hook in changes.get("webhooks") or []:
         _check_webhook(player, hook)
     preferences: dict[str, Any] = {**preferences_of(player)}
-    if "mail" in changes:
-        preferences["mail"] = {**preferences["mail"], **changes["mail"]}
+    for kinds in ("mail", "push"):
+        if kinds in changes:
+            preferences[kinds] = {**preferences[kinds], **changes[kinds]}
     for name in ("digest_hours", "webhooks", "muted_games", "language"):
         if name in changes:
             preferences[name] = changes[name]

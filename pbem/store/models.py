@@ -360,9 +360,10 @@ class Notification(Model):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
-    channel: Mapped[str] = mapped_column(String(16))  # "mail" | "webhook"
+    channel: Mapped[str] = mapped_column(String(16))  # "mail" | "webhook" | "push"
     kind: Mapped[str] = mapped_column(String(32))  # "decision", "scoring", "game_over", ...
-    recipient: Mapped[str] = mapped_column(String(2000))  # an address, or a webhook URL
+    # An address, a webhook's URL, or a push subscription's endpoint.
+    recipient: Mapped[str] = mapped_column(String(2000))
     message: Mapped[str] = mapped_column(Text)
     # A mail a change caused is queued as what to say (its kind's fields: colour, seq, the
     # moves it is about, ...) and composed by the sender, off the move's path, from the log
@@ -374,6 +375,21 @@ class Notification(Model):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
     last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class PushSubscription(Model):
+    """A browser's push subscription (Web Push): where its push service takes messages for
+    it, and the keys they are encrypted to. One endpoint is one browser on one device, so it
+    belongs to whoever subscribed it last."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(2000), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(100))  # the browser's P-256 key, base64url
+    auth: Mapped[str] = mapped_column(String(40))  # its 16-byte auth secret, base64url
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
 
 
 class Deadline(Model):

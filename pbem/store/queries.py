@@ -290,7 +290,13 @@ SELECT_UNDELIVERED = (
         _outbox.c.attempts,
         _outbox.c.last_error,
     )
-    .where(_outbox.c.game_id == bindparam("game"), _outbox.c.status == "failed")
+    .where(
+        _outbox.c.game_id == bindparam("game"),
+        _outbox.c.status == "failed",
+        # A push that failed is its player's device's business (often a subscription that
+        # ended), and its endpoint is theirs alone: not the game's maker's to see.
+        _outbox.c.channel != "push",
+    )
     .order_by(_outbox.c.id)
 )
 

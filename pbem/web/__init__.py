@@ -11,6 +11,7 @@ from pbem.web import forming as _forming  # noqa: F401 (its routes join `bp`)
 from pbem.web import language as _language  # noqa: F401 (its routes join `bp`)
 from pbem.web import new_game as _new_game  # noqa: F401 (its routes join `bp`)
 from pbem.web import organise as _organise  # noqa: F401 (its routes join `bp`)
+from pbem.web import push as _push  # noqa: F401 (its routes join `bp`)
 from pbem.web import records as _records  # noqa: F401 (its routes join `bp`)
 from pbem.web import wording
 from pbem.web.mail_pages import blp as mail_pages

@@ -1,7 +1,7 @@
 """Accounts on the pages: signing in by a link mailed to your address (no password), and
-`/me`, your own page (your name and address, your mail and webhooks, absences, your
-calendar's private link, a new API key, signing out everywhere). Thin: `play.accounts` does
-the work; these routes read forms and render."""
+`/me`, your own page (your name and address, your mail and webhooks, notifications on your
+devices, absences, your calendar's private link, a new API key, signing out everywhere).
+Thin: `play.accounts` does the work; these routes read forms and render."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from pbem.game import games, players
 from pbem.headers import no_referrer, no_store
 from pbem.languages import LANGUAGES, N_, _, in_language, known
 from pbem.notify import preferences
-from pbem.play import absences, accounts, settings, unit
+from pbem.notify.push import public_key
+from pbem.play import absences, accounts, push, settings, unit
 from pbem.store.models import Player
 from pbem.timing import away
 from pbem.web import signin
@@ -34,6 +35,13 @@ MAIL_KINDS = {
     "scoring": N_("after each general scoring"),
     "game_over": N_("the final scores"),
     "table_talk": N_("what the other players write to the table"),
+}
+
+#: What may be pushed to a player's devices, as `/me` offers it (the API's `push`).
+PUSH_KINDS = {
+    "decision": N_("when a decision is yours (your turn, a pick, a Veto window)"),
+    "table_talk": N_("what the other players write to the table"),
+    "game_over": N_("when a game ends"),
 }
 
 
@@ -222,6 +230,20 @@ def _remove_webhook(player: Player, form: MultiDict[str, str]) -> str:
     return said
 
 
+def _change_push(player: Player, form: MultiDict[str, str]) -> str:
+    chosen = {kind: kind in form.getlist("push") for kind in PUSH_KINDS}
+    settings.set_preferences(player, {"push": chosen})
+    said: str = _("Your choices of notifications are saved.")
+    return said
+
+
+def _remove_push(player: Player, form: MultiDict[str, str]) -> str:
+    raw = form.get("subscription", "")
+    push.unsubscribe(player, int(raw) if raw.isdigit() and len(raw) < 10 else 0)
+    said: str = _("That device is no longer notified.")
+    return said
+
+
 def _declare_away(player: Player, form: MultiDict[str, str]) -> str:
     try:
         starts = datetime.fromisoformat(form.get("from", "")).replace(tzinfo=UTC)
@@ -259,6 +281,8 @@ _CHANGES: dict[str, Callable[[Player, MultiDict[str, str]], str]] = {
     "email": _change_email,
     "webhook": _add_webhook,
     "webhook_remove": _remove_webhook,
+    "push": _change_push,
+    "push_remove": _remove_push,
     "away": _declare_away,
     "back": _withdraw_away,
     "unmute": _unmute,
@@ -313,6 +337,9 @@ def _me_page(
             for h in hooks
         ],
         playing=playing,
+        push_key=public_key(current_app),
+        push_choices=_push_choices(chosen["push"]),
+        push_devices=push.subscriptions_of(player),
     )
 
 
@@ -324,3 +351,9 @@ def _me() -> Player | None:
 def _choices(player: Player) -> list[dict[str, object]]:
     mail: Mapping[str, object] = preferences.preferences_of(player)["mail"]
     return [{"kind": k, "label": _(label), "on": bool(mail[k])} for k, label in MAIL_KINDS.items()]
+
+
+def _push_choices(push_kinds: Mapping[str, object]) -> list[dict[str, object]]:
+    return [
+        {"kind": k, "label": _(label), "on": bool(push_kinds[k])} for k, label in PUSH_KINDS.items()
+    ]

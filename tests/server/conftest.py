@@ -38,6 +38,7 @@ TABLES_CHILD_FIRST = [
     "notes",
     "orders",
     "absences",
+    "push_subscriptions",
     "outbox",
     "snapshots",
     "moves",

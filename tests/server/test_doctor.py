@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from py_vapid import Vapid02
+
 from pbem import create_app
 from pbem.config import DEVELOPMENT_SECRET
 from pbem.doctor import examine
@@ -51,6 +53,7 @@ def test_a_good_installation_is_all_ok(app, database_url, smtp):
         "dkim": "ok",
         "secret key": "ok",
         "base url": "ok",
+        "web push": "ok",
     }
     assert f"127.0.0.1:{smtp.port}" in found["mail out"][1]
     assert 'pbem2026._domainkey.elgrande.example.org = "v=DKIM1; k=rsa; p=' in found["dkim"][1]
@@ -144,3 +147,29 @@ def test_the_command_prints_the_findings_and_exits_1_on_a_failure(tmp_path):
     assert any(line.startswith("fail  migrations:") for line in lines), lines
     assert any(line.startswith("fail  base url:") for line in lines), lines
     assert lines[-1].startswith("Doctor: 2 to fix")
+
+
+def test_the_web_push_key_is_made_in_the_instance_folder_once_and_checked(
+    database_url, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path))
+    base = {**GOOD, "SQLALCHEMY_DATABASE_URI": database_url}
+    level, says = findings(base)["web push"]
+    kept = tmp_path / "vapid_private_key.pem"
+    assert level == "ok" and f"kept in {kept} (made now)" in says
+    assert kept.read_text().startswith("-----BEGIN PRIVATE KEY-----")
+    assert kept.stat().st_mode & 0o777 == 0o600
+    level, again = findings(base)["web push"]
+    assert level == "ok" and "(made now)" not in again
+    assert again.split("public key is ")[1] == says.split("public key is ")[1]  # the same key
+
+
+def test_a_bad_web_push_key_fails_and_no_contact_is_warned_of(database_url):
+    base = {**GOOD, "SQLALCHEMY_DATABASE_URI": database_url}
+    level, says = findings({**base, "PBEM_VAPID_PRIVATE_KEY": "not a key"})["web push"]
+    assert level == "fail" and "PBEM_VAPID_PRIVATE_KEY cannot be read" in says
+    key = Vapid02()
+    key.generate_keys()
+    given = {**base, "PBEM_VAPID_PRIVATE_KEY": key.private_pem().decode(), "MAIL_FROM": ""}
+    level, says = findings({**given, "PBEM_BASE_URL": "http://elgrande.example.org"})["web push"]
+    assert level == "warn" and "set PBEM_VAPID_SUBJECT" in says

@@ -149,9 +149,9 @@ def test_the_set_time_check_is_the_send_time_one(app, api, monkeypatch):
     game_id, keys = api.new_game(["red", "blue"])
     asked: list[str] = []
 
-    def refusal(url, config):
+    def refusal(url, config, door=webhooks.WEBHOOK):
         asked.append(url)
-        return "Webhooks go only to public addresses; refused here."
+        return f"{door.noun} go only to public addresses; refused here."
 
     monkeypatch.setattr(webhooks, "refusal", refusal)
     response = api.client.put(
@@ -165,6 +165,15 @@ def test_the_set_time_check_is_the_send_time_one(app, api, monkeypatch):
     with pytest.raises(webhooks.WebhookRefused):
         webhooks.post("https://hooks.example.org/y", "{}", {})
     assert asked[-1] == "https://hooks.example.org/y"
+    # A browser's push endpoint goes through the same check, with its own settings.
+    point = "BA" + "A" * 85  # the form the schema wants; the check refuses before the keys
+    subscription = {"endpoint": "https://push.example.org/z", "keys": {"p256dh": point}}
+    subscription["keys"]["auth"] = "A" * 22
+    response = api.client.post(
+        "/api/players/me/push-subscriptions", json=subscription, headers=api.auth(keys["red"])
+    )
+    assert "Push notifications go only" in assert_problem(response, 422)["detail"]
+    assert asked[-1] == "https://push.example.org/z"
 
 
 def test_a_games_mails_queued_in_a_request_never_link_to_its_host(app, api):

@@ -1,6 +1,6 @@
 """Players: register and receive an API key, mail preferences, a new key by mail, a private
-calendar link of one's deadlines; a player's record (rating, reliability, games) and the
-standings, which anyone may read."""
+calendar link of one's deadlines, browsers notified by Web Push; a player's record (rating,
+reliability, games) and the standings, which anyone may read."""
 
 from typing import Any
 
@@ -18,6 +18,9 @@ from pbem.api.players.schemas import (
     PlayerGamesSchema,
     PlayerSchema,
     PreferencesSchema,
+    PushSubscriptionInSchema,
+    PushSubscriptionListSchema,
+    PushSubscriptionSchema,
     StandingsQuerySchema,
     StandingsSchema,
 )
@@ -26,7 +29,7 @@ from pbem.game import ratings
 from pbem.headers import no_store
 from pbem.languages import _
 from pbem.notify import preferences
-from pbem.play import absences, accounts, settings, unit
+from pbem.play import absences, accounts, push, settings, unit
 from pbem.timing import away
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
@@ -163,6 +166,46 @@ def new_calendar() -> dict[str, str]:
     url = accounts.new_calendar_link(current_player())
     unit.commit()
     return {"url": url}
+
+
+@blp.route("/me/push-subscriptions", methods=["GET"])
+@blp.response(200, PushSubscriptionListSchema)
+@blp.doc(security=KEY_REQUIRED)
+def list_push_subscriptions() -> dict[str, Any]:
+    """The browsers you asked to be notified on: each one's push service (its host alone)."""
+    return {"subscriptions": push.subscriptions_of(current_player())}
+
+
+#: From a subscription stored to removing it (a link clients and schemathesis follow).
+REMOVE_PUSH_SUBSCRIPTION = {
+    "operationRef": "#/paths/~1api~1players~1me~1push-subscriptions~1{subscription_id}/delete",
+    "parameters": {"subscription_id": "$response.body#/id"},
+}
+
+
+@blp.route("/me/push-subscriptions", methods=["POST"])
+@blp.arguments(PushSubscriptionInSchema)
+@blp.response(201, PushSubscriptionSchema)
+@blp.doc(security=KEY_REQUIRED, responses={201: {"links": {"Remove": REMOVE_PUSH_SUBSCRIPTION}}})
+def add_push_subscription(data: dict[str, Any]) -> push.Subscribed:
+    """Notify a browser (its `PushSubscription.toJSON()`): your decisions, words to your
+    tables and your games' ends, as your `push` preferences say, with nothing your seat
+    hides. At most 10 browsers; the same endpoint again replaces its keys."""
+    keys = data["keys"]
+    kept = push.subscribe(current_player(), data["endpoint"], keys["p256dh"], keys["auth"])
+    unit.commit()
+    return next(s for s in push.subscriptions_of(current_player()) if s["id"] == kept.id)
+
+
+@blp.route("/me/push-subscriptions/<int:subscription_id>", methods=["DELETE"])
+@blp.response(200, PushSubscriptionListSchema)
+@blp.doc(security=KEY_REQUIRED)
+def remove_push_subscription(subscription_id: int) -> dict[str, Any]:
+    """Stop notifying a browser; the subscriptions left."""
+    player = current_player()
+    push.unsubscribe(player, subscription_id)
+    unit.commit()
+    return {"subscriptions": push.subscriptions_of(player)}
 
 
 @blp.route("/me", methods=["GET"])

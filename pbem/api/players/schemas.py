@@ -19,6 +19,12 @@ class MailChoicesSchema(ma.Schema):
     table_talk = Flag(metadata={"description": "Words the other players write to the table (on)"})
 
 
+class PushChoicesSchema(ma.Schema):
+    decision = Flag(metadata={"description": "A decision is yours (default on)"})
+    table_talk = Flag(metadata={"description": "Words the other players write to the table (on)"})
+    game_over = Flag(metadata={"description": "A game of yours ended (on)"})
+
+
 class WebhookSchema(ma.Schema):
     game_id = ma.fields.Integer(
         required=True, strict=True, validate=ma.validate.Range(min=1, max=MAX_ID)
@@ -42,6 +48,10 @@ class WebhookSchema(ma.Schema):
 
 class PreferencesSchema(ma.Schema):
     mail = ma.fields.Nested(MailChoicesSchema)
+    push = ma.fields.Nested(
+        PushChoicesSchema,
+        metadata={"description": "What is pushed to the browsers you subscribed"},
+    )
     digest_hours = ma.fields.Integer(
         strict=True,
         validate=ma.validate.Range(min=0, max=168),
@@ -64,6 +74,56 @@ class PreferencesSchema(ma.Schema):
         validate=ma.validate.Length(max=1000),
         metadata={"description": "Games that send you no mail"},
     )
+
+
+#: base64url, padded or not, as browsers give a subscription's keys.
+_BASE64URL = ma.validate.Regexp(r"^[A-Za-z0-9_-]+={0,2}$", error="Not base64url.")
+
+
+class PushKeysSchema(ma.Schema):
+    p256dh = ma.fields.String(
+        required=True,
+        validate=[ma.validate.Length(min=86, max=88), _BASE64URL],
+        metadata={"description": "The browser's P-256 public key (65 bytes), base64url"},
+    )
+    auth = ma.fields.String(
+        required=True,
+        validate=[ma.validate.Length(min=22, max=24), _BASE64URL],
+        metadata={"description": "The browser's 16-byte auth secret, base64url"},
+    )
+
+
+class PushSubscriptionInSchema(ma.Schema):
+    """A browser's `PushSubscription.toJSON()`, as it gives it."""
+
+    endpoint = ma.fields.URL(
+        required=True,
+        schemes={"http", "https"},
+        require_tld=False,
+        validate=[ma.validate.Length(min=1, max=2000), ma.validate.Regexp(r"^https?://\S+$")],
+        metadata={
+            "description": "The push service's address for this browser: https (or http where "
+            "the operator allows it), at a public address"
+        },
+    )
+    keys = ma.fields.Nested(PushKeysSchema, required=True)
+    expirationTime = ma.fields.Float(  # noqa: N815 (the browser's name for it)
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "As the browser gives it; not used"},
+    )
+
+
+class PushSubscriptionSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    host = ma.fields.String(
+        required=True, metadata={"description": "The push service's host (no more is shown)"}
+    )
+    created_at = ma.fields.AwareDateTime(required=True)
+
+
+class PushSubscriptionListSchema(ma.Schema):
+    subscriptions = ma.fields.List(ma.fields.Nested(PushSubscriptionSchema), required=True)
 
 
 class KeyResetSchema(ma.Schema):

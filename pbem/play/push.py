@@ -1,0 +1,105 @@
+"""A player's browsers notified by Web Push: subscribing one, removing one, listing them
+(`pbem.notify.push` sends). The caller commits."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TypedDict
+from urllib.parse import urlsplit
+
+from flask import current_app
+from sqlalchemy import delete, func, select
+
+from pbem.errors import Invalid, NotFound
+from pbem.extensions import db
+from pbem.languages import N_
+from pbem.notify import push, webhooks
+from pbem.store.models import Player, PushSubscription
+
+#: The longest endpoint stored (the outbox's recipient holds it too).
+LONGEST_ENDPOINT = 2000
+
+
+class Subscribed(TypedDict):
+    """A subscription as its player sees it: where it goes, not its keys."""
+
+    id: int
+    host: str
+    created_at: datetime
+
+
+def subscribe(player: Player, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+    """Keep a browser's subscription for `player`: its endpoint where this server may post
+    (the webhooks' rule, `webhooks.PUSH`), its keys ones a push can be encrypted to. An
+    endpoint already kept (the same browser, subscribed again, or by someone else signed in
+    on it since) becomes this player's with the keys given; a new one counts against
+    `push.MOST_SUBSCRIPTIONS`."""
+    if not endpoint or len(endpoint) > LONGEST_ENDPOINT:
+        raise Invalid(
+            N_("A push subscription's endpoint is a web address of at most %(most)s characters."),
+            code="push-endpoint-invalid",
+            most=LONGEST_ENDPOINT,
+        )
+    refused = webhooks.refusal(endpoint, current_app.config, webhooks.PUSH)
+    if refused is not None:
+        raise Invalid(refused, code="push-endpoint-refused")
+    bad = push.bad_key(p256dh, auth)
+    if bad == "p256dh":
+        raise Invalid(
+            N_(
+                "The subscription's p256dh key is not a P-256 public key (65 bytes, "
+                "uncompressed, in base64url)."
+            ),
+            code="push-key-invalid",
+        )
+    if bad == "auth":
+        raise Invalid(
+            N_("The subscription's auth secret is not 16 bytes in base64url."),
+            code="push-auth-invalid",
+        )
+    kept = db.session.scalars(
+        select(PushSubscription).where(PushSubscription.endpoint == endpoint)
+    ).one_or_none()
+    if kept is None:
+        count = db.session.scalar(
+            select(func.count()).where(PushSubscription.player_id == player.id)
+        )
+        if (count or 0) >= push.MOST_SUBSCRIPTIONS:
+            raise Invalid(
+                N_("You have %(most)s devices notified already; remove one to add another."),
+                code="too-many-push-subscriptions",
+                most=push.MOST_SUBSCRIPTIONS,
+            )
+        kept = PushSubscription(endpoint=endpoint)
+        db.session.add(kept)
+    kept.player_id, kept.p256dh, kept.auth = player.id, p256dh, auth
+    db.session.flush()
+    return kept
+
+
+def unsubscribe(player: Player, subscription_id: int) -> None:
+    """Remove one of `player`'s subscriptions (another's is not found, as if it were not)."""
+    gone = db.session.execute(
+        delete(PushSubscription).where(
+            PushSubscription.id == subscription_id, PushSubscription.player_id == player.id
+        )
+    )
+    if not getattr(gone, "rowcount", 0):
+        raise NotFound(
+            N_("You have no push subscription %(id)s."),
+            code="no-such-push-subscription",
+            id=subscription_id,
+        )
+
+
+def subscriptions_of(player: Player) -> list[Subscribed]:
+    """`player`'s subscriptions, oldest first: each endpoint's host alone."""
+    kept = db.session.scalars(
+        select(PushSubscription)
+        .where(PushSubscription.player_id == player.id)
+        .order_by(PushSubscription.id)
+    )
+    return [
+        {"id": s.id, "host": urlsplit(s.endpoint).hostname or "", "created_at": s.created_at}
+        for s in kept
+    ]
