@@ -49,6 +49,9 @@ class Recipient:
     bot_plays: bool = False
     # What the mail is written in (`languages.language_of`: their choice, else the game's).
     language: str = languages.DEFAULT
+    # They subscribed a browser to pushes (`outbox.recipients` reads it): only then is a
+    # push made, so a move with nobody subscribed reads no subscription.
+    pushes: bool = False
 
 
 #: The longest a display name may be in `To`, quoted (with its escapes): Python's header

@@ -19,7 +19,7 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Any, TypedDict
 
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import bindparam, exists, insert, select
 from sqlalchemy.engine import Connection
 
 import engine
@@ -52,6 +52,7 @@ RECIPIENTS = Prepared(
         _players.c.preferences,
         _seats.c.bot,
         _games.c.language,
+        exists().where(_subscriptions.c.player_id == _players.c.id).label("pushes"),
     )
     .join(_players, _players.c.id == _seats.c.player_id)
     .join(_games, _games.c.id == _seats.c.game_id)
@@ -92,6 +93,7 @@ def recipients(connection: Connection, game_id: int) -> list[Seated]:
                 r.colour,
                 bool(r.bot),
                 language_of(r.preferences, r.language),
+                bool(r.pushes),
             ),
             r.preferences or {},
         )
@@ -322,6 +324,7 @@ def after_batch(
                 )
             if (
                 decision is not None
+                and recipient.pushes
                 and not recipient.bot_plays
                 and wants_push(preferences, game_id, "decision")
             ):
@@ -351,7 +354,7 @@ def game_over_pushes(game_id: int, seated: list[Seated]) -> dict[int, Pushed]:
     return {
         r.player_id: (r.player_id, "game_over", {})
         for r, preferences in seated
-        if wants_push(preferences, game_id, "game_over")
+        if r.pushes and wants_push(preferences, game_id, "game_over")
     }
 
 
@@ -576,7 +579,8 @@ def game_started(
             deferred.append(
                 decision_row(game_id, recipient, decision, seq, (due or {}).get(recipient.colour))
             )
-        if recipient.colour in pending and wants_push(preferences, game_id, "decision"):
+        pushed_to = recipient.pushes and wants_push(preferences, game_id, "decision")
+        if recipient.colour in pending and pushed_to:
             push = decision_push(recipient, pending[recipient.colour])
             pushed.setdefault(recipient.player_id, push)
     pushes = push_rows(connection, game_id, list(pushed.values()))
@@ -718,7 +722,7 @@ def table_talk(
         if wants(preferences, game_id, "table_talk"):
             payload = {"colour": recipient.colour, **said, "seq": seq}
             rows.append(told_row(game_id, recipient, "table_talk", payload, preferences))
-        if wants_push(preferences, game_id, "table_talk"):
+        if recipient.pushes and wants_push(preferences, game_id, "table_talk"):
             pushed.append((recipient.player_id, "table_talk", {**said}))
     queue(connection, present(rows) + push_rows(connection, game_id, pushed))
 

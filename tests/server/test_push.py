@@ -451,3 +451,40 @@ def test_the_games_end_is_pushed(push_app, push_api, service):
     }
     # Each of blue's decisions was pushed too, and nothing else.
     assert {s["body"] for s in said[:-1]} <= set(ASKS.values())
+
+
+def test_a_move_with_nobody_subscribed_reads_no_subscription(push_app, push_api):
+    """Who subscribed comes with the table's recipients, read after every batch anyway: a
+    game whose players subscribed no browser reads the subscriptions on no move of its own,
+    and queues no push."""
+    api = push_api
+    tag = uuid.uuid4().hex[:8]
+    colours = ["red", "blue", "green"]
+    keys = {c: api.register(f"{c}-{tag}@example.org", c.title()) for c in colours}
+    body = {
+        "title": f"Quiet {tag}",
+        "seats": [{"email": f"{c}-{tag}@example.org", "colour": c} for c in colours],
+    }
+    made = api.client.post("/api/games", json=body, headers=api.auth(keys["red"]))
+    game_id = made.get_json()["id"]
+    read: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args):
+        read.append(statement)
+
+    with push_app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        for _ in range(4):
+            view = api.get(f"/api/games/{game_id}").get_json()
+            colour = view["pending"][0]["player"]
+            legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
+            played = api.post_moves(game_id, keys[colour], legal["moves"][:1], legal["seq"])
+            assert played.status_code == 201, played.get_json()
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+    # The recipients' read names the table in its EXISTS; no statement reads from it alone.
+    alone = [s for s in read if "FROM push_subscriptions" in s and "EXISTS" not in s]
+    assert read and not alone, alone
+    assert [r for r in push_rows(push_app) if r.game_id == game_id] == []
