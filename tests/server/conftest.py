@@ -9,6 +9,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from urllib.parse import quote
 
 import pytest
@@ -63,6 +64,38 @@ def own_schema(base: str, prefix: str) -> Iterator[str]:
         with admin.begin() as connection:
             connection.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+@contextmanager
+def unmigrated_database(tmp_path, prefix: str) -> Iterator[str]:
+    """A database of no tables, for a migration's test: a SQLite file, or a schema of its own
+    on TEST_DATABASE_URL (named from `prefix`)."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        yield f"sqlite:///{tmp_path}/old.sqlite"
+        return
+    with own_schema(base, prefix) as url:
+        yield url
+
+
+def one_player_and_game(connection: sa.Connection, moment: datetime) -> None:
+    """Player 1 and their active game 1, as raw rows: what a migration's test builds on
+    before it upgrades past the revision it tests."""
+    connection.execute(
+        sa.text(
+            "INSERT INTO players (id, email, name, preferences, created_at) "
+            "VALUES (1, 'a@example.org', 'A', '{}', :t)"
+        ),
+        {"t": moment},
+    )
+    connection.execute(
+        sa.text(
+            "INSERT INTO games (id, title, options, timing, seed, status, creator_id,"
+            " colours, pending, seq, created_at, updated_at) VALUES "
+            "(1, 'G', '{}', '{}', 1, 'active', 1, '[]', '[]', 0, :t, :t)"
+        ),
+        {"t": moment},
+    )
 
 
 @contextmanager

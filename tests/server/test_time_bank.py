@@ -6,7 +6,6 @@ refused when unsound; a preset game unchanged; the migration up and down."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -23,7 +22,7 @@ from pbem.play.due import plan_for
 from pbem.schedule.sweep import sweep
 from pbem.store.models import Game, Seat
 from pbem.timing import policy
-from tests.server.conftest import own_schema
+from tests.server.conftest import one_player_and_game, unmigrated_database
 from tests.server.mail_helpers import body_text
 from tests.server.test_mail_out import addresses_of, deliver
 
@@ -252,12 +251,7 @@ def test_the_spec_types_the_clock(client):
 
 @pytest.fixture
 def empty_database(tmp_path) -> Iterator[str]:
-    """A database of no tables: a SQLite file, or a schema of its own on TEST_DATABASE_URL."""
-    base = os.environ.get("TEST_DATABASE_URL")
-    if not base:
-        yield f"sqlite:///{tmp_path}/old.sqlite"
-        return
-    with own_schema(base, "pbem_bank_") as url:
+    with unmigrated_database(tmp_path, "pbem_bank_") as url:
         yield url
 
 
@@ -266,21 +260,7 @@ def test_the_migration_adds_the_banks_and_takes_them_away(empty_database):
     with app.app_context():
         upgrade(revision="b3e9d7a1c5f2")
         with db.engine.begin() as connection:
-            connection.execute(
-                sa.text(
-                    "INSERT INTO players (id, email, name, preferences, created_at) "
-                    "VALUES (1, 'a@example.org', 'A', '{}', :t)"
-                ),
-                {"t": T0},
-            )
-            connection.execute(
-                sa.text(
-                    "INSERT INTO games (id, title, options, timing, seed, status, creator_id,"
-                    " colours, pending, seq, created_at, updated_at) VALUES "
-                    "(1, 'G', '{}', '{}', 1, 'active', 1, '[]', '[]', 0, :t, :t)"
-                ),
-                {"t": T0},
-            )
+            one_player_and_game(connection, T0)
             connection.execute(
                 sa.text(
                     "INSERT INTO seats (game_id, player_id, colour, position, timeouts, bot) "

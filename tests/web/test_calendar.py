@@ -4,7 +4,6 @@ one answering 404 as a link never made does; the migration that keeps what it ne
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
@@ -21,7 +20,7 @@ from pbem.game.calendar import ALARM_WITHOUT_REMINDER
 from pbem.languages import _, in_language
 from pbem.timing import policy
 from pbem.words import ASKS
-from tests.server.conftest import own_schema
+from tests.server.conftest import one_player_and_game, unmigrated_database
 from tests.web.helpers import page, sign_in_seat
 from tests.web.html import parse
 from tests.web.test_new_game import sign_in_with_key
@@ -228,13 +227,7 @@ def test_the_spec_lists_the_calendar_routes(client):
 
 @pytest.fixture
 def empty_database(tmp_path) -> Iterator[str]:
-    """A database of no tables: a SQLite file, or a schema of its own on TEST_DATABASE_URL
-    (the migration runs on both)."""
-    base = os.environ.get("TEST_DATABASE_URL")
-    if not base:
-        yield f"sqlite:///{tmp_path}/old.sqlite"
-        return
-    with own_schema(base, "pbem_calendar_") as url:
+    with unmigrated_database(tmp_path, "pbem_calendar_") as url:
         yield url
 
 
@@ -244,21 +237,7 @@ def test_the_migration_adds_the_calendar_and_the_deadlines_moves(empty_database)
     with app.app_context():
         upgrade(revision="f4b8d2a6c1e3")
         with db.engine.begin() as connection:
-            connection.execute(
-                sa.text(
-                    "INSERT INTO players (id, email, name, preferences, created_at) "
-                    "VALUES (1, 'a@example.org', 'A', '{}', :t)"
-                ),
-                {"t": T0},
-            )
-            connection.execute(
-                sa.text(
-                    "INSERT INTO games (id, title, options, timing, seed, status, creator_id,"
-                    " colours, pending, seq, created_at, updated_at) VALUES "
-                    "(1, 'G', '{}', '{}', 1, 'active', 1, '[]', '[]', 0, :t, :t)"
-                ),
-                {"t": T0},
-            )
+            one_player_and_game(connection, T0)
             connection.execute(
                 sa.text(
                     "INSERT INTO deadlines (game_id, colour, decision, opened_at, due_at, "
