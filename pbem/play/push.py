@@ -15,6 +15,7 @@ from pbem.extensions import db
 from pbem.languages import N_
 from pbem.notify import push, webhooks
 from pbem.store.models import Player, PushSubscription
+from pbem.store.queries import MAX_ID
 
 #: The longest endpoint stored (the outbox's recipient holds it too).
 LONGEST_ENDPOINT = 2000
@@ -78,11 +79,16 @@ def subscribe(player: Player, endpoint: str, p256dh: str, auth: str) -> PushSubs
 
 
 def unsubscribe(player: Player, subscription_id: int) -> None:
-    """Remove one of `player`'s subscriptions (another's is not found, as if it were not)."""
-    gone = db.session.execute(
-        delete(PushSubscription).where(
-            PushSubscription.id == subscription_id, PushSubscription.player_id == player.id
+    """Remove one of `player`'s subscriptions (another's is not found, as if it were not; an
+    id past any the database holds is not found either, not an overflow in the driver)."""
+    gone = (
+        db.session.execute(
+            delete(PushSubscription).where(
+                PushSubscription.id == subscription_id, PushSubscription.player_id == player.id
+            )
         )
+        if 0 < subscription_id <= MAX_ID
+        else None
     )
     if not getattr(gone, "rowcount", 0):
         raise NotFound(

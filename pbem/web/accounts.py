@@ -239,7 +239,8 @@ def _change_push(player: Player, form: MultiDict[str, str]) -> str:
 
 def _remove_push(player: Player, form: MultiDict[str, str]) -> str:
     raw = form.get("subscription", "")
-    push.unsubscribe(player, int(raw) if raw.isdigit() and len(raw) < 10 else 0)
+    # ASCII digits only: `isdigit` takes "²" too, which `int` refuses.
+    push.unsubscribe(player, int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 20 else 0)
     said: str = _("That device is no longer notified.")
     return said
 

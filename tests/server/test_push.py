@@ -384,6 +384,12 @@ def test_one_player_cannot_list_or_remove_anothers(push_app, push_api, service):
     assert kept["id"] == made["id"] and "keys" not in kept and "endpoint" not in kept
     removed = push_api.client.delete(path, headers=push_api.auth(ada))
     assert removed.status_code == 200 and removed.get_json() == {"subscriptions": []}
+    # An id past any the database holds is not found, never an overflow (a 500).
+    for far in (2**31, 2**63, 10**30):
+        huge = push_api.client.delete(
+            f"/api/players/me/push-subscriptions/{far}", headers=push_api.auth(ada)
+        )
+        assert assert_problem(huge, 404)["code"] == "no-such-push-subscription"
 
 
 def test_a_player_who_wants_no_decision_pushes_gets_none(push_app, push_api, service):

@@ -139,3 +139,8 @@ def test_a_device_is_removed_and_the_choices_saved_from_me(app, api, client):
     assert client.post("/me", data=removal).status_code == 303
     assert stored(app) == []
     assert page(client, "/me").find("ul", cls="push-devices") is None
+    # A device that is not one's own, or no device at all, is refused in words, never a 500.
+    for odd in ("99999999999999999999999", "²", "-1", ""):
+        refused = client.post("/me", data={**removal, "subscription": odd})
+        assert refused.status_code == 404, (odd, refused.status_code)
+        assert "You have no push subscription" in refused.get_data(as_text=True), odd
