@@ -154,7 +154,13 @@ def current_language() -> str:
     """The language being rendered now (English outside an app)."""
     if not has_app_context():
         return DEFAULT
-    return known(str(get_locale() or DEFAULT)) or DEFAULT
+    return _language_code(_rendered()[1])
+
+
+@lru_cache(maxsize=64)
+def _language_code(locale_name: str) -> str:
+    # A mail's notation asks for its language at every move it writes: read once per name.
+    return known(locale_name) or DEFAULT
 
 
 def rendering_locale() -> str:

@@ -145,8 +145,28 @@ def _encoded(text: str, kind: str) -> str:
     return f"=?utf-8?q?{body}?="
 
 
+class _KeptClasses(HeaderRegistry):
+    """The email package's registry, its classes kept: its `__getitem__` makes a new class
+    (`type(...)`) for every header it is asked for, a dozen a mail; the same one serves."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._made: dict[str, type[BaseHeader]] = {}
+
+    def __getitem__(self, name: str) -> type[BaseHeader]:
+        key = name.lower()
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = super().__getitem__(name)
+        return made
+
+    def map_to_type(self, name: str, cls: type[BaseHeader]) -> None:
+        super().map_to_type(name, cls)
+        self._made.pop(name.lower(), None)
+
+
 def _registry() -> HeaderRegistry:
-    registry = HeaderRegistry()
+    registry = _KeptClasses()
     for field in ("message-id", "in-reply-to", "references", "list-id", "list-unsubscribe"):
         registry.map_to_type(field, VerbatimHeader)
     registry.map_to_type("subject", TextHeader)
