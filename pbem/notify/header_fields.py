@@ -31,10 +31,14 @@ LONGEST_PLAIN = 60
 _Q_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!*+-/")
 
 
+#: Each control character (C0 and DEL) to a space, for `str.translate`.
+_CONTROLS_TO_SPACES = {**{code: " " for code in range(0x20)}, 0x7F: " "}
+
+
 def _one_line(value: str) -> str:
     """A field's value on one line: a line break or control character inside would end the
     header (or start another), so each becomes a space."""
-    return "".join(" " if ord(c) < 0x20 or ord(c) == 0x7F else c for c in value)
+    return value.translate(_CONTROLS_TO_SPACES)
 
 
 def _fold_tokens(name: str, tokens: list[str], linesep: str) -> str:
