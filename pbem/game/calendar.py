@@ -19,7 +19,7 @@ from pbem.extensions import db
 from pbem.languages import N_, _, in_language, language_of, moment_text
 from pbem.store.models import Player
 from pbem.timing import deadlines, policy
-from pbem.words import ASKS
+from pbem.words import ASKS, colour_name
 
 #: The alarm's time before a deadline when its game mails no reminder.
 ALARM_WITHOUT_REMINDER = timedelta(hours=1)
@@ -65,7 +65,9 @@ def _event(row: Row[Any], stamp: datetime, link: str, domain: str) -> Event:
     # withdrawn) and never counts down: a monotonic SEQUENCE, so a calendar program takes a
     # moved deadline as a newer version of the event, never an older one.
     event.add("sequence", row.moved)
-    event.add("summary", f"{row.title}: {asks.rstrip('.')}")
+    # A person holding two colours owes a decision per seat: each event names its seat.
+    seat = f" ({colour_name(row.colour)})" if row.seats_held > 1 else ""
+    event.add("summary", f"{row.title}{seat}: {asks.rstrip('.')}")
     lines = [
         asks,
         _(

@@ -9,7 +9,7 @@ from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import String, bindparam, delete, insert, select
+from sqlalchemy import String, bindparam, delete, func, insert, select
 from sqlalchemy.engine import Connection, Row
 
 import engine
@@ -32,6 +32,7 @@ _absences = Absence.__table__
 _decisions = Decision.__table__
 _players = Player.__table__
 _games = Game.__table__
+_held = Seat.__table__.alias("held")
 
 # Read with every move (`sync`): prepared, as the move path's other reads are.
 GAME_DEADLINES = Prepared(
@@ -365,6 +366,11 @@ def owed_by(connection: Connection, player_id: int) -> list[Row[Any]]:
             _games.c.title,
             _games.c.language,
             _games.c.timing,
+            # How many seats they hold in the game: a two-colour game's event names its seat.
+            select(func.count())
+            .where(_held.c.game_id == _deadlines.c.game_id, _held.c.player_id == player_id)
+            .scalar_subquery()
+            .label("seats_held"),
         )
         .select_from(
             _deadlines.join(

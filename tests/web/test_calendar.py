@@ -298,3 +298,22 @@ def test_the_alarm_is_at_the_first_reminder_still_to_come_else_an_hour_before():
     assert policy.first_reminder(timing, due, due - timedelta(hours=10)) == 4
     assert policy.first_reminder(policy.timing_of({"reminders": []}), due, T0) is None
     assert timedelta(hours=1) == ALARM_WITHOUT_REMINDER
+
+
+def test_a_two_colour_games_events_name_their_seat(app, api, client):
+    """A person holding two colours owes a decision for each: each event says for which."""
+    set_now(app, T0)
+    game_id, keys = api.new_two_colour_game(["red", "yellow", "green", "blue"])
+    title = api.get(f"/api/games/{game_id}").get_json()["title"]
+    owed = {p["player"] for p in pending_of(api, game_id)}
+    first = keys["red"]
+    feed = events(fetch(client, calendar_url(api, first)))
+    mine = sorted(c for c in owed if keys[c] == first)
+    assert mine, owed
+    summaries = sorted(str(event["summary"]) for event in feed)
+    assert summaries == sorted(f"{title} ({c}): Play a power card for this round" for c in mine)
+    # One seat a person: no colour in the summary.
+    one_seat, one_keys = api.new_game(["red", "blue"])
+    owner = pending_of(api, one_seat)[0]["player"]
+    [single] = events(fetch(client, calendar_url(api, one_keys[owner])))
+    assert "(" not in str(single["summary"]).split(":")[0]
