@@ -77,6 +77,12 @@ def starting_seconds(timing: Mapping[str, Any] | None) -> int | None:
     return clock["bank_hours"] * 3600 if clock else None
 
 
+def held(clock: Clock, stored: int | None) -> int:
+    """A seat's bank as its row keeps it (`bank_seconds`), or the starting bank where the
+    row keeps none."""
+    return stored if stored is not None else clock["bank_hours"] * 3600
+
+
 def pauses(
     timing: policy.Timing,
     start: datetime,

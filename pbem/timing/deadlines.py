@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import String, bindparam, delete, func, insert, select
 from sqlalchemy.engine import Connection, Row
@@ -127,15 +127,28 @@ def sync(
     due = {c: r.due_at for (c, _), r in existing.items() if (c, _) in pending}
     fresh = [key for key in pending if key not in existing]
     clock = bank.clock_of(timing)
+    if not fresh and clock is None:
+        return due
+    # Read once, for the clocks and the new rows alike.
+    seats = seats_of(connection, game_id)
+    away = absences_of(connection, [s.player_id for s in seats.values()])
     banked: dict[tuple[str, str], datetime] = {}
     if clock is not None:
+        seated = Seated(seats, away)
         banked = _run_clocks(
-            connection, game_id, timing, clock, closed, existing, fresh, answered_by or {}, moment
+            connection,
+            game_id,
+            timing,
+            clock,
+            seated,
+            closed,
+            existing,
+            fresh,
+            answered_by or {},
+            moment,
         )
         due.update({colour: at for (colour, _), at in banked.items()})
     if fresh:
-        seats = seats_of(connection, game_id)
-        away = absences_of(connection, [s.player_id for s in seats.values()])
         new_rows = []
         for colour, decision in fresh:
             seat = seats[colour]
@@ -160,11 +173,19 @@ def sync(
     return due
 
 
+class Seated(NamedTuple):
+    """A game's seats by colour, and their holders' absences by player."""
+
+    seats: dict[str, Row[Any]]
+    away: dict[int, list[tuple[datetime, datetime]]]
+
+
 def _run_clocks(
     connection: Connection,
     game_id: int,
     timing: policy.Timing,
     clock: bank.Clock,
+    seated: Seated,
     closed: list[Row[Any]],
     kept: Mapping[tuple[str, str], Row[Any]],
     fresh: list[tuple[str, str]],
@@ -176,12 +197,8 @@ def _run_clocks(
     with none open start, and each decision of those seats, fresh or still open, is due
     when its seat's bank runs out (the open ones' rows are moved here). Returns those
     deadlines, by (colour, decision)."""
-    seats = seats_of(connection, game_id)
-    away = absences_of(connection, [s.player_id for s in seats.values()])
-    banks = {
-        c: (s.bank_seconds if s.bank_seconds is not None else clock["bank_hours"] * 3600, s.bank_at)
-        for c, s in seats.items()
-    }
+    seats, away = seated
+    banks = {c: (bank.held(clock, s.bank_seconds), s.bank_at) for c, s in seats.items()}
     restarted: set[str] = set()
     for colour in {r.colour for r in closed if r.colour in answered_by}:
         source, (seconds, since) = answered_by[colour], banks[colour]
@@ -292,9 +309,7 @@ def recompute(connection: Connection, game_id: int, timing: policy.StoredTiming)
         opened = row.opened_at
         kind = row.decision.partition(":")[0]
         if clock is not None:  # when the seat's bank runs out, its clock since it started
-            seconds = (
-                seat.bank_seconds if seat.bank_seconds is not None else clock["bank_hours"] * 3600
-            )
+            seconds = bank.held(clock, seat.bank_seconds)
             start = seat.bank_at or opened
             due_at = bank.runs_out(timing, start, seconds, away.get(seat.player_id, []))
         else:
