@@ -213,19 +213,16 @@ def player_games(player_id: int, page: int = 1, per_page: int = 50) -> PlayerGam
     score and rating change, and the games they are in now."""
     _known_player(player_id)
     finished = _results_of(player_id, (page - 1) * per_page, per_page + 1)
-    return _games_page(player_id, finished, per_page, current=True)
+    going = _CURRENT.all(reads.connection(), {"player": player_id})
+    return _games_page(finished, per_page, going)
 
 
-def _games_page(
-    player_id: int, finished: Sequence[Any], per_page: int, *, current: bool
-) -> PlayerGames:
+def _games_page(finished: Sequence[Any], per_page: int, going: Sequence[Any]) -> PlayerGames:
     """A page of finished games from `finished` (read one past the page, to know whether
-    more follow), with the games being played if `current`."""
+    more follow), with the games being played that `_CURRENT` read (`going`)."""
     return {
         "finished": [_finished(row) for row in finished[:per_page]],
-        "current": _current(_CURRENT.all(reads.connection(), {"player": player_id}))
-        if current
-        else [],
+        "current": _current(going),
         "more": len(finished) > per_page,
     }
 
@@ -255,11 +252,7 @@ def player_page(player_id: int, page: int = 1, per_page: int = 20) -> PlayerPage
     going, cards = more or ([], [])
     return {
         "record": _record(player_id, record[0] if record else None),
-        "games": {
-            "finished": [_finished(row) for row in finished[:per_page]],
-            "current": _current(going),
-            "more": len(finished) > per_page,
-        },
+        "games": _games_page(finished, per_page, going),
         "history": _history([row for row in finished if row.rated][:HISTORY_POINTS])
         if first
         else [],
