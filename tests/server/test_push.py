@@ -464,15 +464,7 @@ def test_a_move_with_nobody_subscribed_reads_no_subscription(push_app, push_api)
     game whose players subscribed no browser reads the subscriptions on no move of its own,
     and queues no push."""
     api = push_api
-    tag = uuid.uuid4().hex[:8]
-    colours = ["red", "blue", "green"]
-    keys = {c: api.register(f"{c}-{tag}@example.org", c.title()) for c in colours}
-    body = {
-        "title": f"Quiet {tag}",
-        "seats": [{"email": f"{c}-{tag}@example.org", "colour": c} for c in colours],
-    }
-    made = api.client.post("/api/games", json=body, headers=api.auth(keys["red"]))
-    game_id = made.get_json()["id"]
+    game_id, keys = api.new_game(["red", "blue", "green"])
     read: list[str] = []
 
     def record(_conn, _cursor, statement, *_args):
