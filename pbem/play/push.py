@@ -10,12 +10,13 @@ from urllib.parse import urlsplit
 from flask import current_app
 from sqlalchemy import delete, func, select
 
+from pbem.clock import now
 from pbem.errors import Invalid, NotFound
 from pbem.extensions import db
 from pbem.languages import N_
 from pbem.notify import push, webhooks
 from pbem.store.models import Player, PushSubscription
-from pbem.store.queries import MAX_ID
+from pbem.store.queries import MAX_ID, insert_or_else
 
 #: The longest endpoint stored (the outbox's recipient holds it too).
 LONGEST_ENDPOINT = 2000
@@ -58,10 +59,13 @@ def subscribe(player: Player, endpoint: str, p256dh: str, auth: str) -> PushSubs
             N_("The subscription's auth secret is not 16 bytes in base64url."),
             code="push-auth-invalid",
         )
-    kept = db.session.scalars(
-        select(PushSubscription).where(PushSubscription.endpoint == endpoint)
-    ).one_or_none()
-    if kept is None:
+    # A player's subscriptions are counted one request at a time (PostgreSQL: their row is
+    # locked until the commit), so requests at once cannot pass the cap together.
+    db.session.execute(select(Player.id).where(Player.id == player.id).with_for_update())
+    known = db.session.scalar(
+        select(PushSubscription.id).where(PushSubscription.endpoint == endpoint)
+    )
+    if known is None:
         count = db.session.scalar(
             select(func.count()).where(PushSubscription.player_id == player.id)
         )
@@ -71,11 +75,19 @@ def subscribe(player: Player, endpoint: str, p256dh: str, auth: str) -> PushSubs
                 code="too-many-push-subscriptions",
                 most=push.MOST_SUBSCRIPTIONS,
             )
-        kept = PushSubscription(endpoint=endpoint)
-        db.session.add(kept)
-    kept.player_id, kept.p256dh, kept.auth = player.id, p256dh, auth
-    db.session.flush()
-    return kept
+    # One row an endpoint, whoever subscribes it at the same moment: the unique endpoint
+    # decides, and the last to write holds it (no IntegrityError, no 500).
+    held = {"player_id": player.id, "p256dh": p256dh, "auth": auth}
+    connection = db.session.connection()
+    connection.execute(
+        insert_or_else(connection, PushSubscription.__table__)
+        .values(endpoint=endpoint, created_at=now(), **held)
+        .on_conflict_do_update(index_elements=["endpoint"], set_=held)
+    )
+    db.session.expire_all()
+    return db.session.scalars(
+        select(PushSubscription).where(PushSubscription.endpoint == endpoint)
+    ).one()
 
 
 def unsubscribe(player: Player, subscription_id: int) -> None:
@@ -105,7 +117,10 @@ def subscriptions_of(player: Player) -> list[Subscribed]:
         .where(PushSubscription.player_id == player.id)
         .order_by(PushSubscription.id)
     )
-    return [
-        {"id": s.id, "host": urlsplit(s.endpoint).hostname or "", "created_at": s.created_at}
-        for s in kept
-    ]
+    return [shown(s) for s in kept]
+
+
+def shown(subscription: PushSubscription) -> Subscribed:
+    """A subscription as its player is shown it: its endpoint's host alone."""
+    host = urlsplit(subscription.endpoint).hostname or ""
+    return {"id": subscription.id, "host": host, "created_at": subscription.created_at}

@@ -193,8 +193,11 @@ def add_push_subscription(data: dict[str, Any]) -> push.Subscribed:
     hides. At most 10 browsers; the same endpoint again replaces its keys."""
     keys = data["keys"]
     kept = push.subscribe(current_player(), data["endpoint"], keys["p256dh"], keys["auth"])
+    # Shown as subscribed, before the commit: once committed, someone subscribing the same
+    # browser at once may hold it by the time a list is read.
+    answer = push.shown(kept)
     unit.commit()
-    return next(s for s in push.subscriptions_of(current_player()) if s["id"] == kept.id)
+    return answer
 
 
 @blp.route("/me/push-subscriptions/<int:subscription_id>", methods=["DELETE"])
