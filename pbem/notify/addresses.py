@@ -14,6 +14,7 @@ import hmac
 import re
 import secrets
 from email.utils import parseaddr
+from functools import lru_cache
 
 from flask import current_app
 
@@ -25,7 +26,13 @@ _SEAT_ADDRESS = re.compile(
 
 def sender_address() -> str:
     """MAIL_FROM's bare address, e.g. elgrande@example.org."""
-    return parseaddr(current_app.config["MAIL_FROM"])[1]
+    return _bare_address(current_app.config["MAIL_FROM"])
+
+
+@lru_cache(maxsize=16)
+def _bare_address(mail_from: str) -> str:
+    # The full RFC 5322 parser, a few times in every mail composed: kept per setting.
+    return parseaddr(mail_from)[1]
 
 
 def mail_domain() -> str:

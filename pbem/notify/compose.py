@@ -8,11 +8,13 @@ view (`engine.view`), the legal moves, the log as `engine.visible_log` lets them
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from email import base64mime, quoprimime
 from email.headerregistry import Address
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from email.utils import format_datetime
 from functools import cache, wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -26,6 +28,7 @@ from pbem import languages, tokens, words
 from pbem.clock import now
 from pbem.languages import N_, _, moment_text
 from pbem.notify import addresses, header_fields
+from pbem.notify.header_fields import kept
 from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
 from pbem.words import ASKS, moves, place_name, term
@@ -148,36 +151,70 @@ def message(
     first: bool = False,
 ) -> EmailMessage:
     """A mail of game `game_id` to `recipient`, threaded with their others of that game."""
-    mail = EmailMessage(policy=header_fields.POLICY)
-    mail["From"] = current_app.config["MAIL_FROM"]
-    mail["To"] = to_header(recipient)
-    mail["Subject"] = f"[El Grande #{game_id}] {title}: {subject}"
-    mail["Date"] = format_datetime(now())
+    mail = _addressed(recipient)
+    mail["Subject"] = kept("Subject", f"[El Grande #{game_id}] {title}: {subject}")
+    mail["Date"] = kept("Date", format_datetime(now()))
     colour = recipient.colour or "all"
     root = addresses.thread_root(game_id, colour)
     if first:
         mail["Message-ID"] = root
     else:
         mail["Message-ID"] = addresses.message_id(game_id, colour, seq)
-        mail["In-Reply-To"] = root
-        mail["References"] = root
+        mail["In-Reply-To"] = kept("In-Reply-To", root)
+        mail["References"] = kept("References", root)
     if recipient.colour:
-        mail["Reply-To"] = addresses.seat_address(game_id, recipient.colour)
-    mail["List-Id"] = addresses.list_id(game_id)
-    mail["List-Unsubscribe"] = ", ".join(unsubscribe_links(recipient, game_id))
+        mail["Reply-To"] = kept("Reply-To", addresses.seat_address(game_id, recipient.colour))
+    mail["List-Id"] = kept("List-Id", addresses.list_id(game_id))
+    mail["List-Unsubscribe"] = kept(
+        "List-Unsubscribe", ", ".join(unsubscribe_links(recipient, game_id))
+    )
     if base_url().startswith("https://"):
         # RFC 8058's one-click unsubscribe is for an https link only.
-        mail["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    mail["Auto-Submitted"] = "auto-generated"
+        mail["List-Unsubscribe-Post"] = kept("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+    mail["Auto-Submitted"] = kept("Auto-Submitted", "auto-generated")
     return with_parts(mail, parts)
 
 
-def with_parts(mail: EmailMessage, parts: tuple[str, str]) -> EmailMessage:
-    """`mail` with its text and HTML parts, each in its `transfer_encoding`."""
-    text, html = parts
-    mail.set_content(text, cte=transfer_encoding(text))
-    mail.add_alternative(html, subtype="html", cte=transfer_encoding(html))
+def _addressed(recipient: Recipient) -> EmailMessage:
+    """A mail from the game's address to `recipient` (`to_header`)."""
+    mail = EmailMessage(policy=header_fields.POLICY)
+    mail["From"] = kept("From", current_app.config["MAIL_FROM"])
+    to = to_header(recipient)
+    mail["To"] = header_fields.kept_address("To", to.display_name, to.addr_spec)
     return mail
+
+
+#: The boundary between a mail's parts, one per process. RFC 2046 asks only that it never
+#: start a line of a part; both parts are quoted-printable or base64, where "==" cannot
+#: (quoted-printable writes "=" as "=3D"; base64 pads with "=" at a line's end only).
+_BOUNDARY = f"==============={secrets.randbelow(10**19):019d}=="
+
+
+def with_parts(mail: EmailMessage, parts: tuple[str, str]) -> EmailMessage:
+    """`mail` with its text and HTML parts as multipart/alternative, each in its
+    `transfer_encoding`: what `set_content` and `add_alternative` make, their fields made
+    once (`header_fields.kept`) rather than parsed again for every mail."""
+    text, html = parts
+    mail["MIME-Version"] = kept("MIME-Version", "1.0")
+    mail["Content-Type"] = kept("Content-Type", f'multipart/alternative; boundary="{_BOUNDARY}"')
+    mail.set_payload([_text_part("plain", text), _text_part("html", html)])
+    return mail
+
+
+def _text_part(subtype: str, content: str) -> MIMEPart:
+    """A text part in UTF-8, its lines ending as the policy's do once written."""
+    cte = transfer_encoding(content)
+    body = "\n".join(content.splitlines()) + "\n"
+    part = MIMEPart(policy=header_fields.POLICY)
+    part["Content-Type"] = kept("Content-Type", f'text/{subtype}; charset="utf-8"')
+    part["Content-Transfer-Encoding"] = kept("Content-Transfer-Encoding", cte)
+    if cte == "base64":
+        # 57 bytes a line, 76 characters encoded: what `set_content` writes.
+        part.set_payload(base64mime.body_encode(body.encode(), maxlinelen=76))
+    else:
+        # The UTF-8 bytes one character each, as quoprimime encodes them.
+        part.set_payload(quoprimime.body_encode(body.encode().decode("latin-1"), maxlinelen=78))
+    return part
 
 
 def transfer_encoding(part: str) -> str:
@@ -503,13 +540,11 @@ def public_summary(
 
 def plain_message(recipient: Recipient, subject: str, parts: tuple[str, str]) -> EmailMessage:
     """A mail that belongs to no game's thread (a key, a digest, the help)."""
-    mail = EmailMessage(policy=header_fields.POLICY)
-    mail["From"] = current_app.config["MAIL_FROM"]
-    mail["To"] = to_header(recipient)
+    mail = _addressed(recipient)
     mail["Subject"] = subject
-    mail["Date"] = format_datetime(now())
+    mail["Date"] = kept("Date", format_datetime(now()))
     mail["Message-ID"] = addresses.message_id(None, None, None)
-    mail["Auto-Submitted"] = "auto-generated"
+    mail["Auto-Submitted"] = kept("Auto-Submitted", "auto-generated")
     return with_parts(mail, parts)
 
 

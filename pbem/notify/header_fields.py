@@ -13,13 +13,17 @@ kinds of field wrong:
 So those fields get header classes of their own, given to the policy's header factory: a
 mail still sets each as one whole string (`mail["Subject"] = text`), and the policy folds
 it with these classes' `fold`.
+
+Parsing and folding fields was a third of composing a mail, and most fields repeat from
+mail to mail: `kept` makes a field once, and `POLICY` keeps each field's folded lines.
 """
 
 from __future__ import annotations
 
 import base64
 from email import policy as email_policy
-from email.headerregistry import BaseHeader, HeaderRegistry
+from email.headerregistry import Address, BaseHeader, HeaderRegistry
+from functools import lru_cache
 from typing import Any
 
 #: RFC 5322's line length a header should keep to, and RFC 2047's longest encoded word.
@@ -177,9 +181,78 @@ def _registry() -> HeaderRegistry:
     return registry
 
 
+class _KeptFolds(email_policy.EmailPolicy):
+    """`policy.default`, each field's folded lines kept: the email package folds a field
+    anew from its parse tree every time a mail is written, and most of a mail's fields are
+    kept ones (`kept`) that every mail of a game or a recipient writes alike."""
+
+    def fold(self, name: str, value: Any) -> str:
+        if not isinstance(value, BaseHeader):
+            folded: str = super().fold(name, value)
+            return folded
+        return _fold_kept(self, type(value), name, str(value), value)
+
+    # Writing a mail clones its policy (`as_string` sets the line length): policies of the
+    # same settings are the same policy to `_fold_kept`.
+    def _settings(self) -> tuple[Any, ...]:
+        return (
+            type(self),
+            self.linesep,
+            self.max_line_length,
+            self.utf8,
+            self.refold_source,
+            self.cte_type,
+            self.header_factory,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _KeptFolds) and self._settings() == other._settings()
+
+    def __hash__(self) -> int:
+        return hash(self._settings())
+
+
+@lru_cache(maxsize=8192)
+def _fold_kept(
+    policy: _KeptFolds, header_class: type[BaseHeader], name: str, text: str, value: Any
+) -> str:
+    """`value` (a field of `header_class` reading `text`) folded as `policy` writes it."""
+    folded: str = email_policy.EmailPolicy.fold(policy, name, value)
+    return folded
+
+
 #: The policy every mail is composed (and written again) in: `policy.default`'s, with these
 #: fields' classes. Not for reading mail: `TextHeader` takes its value as text, not as
 #: encoded words.
-POLICY = email_policy.default.clone(header_factory=_registry())
+POLICY = _KeptFolds(header_factory=_registry())
 
-__all__ = ["POLICY", "TextHeader", "VerbatimHeader", "encoded_words", "text_tokens"]
+
+# Setting a field makes its header object, which parses the value (an address field is the
+# email package's full RFC 5322 parser, 0.1 ms a field); the object is immutable, so one made
+# for a value serves every mail that sets the same. Most of a mail's fields repeat: From,
+# each recipient's To, each seat's Reply-To and thread, the game's List-Id, a second's Date.
+@lru_cache(maxsize=8192)
+def kept(name: str, value: str) -> BaseHeader:
+    """The header field `name: value` as `POLICY` makes it, made once and kept."""
+    made: BaseHeader = POLICY.header_factory(name, value)
+    return made
+
+
+@lru_cache(maxsize=8192)
+def kept_address(name: str, display_name: str, addr_spec: str) -> BaseHeader:
+    """An address field of one `Address(display_name, addr_spec)`, made once and kept."""
+    made: BaseHeader = POLICY.header_factory(
+        name, Address(display_name=display_name, addr_spec=addr_spec)
+    )
+    return made
+
+
+__all__ = [
+    "POLICY",
+    "TextHeader",
+    "VerbatimHeader",
+    "encoded_words",
+    "kept",
+    "kept_address",
+    "text_tokens",
+]

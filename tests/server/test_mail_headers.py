@@ -87,3 +87,39 @@ def test_list_and_thread_headers_are_raw_ascii(mail_app, mail_api, smtp):
         )
     with mail_app.app_context():
         assert len(addresses_of(mail_app, game_id)) == 2
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_every_mails_parts_are_what_the_email_package_writes(mail_app, language):
+    """A mail's parts are built from kept fields (`compose.with_parts`), not by
+    `set_content`: each part, encoding included, must be what `set_content` and
+    `add_alternative` write for the same text, and the two parts' boundary must start no
+    line of either."""
+    from email.message import EmailMessage
+
+    from pbem.notify.compose import transfer_encoding
+
+    with mail_app.app_context():
+        composed = list(mails(language))
+    encodings = set()
+    for kind, mail in composed:
+        back = message_from_bytes(mail.as_bytes(), policy=policy.default)
+        assert back.get_content_type() == "multipart/alternative", kind
+        text, html = (part.get_content() for part in back.iter_parts())
+        made = EmailMessage()
+        made.set_content(text, cte=transfer_encoding(text))
+        made.add_alternative(html, subtype="html", cte=transfer_encoding(html))
+        for ours, theirs in zip(back.iter_parts(), made.iter_parts(), strict=True):
+            assert ours.get_content_type() == theirs.get_content_type(), kind
+            assert ours.get_content_charset() == theirs.get_content_charset() == "utf-8"
+            assert ours["Content-Transfer-Encoding"] == theirs["Content-Transfer-Encoding"]
+            assert ours.get_payload() == theirs.get_payload(), kind
+            encodings.add(str(ours["Content-Transfer-Encoding"]))
+        boundary = back.get_boundary()
+        assert boundary and not any(
+            line.startswith(f"--{boundary}")
+            for part in back.iter_parts()
+            for line in part.get_payload().splitlines()
+        )
+    # Russian text travels in base64, English in quoted-printable: both ways were checked.
+    assert ("base64" if language == "ru" else "quoted-printable") in encodings

@@ -1,0 +1,138 @@
+"""The CPU of one API move in one process: Flask's test client on SQLite, no gunicorn.
+
+Plays random games through `POST /api/games/{id}/moves` (each seat with its own key, every
+move with `expected_seq`, as bench/api.py's clients do) and times each POST with
+`time.process_time()`, up to the answer's bytes: the legal-move reads between moves and the
+client's decoding of the answer are not timed. Prints the mean and
+p50 CPU per move; `--profile` prints cProfile's top entries of the timed POSTs only.
+
+    python bench/move_cpu.py --moves 2000
+    python bench/move_cpu.py --moves 2000 --profile 25
+
+Figures, not a test: nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import itertools
+import os
+import pstats
+import random
+import statistics
+import time
+from typing import Any
+
+import sqlalchemy as sa
+from common import COLOURS, add_players, database  # noqa: E402
+
+GAMES = itertools.count(1)
+
+
+class TestClient:
+    """bench/common.Client's `call`, over Flask's test client."""
+
+    def __init__(self, app: Any) -> None:
+        self.client = app.test_client()
+
+    def send(self, method: str, path: str, body: Any = None, key: str | None = None):
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return self.client.open(path, method=method, json=body, headers=headers)
+
+    def call(self, method: str, path: str, body: Any = None, key: str | None = None):
+        answer = self.send(method, path, body, key)
+        return answer.status_code, answer.get_json(silent=True)
+
+
+def new_game(client: TestClient, app: Any, rng: random.Random, number: int):
+    colours = COLOURS[: rng.choice([3, 4, 5])]
+    made = add_players(app, {f"{c}-{number}@bench.example": c for c in colours})
+    keys = {c: made[f"{c}-{number}@bench.example"] for c in colours}
+    status, body = client.call(
+        "POST",
+        "/api/games",
+        {
+            "title": f"bench {number}",
+            "seats": [{"email": f"{c}-{number}@bench.example", "colour": c} for c in colours],
+            "options": {"rounds": 6},
+        },
+        key=keys[colours[0]],
+    )
+    assert status == 201, body
+    return body["id"], keys
+
+
+def play(app: Any, moves: int, seed: int, profile: cProfile.Profile | None) -> list[float]:
+    """Play random games until `moves` moves were made; the CPU seconds of each POST."""
+    client = TestClient(app)
+    rng = random.Random(seed)
+    cpu: list[float] = []
+    while len(cpu) < moves:
+        number = next(GAMES)
+        game_id, keys = new_game(client, app, rng, number)
+        _, view = client.call("GET", f"/api/games/{game_id}")
+        while view["status"] == "active" and len(cpu) < moves:
+            colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
+            _, legal = client.call("GET", f"/api/games/{game_id}/legal-moves", key=keys[colour])
+            move = rng.choice(legal["moves"])
+            body = {"expected_seq": legal["seq"], "moves": [move]}
+            path = f"/api/games/{game_id}/moves"
+            if profile:
+                profile.enable()
+            started = time.process_time()
+            sent = client.send("POST", path, body, key=keys[colour])
+            cpu.append(time.process_time() - started)
+            if profile:
+                profile.disable()
+            # The client's own reading of the answer is not the server's CPU: not timed.
+            answer = sent.get_json()
+            assert sent.status_code == 201, answer
+            view = answer["view"]
+    return cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=2000)
+    parser.add_argument("--warm-up", type=int, default=200, help="moves played first, not timed")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", type=int, default=0, help="print this many top entries")
+    parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument(
+        "--pg-url",
+        default=os.environ.get("BENCH_PG_URL", "postgresql+psycopg://127.0.0.1:5432/test"),
+    )
+    arguments = parser.parse_args()
+
+    from pbem import create_app
+    from pbem.cli import upgrade_database
+    from pbem.extensions import db
+
+    with database(arguments.db, arguments.pg_url) as url:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "PBEM_LOG_LEVEL": "WARNING"})
+        upgrade_database(app)
+        play(app, arguments.warm_up, arguments.seed + 1000, None)
+        statements = itertools.count()
+        with app.app_context():
+            sa.event.listen(db.engine, "before_cursor_execute", lambda *_: next(statements))
+        profile = cProfile.Profile() if arguments.profile else None
+        cpu = play(app, arguments.moves, arguments.seed, profile)
+        with app.app_context():
+            db.engine.dispose()
+    print(
+        f"{arguments.db}, {len(cpu)} moves: CPU per move mean "
+        f"{statistics.fmean(cpu) * 1000:.2f} ms, p50 {statistics.median(cpu) * 1000:.2f} ms, "
+        f"p90 {statistics.quantiles(cpu, n=10)[-1] * 1000:.2f} ms; "
+        f"{next(statements) / len(cpu):.1f} statements per move and the reads around it"
+    )
+    if profile:
+        for order in ("tottime", "cumulative"):
+            out = io.StringIO()
+            pstats.Stats(profile, stream=out).sort_stats(order).print_stats(arguments.profile)
+            print(out.getvalue())
+
+
+if __name__ == "__main__":
+    main()
