@@ -146,9 +146,10 @@ def figures(name: str, latencies: list[float], elapsed: float, errors: list[str]
 
 
 def start_server(
-    database_url: str, workers: int | None, threads: int | None
+    database_url: str, workers: int | None, threads: int | None, worker_class: str | None = None
 ) -> tuple[subprocess.Popen, int]:
-    """gunicorn with deploy/gunicorn.conf.py; `workers`/`threads` override its defaults."""
+    """gunicorn with deploy/gunicorn.conf.py; `workers`/`threads`/`worker_class` override its
+    defaults."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -158,6 +159,8 @@ def start_server(
         env["WEB_CONCURRENCY"] = str(workers)
     if threads is not None:
         env["PBEM_THREADS"] = str(threads)
+    if worker_class is not None:
+        env["PBEM_WORKER_CLASS"] = worker_class
     bin_dir = Path(sys.executable).parent
     subprocess.run([bin_dir / "pbem", "db", "upgrade"], env=env, check=True, capture_output=True)
     port = free_port()
@@ -178,13 +181,14 @@ def start_server(
 
 
 def bench(label: str, database_url: str, args) -> None:
-    server, port = start_server(database_url, args.workers, args.threads)
+    server, port = start_server(database_url, args.workers, args.threads, args.worker_class)
     players_app(database_url)  # untimed: new_game makes its players in this process
     try:
         workers = args.workers or "deploy default"
         threads = args.threads or "deploy default"
+        kind = args.worker_class or "deploy default"
         print(
-            f"{label}: gunicorn {workers} workers x {threads} threads, "
+            f"{label}: gunicorn {workers} workers ({kind}) x {threads} threads, "
             f"{args.clients} clients, {args.seconds:g} s each"
         )
         moves, move_errors, move_time = run_clients(
@@ -220,6 +224,7 @@ def main() -> None:
     # By default the server runs as deployed: deploy/gunicorn.conf.py decides.
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--worker-class", default=None, help="gevent, gthread, sync")
     parser.add_argument("--db", action="append", choices=["sqlite", "postgresql"])
     parser.add_argument(
         "--pg-url",

@@ -64,8 +64,41 @@ def new_game(client: TestClient, app: Any, rng: random.Random, number: int):
     return body["id"], keys
 
 
-def play(app: Any, moves: int, seed: int, profile: cProfile.Profile | None) -> list[float]:
+class Statements:
+    """The statements SQLAlchemy sends while `counting` (those of the POSTs alone). The hot
+    reads of `pbem.store.prepared` go to the driver's cursor: `watch_prepared` counts them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.counting = False
+
+        self.prepared = 0
+
+    def seen(self, *_: Any) -> None:
+        self.count += self.counting
+
+    def watch_prepared(self) -> None:
+        """Count the prepared reads too (each statement's arguments are made once)."""
+        from pbem.store.prepared import Prepared
+
+        arguments = Prepared._arguments
+
+        def counted(prepared: Any, *args: Any) -> Any:
+            self.prepared += self.counting
+            return arguments(prepared, *args)
+
+        Prepared._arguments = counted  # type: ignore[method-assign]
+
+
+def play(
+    app: Any,
+    moves: int,
+    seed: int,
+    profile: cProfile.Profile | None,
+    statements: Statements | None = None,
+) -> list[float]:
     """Play random games until `moves` moves were made; the CPU seconds of each POST."""
+    statements = statements or Statements()
     client = TestClient(app)
     rng = random.Random(seed)
     cpu: list[float] = []
@@ -81,9 +114,11 @@ def play(app: Any, moves: int, seed: int, profile: cProfile.Profile | None) -> l
             path = f"/api/games/{game_id}/moves"
             if profile:
                 profile.enable()
+            statements.counting = True
             started = time.process_time()
             sent = client.send("POST", path, body, key=keys[colour])
             cpu.append(time.process_time() - started)
+            statements.counting = False
             if profile:
                 profile.disable()
             # The client's own reading of the answer is not the server's CPU: not timed.
@@ -114,18 +149,20 @@ def main() -> None:
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "PBEM_LOG_LEVEL": "WARNING"})
         upgrade_database(app)
         play(app, arguments.warm_up, arguments.seed + 1000, None)
-        statements = itertools.count()
+        statements = Statements()
         with app.app_context():
-            sa.event.listen(db.engine, "before_cursor_execute", lambda *_: next(statements))
+            sa.event.listen(db.engine, "before_cursor_execute", statements.seen)
+        statements.watch_prepared()
         profile = cProfile.Profile() if arguments.profile else None
-        cpu = play(app, arguments.moves, arguments.seed, profile)
+        cpu = play(app, arguments.moves, arguments.seed, profile, statements)
         with app.app_context():
             db.engine.dispose()
     print(
         f"{arguments.db}, {len(cpu)} moves: CPU per move mean "
         f"{statistics.fmean(cpu) * 1000:.2f} ms, p50 {statistics.median(cpu) * 1000:.2f} ms, "
         f"p90 {statistics.quantiles(cpu, n=10)[-1] * 1000:.2f} ms; "
-        f"{next(statements) / len(cpu):.1f} statements per move and the reads around it"
+        f"{statements.count / len(cpu):.1f} statements through SQLAlchemy and "
+        f"{statements.prepared / len(cpu):.1f} prepared reads per move"
     )
     if profile:
         for order in ("tottime", "cumulative"):

@@ -20,6 +20,7 @@ English, alike in the same process and turns: the two p50s weigh a translated pa
 an English one.
 
     python bench/page.py [--games 16] [--turns 30] [--without log | --language de]
+    python bench/page.py --profile 40        # cProfile's top entries of the timed pages
 
 Figures, not a test: nothing here passes or fails.
 """
@@ -27,6 +28,9 @@ Figures, not a test: nothing here passes or fails.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import pstats
 import random
 import re
 import statistics
@@ -65,7 +69,9 @@ def main() -> None:
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--without", choices=sorted(PARTS))
     choice.add_argument("--language", help="every other page in this language (de, ru, ...)")
+    parser.add_argument("--profile", type=int, default=0, help="print this many top entries")
     args = parser.parse_args()
+    profile = cProfile.Profile() if args.profile else None
     folder = tempfile.mkdtemp()
     config = {
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/page.sqlite",
@@ -124,9 +130,13 @@ def main() -> None:
             other = bool(args.without or args.language) and (index + turn) % 2 == 1
             leaving_out[0] = other and bool(args.without)
             asked = {"Accept-Language": args.language} if other and args.language else {}
+            if profile and turn >= WARM_TURNS:
+                profile.enable()
             started = time.perf_counter()
             answer = game["reader"].get(f"/games/{game['id']}", headers=asked)
             took = time.perf_counter() - started
+            if profile:
+                profile.disable()
             assert answer.status_code == 200, answer.status_code
             if turn >= WARM_TURNS:
                 timed[other].append(took)
@@ -157,6 +167,11 @@ def main() -> None:
             f"  without {args.without}: p50 {without_p50:.3f} ms over {len(timed[True])} pages;"
             f" {args.without} costs {whole_p50 - without_p50:.3f} ms"
         )
+    if profile:
+        for order in ("tottime", "cumulative"):
+            out = io.StringIO()
+            pstats.Stats(profile, stream=out).sort_stats(order).print_stats(args.profile)
+            print(out.getvalue())
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from pbem.config import configure
     from pbem.extensions import db, migrate
     from pbem.game import state_cache
-    from pbem.store import reads
+    from pbem.store import green, reads
     from pbem.web.language import page_language
 
     # The instance folder holds the SQLite database, the made secret and mail files: the
@@ -68,6 +68,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     logs.init_app(app)
     languages.init_app(app, locale_selector=page_language)
     db.init_app(app)
+    green.install()  # in a gevent worker: psycopg waits on gevent's loop (pbem.store.green)
     migrate.init_app(app, db, directory=MIGRATIONS_DIR)
     api.init_app(app)
     web.init_app(app)
