@@ -30,13 +30,68 @@ from pbem.store.outage import as_sqlalchemy_error
 
 
 @dataclass(frozen=True)
-class _Compiled:
+class _Bound:
+    """A statement as a dialect's driver takes it: its SQL, and how to make its arguments."""
+
     sql: str
     positional: tuple[str, ...] | None  # parameter names in order, for qmark/format drivers
     defaults: dict[str, Any]  # the values bound in the statement itself (a LIMIT's)
     bind_processors: dict[str, Callable[[Any], Any]]
+
+    def arguments(self, params: Mapping[str, Any]) -> Any:
+        """The driver's arguments for `params`, each converted by its column's type."""
+        values = {**self.defaults, **params}
+        for name, process in self.bind_processors.items():
+            values[name] = process(values[name])
+        if self.positional is not None:
+            return tuple(values[name] for name in self.positional)
+        return values
+
+
+def _bound(statement: Any, dialect: Dialect) -> tuple[Any, _Bound]:
+    """`statement` compiled for `dialect` (and the compiled form, for what else it tells)."""
+    compiled = statement.compile(dialect=dialect)
+    binds = compiled.binds
+    bind_processors: dict[str, Callable[[Any], Any]] = {}
+    for name, bind in binds.items():
+        process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+        if process is not None:
+            bind_processors[name] = process
+    positional = None
+    if dialect.positional:
+        # A positional dialect's compiler lists the parameters in their order.
+        assert compiled.positiontup is not None
+        positional = tuple(compiled.positiontup)
+    return compiled, _Bound(
+        sql=str(compiled),
+        positional=positional,
+        defaults={name: bind.value for name, bind in binds.items()},
+        bind_processors=bind_processors,
+    )
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    bound: _Bound
     result_processors: tuple[tuple[int, Callable[[Any], Any]], ...]  # (column index, decode)
     row: type[tuple[Any, ...]]  # a named tuple class
+
+
+class _PerDialect:
+    """What a statement compiles to, kept by the dialect's id, with the dialect kept beside
+    it so the id is never reused. Two threads compiling at once both store the same thing:
+    no lock needed."""
+
+    def __init__(self) -> None:
+        self._by_dialect: dict[int, tuple[Dialect, Any]] = {}
+
+    def kept(self, dialect: Dialect, make: Callable[[Dialect], Any]) -> Any:
+        kept = self._by_dialect.get(id(dialect))
+        if kept is not None and kept[0] is dialect:
+            return kept[1]
+        made = make(dialect)
+        self._by_dialect[id(dialect)] = (dialect, made)
+        return made
 
 
 class Prepared:
@@ -44,21 +99,14 @@ class Prepared:
 
     def __init__(self, statement: Select[*tuple[Any, ...]]) -> None:
         self.statement = statement
-        # By the dialect's id, with the dialect kept beside it so the id is never reused. Two
-        # threads compiling at once both store the same thing: no lock needed.
-        self._by_dialect: dict[int, tuple[Dialect, _Compiled]] = {}
+        self._per_dialect = _PerDialect()
 
     def _compiled(self, dialect: Dialect) -> _Compiled:
-        kept = self._by_dialect.get(id(dialect))
-        if kept is not None and kept[0] is dialect:
-            return kept[1]
-        compiled = self.statement.compile(dialect=dialect)
-        binds = compiled.binds
-        bind_processors: dict[str, Callable[[Any], Any]] = {}
-        for name, bind in binds.items():
-            process = bind.type.dialect_impl(dialect).bind_processor(dialect)
-            if process is not None:
-                bind_processors[name] = process
+        compiled: _Compiled = self._per_dialect.kept(dialect, self._compile)
+        return compiled
+
+    def _compile(self, dialect: Dialect) -> _Compiled:
+        _, bound = _bound(self.statement, dialect)
         result_processors: list[tuple[int, Callable[[Any], Any]]] = []
         for index, column in enumerate(self.statement.selected_columns):
             if isinstance(column.type, Float) and not column.type.asdecimal:
@@ -68,31 +116,16 @@ class Prepared:
             process = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if process is not None:
                 result_processors.append((index, process))
-        positional = None
-        if dialect.positional:
-            # A positional dialect's compiler lists the parameters in their order.
-            assert compiled.positiontup is not None
-            positional = tuple(compiled.positiontup)
-        made = _Compiled(
-            sql=str(compiled),
-            positional=positional,
-            defaults={name: bind.value for name, bind in binds.items()},
-            bind_processors=bind_processors,
+        return _Compiled(
+            bound=bound,
             result_processors=tuple(result_processors),
             row=namedtuple("Row", list(self.statement.selected_columns.keys())),
         )
-        self._by_dialect[id(dialect)] = (dialect, made)
-        return made
 
     def _arguments(self, connection: Connection, params: Mapping[str, Any]) -> tuple[str, Any]:
         """The SQL and the driver's arguments for `params`."""
-        compiled = self._compiled(connection.dialect)
-        values = {**compiled.defaults, **params}
-        for name, process in compiled.bind_processors.items():
-            values[name] = process(values[name])
-        if compiled.positional is not None:
-            return compiled.sql, tuple(values[name] for name in compiled.positional)
-        return compiled.sql, values
+        bound = self._compiled(connection.dialect).bound
+        return bound.sql, bound.arguments(params)
 
     def _rows(self, connection: Connection, fetched: Sequence[Any]) -> list[Any]:
         """The driver's rows as named tuples, their columns decoded."""
@@ -130,6 +163,92 @@ class Prepared:
         """The first row, or None."""
         rows = self.all(connection, params)
         return rows[0] if rows else None
+
+
+class Written:
+    """`statement` (an INSERT, UPDATE or DELETE on Core tables, every value a bound
+    parameter), run straight on the driver's cursor, as `Prepared` runs a SELECT: the move
+    path writes a game's row and log this way at every move."""
+
+    def __init__(self, statement: Any) -> None:
+        self.statement = statement
+        self._per_dialect = _PerDialect()
+
+    def _bound(self, dialect: Dialect) -> _Bound:
+        bound: _Bound = self._per_dialect.kept(dialect, lambda d: _bound(self.statement, d)[1])
+        return bound
+
+    def run(self, connection: Connection, params: Mapping[str, Any]) -> int:
+        """Run it once: the rows it changed."""
+        bound = self._bound(connection.dialect)
+        return _written(connection, bound.sql, bound.arguments(params), many=False)
+
+    def run_each(self, connection: Connection, each: Sequence[Mapping[str, Any]]) -> None:
+        """Run it once for each of `each` (the driver's executemany)."""
+        if each:
+            bound = self._bound(connection.dialect)
+            arguments = [bound.arguments(params) for params in each]
+            _written(connection, bound.sql, arguments, many=True)
+
+
+def sends_together(connection: Connection) -> bool:
+    """Does the connection's driver send statements together (psycopg's pipeline mode)?"""
+    return hasattr(connection.connection.driver_connection, "pipeline")
+
+
+def written_together(
+    connection: Connection, calls: Sequence[tuple[Written, Sequence[Mapping[str, Any]]]]
+) -> list[int]:
+    """Run each statement once for each of its parameter sets, all sent together: on
+    PostgreSQL in one round trip (psycopg's pipeline mode), elsewhere one after another.
+    The rows each changed. A statement that fails raises when all were sent, the ones after
+    it having been run or not: the caller rolls the transaction back."""
+    if not sends_together(connection):
+        counts = []
+        for written, each in calls:
+            bound = written._bound(connection.dialect)
+            args = [bound.arguments(params) for params in each]
+            many = len(args) != 1
+            counts.append(_written(connection, bound.sql, args if many else args[0], many=many))
+        return counts
+    driver: Any = connection.connection.driver_connection
+    sent = []
+    for written, each in calls:
+        bound = written._bound(connection.dialect)
+        sent.append((bound.sql, [bound.arguments(params) for params in each]))
+    cursors: list[Any] = []
+    sql, args = sent[0]
+    try:
+        with driver.pipeline():
+            for sql, args in sent:
+                cursors.append(driver.cursor())
+                if len(args) == 1:
+                    cursors[-1].execute(sql, args[0])
+                elif args:
+                    cursors[-1].executemany(sql, args)
+        return [cursor.rowcount for cursor in cursors]
+    except Exception as error:
+        raise as_sqlalchemy_error(connection, error, sql, args, None) from error
+    finally:
+        for cursor in cursors:
+            cursor.close()
+
+
+def _written(connection: Connection, sql: str, args: Any, *, many: bool) -> int:
+    cursor = None
+    try:
+        cursor = connection.connection.cursor()
+        try:
+            if many:
+                cursor.executemany(sql, args)
+            else:
+                cursor.execute(sql, args)
+            count: int = cursor.rowcount
+        finally:
+            cursor.close()
+    except Exception as error:
+        raise as_sqlalchemy_error(connection, error, sql, args, cursor) from error
+    return count
 
 
 def all_together(

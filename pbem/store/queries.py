@@ -26,6 +26,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import Insert as PgInsert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.engine import Connection, CursorResult, Result, Row
+from sqlalchemy.exc import IntegrityError
 
 import engine
 from pbem.store.models import (
@@ -42,7 +43,7 @@ from pbem.store.models import (
     Snapshot,
     TableTalk,
 )
-from pbem.store.prepared import Prepared
+from pbem.store.prepared import Prepared, Written, sends_together, written_together
 
 #: Ids and sequence numbers in URLs are checked against this before they reach the database:
 #: a 20-digit id is "not found", not an integer overflow in the driver.
@@ -319,7 +320,7 @@ SNAPSHOT_AT_OR_BEFORE = Prepared(SELECT_SNAPSHOT_AT_OR_BEFORE)
 
 # The conditional update is where two racing writers are told apart: the database lets one
 # of them change the row from `expected_seq`; the other finds no such row and leaves.
-CLAIM_SEQ = (
+CLAIM_SEQ = Written(
     update(_games)
     .where(
         _games.c.id == bindparam("game"),
@@ -337,7 +338,7 @@ CLAIM_SEQ = (
 
 # A person's move (not the server's) puts off abandoning the game. Its own narrow row: the
 # game's row is then updated in place (see models.IdleLimit). Unchanged, it is not written.
-PUT_OFF_ABANDONING = (
+PUT_OFF_ABANDONING = Written(
     update(_idle_limits)
     .where(
         _idle_limits.c.game_id == bindparam("game"),
@@ -353,8 +354,16 @@ RESET_TIMEOUTS = (
     .values(timeouts=0)
 )
 
-APPEND_MOVES = insert(_moves)
-INSERT_SNAPSHOTS = insert(_snapshots)
+
+def _insert_all(table: Table, *columns: str) -> Written:
+    """An INSERT of `columns` into `table`, each a parameter of its own name."""
+    return Written(insert(table).values({name: bindparam(name) for name in columns}))
+
+
+APPEND_MOVES = _insert_all(
+    _moves, "game_id", "seq", "colour", "player_id", "move", "events", "source", "created_at"
+)
+INSERT_SNAPSHOTS = _insert_all(_snapshots, "game_id", "seq", "state")
 INSERT_ANSWER = insert(IdempotencyRecord.__table__)
 
 
@@ -408,26 +417,37 @@ def append_batch(
     """Move the game from `expected_seq` on by `moves` (rows without `game_id`), with the
     new state and any snapshots. False, having written nothing, if another writer moved it
     first."""
-    new_seq = expected_seq + len(moves)
-    claimed = connection.execute(
-        CLAIM_SEQ,
-        {
-            "game": game_id,
-            "expected_seq": expected_seq,
-            "new_seq": new_seq,
-            "state": state,
-            "pending": pending,
-            "status": status,
-            "updated_at": now,
-        },
-    ).rowcount
-    if claimed != 1:
+    claim = {
+        "game": game_id,
+        "expected_seq": expected_seq,
+        "new_seq": expected_seq + len(moves),
+        "state": state,
+        "pending": pending,
+        "status": status,
+        "updated_at": now,
+    }
+    put_off = [{"game": game_id, "abandon_at": abandon_at}] if abandon_at is not None else []
+    rows = [{"game_id": game_id, **m} for m in moves]
+    kept = [{"game_id": game_id, **s} for s in snapshots]
+    if sends_together(connection):
+        # One round trip: the log is written whether or not the claim took; if it did not,
+        # another writer's moves hold those seqs (the unique (game, seq)), or the caller
+        # rolls back what was written.
+        try:
+            claimed, *_ = written_together(
+                connection,
+                [(CLAIM_SEQ, [claim]), (PUT_OFF_ABANDONING, put_off), (APPEND_MOVES, rows)]
+                + [(INSERT_SNAPSHOTS, kept)],
+            )
+        except IntegrityError:
+            return False
+        return claimed == 1
+    if CLAIM_SEQ.run(connection, claim) != 1:
         return False
-    if abandon_at is not None:
-        connection.execute(PUT_OFF_ABANDONING, {"game": game_id, "abandon_at": abandon_at})
-    connection.execute(APPEND_MOVES, [{"game_id": game_id, **m} for m in moves])
-    if snapshots:
-        connection.execute(INSERT_SNAPSHOTS, [{"game_id": game_id, **s} for s in snapshots])
+    for params in put_off:
+        PUT_OFF_ABANDONING.run(connection, params)
+    APPEND_MOVES.run_each(connection, rows)
+    INSERT_SNAPSHOTS.run_each(connection, kept)
     return True
 
 

@@ -44,7 +44,7 @@ def _indexed_columns(connection, table: str) -> set[str]:
 
 
 def test_no_column_a_move_writes_on_the_games_row_is_indexed(app):
-    sql = str(queries.CLAIM_SEQ.compile())
+    sql = str(queries.CLAIM_SEQ.statement.compile())
     written = set(re.findall(r"(\w+)=", sql.split(" SET ", 1)[1].split(" WHERE ", 1)[0]))
     assert {"seq", "state", "pending", "updated_at"} <= written
     with app.app_context(), db.engine.connect() as connection:
