@@ -6,8 +6,9 @@
 For Postfix's pipe transport (deploy/postfix/master.cf), as a light stand-in for `pbem mail
 receive`: the message on stdin goes by LMTP to `pbem mail smtpd --lmtp` (the listener of
 pbem-mailin.service), which plays it; this process only carries it. It imports no pbem, no
-Flask and no smtplib (nothing but `socket` and `sys`: with -I -S, about 15 ms of CPU), so a
-mail costs the listener's work and little more. The listener may speak SMTP instead: then
+Flask, no smtplib, not even `socket` (whose enums and selectors cost more than the rest of
+the client): only `_socket` and `sys`, so that with -I -S it starts in about 7 ms of CPU and
+a mail costs the listener's work and little more. The listener may speak SMTP instead: then
 EHLO follows the refused LHLO.
 
 ADDRESS is HOST:PORT (default 127.0.0.1:8025, [::1]:8025 for IPv6) or the path of a UNIX
@@ -27,7 +28,9 @@ takes precedence over the exit status):
 
 from __future__ import annotations
 
-import socket
+# The C module under `socket`: `socket` itself imports enum, selectors and more, which
+# doubled this client's start (bench/mail_door.py).
+import _socket
 import sys
 
 EX_OK = 0
@@ -96,17 +99,27 @@ def wire_form(message: bytes) -> bytes:
 class Session:
     """One LMTP conversation over a connected socket."""
 
-    def __init__(self, connection: socket.socket) -> None:
+    def __init__(self, connection: _socket.socket) -> None:
         self.connection = connection
-        self.answers = connection.makefile("rb")
+        self.unread = b""
+
+    def line(self, step: str) -> bytes:
+        """The next line the listener sent, its CRLF kept."""
+        while b"\n" not in self.unread:
+            if len(self.unread) > LINE_LIMIT:
+                raise ConnectionError(f"an answer line too long at {step}")
+            received = self.connection.recv(4096)
+            if not received:
+                raise ConnectionError(f"the listener closed the connection at {step}")
+            self.unread += received
+        line, _, self.unread = self.unread.partition(b"\n")
+        return line + b"\n"
 
     def answer(self, step: str) -> tuple[int, list[str]]:
         """The next answer: its code and its lines (a multi-line answer has them all)."""
         lines = []
         while True:
-            line = self.answers.readline(LINE_LIMIT)
-            if not line:
-                raise ConnectionError(f"the listener closed the connection at {step}")
+            line = self.line(step)
             code, more, text = line[:3], line[3:4], line[4:].decode("utf-8", "replace")
             if not code.isdigit():
                 raise ConnectionError(f"not an answer at {step}: {line[:80]!r}")
@@ -123,7 +136,7 @@ class Session:
 
     def hello(self) -> set[str]:
         """LHLO (EHLO if the listener speaks SMTP); the extensions it offers."""
-        name = socket.gethostname().encode("ascii", "replace")
+        name = _socket.gethostname().encode("ascii", "replace")
         try:
             lines = self.say("hello", b"LHLO " + name + b"\r\n")
         except Refused as refused:
@@ -133,16 +146,52 @@ class Session:
         return {line.split(" ")[0].upper() for line in lines[1:]}
 
 
+def connect(address: str, timeout: float) -> _socket.socket:
+    """A connection to the listener at HOST:PORT (each of the host's addresses tried in
+    turn) or at the path of a UNIX socket."""
+    if address.startswith("/"):
+        return opened(_socket.AF_UNIX, address, timeout)
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    for family in (_socket.AF_INET, _socket.AF_INET6):
+        try:
+            _socket.inet_pton(family, host)
+        except OSError:
+            continue
+        # An address as written: getaddrinfo, even on one, costs as much CPU as the rest
+        # of this client.
+        return opened(family, (host, int(port)), timeout)
+    found = _socket.getaddrinfo(host, int(port), 0, _socket.SOCK_STREAM)
+    for number, (family, _, _, _, place) in enumerate(found, 1):
+        try:
+            return opened(family, place, timeout)
+        except OSError:
+            if number == len(found):
+                raise
+    raise ConnectionError(f"no address for {address}")
+
+
+def opened(
+    family: int,
+    place: str | tuple[str, int] | tuple[str, int, int, int] | tuple[int, bytes],
+    timeout: float,
+) -> _socket.socket:
+    """A socket of `family` connected to `place`: a UNIX socket's path, or what getaddrinfo
+    gives."""
+    connection = _socket.socket(family, _socket.SOCK_STREAM)
+    connection.settimeout(timeout)
+    try:
+        connection.connect(place)
+    except OSError:
+        connection.close()
+        raise
+    return connection
+
+
 def deliver(address: str, sender: str, recipient: str, message: bytes, timeout: float) -> None:
     """Hand `message` over; raises Refused, or OSError (ConnectionError, a timeout)."""
-    if address.startswith("/"):
-        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        connection.settimeout(timeout)
-        connection.connect(address)
-    else:
-        host, _, port = address.rpartition(":")
-        connection = socket.create_connection((host.strip("[]"), int(port)), timeout)
-    with connection:
+    connection = connect(address, timeout)
+    try:
         session = Session(connection)
         code, lines = session.answer("greeting")
         if code != 220:
@@ -162,6 +211,8 @@ def deliver(address: str, sender: str, recipient: str, message: bytes, timeout: 
             connection.sendall(b"QUIT\r\n")
         except OSError:
             return
+    finally:
+        connection.close()
 
 
 def arguments(argv: list[str]) -> tuple[str, float, str, str]:

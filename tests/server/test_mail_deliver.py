@@ -11,9 +11,11 @@ import subprocess
 import sys
 
 import pytest
+from aiosmtpd.controller import UnixSocketController
+from aiosmtpd.lmtp import LMTP
 
 from engine.notation import format_move
-from pbem.mailin.smtpd import Listener
+from pbem.mailin.smtpd import InboundHandler, Listener
 from tests.deploy.helpers import DEPLOY
 from tests.server.conftest import table_snapshot
 from tests.server.mail_helpers import free_port
@@ -24,9 +26,12 @@ CLIENT = DEPLOY / "pbem-deliver.py"
 EX_DATAERR, EX_NOUSER, EX_UNAVAILABLE, EX_TEMPFAIL = 65, 67, 69, 75
 
 
-def deliver(port: int, raw: bytes, sender: str, recipient: str) -> subprocess.CompletedProcess:
-    """The client as master.cf runs it."""
-    command = [sys.executable, "-I", "-S", str(CLIENT), "--to", f"127.0.0.1:{port}"]
+def deliver(
+    port: int | str, raw: bytes, sender: str, recipient: str, host: str = "127.0.0.1"
+) -> subprocess.CompletedProcess:
+    """The client as master.cf runs it; `port` a number, or the path of a UNIX socket."""
+    to = port if isinstance(port, str) else f"{host}:{port}"
+    command = [sys.executable, "-I", "-S", str(CLIENT), "--to", to]
     return subprocess.run(
         [*command, "--", sender, recipient], input=raw, capture_output=True, timeout=60
     )
@@ -65,8 +70,9 @@ def test_a_reply_handed_over_is_played(mail_app, mail_api, smtp, listener):
         "email",
         move,
     )
-    # The same mail again (Postfix retrying after a lost answer): taken, played once.
-    assert deliver(listener, raw, sender, address).returncode == 0
+    # The same mail again (Postfix retrying after a lost answer): taken, played once. The
+    # listener named this time (each of the name's addresses tried in turn).
+    assert deliver(listener, raw, sender, address, host="localhost").returncode == 0
     assert len(mail_api.get(f"/api/games/{game_id}/log").get_json()["moves"]) == 1
 
 
@@ -81,6 +87,25 @@ def test_an_address_that_names_no_seat_is_bounced_as_user_unknown(
     # pipe(8) puts the status code first in the bounce, over the exit status.
     assert done.stdout.startswith(b"5.1.1 No such seat here"), done.stdout
     assert table_snapshot(mail_app) == before
+
+
+def test_a_unix_socket_listener_is_reached_by_its_path(mail_app, mail_api, smtp, tmp_path):
+    game_id, colour, move, address, sender, raw = a_reply(mail_app, mail_api, smtp)
+    path = tmp_path / "lmtp.sock"
+
+    class UnixListener(UnixSocketController):
+        def factory(self):
+            return LMTP(self.handler, **self.SMTP_kwargs)
+
+    server = UnixListener(InboundHandler(mail_app), unix_socket=str(path))
+    server.start()
+    try:
+        done = deliver(str(path), raw, sender, address)
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stdout
+    (entry,) = mail_api.get(f"/api/games/{game_id}/log").get_json()["moves"]
+    assert (entry["player"], format_move(entry["move"])) == (colour, move)
 
 
 def test_a_listener_that_is_down_has_the_mail_kept_and_retried(mail_app):
