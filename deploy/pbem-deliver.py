@@ -209,6 +209,7 @@ def deliver(address: str, sender: str, recipient: str, message: bytes, timeout: 
         session.say("end of data", wire_form(message))
         try:  # the mail is taken: how the listener says goodbye does not matter
             connection.sendall(b"QUIT\r\n")
+            session.answer("QUIT")
         except OSError:
             return
     finally:
