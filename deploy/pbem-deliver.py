@@ -7,9 +7,9 @@ For Postfix's pipe transport (deploy/postfix/master.cf), as a light stand-in for
 receive`: the message on stdin goes by LMTP to `pbem mail smtpd --lmtp` (the listener of
 pbem-mailin.service), which plays it; this process only carries it. It imports no pbem, no
 Flask, no smtplib, not even `socket` (whose enums and selectors cost more than the rest of
-the client): only `_socket` and `sys`, so that with -I -S it starts in about 7 ms of CPU and
-a mail costs the listener's work and little more. The listener may speak SMTP instead: then
-EHLO follows the refused LHLO.
+the client): only `_socket` and `sys`. With -I -S it starts in about 7 ms of CPU and hands
+a mail over in about 10, beside the listener's work (bench/mail_door.py). The listener may
+speak SMTP instead: then EHLO follows the refused LHLO.
 
 ADDRESS is HOST:PORT (default 127.0.0.1:8025, [::1]:8025 for IPv6) or the path of a UNIX
 socket (it starts with /). SENDER is the envelope sender (empty for a bounce: pipe's
@@ -72,13 +72,15 @@ def exit_status(step: str, code: int) -> int:
 
 
 def status_line(step: str, code: int, text: str) -> str:
-    """The answer for pipe(8): its RFC 3463 code first, the listener's own when it gave one
-    (aiosmtpd's answers often have none)."""
+    """The answer for pipe(8): an RFC 3463 code first, the listener's own when it gave one
+    (aiosmtpd's answers often have none), of the class the exit status says: pipe(8) would
+    bounce a mail kept for a retry if the code said 5."""
+    kind = "4" if exit_status(step, code) == EX_TEMPFAIL else "5"
     first, _, rest = text.partition(" ")
     parts = first.split(".")
-    if len(parts) == 3 and all(p.isdigit() for p in parts) and first[0] in "245":
-        enhanced, text = first, rest
-    elif code < 500 or step in ("greeting", "hello"):
+    if len(parts) == 3 and all(p.isdigit() for p in parts) and first[0] in "45":
+        enhanced, text = kind + first[1:], rest
+    elif kind == "4":
         enhanced = "4.3.0" if 400 <= code < 500 else "4.3.5"
     else:
         enhanced = {552: "5.3.4", 550: "5.1.1"}.get(code, "5.6.0" if code == 554 else "5.0.0")

@@ -168,6 +168,8 @@ def test_the_message_goes_on_the_wire_with_crlf_and_dots_doubled(client):
         ("RCPT", 421, "Service not available", EX_TEMPFAIL, "4.3.0"),
         # A listener that does not speak LMTP nor SMTP: a mistake to fix, not a bounce.
         ("hello", 500, "Error: command not recognized", EX_TEMPFAIL, "4.3.5"),
+        # A 5 would make pipe(8) bounce what the exit status keeps for a retry.
+        ("greeting", 554, "5.3.2 Not accepting mail now", EX_TEMPFAIL, "4.3.2"),
     ],
 )
 def test_each_answer_becomes_what_pipe_expects(client, step, code, text, status, line):
