@@ -4,12 +4,12 @@
     python -I -S pbem-deliver.py [--to ADDRESS] [--timeout SECONDS] SENDER RECIPIENT < MAIL
 
 For Postfix's pipe transport (deploy/postfix/master.cf), as a light stand-in for `pbem mail
-receive`: the message on stdin goes by LMTP to `pbem mail smtpd --lmtp` (the listener of
-pbem-mailin.service), which plays it; this process only carries it. It imports no pbem, no
-Flask, no smtplib, not even `socket` (whose enums and selectors cost more than the rest of
-the client): only `_socket` and `sys`. With -I -S it starts in about 7 ms of CPU and hands
-a mail over in about 10, beside the listener's work (bench/mail_door.py). The listener may
-speak SMTP instead: then EHLO follows the refused LHLO.
+receive`: the message on stdin goes by LMTP (the standard library's smtplib) to `pbem mail
+smtpd --lmtp`, the listener of pbem-mailin.service, which plays it; this process only
+carries it. It imports no pbem and no Flask: with -I -S it costs about 40 ms of CPU a mail,
+most of it smtplib's imports, beside the listener's 10 to 20 (bench/mail_door.py); `pbem
+mail receive` costs a second. The listener may speak SMTP instead: then EHLO follows the
+refused LHLO.
 
 ADDRESS is HOST:PORT (default 127.0.0.1:8025, [::1]:8025 for IPv6) or the path of a UNIX
 socket (it starts with /). SENDER is the envelope sender (empty for a bounce: pipe's
@@ -28,9 +28,8 @@ takes precedence over the exit status):
 
 from __future__ import annotations
 
-# The C module under `socket`: `socket` itself imports enum, selectors and more, which
-# doubled this client's start (bench/mail_door.py).
-import _socket
+import smtplib
+import socket
 import sys
 
 EX_OK = 0
@@ -42,31 +41,31 @@ EX_TEMPFAIL = 75
 DEFAULT_ADDRESS = "127.0.0.1:8025"
 #: Seconds to wait for each answer: the one after DATA comes once the move is played.
 DEFAULT_TIMEOUT = 120.0
-#: The longest answer line read (RFC 5321 allows 512 bytes).
-LINE_LIMIT = 2048
 
-
-class Refused(Exception):
-    """The listener's answer at one step was not the one hoped for."""
-
-    def __init__(self, step: str, code: int, text: str) -> None:
-        super().__init__(f"{code} {text}")
-        self.step, self.code, self.text = step, code, text
+#: The step each of smtplib's refusals comes from (a refused RCPT raises
+#: SMTPRecipientsRefused, which carries its answers apart).
+STEPS = {
+    smtplib.SMTPConnectError: "greeting",
+    smtplib.SMTPHeloError: "hello",
+    smtplib.SMTPSenderRefused: "MAIL",
+    smtplib.SMTPDataError: "DATA",
+}
 
 
 def exit_status(step: str, code: int) -> int:
     """What pipe(8) should make of answer `code` at `step` (greeting, hello, MAIL, RCPT,
-    DATA, end of data)."""
+    DATA, or an answer that could not be read)."""
     if 200 <= code < 300:
         return EX_OK
-    if code < 500 or step in ("greeting", "hello"):
-        # 4xx, or a listener that is not one (it refused our greeting): keep the mail.
+    if code < 500 or step in ("greeting", "hello", "answer"):
+        # 4xx, or a listener that is not one (it refused our greeting, its answer could not
+        # be read): keep the mail.
         return EX_TEMPFAIL
     if code == 552:
         return EX_UNAVAILABLE
     if step == "RCPT":
         return EX_NOUSER
-    if step == "end of data" and code == 554:
+    if step == "DATA" and code == 554:
         return EX_DATAERR
     return EX_UNAVAILABLE
 
@@ -87,135 +86,58 @@ def status_line(step: str, code: int, text: str) -> str:
     return f"{enhanced} {text} (mail-in listener, {code} at {step})"
 
 
-def wire_form(message: bytes) -> bytes:
-    """The message as DATA carries it: CRLF line ends (pipe gives LF), a dot doubled at the
-    start of a line, and the closing dot line."""
-    data = message.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
-    if data and not data.endswith(b"\r\n"):
-        data += b"\r\n"
-    if data.startswith(b"."):
-        data = b"." + data
-    return data.replace(b"\r\n.", b"\r\n..") + b".\r\n"
-
-
-class Session:
-    """One LMTP conversation over a connected socket."""
-
-    def __init__(self, connection: _socket.socket) -> None:
-        self.connection = connection
-        self.unread = b""
-
-    def line(self, step: str) -> bytes:
-        """The next line the listener sent, its CRLF kept."""
-        while b"\n" not in self.unread:
-            if len(self.unread) > LINE_LIMIT:
-                raise ConnectionError(f"an answer line too long at {step}")
-            received = self.connection.recv(4096)
-            if not received:
-                raise ConnectionError(f"the listener closed the connection at {step}")
-            self.unread += received
-        line, _, self.unread = self.unread.partition(b"\n")
-        return line + b"\n"
-
-    def answer(self, step: str) -> tuple[int, list[str]]:
-        """The next answer: its code and its lines (a multi-line answer has them all)."""
-        lines = []
-        while True:
-            line = self.line(step)
-            code, more, text = line[:3], line[3:4], line[4:].decode("utf-8", "replace")
-            if not code.isdigit():
-                raise ConnectionError(f"not an answer at {step}: {line[:80]!r}")
-            lines.append(text.strip())
-            if more != b"-":
-                return int(code), lines
-
-    def say(self, step: str, command: bytes, *, hoped: int = 250) -> list[str]:
-        self.connection.sendall(command)
-        code, lines = self.answer(step)
-        if code != hoped:
-            raise Refused(step, code, " ".join(lines))
-        return lines
-
-    def hello(self) -> set[str]:
-        """LHLO (EHLO if the listener speaks SMTP); the extensions it offers."""
-        name = _socket.gethostname().encode("ascii", "replace")
-        try:
-            lines = self.say("hello", b"LHLO " + name + b"\r\n")
-        except Refused as refused:
-            if refused.code != 500:
-                raise
-            lines = self.say("hello", b"EHLO " + name + b"\r\n")
-        return {line.split(" ")[0].upper() for line in lines[1:]}
-
-
-def connect(address: str, timeout: float) -> _socket.socket:
-    """A connection to the listener at HOST:PORT (each of the host's addresses tried in
-    turn) or at the path of a UNIX socket."""
-    if address.startswith("/"):
-        return opened(_socket.AF_UNIX, address, timeout)
-    host, _, port = address.rpartition(":")
-    host = host.strip("[]")
-    for family in (_socket.AF_INET, _socket.AF_INET6):
-        try:
-            _socket.inet_pton(family, host)
-        except OSError:
-            continue
-        # An address as written: getaddrinfo, even on one, costs as much CPU as the rest
-        # of this client.
-        return opened(family, (host, int(port)), timeout)
-    found = _socket.getaddrinfo(host, int(port), 0, _socket.SOCK_STREAM)
-    for number, (family, _, _, _, place) in enumerate(found, 1):
-        try:
-            return opened(family, place, timeout)
-        except OSError:
-            if number == len(found):
-                raise
-    raise ConnectionError(f"no address for {address}")
-
-
-def opened(
-    family: int,
-    place: str | tuple[str, int] | tuple[str, int, int, int] | tuple[int, bytes],
-    timeout: float,
-) -> _socket.socket:
-    """A socket of `family` connected to `place`: a UNIX socket's path, or what getaddrinfo
-    gives."""
-    connection = _socket.socket(family, _socket.SOCK_STREAM)
-    connection.settimeout(timeout)
-    try:
-        connection.connect(place)
-    except OSError:
-        connection.close()
-        raise
-    return connection
+def refusal(
+    error: smtplib.SMTPResponseException | smtplib.SMTPRecipientsRefused,
+) -> tuple[str, int, str]:
+    """(step, code, text) of the listener's answer that smtplib raised `error` for."""
+    answer: bytes | str
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        ((code, answer),) = error.recipients.values()  # one recipient
+        step = "RCPT"
+    else:  # the step STEPS gives, or "answer" for smtplib's own (an answer line too long)
+        step, code, answer = STEPS.get(type(error), "answer"), error.smtp_code, error.smtp_error
+    text = answer.decode("utf-8", "replace") if isinstance(answer, bytes) else answer
+    return step, code, " ".join(text.split("\n"))  # smtplib joins a long answer's lines so
 
 
 def deliver(address: str, sender: str, recipient: str, message: bytes, timeout: float) -> None:
-    """Hand `message` over; raises Refused, or OSError (ConnectionError, a timeout)."""
-    connection = connect(address, timeout)
+    """Hand `message` over; raises smtplib's refusals, or OSError (refused, reset, closed, a
+    timeout)."""
+    host, port = (address, 0) if address.startswith("/") else split(address)
+    # A name given: smtplib would look up the FQDN (a DNS query) to greet with.
+    client = smtplib.LMTP(host, port, local_hostname=socket.gethostname(), timeout=timeout)
     try:
-        session = Session(connection)
-        code, lines = session.answer("greeting")
-        if code != 220:
-            raise Refused("greeting", code, " ".join(lines))
-        offered = session.hello()
-        mail = b"MAIL FROM:<" + sender.encode("utf-8") + b">"
-        if "SIZE" in offered:  # a mail too large is refused before it is sent
-            mail += b" SIZE=%d" % len(message)
-        if "8BITMIME" in offered and not message.isascii():
-            mail += b" BODY=8BITMIME"
-        session.say("MAIL", mail + b"\r\n")
-        session.say("RCPT", b"RCPT TO:<" + recipient.encode("utf-8") + b">\r\n")
-        session.say("DATA", b"DATA\r\n", hoped=354)
-        # One recipient: LMTP's one answer for it, as SMTP's one for the mail.
-        session.say("end of data", wire_form(message))
+        code, text = client.ehlo()
+        if code == 500:  # a listener speaking SMTP refuses LHLO: greet it with EHLO
+            client.ehlo_msg = "ehlo"
+            code, text = client.ehlo()
+        if code != 250:
+            raise smtplib.SMTPHeloError(code, text)
+        # smtplib adds SIZE= where offered (a mail too large is refused before it is sent).
+        options = []
+        if client.has_extn("8bitmime") and not message.isascii():
+            options.append("BODY=8BITMIME")
+        if not (sender + recipient).isascii():
+            options.append("SMTPUTF8")  # SMTPNotSupportedError if not offered
+        # smtplib doubles leading dots and ends the data, but sends bytes' line ends as
+        # they are: pipe gives LF, the wire wants CRLF.
+        wire = message.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+        # One recipient: a refused one raises rather than being returned.
+        client.sendmail(sender, [recipient], wire, mail_options=options)
         try:  # the mail is taken: how the listener says goodbye does not matter
-            connection.sendall(b"QUIT\r\n")
-            session.answer("QUIT")
+            client.quit()
         except OSError:
             return
     finally:
-        connection.close()
+        client.close()
+
+
+def split(address: str) -> tuple[str, int]:
+    """HOST:PORT as (host, port), [::1]:8025 as ("::1", 8025); ValueError if not so."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--to {address}: HOST:PORT or the path of a UNIX socket")
+    return host.strip("[]"), int(port)
 
 
 def arguments(argv: list[str]) -> tuple[str, float, str, str]:
@@ -233,8 +155,8 @@ def arguments(argv: list[str]) -> tuple[str, float, str, str]:
             raise ValueError(f"unknown option {option}")
     if len(rest) != 2:
         raise ValueError("give SENDER and RECIPIENT (SENDER may be empty)")
-    if not address.startswith("/") and not address.rpartition(":")[2].isdigit():
-        raise ValueError(f"--to {address}: HOST:PORT or the path of a UNIX socket")
+    if not address.startswith("/"):
+        split(address)
     return address, timeout, rest[0], rest[1]
 
 
@@ -248,10 +170,16 @@ def main(argv: list[str]) -> int:
     message = sys.stdin.buffer.read()
     try:
         deliver(address, sender, recipient, message, timeout)
-    except Refused as refused:
-        print(status_line(refused.step, refused.code, refused.text))
-        return exit_status(refused.step, refused.code)
-    except OSError as error:  # refused, reset, timed out, closed: try again later
+    except (smtplib.SMTPResponseException, smtplib.SMTPRecipientsRefused) as error:
+        step, code, text = refusal(error)
+        print(status_line(step, code, text))
+        return exit_status(step, code)
+    except smtplib.SMTPNotSupportedError:
+        print("5.6.7 the mail-in listener takes no address that is not ASCII")
+        return EX_UNAVAILABLE
+    # After smtplib's refusals, which are OSErrors too: connection refused, reset, closed,
+    # timed out. Try again later.
+    except OSError as error:
         print(f"4.4.1 mail-in listener at {address} not reached: {error}")
         return EX_TEMPFAIL
     return EX_OK

@@ -150,32 +150,101 @@ def client():
     return module
 
 
-def test_the_message_goes_on_the_wire_with_crlf_and_dots_doubled(client):
-    assert client.wire_form(b".first\nsecond\r\n.\n..x\nlast") == (
-        b"..first\r\nsecond\r\n..\r\n...x\r\nlast\r\n.\r\n"
+class Kept:
+    """A listener's handler that keeps each mail as it arrived, for what went on the wire."""
+
+    def __init__(self):
+        self.envelopes = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+
+@pytest.fixture
+def kept(request, tmp_path):
+    """An LMTP listener on a UNIX socket that keeps what it is given: (its path, Kept). It
+    offers SMTPUTF8 (aiosmtpd's controllers do) unless the parameter says not."""
+    path, kept = tmp_path / "lmtp.sock", Kept()
+    kept.utf8 = getattr(request, "param", True)
+
+    class UnixListener(UnixSocketController):
+        def factory(self):
+            return LMTP(self.handler, **self.SMTP_kwargs)
+
+    server = UnixListener(kept, unix_socket=str(path), enable_SMTPUTF8=kept.utf8)
+    server.start()
+    yield str(path), kept
+    server.stop()
+
+
+def test_the_message_arrives_as_pipe_gave_it_with_its_size_and_body_declared(kept):
+    """Lines end in LF from pipe and CRLF on the wire; a line's leading dot is doubled for
+    DATA and undone by the listener; SIZE and 8BITMIME, offered, are declared at MAIL."""
+    path, kept = kept
+    message = "Subject: Señor\n\n.first\nsecond\r\n.\n..x\nlast\n".encode()
+    done = deliver(path, message, "", "red@pbem.example")
+    assert (done.returncode, done.stdout) == (0, b"")
+    (envelope,) = kept.envelopes
+    assert (envelope.mail_from, envelope.rcpt_tos) == ("<>", ["red@pbem.example"])
+    assert envelope.content == (
+        "Subject: Señor\r\n\r\n.first\r\nsecond\r\n.\r\n..x\r\nlast\r\n".encode()
     )
+    # The size of what is sent, as its lines end on the wire.
+    assert sorted(envelope.mail_options) == ["BODY=8BITMIME", f"SIZE={len(envelope.content)}"]
+
+
+@pytest.mark.parametrize("kept", [True, False], ids=["offered", "not offered"], indirect=True)
+def test_an_address_not_in_ascii_goes_by_smtputf8_or_is_bounced(kept):
+    path, kept = kept
+    done = deliver(path, b"Subject: hi\n\nboard\n", "", "señor@pbem.example")
+    if kept.utf8:
+        assert (done.returncode, done.stdout) == (0, b"")
+        (envelope,) = kept.envelopes
+        assert (envelope.rcpt_tos, envelope.mail_options) == (
+            ["señor@pbem.example"],
+            ["SIZE=22", "SMTPUTF8"],
+        )
+    else:
+        assert done.returncode == EX_UNAVAILABLE, done.stdout
+        assert done.stdout.startswith(b"5.6.7 ") and kept.envelopes == [], done.stdout
 
 
 @pytest.mark.parametrize(
-    ("step", "code", "text", "status", "line"),
+    ("refusal", "status", "line"),
     [
-        ("end of data", 250, "Message accepted", 0, None),
-        ("RCPT", 550, "5.1.1 No such seat here", EX_NOUSER, "5.1.1 No such seat here"),
-        ("MAIL", 552, "Error: message size exceeds fixed maximum", EX_UNAVAILABLE, "5.3.4"),
-        ("end of data", 552, "Error: Too much mail data", EX_UNAVAILABLE, "5.3.4"),
-        ("end of data", 554, "5.6.0 This message could not be read", EX_DATAERR, "5.6.0"),
-        ("end of data", 451, "4.3.0 Not handled now, try again later", EX_TEMPFAIL, "4.3.0"),
-        ("RCPT", 421, "Service not available", EX_TEMPFAIL, "4.3.0"),
+        (
+            smtplib.SMTPRecipientsRefused({"x@pbem.example": (550, b"5.1.1 No such seat here")}),
+            EX_NOUSER,
+            "5.1.1 No such seat here (mail-in listener, 550 at RCPT)",
+        ),
+        (
+            smtplib.SMTPSenderRefused(552, b"Error: message size exceeds fixed maximum", "a@b"),
+            EX_UNAVAILABLE,
+            "5.3.4 Error: message size exceeds fixed maximum (mail-in listener, 552 at MAIL)",
+        ),
+        (smtplib.SMTPDataError(552, b"Error: Too much mail data"), EX_UNAVAILABLE, "5.3.4"),
+        # A long answer's lines, which smtplib joins with LF, on pipe's one line.
+        (
+            smtplib.SMTPDataError(554, b"5.6.0 This message could not be read\nSend it again"),
+            EX_DATAERR,
+            "5.6.0 This message could not be read Send it again (mail-in listener, 554 at DATA)",
+        ),
+        (smtplib.SMTPDataError(451, b"4.3.0 Not handled now"), EX_TEMPFAIL, "4.3.0"),
+        (smtplib.SMTPRecipientsRefused({"x": (421, b"Closing")}), EX_TEMPFAIL, "4.3.0"),
+        (smtplib.SMTPSenderRefused(501, b"Error: bad syntax", "a b"), EX_UNAVAILABLE, "5.0.0"),
         # A listener that does not speak LMTP nor SMTP: a mistake to fix, not a bounce.
-        ("hello", 500, "Error: command not recognized", EX_TEMPFAIL, "4.3.5"),
+        (smtplib.SMTPHeloError(500, b"Error: command not recognized"), EX_TEMPFAIL, "4.3.5"),
         # A 5 would make pipe(8) bounce what the exit status keeps for a retry.
-        ("greeting", 554, "5.3.2 Not accepting mail now", EX_TEMPFAIL, "4.3.2"),
+        (smtplib.SMTPConnectError(554, b"5.3.2 Not accepting mail now"), EX_TEMPFAIL, "4.3.2"),
+        # An answer smtplib could not read.
+        (smtplib.SMTPResponseException(500, "Line too long."), EX_TEMPFAIL, "4.3.5"),
     ],
 )
-def test_each_answer_becomes_what_pipe_expects(client, step, code, text, status, line):
+def test_each_refusal_becomes_what_pipe_expects(client, refusal, status, line):
+    step, code, text = client.refusal(refusal)
     assert client.exit_status(step, code) == status
-    if line:
-        assert client.status_line(step, code, text).startswith(line)
+    assert client.status_line(step, code, text).startswith(line)
 
 
 def test_the_lmtp_listener_answers_each_recipient_after_data(mail_app, mail_api, smtp):
