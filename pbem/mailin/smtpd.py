@@ -2,7 +2,9 @@
 `process_inbound`.
 
 An unknown or badly signed recipient is refused at RCPT (550), before any body is sent, so
-the sending server bounces it; a message over MAIL_MAX_BYTES is refused at DATA (552).
+the sending server bounces it; a message over MAIL_MAX_BYTES is refused at DATA (552). In
+LMTP, DATA is answered once for each recipient taken (RFC 2033), as Postfix's lmtp client
+and deploy/pbem-deliver.py expect.
 """
 
 from __future__ import annotations
@@ -22,6 +24,15 @@ from pbem.mailin.door import accepts, process_inbound
 from pbem.play import unit
 
 logger = logging.getLogger(__name__)
+
+ACCEPTED = "250 Message accepted"
+TRY_LATER = "451 4.3.0 Not handled now, try again later"
+#: Permanent: a mail kept aside will never be read, so the sender bounces it now rather
+#: than retrying for days.
+UNREADABLE = (
+    "554 5.6.0 This message could not be read (its MIME structure is broken, too deep or too "
+    "large); nothing was played. Send it again as plain text"
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -65,22 +76,27 @@ class InboundHandler:
         assert raw is not None  # aiosmtpd sets the content before it calls handle_DATA
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
-        kept = False
+        answers: list[str] = []
         for recipient in envelope.rcpt_tos:
-            try:
-                result = await self._run(process_inbound, raw, recipient=recipient)
-            except Exception:  # the database down: the sender keeps it and retries
-                logger.exception("mail to %s not handled", recipient)
-                return "451 4.3.0 Not handled now, try again later"
-            kept = kept or result.outcome == "quarantined"
-        if kept:
-            # Permanent: it will never be read, so the sender bounces it now rather than
-            # retrying for days.
-            return (
-                "554 5.6.0 This message could not be read (its MIME structure is broken, "
-                "too deep or too large); nothing was played. Send it again as plain text"
-            )
-        return "250 Message accepted"
+            # The database away for one is away for the next: they wait for the retry.
+            later = TRY_LATER in answers
+            answers.append(TRY_LATER if later else await self._answer(raw, recipient))
+        if isinstance(server, LMTP):
+            # LMTP answers once for each recipient taken at RCPT, in their order (RFC 2033):
+            # a client such as Postfix's lmtp waits for every one of them.
+            return "\r\n".join(answers)
+        for answer in (TRY_LATER, UNREADABLE):
+            if answer in answers:
+                return answer
+        return ACCEPTED
+
+    async def _answer(self, raw: bytes, recipient: str) -> str:
+        try:
+            result = await self._run(process_inbound, raw, recipient=recipient)
+        except Exception:  # the database down: the sender keeps it and retries
+            logger.exception("mail to %s not handled", recipient)
+            return TRY_LATER
+        return UNREADABLE if result.outcome == "quarantined" else ACCEPTED
 
 
 class Listener(Controller):

@@ -1,15 +1,17 @@
-"""deploy/postfix/ (the pipe runs a command pbem accepts), deploy/nginx/ (the body limit is
-the app's), and the settings file both systemd and deploy/pbem-env read."""
+"""deploy/postfix/ (LMTP to the listener the unit runs; the pipes run commands that accept
+their arguments), deploy/nginx/ (the body limit is the app's), and the settings file both
+systemd and deploy/pbem-env read."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
 import subprocess
 
 from pbem.config import DEFAULT_MAX_CONTENT_LENGTH
-from tests.deploy.helpers import DEPLOY, SERVER_VENV_BIN, local_path, parse_pbem
+from tests.deploy.helpers import DEPLOY, SERVER_VENV_BIN, local_path, parse_pbem, read_unit, value
 
 POSTFIX = DEPLOY / "postfix"
 ENV_EXAMPLE = DEPLOY / "systemd" / "pbem.env.example"
@@ -30,14 +32,51 @@ def master_cf_services() -> dict[str, list[str]]:
     return services
 
 
-def test_the_pipe_runs_pbem_mail_receive_for_the_original_recipient():
-    (name,) = master_cf_services()
+def pipe_argv(name: str) -> tuple[dict[str, str], list[str]]:
+    """A pipe service's attributes, and its command line (argv=, then the words after it)."""
     words = master_cf_services()[name]
-    assert words[1:8] == ["unix", "-", "n", "n", "-", "4", "pipe"]
+    assert words[1:8] == ["unix", "-", "n", "n", "-", "4", "pipe"], name
     attributes = dict(word.split("=", 1) for word in words[8:] if "=" in word)
-    assert attributes["flags"] == "Rq"
-    assert attributes["user"] == "pbem"
-    argv = [attributes["argv"], *words[words.index("argv=" + attributes["argv"]) + 1 :]]
+    assert (attributes["flags"], attributes["user"]) == ("Rq", "pbem"), name
+    return attributes, [attributes["argv"], *words[words.index("argv=" + attributes["argv"]) + 1 :]]
+
+
+def load_client():
+    spec = importlib.util.spec_from_file_location("pbem_deliver", DEPLOY / "pbem-deliver.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def mailin_listens() -> tuple[str, str]:
+    """HOST:PORT pbem-mailin.service listens on, and it speaks LMTP."""
+    unit = read_unit(DEPLOY / "systemd" / "pbem-mailin.service")
+    args = parse_pbem(shlex.split(value(unit, "Service", "ExecStart"))[1:])
+    assert args.lmtp
+    return args.host, str(args.port)
+
+
+def test_the_pipes_are_the_light_client_and_pbem_mail_receive():
+    assert sorted(master_cf_services()) == ["pbem", "pbem_deliver"]
+
+
+def test_the_light_pipe_hands_the_envelope_to_the_listener():
+    attributes, argv = pipe_argv("pbem_deliver")
+    assert attributes["null_sender"] == ""  # a bounce's sender: an empty argument
+    # The venv's interpreter, isolated and without site: the client is the standard library's.
+    assert argv[0] == SERVER_VENV_BIN + "python" and argv[1:3] == ["-I", "-S"]
+    assert local_path(argv[0]).exists()
+    script = local_path(argv[3])
+    assert script == DEPLOY / "pbem-deliver.py" and os.access(script, os.X_OK)
+    envelope = {"${sender}": "", "${original_recipient}": "x@game.example"}
+    address, _, sender, recipient = load_client().arguments(
+        [envelope.get(word, word) for word in argv[4:]]
+    )
+    assert (address, sender, recipient) == (":".join(mailin_listens()), "", "x@game.example")
+
+
+def test_the_fallback_pipe_runs_pbem_mail_receive_for_the_original_recipient():
+    attributes, argv = pipe_argv("pbem")
     # pbem-env (settings from /etc/pbem/pbem.env), then the console script and its arguments.
     wrapper = local_path(argv[0])
     assert wrapper == DEPLOY / "pbem-env" and os.access(wrapper, os.X_OK)
@@ -52,23 +91,35 @@ def test_the_pipe_runs_pbem_mail_receive_for_the_original_recipient():
     )
 
 
-def test_the_transport_map_and_main_cf_name_the_pipe():
-    (name,) = master_cf_services()
+def test_the_transport_map_prefers_lmtp_to_the_listener_and_main_cf_limits_the_pipes():
     transport = (POSTFIX / "transport").read_text(encoding="utf-8")
     routes = [line.split() for line in transport.splitlines() if line and line[0] not in "# "]
-    assert routes == [["game.example", f"{name}:"]]
+    host, port = mailin_listens()
+    assert routes == [["game.example", f"lmtp:inet:{host}:{port}"]]
+    # The pipes, offered in comments, are master.cf's.
+    offered = re.findall(r"^# game\.example\s+(\S+):$", transport, flags=re.MULTILINE)
+    assert sorted(offered) == sorted(master_cf_services())
     main_cf = (POSTFIX / "main.cf").read_text(encoding="utf-8")
     # One recipient per delivery, or ${original_recipient} would not be one address.
-    assert re.search(rf"^{name}_destination_recipient_limit = 1$", main_cf, flags=re.MULTILINE)
+    for name in master_cf_services():
+        assert re.search(rf"^{name}_destination_recipient_limit = 1$", main_cf, re.MULTILINE)
     assert re.search(r"^transport_maps = hash:/etc/postfix/transport$", main_cf, re.MULTILINE)
 
 
-def test_the_pipe_comments_give_the_exit_codes_the_cli_returns():
+def test_the_pipe_comments_give_the_exit_codes_the_commands_return():
     from pbem.cli import EX_TEMPFAIL
     from pbem.mailin import EX_NOUSER
 
+    client = load_client()
+    assert (client.EX_NOUSER, client.EX_TEMPFAIL) == (EX_NOUSER, EX_TEMPFAIL)
     text = (POSTFIX / "master.cf").read_text(encoding="utf-8")
-    for code, name in ((0, "handled"), (EX_NOUSER, "EX_NOUSER"), (EX_TEMPFAIL, "EX_TEMPFAIL")):
+    for code, name in (
+        (0, "handled"),
+        (EX_NOUSER, "EX_NOUSER"),
+        (client.EX_DATAERR, "EX_DATAERR"),
+        (client.EX_UNAVAILABLE, "EX_UNAVAILABLE"),
+        (EX_TEMPFAIL, "EX_TEMPFAIL"),
+    ):
         assert re.search(rf"^#\s+{code}\s+{name}", text, flags=re.MULTILINE), code
 
 

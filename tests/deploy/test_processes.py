@@ -49,9 +49,10 @@ def unit_command(name: str) -> list[str]:
 
 
 def test_the_units_run_the_commands_compose_runs():
-    """Only where each listens and where the checkout lies may differ."""
+    """Only where each listens and where the checkout lies may differ, and the protocol
+    mail comes in by: the unit takes LMTP from Postfix, compose SMTP (swaks, any MX)."""
     for name, command in compose_commands().items():
-        unit = unit_command(name)
+        unit = [a for a in unit_command(name) if not (name == "mailin" and a == "--lmtp")]
         assert local_path(unit[0]).name == command[0], name
         unit_args = [
             local_path(a).relative_to(REPO).as_posix() if a.startswith("/srv/") else a

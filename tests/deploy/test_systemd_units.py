@@ -104,7 +104,8 @@ def test_each_service_runs_this_venvs_executable_with_arguments_it_accepts(monke
     assert parse_pbem(exec_start("pbem-migrate")[1:]).db_command == "upgrade"
     assert parse_pbem(exec_start("pbem-scheduler")[1:]).command == "scheduler"
     mailin = parse_pbem(exec_start("pbem-mailin")[1:])
-    assert (mailin.mail_command, mailin.host) == ("smtpd", "127.0.0.1")
+    # LMTP, as Postfix's lmtp transport and deploy/pbem-deliver.py speak it.
+    assert (mailin.mail_command, mailin.host, mailin.lmtp) == ("smtpd", "127.0.0.1", True)
     assert parse_pbem(exec_start("pbem-mail-imap")[1:]).mail_command == "imap"
     web = exec_start("pbem-web")
     assert Path(web[0]).name == "gunicorn"
