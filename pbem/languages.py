@@ -30,6 +30,8 @@ from flask import Flask, g, has_app_context, has_request_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
 from flask_babel.speaklater import LazyString
+from jinja2 import pass_eval_context
+from markupsafe import Markup
 
 #: The languages a player may choose, as they name themselves (English first: the default).
 LANGUAGES: dict[str, str] = {
@@ -287,6 +289,20 @@ def _install_look_ups(env: Any) -> None:
         lambda singular, plural, num: translations().ungettext(singular, plural, num),
         newstyle=True,
     )
+    env.globals["_"] = _template_gettext
+
+
+@pass_eval_context
+def _template_gettext(eval_context: Any, text: str, **variables: Any) -> str:
+    """A template's `_("...")`: what Jinja's newstyle `_` does (translated, Markup where
+    the template escapes, its placeholders filled and `%%` written `%`), in one call rather
+    than three through the template's context: a page says twenty of them."""
+    translated: str = translations().ugettext(text)
+    if not variables and "%" not in translated:
+        return Markup(translated) if eval_context.autoescape else translated
+    if eval_context.autoescape:
+        translated = Markup(translated)
+    return translated % variables
 
 
 __all__ = [

@@ -57,25 +57,23 @@ def rating_chart(history: list[HistoryPoint]) -> RatingChart | None:
     low, high = step * (low // step), step * -(-high // step)
     inner_w = CHART_WIDTH - CHART_LEFT - CHART_MARGIN
     inner_h = CHART_HEIGHT - 2 * CHART_MARGIN
-
-    def x(i: int) -> float:
-        return CHART_LEFT + inner_w * i / (len(values) - 1)
-
-    def y(value: float) -> float:
-        return CHART_HEIGHT - CHART_MARGIN - inner_h * (value - low) / (high - low)
-
-    dots = [(round(x(i), 1), round(y(v), 1)) for i, v in enumerate(values)]
+    left, bottom, span, last = CHART_LEFT, CHART_HEIGHT - CHART_MARGIN, high - low, len(values) - 1
+    # Each point as `x,y` (a hundred of them: written inline, not through a call each).
+    points = [
+        f"{round(left + inner_w * i / last, 1)},{round(bottom - inner_h * (v - low) / span, 1)}"
+        for i, v in enumerate(values)
+    ]
     ticks, tick = [], low
     while tick <= high:
-        ticks.append((number_text(tick, 0), round(y(tick), 1)))
+        ticks.append((number_text(tick, 0), round(bottom - inner_h * (tick - low) / span, 1)))
         tick += step
     return {
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "left": CHART_LEFT,
         "right": CHART_WIDTH - CHART_MARGIN,
-        "points": " ".join(f"{px},{py}" for px, py in dots),
-        "dots": " ".join(f"M{px},{py}h0" for px, py in dots) if len(dots) <= 40 else "",
+        "points": " ".join(points),
+        "dots": " ".join(f"M{point}h0" for point in points) if len(points) <= 40 else "",
         "ticks": ticks,
         "first": number_text(values[0]),
         "last": number_text(values[-1]),
