@@ -16,11 +16,13 @@ bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")
 # waiting on its socket, not a process: sync workers were held until the arbiter killed them
 # after `timeout` (gunicorn's HTML 500), and two such clients held both. Requests are short
 # and mostly CPU (the engine, the ORM, JSON, a page) plus one small transaction, so one runs at
-# a time per process as with sync workers, and psycopg 3 waits on PostgreSQL cooperatively. A
-# body may pause at most PBEM_BODY_PAUSE_SECONDS (`pbem.bodies`), and a worker holds at most
-# `worker_connections` clients: past that, new ones wait in the listen queue. A proxy in front
+# a time per process as with sync workers, and psycopg 3 waits on PostgreSQL cooperatively
+# (on gevent's loop: pbem.store.green). A body may pause at most PBEM_BODY_PAUSE_SECONDS
+# (`pbem.bodies`), and a worker holds at most `worker_connections` clients: past that, new
+# ones wait in the listen queue. A proxy in front
 # still has to bound headers' time and connections per client (deploy/README.md).
-# What it costs on PostgreSQL (about a fifth of the moves a second): deploy/README.md.
+# Measured against gthread on PostgreSQL, gevent serves more moves and views a second:
+# deploy/README.md, "Web workers".
 #
 # One worker per core (at least two, so one slow request never holds up every other). More
 # workers did not use the cores better: the database runs on the same host (compose, or the
