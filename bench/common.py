@@ -158,3 +158,14 @@ def new_game(
     )
     assert status == 201, body
     return body["id"], keys
+
+
+def print_profile(profile: Any, count: int) -> None:
+    """cProfile's `count` top entries, by time spent inside each and by time with calls."""
+    import io
+    import pstats
+
+    for order in ("tottime", "cumulative"):
+        out = io.StringIO()
+        pstats.Stats(profile, stream=out).sort_stats(order).print_stats(count)
+        print(out.getvalue())

@@ -16,19 +16,14 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import io
-import itertools
 import os
-import pstats
 import random
 import statistics
 import time
 from typing import Any
 
 import sqlalchemy as sa
-from common import COLOURS, add_players, database  # noqa: E402
-
-GAMES = itertools.count(1)
+from common import database, new_game, print_profile  # noqa: E402
 
 
 class TestClient:
@@ -44,24 +39,6 @@ class TestClient:
     def call(self, method: str, path: str, body: Any = None, key: str | None = None):
         answer = self.send(method, path, body, key)
         return answer.status_code, answer.get_json(silent=True)
-
-
-def new_game(client: TestClient, app: Any, rng: random.Random, number: int):
-    colours = COLOURS[: rng.choice([3, 4, 5])]
-    made = add_players(app, {f"{c}-{number}@bench.example": c for c in colours})
-    keys = {c: made[f"{c}-{number}@bench.example"] for c in colours}
-    status, body = client.call(
-        "POST",
-        "/api/games",
-        {
-            "title": f"bench {number}",
-            "seats": [{"email": f"{c}-{number}@bench.example", "colour": c} for c in colours],
-            "options": {"rounds": 6},
-        },
-        key=keys[colours[0]],
-    )
-    assert status == 201, body
-    return body["id"], keys
 
 
 class Statements:
@@ -103,8 +80,7 @@ def play(
     rng = random.Random(seed)
     cpu: list[float] = []
     while len(cpu) < moves:
-        number = next(GAMES)
-        game_id, keys = new_game(client, app, rng, number)
+        game_id, keys = new_game(client, app, rng)
         _, view = client.call("GET", f"/api/games/{game_id}")
         while view["status"] == "active" and len(cpu) < moves:
             colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
@@ -165,10 +141,7 @@ def main() -> None:
         f"{statements.prepared / len(cpu):.1f} prepared reads per move"
     )
     if profile:
-        for order in ("tottime", "cumulative"):
-            out = io.StringIO()
-            pstats.Stats(profile, stream=out).sort_stats(order).print_stats(arguments.profile)
-            print(out.getvalue())
+        print_profile(profile, arguments.profile)
 
 
 if __name__ == "__main__":

@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import io
-import pstats
 import random
 import re
 import statistics
@@ -42,7 +40,7 @@ from pathlib import Path
 # The project, not bench/ (where engine.py is a benchmark), comes first.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common import COLOURS, add_players  # noqa: E402
+from common import COLOURS, add_players, print_profile  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
 from pbem import create_app  # noqa: E402
@@ -168,10 +166,7 @@ def main() -> None:
             f" {args.without} costs {whole_p50 - without_p50:.3f} ms"
         )
     if profile:
-        for order in ("tottime", "cumulative"):
-            out = io.StringIO()
-            pstats.Stats(profile, stream=out).sort_stats(order).print_stats(args.profile)
-            print(out.getvalue())
+        print_profile(profile, args.profile)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Float
 from sqlalchemy.engine import Connection, Dialect
@@ -211,22 +211,40 @@ def written_together(
             many = len(args) != 1
             counts.append(_written(connection, bound.sql, args if many else args[0], many=many))
         return counts
-    driver: Any = connection.connection.driver_connection
     sent = []
     for written, each in calls:
         bound = written._bound(connection.dialect)
         sent.append((bound.sql, [bound.arguments(params) for params in each]))
+
+    def send(cursor: Any, sql: str, args: list[Any]) -> None:
+        if len(args) == 1:
+            cursor.execute(sql, args[0])
+        elif args:
+            cursor.executemany(sql, args)
+
+    return _pipelined(connection, sent, send, lambda cursor: int(cursor.rowcount))
+
+
+R = TypeVar("R")
+
+
+def _pipelined(
+    connection: Connection,
+    sent: Sequence[tuple[str, Any]],
+    send: Callable[[Any, str, Any], None],
+    read: Callable[[Any], R],
+) -> list[R]:
+    """Each (SQL, arguments) of `sent` given to `send` with a cursor of its own, all in one
+    round trip (psycopg's pipeline mode); then what `read` reads of each cursor."""
+    driver: Any = connection.connection.driver_connection
     cursors: list[Any] = []
     sql, args = sent[0]
     try:
         with driver.pipeline():
             for sql, args in sent:
                 cursors.append(driver.cursor())
-                if len(args) == 1:
-                    cursors[-1].execute(sql, args[0])
-                elif args:
-                    cursors[-1].executemany(sql, args)
-        return [cursor.rowcount for cursor in cursors]
+                send(cursors[-1], sql, args)
+        return [read(cursor) for cursor in cursors]
     except Exception as error:
         raise as_sqlalchemy_error(connection, error, sql, args, None) from error
     finally:
@@ -262,19 +280,12 @@ def all_together(
     if len(calls) < 2 or not hasattr(driver, "pipeline"):
         return [prepared.all(connection, params) for prepared, params in calls]
     sent = [prepared._arguments(connection, params) for prepared, params in calls]
-    cursors: list[Any] = []
-    sql, args = sent[0]
-    try:
-        with driver.pipeline():
-            for sql, args in sent:
-                cursors.append(driver.cursor())
-                cursors[-1].execute(sql, args)
-        fetched = [cursor.fetchall() for cursor in cursors]
-    except Exception as error:
-        raise as_sqlalchemy_error(connection, error, sql, args, None) from error
-    finally:
-        for cursor in cursors:
-            cursor.close()
+    fetched = _pipelined(
+        connection,
+        sent,
+        lambda cursor, sql, args: cursor.execute(sql, args),
+        lambda cursor: cursor.fetchall(),
+    )
     return [
         prepared._rows(connection, rows) for (prepared, _), rows in zip(calls, fetched, strict=True)
     ]
