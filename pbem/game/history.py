@@ -12,7 +12,7 @@ another seq is never shown for this one: it is only ever extended by the moves a
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,9 +112,41 @@ def since_last_decision(
     return run[scorings[-1] :] + since if scorings else since
 
 
-def new_to_seat(game_id: int, colour: str, upto: int) -> list[engine.LogEntry]:
-    """`since_last_decision`, as a page reads it (on the request's read connection)."""
+def new_to_seat(game_id: int, seed: int, colour: str, upto: int) -> list[engine.LogEntry]:
+    """`since_last_decision`, as a page reads it: from the worker's `record` of the game
+    where its last round holds all it needs, else on the request's read connection."""
+    kept = record(game_id, seed, upto).last_round
+    found = since_last_decision_in(kept, colour, upto)
+    if found is not None:
+        return found
     return since_last_decision(reads.connection(), game_id, colour, upto)
+
+
+def since_last_decision_in(
+    entries: Sequence[engine.LogEntry], colour: str, upto: int
+) -> list[engine.LogEntry] | None:
+    """`since_last_decision` over `entries`, the log's last entries up to `upto` and without
+    a gap; None where they do not reach back far enough to tell (the seat's last move, or
+    the start of its own run of moves before it, lies earlier)."""
+    if not entries or entries[-1]["seq"] != upto:
+        return None
+    first = entries[0]["seq"]
+    mine = [i for i, entry in enumerate(entries) if entry["player"] == colour]
+    if not mine and first != 1:
+        return None  # the seat's last move (if any) is older than these entries
+    after_mine = mine[-1] + 1 if mine else 0  # from move 1: the seat has not moved yet
+    since = [e for e in entries[after_mine:] if e["seq"] > upto - STORY_MOST]
+    mine_upto = since[0]["seq"] - 1 if since else upto
+    run: list[engine.LogEntry] = []
+    for entry in reversed(entries[: mine_upto - first + 1]):
+        if entry["player"] != colour or entry["seq"] <= mine_upto - OWN_RUN_MOST:
+            break
+        run.insert(0, entry)
+    else:
+        if first - 1 > max(mine_upto - OWN_RUN_MOST, 0):
+            return None  # the run may go on before these entries
+    scorings = [i for i, entry in enumerate(run) if scored(entry)]
+    return run[scorings[-1] :] + since if scorings else since
 
 
 def stored_log(

@@ -767,7 +767,7 @@ def _since(
     first move."""
     if viewer is None or viewer not in own or game.status not in ("active", "finished"):
         return Markup("")
-    entries = history.new_to_seat(game.id, viewer, game.seq)
+    entries = history.new_to_seat(game.id, game.seed, viewer, game.seq)
     if not entries:
         return Markup("")
     story = words.story(engine.visible_log(entries, set(own)), names, viewer)

@@ -337,3 +337,44 @@ def test_round_back_goes_to_the_round_before_with_its_moves_listed(app, api, cli
         assert parse_qs(urlsplit(path).query)["seq"] == [str(start)], (path, start)
         listed = page(client, path).find("aside", cls="log").find_all("li", data_seq=True)
         assert [int(li.get("data-seq")) for li in listed] == list(range(start, end + 1))
+
+
+def test_whats_new_to_a_seat_from_the_kept_round_is_what_the_log_says(monkeypatch):
+    """A page finds what is new to a seat in the last round its worker keeps
+    (`since_last_decision_in`) where that stretch holds all it needs: over random logs
+    (runs of one seat's moves, scorings, stories past `STORY_MOST`), for every seq, seat and
+    stretch kept, it answers what the stored log gives, or None."""
+    import random
+
+    rng = random.Random(7)
+    for _ in range(12):
+        log: list[dict] = []
+        colour = "red"
+        for seq in range(1, 221):
+            if rng.random() < 0.3:
+                colour = rng.choice(["red", "blue", "green"])
+            events = [{"type": "score"}] if rng.random() < 0.05 else []
+            log.append({"seq": seq, "player": colour, "move": {}, "events": events})
+
+        def stored_log(connection, game_id, after, upto, log=log):
+            return [e for e in log if after < e["seq"] <= upto]
+
+        def since_last_move(connection, game_id, colour, upto, log=log):
+            last = max(
+                (e["seq"] for e in log if e["player"] == colour and e["seq"] <= upto), default=0
+            )
+            after = max(mine[-1] if mine else 0, upto - history.STORY_MOST)
+            return stored_log(None, None, after, upto)
+
+        monkeypatch.setattr(history, "stored_log", stored_log)
+        monkeypatch.setattr(history, "since_last_move", since_last_move)
+        answered = 0
+        for upto in range(1, 221, 3):
+            for first in {1, max(1, upto - 5), max(1, upto - 30), max(1, upto - 120)}:
+                kept = [e for e in log if first <= e["seq"] <= upto]
+                for seat in ("red", "blue", "green"):
+                    found = history.since_last_decision_in(kept, seat, upto)
+                    if found is not None:
+                        answered += 1
+                        assert found == history.since_last_decision(None, 1, seat, upto)
+        assert answered > 400  # most stretches tell, and each that does is right
