@@ -360,9 +360,7 @@ def test_whats_new_to_a_seat_from_the_kept_round_is_what_the_log_says(monkeypatc
             return [e for e in log if after < e["seq"] <= upto]
 
         def since_last_move(connection, game_id, colour, upto, log=log):
-            last = max(
-                (e["seq"] for e in log if e["player"] == colour and e["seq"] <= upto), default=0
-            )
+            mine = [e["seq"] for e in log if e["player"] == colour and e["seq"] <= upto]
             after = max(mine[-1] if mine else 0, upto - history.STORY_MOST)
             return stored_log(None, None, after, upto)
 
