@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
 from pbem.errors import Forbidden
@@ -22,6 +22,7 @@ from pbem.game.seating import Actor, Seating, seating
 from pbem.languages import N_
 from pbem.store import reads
 from pbem.store.models import Note, Player, TableTalk
+from pbem.store.prepared import Prepared, all_together
 
 #: At most this many words to the table in one answer of the API.
 MOST_PER_PAGE = 200
@@ -87,27 +88,41 @@ def messages(
     return [Message(*row) for row in rows]
 
 
-def latest_messages(connection: Connection, game_id: int, count: int) -> list[Message]:
-    """The game's last `count` words to the table, oldest first (what a page shows)."""
-    newest = (
-        select(_talk.c.id)
-        .where(_talk.c.game_id == game_id)
-        .order_by(_talk.c.id.desc())
-        .limit(count)
-        .subquery()
+#: A page's table: the game's last words to it, newest first, and one player's notes.
+_LATEST_TALK = Prepared(
+    select(
+        _talk.c.id,
+        _talk.c.seq,
+        _talk.c.colour,
+        _players.c.name,
+        _talk.c.text,
+        _talk.c.source,
+        _talk.c.created_at,
     )
-    first = connection.execute(select(newest.c.id).order_by(newest.c.id).limit(1)).scalar()
-    return [] if first is None else messages(connection, game_id, after=first - 1, limit=count)
+    .join(_players, _players.c.id == _talk.c.player_id)
+    .where(_talk.c.game_id == bindparam("game"))
+    .order_by(_talk.c.id.desc())
+    .limit(bindparam("count"))
+)
+_NOTES = Prepared(
+    select(_notes.c.text).where(
+        _notes.c.player_id == bindparam("player"), _notes.c.game_id == bindparam("game")
+    )
+)
 
 
 def talk_and_notes(game_id: int, player_id: int, count: int) -> tuple[list[Message], str]:
     """What a page shows beside the board of a game the player holds a seat in (the caller
     checks that): the last `count` words to the table, oldest first, and the player's notes,
-    read on the request's read connection."""
-    connection = reads.connection()
-    found = latest_messages(connection, game_id, count)
-    kept, _updated_at = notes_of(connection, player_id, game_id)
-    return found, kept
+    read together on the request's read connection."""
+    talk, notes = all_together(
+        reads.connection(),
+        [
+            (_LATEST_TALK, {"game": game_id, "count": count}),
+            (_NOTES, {"game": game_id, "player": player_id}),
+        ],
+    )
+    return [Message(*row) for row in reversed(talk)], notes[0].text if notes else ""
 
 
 def read_messages(
