@@ -656,6 +656,9 @@ def test_the_poll_answers_304_until_the_game_moves(app, api, client):
     etag = first.headers["ETag"]
     again = client.get(f"/games/{game_id}/seq", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.data == b""
+    # The 304 says what a 200 would: its tag, and that a browser must ask again each time.
+    assert again.headers["ETag"] == etag and again.headers["Cache-Control"] == "no-cache"
+    assert "Cookie" in again.headers["Vary"]
     colour = pending_colour(api, game_id)
     legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
     assert api.post_moves(game_id, keys[colour], legal["moves"][:1], 0).status_code == 201
