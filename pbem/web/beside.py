@@ -5,7 +5,10 @@ in."""
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
+
+from flask import current_app, request
+from markupsafe import Markup
 
 from pbem.game import ratings
 from pbem.game.games import seat_banks
@@ -44,6 +47,7 @@ class SeatShown(NamedChip):
     bot: bool
     open: bool
     record: Beside
+    named: Markup  # the name as a page writes it, linked, its record beside it
 
 
 #: A game's seats with their records are kept a minute per worker and language: the board
@@ -56,21 +60,29 @@ def seats_shown(game_id: int) -> list[SeatShown]:
     """A game's seats with their holders' records, for its page (kept by the app: another
     app in the process, a test's, has its own)."""
     kept = app_drawn("pbem_seats", SEATS_KEPT, SEATS_KEPT_SECONDS)
-    shown: list[SeatShown] = kept.get(game_id, lambda: _seats_read(game_id))
+    # Under the script root too: `named` holds links to the players' pages.
+    key = (request.script_root, game_id)
+    shown: list[SeatShown] = kept.get(key, lambda: _seats_read(game_id))
     return shown
 
 
 def _seats_read(game_id: int) -> list[SeatShown]:
-    return [
-        {
-            **colour_chip(seat["colour"]),
-            "name": seat["name"],
-            "bot": seat["bot"],
-            "open": seat["player_id"] is None,
-            "record": beside(seat["player_id"], seat["rating"], seat["reliability"]),
-        }
-        for seat in ratings.seat_records(game_id)
-    ]
+    # A template's module: its macros are known only at run time.
+    records: Any = current_app.jinja_env.get_template("web/_records.html").module
+    shown: list[SeatShown] = []
+    for seat in ratings.seat_records(game_id):
+        record = beside(seat["player_id"], seat["rating"], seat["reliability"])
+        shown.append(
+            {
+                **colour_chip(seat["colour"]),
+                "name": seat["name"],
+                "bot": seat["bot"],
+                "open": seat["player_id"] is None,
+                "record": record,
+                "named": Markup(records.named(seat["name"], record)),
+            }
+        )
+    return shown
 
 
 class BankShown(TypedDict):
