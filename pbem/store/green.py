@@ -21,9 +21,9 @@ import sys
 from collections.abc import Callable, Generator
 from typing import Any
 
-#: poll()'s events, and gevent's loop's (libev: 1 read, 2 write), for what psycopg waits for.
+#: poll()'s events for what psycopg waits for (its `Wait`: 1 read, 2 write, 3 both, the
+#: values gevent's loop takes as they are).
 _POLL_EVENTS = {1: select.POLLIN, 2: select.POLLOUT, 3: select.POLLIN | select.POLLOUT}
-_LOOP_EVENTS = {1: 1, 2: 2, 3: 3}
 #: psycopg's `Ready` values: what the socket is ready for.
 _READY_R, _READY_W = 1, 2
 
@@ -75,7 +75,7 @@ def _waiting_on_hub(own_wait: Callable[..., Any]) -> Callable[..., Any]:
             while True:
                 events = ready_now.poll(0)
                 if not events:
-                    watcher = hub.loop.io(fileno, _LOOP_EVENTS[wanted])
+                    watcher = hub.loop.io(fileno, int(wanted))
                     try:
                         hub.wait(watcher)
                     finally:
