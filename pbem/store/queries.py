@@ -415,8 +415,8 @@ def append_batch(
     abandon_at: datetime | None,
 ) -> bool:
     """Move the game from `expected_seq` on by `moves` (rows without `game_id`), with the
-    new state and any snapshots. False, having written nothing, if another writer moved it
-    first."""
+    new state and any snapshots. False if another writer moved it first: the caller rolls
+    its transaction back (on PostgreSQL the log's rows may have been sent with the claim)."""
     claim = {
         "game": game_id,
         "expected_seq": expected_seq,
