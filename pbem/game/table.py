@@ -66,22 +66,24 @@ def seated_at(actor: Actor, game_id: int, *, read_only: bool = True) -> Seating:
     return seated
 
 
+#: The words to the table with their writers' names, as a `Message` holds them.
+_MESSAGES = select(
+    _talk.c.id,
+    _talk.c.seq,
+    _talk.c.colour,
+    _players.c.name,
+    _talk.c.text,
+    _talk.c.source,
+    _talk.c.created_at,
+).join(_players, _players.c.id == _talk.c.player_id)
+
+
 def messages(
     connection: Connection, game_id: int, *, after: int = 0, limit: int = MOST_PER_PAGE
 ) -> list[Message]:
     """The game's words to the table after the one numbered `after`, oldest first."""
     rows = connection.execute(
-        select(
-            _talk.c.id,
-            _talk.c.seq,
-            _talk.c.colour,
-            _players.c.name,
-            _talk.c.text,
-            _talk.c.source,
-            _talk.c.created_at,
-        )
-        .join(_players, _players.c.id == _talk.c.player_id)
-        .where(_talk.c.game_id == game_id, _talk.c.id > after)
+        _MESSAGES.where(_talk.c.game_id == game_id, _talk.c.id > after)
         .order_by(_talk.c.id)
         .limit(limit)
     ).all()
@@ -90,17 +92,7 @@ def messages(
 
 #: A page's table: the game's last words to it, newest first, and one player's notes.
 _LATEST_TALK = Prepared(
-    select(
-        _talk.c.id,
-        _talk.c.seq,
-        _talk.c.colour,
-        _players.c.name,
-        _talk.c.text,
-        _talk.c.source,
-        _talk.c.created_at,
-    )
-    .join(_players, _players.c.id == _talk.c.player_id)
-    .where(_talk.c.game_id == bindparam("game"))
+    _MESSAGES.where(_talk.c.game_id == bindparam("game"))
     .order_by(_talk.c.id.desc())
     .limit(bindparam("count"))
 )
