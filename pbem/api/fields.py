@@ -22,6 +22,18 @@ def Text(max_length: int, **kwargs: Any) -> ma.fields.String:  # noqa: N802 (rea
     )
 
 
+def OutgoingUrl(description: str) -> ma.fields.URL:  # noqa: N802 (reads as a field type)
+    """An http(s) URL of at most 2,000 characters and no space, that the server will post to
+    (a webhook, a push service): whether its host may be reached is the caller's to check."""
+    return ma.fields.URL(
+        required=True,
+        schemes={"http", "https"},
+        require_tld=False,
+        validate=[ma.validate.Length(min=1, max=2000), ma.validate.Regexp(r"^https?://\S+$")],
+        metadata={"description": description},
+    )
+
+
 class Address(ma.fields.String):
     """An email address, read as `pbem.addresses.kept_address` keeps it (so a refusal is a
     422 naming the field, with the sentence it gives); said in the spec as a string of

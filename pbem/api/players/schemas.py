@@ -1,6 +1,6 @@
 import marshmallow as ma
 
-from pbem.api.fields import Address, Flag, Text
+from pbem.api.fields import Address, Flag, OutgoingUrl, Text
 from pbem.game.ratings import LAST_PAGE
 from pbem.languages import LANGUAGES
 from pbem.store.queries import MAX_ID
@@ -29,15 +29,9 @@ class WebhookSchema(ma.Schema):
     game_id = ma.fields.Integer(
         required=True, strict=True, validate=ma.validate.Range(min=1, max=MAX_ID)
     )
-    url = ma.fields.URL(
-        required=True,
-        schemes={"http", "https"},
-        require_tld=False,
-        validate=[ma.validate.Length(min=1, max=2000), ma.validate.Regexp(r"^https?://\S+$")],
-        metadata={
-            "description": "Discord's or Slack's incoming-webhook URL: https (or http where "
-            "the operator allows it), to a public address, for a game you play in"
-        },
+    url = OutgoingUrl(
+        "Discord's or Slack's incoming-webhook URL: https (or http where the operator allows "
+        "it), to a public address, for a game you play in"
     )
     format = ma.fields.String(
         load_default="discord",
@@ -96,15 +90,9 @@ class PushKeysSchema(ma.Schema):
 class PushSubscriptionInSchema(ma.Schema):
     """A browser's `PushSubscription.toJSON()`, as it gives it."""
 
-    endpoint = ma.fields.URL(
-        required=True,
-        schemes={"http", "https"},
-        require_tld=False,
-        validate=[ma.validate.Length(min=1, max=2000), ma.validate.Regexp(r"^https?://\S+$")],
-        metadata={
-            "description": "The push service's address for this browser: https (or http where "
-            "the operator allows it), at a public address"
-        },
+    endpoint = OutgoingUrl(
+        "The push service's address for this browser: https (or http where the operator "
+        "allows it), at a public address"
     )
     keys = ma.fields.Nested(PushKeysSchema, required=True)
     expirationTime = ma.fields.Float(  # noqa: N815 (the browser's name for it)
