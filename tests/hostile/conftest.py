@@ -17,6 +17,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,23 +147,30 @@ def start_gunicorn(url: str, folder: Path, extra: dict[str, str] | None = None) 
     return base, process
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
+@contextmanager
+def running_server(tmp_path_factory, name: str, extra: dict[str, str]) -> Iterator[Server]:
+    """gunicorn as deployed (`extra`: settings beside the usual) on a PostgreSQL schema of
+    its own, migrated, and an app in this process on the same database; skipped without
+    TEST_DATABASE_URL. On leaving, no request may have made a worker fail."""
     base_url = os.environ.get("TEST_DATABASE_URL")
     if not base_url:
         pytest.skip("the hostile tests race on PostgreSQL: set TEST_DATABASE_URL")
-    folder = tmp_path_factory.mktemp("hostile")
-    with own_schema(base_url, "pbem_hostile_") as url:
+    folder = tmp_path_factory.mktemp(name)
+    with own_schema(base_url, f"pbem_{name.replace('-', '_')}_") as url:
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": SECRET})
         upgrade_database(app)
-        base, process = start_gunicorn(url, folder, {"PBEM_PROXY_HOPS": "1"})
-        running = Server(base, url, app, process)
+        base, process = start_gunicorn(url, folder, extra)
         try:
-            yield running
+            yield Server(base, url, app, process)
         finally:
             process.terminate()
             _, errors = process.communicate(timeout=30)
             with app.app_context():
                 db.engine.dispose()
-            # No request may have made a worker fail.
             assert "Traceback" not in errors, errors[-4000:]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    with running_server(tmp_path_factory, "hostile", {"PBEM_PROXY_HOPS": "1"}) as running:
+        yield running

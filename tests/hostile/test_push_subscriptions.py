@@ -13,13 +13,10 @@ import sqlalchemy as sa
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from pbem import create_app
-from pbem.cli import upgrade_database
 from pbem.extensions import db
 from pbem.notify import push
 from pbem.store.models import PushSubscription
-from tests.hostile.conftest import Server, at_once, start_gunicorn, statuses
-from tests.server.conftest import own_schema
+from tests.hostile.conftest import Server, at_once, running_server, statuses
 
 ENDPOINT = "http://127.0.0.1:9/push/"
 
@@ -28,23 +25,9 @@ ENDPOINT = "http://127.0.0.1:9/push/"
 def server(tmp_path_factory) -> Iterator[Server]:
     """gunicorn whose push endpoints may be this machine's, over plain http (no push
     service is reached: only subscriptions are stored here)."""
-    base_url = os.environ.get("TEST_DATABASE_URL")
-    if not base_url:
-        pytest.skip("the hostile tests race on PostgreSQL: set TEST_DATABASE_URL")
-    folder = tmp_path_factory.mktemp("hostile-push")
     allowed = {"PBEM_PUSH_ALLOWED_HOSTS": "127.0.0.1", "PBEM_PUSH_ALLOW_HTTP": "1"}
-    with own_schema(base_url, "pbem_hostile_push_") as url:
-        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "hostile"})
-        upgrade_database(app)
-        base, process = start_gunicorn(url, folder, allowed)
-        try:
-            yield Server(base, url, app, process)
-        finally:
-            process.terminate()
-            _, errors = process.communicate(timeout=30)
-            with app.app_context():
-                db.engine.dispose()
-            assert "Traceback" not in errors, errors[-4000:]
+    with running_server(tmp_path_factory, "hostile-push", allowed) as running:
+        yield running
 
 
 def keys() -> dict[str, str]:
