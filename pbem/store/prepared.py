@@ -199,18 +199,10 @@ def sends_together(connection: Connection) -> bool:
 def written_together(
     connection: Connection, calls: Sequence[tuple[Written, Sequence[Mapping[str, Any]]]]
 ) -> list[int]:
-    """Run each statement once for each of its parameter sets, all sent together: on
-    PostgreSQL in one round trip (psycopg's pipeline mode), elsewhere one after another.
-    The rows each changed. A statement that fails raises when all were sent, the ones after
-    it having been run or not: the caller rolls the transaction back."""
-    if not sends_together(connection):
-        counts = []
-        for written, each in calls:
-            bound = written._bound(connection.dialect)
-            args = [bound.arguments(params) for params in each]
-            many = len(args) != 1
-            counts.append(_written(connection, bound.sql, args if many else args[0], many=many))
-        return counts
+    """Run each statement once for each of its parameter sets, all sent together in one
+    round trip (psycopg's pipeline mode: for a connection that `sends_together`). The rows
+    each changed. A statement that fails raises when all were sent, the ones after it having
+    been run or not: the caller rolls the transaction back."""
     sent = []
     for written, each in calls:
         bound = written._bound(connection.dialect)
@@ -276,8 +268,7 @@ def all_together(
     pipeline mode), elsewhere one after another; in the connection's transaction, if it has
     one. A read of several small statements costs its round trips more than its queries: on
     a loaded PostgreSQL each round trip is a quarter of a millisecond."""
-    driver: Any = connection.connection.driver_connection
-    if len(calls) < 2 or not hasattr(driver, "pipeline"):
+    if len(calls) < 2 or not sends_together(connection):
         return [prepared.all(connection, params) for prepared, params in calls]
     sent = [prepared._arguments(connection, params) for prepared, params in calls]
     fetched = _pipelined(
