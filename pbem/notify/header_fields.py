@@ -190,7 +190,7 @@ class _KeptFolds(email_policy.EmailPolicy):
         if not isinstance(value, BaseHeader):
             folded: str = super().fold(name, value)
             return folded
-        return _fold_kept(self, type(value), name, str(value), value)
+        return _fold_kept(self, type(value), name, value)
 
     # Writing a mail clones its policy (`as_string` sets the line length): policies of the
     # same settings are the same policy to `_fold_kept`.
@@ -214,9 +214,10 @@ class _KeptFolds(email_policy.EmailPolicy):
 
 @lru_cache(maxsize=8192)
 def _fold_kept(
-    policy: _KeptFolds, header_class: type[BaseHeader], name: str, text: str, value: Any
+    policy: _KeptFolds, header_class: type[BaseHeader], name: str, value: BaseHeader
 ) -> str:
-    """`value` (a field of `header_class` reading `text`) folded as `policy` writes it."""
+    """`value` (a field of `header_class`) folded as `policy` writes it. A field is a `str`:
+    it is kept by its text, and the class beside it tells two classes' same text apart."""
     folded: str = email_policy.EmailPolicy.fold(policy, name, value)
     return folded
 
