@@ -112,11 +112,12 @@ def since_last_decision(
     return run[scorings[-1] :] + since if scorings else since
 
 
-def new_to_seat(game_id: int, seed: int, colour: str, upto: int) -> list[engine.LogEntry]:
-    """`since_last_decision`, as a page reads it: from the worker's `record` of the game
-    where its last round holds all it needs, else on the request's read connection."""
-    kept = record(game_id, seed, upto).last_round
-    found = since_last_decision_in(kept, colour, upto)
+def new_to_seat(game_id: int, kept: Record, colour: str) -> list[engine.LogEntry]:
+    """`since_last_decision` up to `kept.seq`, as a page reads it: from `kept`, the game's
+    `record` the page read, where its last round holds all it needs, else on the request's
+    read connection."""
+    upto = kept.seq
+    found = since_last_decision_in(kept.last_round, colour, upto)
     if found is not None:
         return found
     return since_last_decision(reads.connection(), game_id, colour, upto)

@@ -738,7 +738,9 @@ def _draw_board_page(
         final=parts.final_scoring(final) if final else Markup(""),
         moves=parts.moves(offered, viewer, colour_field) if offered is not None else None,
         orders_seat=viewer if own and game.status == "active" and shown == game.seq else None,
-        since=_since(parts, game, own, viewer, names, links) if shown == game.seq else Markup(""),
+        since=_since(parts, game, record, own, viewer, names, links)
+        if shown == game.seq
+        else Markup(""),
         board=board,
         panel=panel,
         log=log_html(
@@ -756,6 +758,7 @@ def _draw_board_page(
 def _since(
     parts: Any,
     game: Any,
+    record: history.Record,
     own: list[str],
     viewer: str | None,
     names: dict[str, str],
@@ -767,7 +770,7 @@ def _since(
     first move."""
     if viewer is None or viewer not in own or game.status not in ("active", "finished"):
         return Markup("")
-    entries = history.new_to_seat(game.id, game.seed, viewer, game.seq)
+    entries = history.new_to_seat(game.id, record, viewer)
     if not entries:
         return Markup("")
     story = words.story(engine.visible_log(entries, set(own)), names, viewer)
