@@ -43,7 +43,8 @@ class TestClient:
 
 class Statements:
     """The statements SQLAlchemy sends while `counting` (those of the POSTs alone). The hot
-    reads of `pbem.store.prepared` go to the driver's cursor: `watch_prepared` counts them."""
+    reads and writes of `pbem.store.prepared` go to the driver's cursor: `watch_prepared`
+    counts them."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -55,16 +56,17 @@ class Statements:
         self.count += self.counting
 
     def watch_prepared(self) -> None:
-        """Count the prepared reads too (each statement's arguments are made once)."""
-        from pbem.store.prepared import Prepared
+        """Count the statements run on the driver's cursor too, reads (`Prepared`) and
+        writes (`Written`): each one's arguments are made once for each time it runs."""
+        from pbem.store.prepared import _Bound
 
-        arguments = Prepared._arguments
+        arguments = _Bound.arguments
 
-        def counted(prepared: Any, *args: Any) -> Any:
+        def counted(bound: Any, *args: Any) -> Any:
             self.prepared += self.counting
-            return arguments(prepared, *args)
+            return arguments(bound, *args)
 
-        Prepared._arguments = counted  # type: ignore[method-assign]
+        _Bound.arguments = counted  # type: ignore[method-assign]
 
 
 def play(
@@ -138,7 +140,7 @@ def main() -> None:
         f"{statistics.fmean(cpu) * 1000:.2f} ms, p50 {statistics.median(cpu) * 1000:.2f} ms, "
         f"p90 {statistics.quantiles(cpu, n=10)[-1] * 1000:.2f} ms; "
         f"{statements.count / len(cpu):.1f} statements through SQLAlchemy and "
-        f"{statements.prepared / len(cpu):.1f} prepared reads per move"
+        f"{statements.prepared / len(cpu):.1f} on the driver's cursor per move"
     )
     if profile:
         print_profile(profile, arguments.profile)
