@@ -1,7 +1,8 @@
 """Moves racing at one seq against gunicorn on PostgreSQL: the game's row and its log are
 written in one round trip (`store.prepared.written_together`), the log rows sent whether or
 not the claim on the row took. One move wins; every other is a clear 409, and the log stays
-whole: no seq twice, none missing, none from a request that lost."""
+whole: no seq twice, none missing, none from a request that lost, and no mail queued by
+a request that lost."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ ROUNDS = 4
 COLOURS = ("red", "blue", "green")
 
 
-def new_game(server) -> tuple[int, dict[str, str]]:
-    """A game of three fresh players, made by red; its id and each colour's key."""
+def new_game(server) -> tuple[int, dict[str, str], dict[str, str]]:
+    """A game of three fresh players, made by red; its id, each colour's key and address."""
     made = {colour: server.player(colour) for colour in COLOURS}
     body = {
         "title": "Racing moves",
@@ -26,11 +27,12 @@ def new_game(server) -> tuple[int, dict[str, str]]:
     }
     answer = server.call("POST", "/api/games", made["red"][1], body)
     assert answer.status_code == 201, answer.text
-    return answer.json()["id"], {colour: key for colour, (_, key) in made.items()}
+    keys = {colour: key for colour, (_, key) in made.items()}
+    return answer.json()["id"], keys, {colour: address for colour, (address, _) in made.items()}
 
 
 def test_moves_sent_at_once_at_one_seq_play_one(server):
-    game_id, keys = new_game(server)
+    game_id, keys, addresses = new_game(server)
     for _ in range(ROUNDS):
         view = server.call("GET", f"/api/games/{game_id}").json()
         colour = view["pending"][0]["player"]
@@ -62,3 +64,17 @@ def test_moves_sent_at_once_at_one_seq_play_one(server):
             logged_move = json.loads(logged_move)
         assert logged_move == moves[winner % len(moves)]
         assert server.rows("SELECT seq FROM games WHERE id = :id", id=game_id)[0][0] == seq + 1
+        # No mail from a request that lost: a seat is told of each decision once, and of
+        # none at a seq the game has not reached.
+        told = [
+            (recipient, (payload if isinstance(payload, dict) else json.loads(payload))["seq"])
+            for recipient, payload in server.rows(
+                "SELECT recipient, payload FROM outbox WHERE game_id = :id AND kind = 'decision'",
+                id=game_id,
+            )
+        ]
+        assert len(told) == len(set(told)), Counter(told).most_common(3)
+        assert all(at <= seq + 1 for _, at in told)
+        pending = server.call("GET", f"/api/games/{game_id}").json()["pending"]
+        waiting = {addresses[p["player"]] for p in pending}
+        assert {recipient for recipient, at in told if at == seq + 1} <= waiting
