@@ -354,6 +354,11 @@ def _iso(moment: datetime | None) -> str | None:
 _NEWEST_RESULT = Prepared(select(func.coalesce(func.max(_results.c.id), 0, type_=Integer)))
 
 
+#: The standings as drawn (a page, an API answer) are kept per worker by `standings_version`
+#: and for a minute at most: a game rated shows at once, a new name within the minute.
+STANDINGS_KEPT, STANDINGS_KEPT_SECONDS = 256, 60
+
+
 def standings_version() -> int:
     """What changes whenever the standings' numbers may (one read of the results' primary
     key): what is kept of them is kept by it."""

@@ -13,9 +13,9 @@ from markupsafe import Markup
 from pbem.game import ratings
 from pbem.game.games import seat_banks
 from pbem.game.ratings import Rating
+from pbem.kept import app_drawn
 from pbem.languages import _, number_text, share_text
 from pbem.web.board import NamedChip, colour_chip
-from pbem.web.templating import app_drawn
 from pbem.words import bank_text
 
 

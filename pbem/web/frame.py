@@ -20,9 +20,9 @@ from collections.abc import Callable
 from flask import get_flashed_messages, render_template, request
 from markupsafe import Markup, escape
 
+from pbem.kept import app_drawn
 from pbem.web.csrf import csrf_token
 from pbem.web.signin import SignedIn
-from pbem.web.templating import app_drawn
 
 #: Frames kept per app: a reader's keep hitting theirs (it changes only when they sign in or
 #: out, or a flash message comes), so a few per reader active at once.

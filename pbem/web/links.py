@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 from flask import request, url_for
 
-from pbem.web.templating import app_drawn
+from pbem.kept import app_drawn
 
 #: Links kept per app: some for every page, a few for each game recently shown.
 LINKS_KEPT = 4096

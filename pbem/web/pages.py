@@ -33,6 +33,7 @@ from pbem.game.games import (
 from pbem.game.ratings import GameResult
 from pbem.game.states import current_state
 from pbem.game.views import GameView, view_of_seats
+from pbem.kept import Drawn
 from pbem.languages import _, current_language, number_text
 from pbem.play.notes import LONGEST as LONGEST_NOTES
 from pbem.play.talk import LONGEST as LONGEST_WORDS
@@ -42,7 +43,6 @@ from pbem.web.beside import Beside, beside, signed
 from pbem.web.board import PLACES, Chip, NamedChip, board_svg, colour_chip, panel_html
 from pbem.web.links import link
 from pbem.web.signin import Reader, SignedIn
-from pbem.web.templating import Drawn
 from pbem.web.wording import card_text, colour_name
 from pbem.words import place_name
 from pbem.words.moves import log_text, move_text, notation

@@ -14,12 +14,12 @@ from markupsafe import Markup
 from pbem.errors import NotFound
 from pbem.game import ratings
 from pbem.game.ratings import CardStat, FinishedGame, HistoryPoint
+from pbem.kept import app_drawn
 from pbem.languages import _, day_text, number_text, number_writer, share_text
 from pbem.web.beside import beside, signed
 from pbem.web.frame import framed
 from pbem.web.links import id_links
 from pbem.web.routes import bp, current_player
-from pbem.web.templating import app_drawn
 from pbem.words import card_title
 
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN, CHART_LEFT = 560, 200, 24, 48
@@ -167,11 +167,6 @@ def _card_rows(cards: list[CardStat]) -> list[CardRow]:
 STANDINGS_FILTERS = ("", "2", "3", "4", "5")
 
 
-#: The standings' pages drawn, kept per worker and language by the newest rated result: a
-#: game rated shows at once; a new name in them shows within a minute.
-STANDINGS_KEPT, STANDINGS_KEPT_SECONDS = 256, 60
-
-
 @bp.get("/ratings")
 def ratings_page() -> str:
     """The people with enough rated games, the best shown rating first."""
@@ -184,7 +179,8 @@ def ratings_page() -> str:
                 players=players,
             )
         )
-    kept = app_drawn("pbem_standings", STANDINGS_KEPT, STANDINGS_KEPT_SECONDS)
+    # Kept per language too: the page's words and numbers are in the reader's.
+    kept = app_drawn("pbem_standings", ratings.STANDINGS_KEPT, ratings.STANDINGS_KEPT_SECONDS)
     key = (request.script_root, players, page, ratings.standings_version())
     body: str = kept.get(key, lambda: _standings(players, page))
     return _framed(_("Ratings"), body)

@@ -23,7 +23,7 @@ from flask import Flask, Request, has_request_context, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from pbem.web.templating import Drawn
+from pbem.kept import Drawn
 
 #: How old an unchanged session's cookie may grow before a response signs it anew.
 REFRESH_AFTER = timedelta(hours=1)

@@ -529,6 +529,35 @@ def test_the_standings_list_people_with_five_rated_games_best_first(app, api):
     assert not any(email in json.dumps(every) for email in emails)
 
 
+def test_the_standings_answer_is_kept_until_the_next_game_is_rated(app, api):
+    """The API's standings are kept per worker by the newest rated result: a game rated
+    shows at once; a rating written with no game rated (as here, straight to the table)
+    would show within `STANDINGS_KEPT_SECONDS`."""
+    emails = people(api, 3)
+    with app.app_context():
+        ids = [
+            db.session.execute(sa.select(Player.id).where(Player.email == e)).scalar_one()
+            for e in emails
+        ]
+    kept_rating(app, ids[0], 30.0, games_3=5)
+    kept_rating(app, ids[1], 25.0, games_3=4)
+    answer = api.get("/api/ratings")
+    assert answer.mimetype == "application/json"
+    first = answer.get_json()
+    assert [p["id"] for p in first["players"]] == [ids[0]]
+    kept_rating(app, ids[2], 40.0, games_3=9)
+    assert api.get("/api/ratings").get_json() == first
+    colours = ["red", "blue", "green"]
+    game_id = new_game_of(api, emails, colours)
+    rate(app, game_id, finished_state(colours, {"red": 50, "blue": 61, "green": 40}))
+    after = api.get("/api/ratings").get_json()["players"]
+    # The second's fifth rated game puts them in, and the third is read anew with it.
+    assert sorted(p["id"] for p in after) == sorted(ids)
+    assert all(p["rating"]["games"] >= 5 for p in after)
+    # Each page and filter is its own answer.
+    assert api.get("/api/ratings?per_page=1").get_json()["players"] == after[:1]
+
+
 def test_only_people_who_proved_their_address_are_rated(app, api):
     """An invited address nobody has shown to be theirs plays its seat but is not rated:
     the others are rated among themselves."""

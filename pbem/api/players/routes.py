@@ -4,7 +4,7 @@ reliability, games) and the standings, which anyone may read."""
 
 from typing import Any
 
-from flask import request
+from flask import Response, current_app, request
 
 from pbem.api.auth import KEY_REQUIRED, current_player
 from pbem.api.players.schemas import (
@@ -27,6 +27,7 @@ from pbem.api.players.schemas import (
 from pbem.api.safe_json import Blueprint
 from pbem.game import ratings
 from pbem.headers import no_store
+from pbem.kept import app_drawn
 from pbem.languages import _
 from pbem.notify import preferences
 from pbem.play import absences, accounts, push, settings, unit
@@ -239,7 +240,23 @@ def games(query: dict[str, Any], player_id: int) -> ratings.PlayerGames:
 @standings_blp.route("", methods=["GET"])
 @standings_blp.arguments(StandingsQuerySchema(), location="query")
 @standings_blp.response(200, StandingsSchema)
-def standings(query: dict[str, Any]) -> ratings.Standings:
+def standings(query: dict[str, Any]) -> Response:
     """The people with at least 5 rated games (of `players` players, if given), the best
     rating first: a page of them."""
-    return ratings.standings(query.get("players"), query["page"], query["per_page"])
+    players, page, per_page = query.get("players"), query["page"], query["per_page"]
+    kept = app_drawn(
+        "pbem_api_standings",
+        ratings.STANDINGS_KEPT,
+        ratings.STANDINGS_KEPT_SECONDS,
+        in_language=False,  # numbers and names: the same answer in every language
+    )
+    key = (players, page, per_page, ratings.standings_version())
+    # The answer's body as sent, kept whole: making it again (the read, the schema's dump of
+    # fifty players, the JSON) costs several times what reading the version does.
+    body: str = kept.get(
+        key,
+        lambda: current_app.json.dumps(
+            StandingsSchema().dump(ratings.standings(players, page, per_page))
+        ),
+    )
+    return Response(f"{body}\n", mimetype="application/json")
