@@ -196,18 +196,19 @@ def game_seq(game_id: int) -> Response:
         row = seq_and_status(game_id, reader.params)
     if row is None:
         raise NotFound(_("There is no game %(id)s.", id=game_id))
-    etag = f"{game_id}-{row.seq}-{row.status}-{row.talk or 0}"
-    # What an open page asks every few seconds is mostly this: nothing moved, no body.
-    current = etag in request.if_none_match
+    etag = f"{game_id}-{row.seq}-{row.status}-{row.talk or 0}"  # nothing here needs quoting
+    headers = {
+        "ETag": f'"{etag}"',
+        "Cache-Control": "no-cache",
+        "Vary": "Cookie",  # the talk is a seat's to see
+    }
+    # What an open page asks every few seconds is mostly this: nothing moved, no body. Its
+    # headers are written as they go out, not parsed and quoted again by the response.
+    if etag in request.if_none_match:
+        return Response(status=304, headers=headers)
     # `talk`: the last word to the table, for a seat's reader only (null for anyone else).
-    answer = (
-        Response(status=304)
-        if current
-        else jsonify({"seq": row.seq, "status": row.status, "talk": row.talk})
-    )
-    answer.set_etag(etag)
-    answer.headers["Cache-Control"] = "no-cache"
-    answer.vary.add("Cookie")  # the talk is a seat's to see
+    answer = jsonify({"seq": row.seq, "status": row.status, "talk": row.talk})
+    answer.headers.update(headers)
     return answer
 
 

@@ -664,7 +664,8 @@ def test_the_poll_answers_304_until_the_game_moves(app, api, client):
     assert api.post_moves(game_id, keys[colour], legal["moves"][:1], 0).status_code == 201
     moved = client.get(f"/games/{game_id}/seq", headers={"If-None-Match": etag})
     assert moved.status_code == 200 and moved.get_json()["seq"] == 1
-    assert moved.headers["ETag"] != etag
+    assert moved.headers["ETag"] != etag and moved.headers["ETag"].startswith('"')
+    assert moved.headers["Cache-Control"] == "no-cache" and "Cookie" in moved.headers["Vary"]
     for missing in (999999, 10**12):
         assert client.get(f"/games/{missing}/seq").status_code == 404
 
