@@ -293,7 +293,7 @@ def _install_look_ups(env: Any) -> None:
 
 
 @pass_eval_context
-def _template_gettext(eval_context: Any, text: str, **variables: Any) -> str:
+def _template_gettext(eval_context: Any, text: str, /, **variables: Any) -> str:
     """A template's `_("...")`: what Jinja's newstyle `_` does (translated, Markup where
     the template escapes, its placeholders filled and `%%` written `%`), in one call rather
     than three through the template's context: a page says twenty of them."""

@@ -136,6 +136,36 @@ def test_moments_are_written_by_babel_in_each_language(app):
     assert naive_iso == "Sa., 28. Nov., 06:28 UTC"
 
 
+def test_a_templates_underscore_is_jinjas_own_in_one_call(app):
+    """A template's `_("...")` (the pages', the board's and the mails' environments) gives
+    what Jinja's newstyle gettext gives: translated, escaped where the template escapes,
+    `%%` written `%`, and any placeholder filled, one called `text` too."""
+    import jinja2
+
+    from pbem.languages import in_language, install_in
+    from pbem.web.board import environment
+
+    source = (
+        '{{ _("Sign in") }}|{{ _("50%% of %(text)s", text=word) }}|'
+        '{{ _("%(num)s <b>", num=n) }}'
+    )
+    jinjas = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
+    ours = jinja2.Environment(autoescape=True)
+    install_in(ours)
+    with app.app_context(), in_language("de"):
+        from pbem.languages import translations
+
+        jinjas.install_gettext_callables(  # type: ignore[attr-defined]
+            translations().ugettext, translations().ungettext, newstyle=True
+        )
+        values = {"word": "<i>", "n": 3}
+        expected = jinjas.from_string(source).render(values)
+        # The text itself is the template's own markup; what fills it is escaped.
+        assert expected == "Anmelden|50% of &lt;i&gt;|3 <b>"
+        for env in (ours, environment(), app.jinja_env):
+            assert env.from_string(source).render(values) == expected
+
+
 def test_a_queued_deadline_is_written_in_its_recipients_language(app):
     from pbem.languages import in_language
     from pbem.notify.compose import deadline_text, when
