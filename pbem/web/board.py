@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 import jinja2
-from flask_babel import get_translations
 from markupsafe import Markup, escape
 
 from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
-from pbem import words
-from pbem.languages import N_, _, current_language, rendering_locale
+from pbem import languages, words
+from pbem.languages import N_, _, rendering_locale
 from pbem.paths import TEMPLATES_DIR
 from pbem.web import geometry, wording
 from pbem.web.templating import kept
@@ -107,16 +106,8 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    # Flask-Babel's own callables, as it gives the app's environment (`pbem.languages`'
-    # `ngettext` would format before Jinja adds a template's variables).
-    env.add_extension("jinja2.ext.i18n")
-    i18n: Any = env  # the extension gives it its callables
-    i18n.install_gettext_callables(
-        gettext=lambda s: get_translations().ugettext(s),
-        ngettext=lambda s, p, n: get_translations().ungettext(s, p, n),
-        newstyle=True,
-    )
-    env.globals["current_language"] = current_language
+    # The catalog look-ups and `_` the app's environment has (`pbem.languages`).
+    languages.install_in(env)
     wording.install(env)
     return env
 
