@@ -20,6 +20,7 @@ from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state
 from pbem.languages import N_, _, later
 from pbem.play import batch, chain
+from pbem.store import reads
 from pbem.store.models import Order
 from pbem.words import status_word
 
@@ -68,10 +69,20 @@ def _own_seat(actor: Actor, game_id: int, colour: str | None) -> tuple[Any, str]
 def read(actor: Actor, game_id: int, colour: str | None) -> Orders:
     """The actor's own seat's orders (nobody reads another seat's)."""
     game, own = _own_seat(actor, game_id, colour)
-    standing = chain.standing_of(db.session.connection(), game_id).get(own, chain.Standing())
-    state = current_state(game_id, game.seed, game.seq)
-    veto = "allow" if standing.lets_veto_pass(state) else "ask"
-    return Orders(own, standing.power_cards, veto, seq=game.seq)
+    return _orders_of(db.session.connection(), game_id, game.seed, game.seq, own)
+
+
+def read_own_seat(game_id: int, seed: int, seq: int, colour: str) -> Orders:
+    """`colour`'s orders in the game at `seq`, for a caller that has read the game with its
+    reader's seats and so knows the seat is the reader's own (the board page, on its read
+    connection); anyone else asks `read`, which checks."""
+    return _orders_of(reads.connection(), game_id, seed, seq, colour)
+
+
+def _orders_of(connection: Connection, game_id: int, seed: int, seq: int, colour: str) -> Orders:
+    standing = chain.standing_of(connection, game_id).get(colour, chain.Standing())
+    veto = "allow" if standing.lets_veto_pass(current_state(game_id, seed, seq)) else "ask"
+    return Orders(colour, standing.power_cards, veto, seq=seq)
 
 
 def _checked_cards(state: engine.State, colour: str, cards: list[int]) -> list[int]:

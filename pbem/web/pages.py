@@ -556,6 +556,7 @@ class BoardPage:
     (`frame.framed`: the header, flash messages)."""
 
     game_id: int
+    seed: int
     title: str
     shown: int
     colour_field: str | None  # the colour a person holding two acts as, sent with a move
@@ -722,6 +723,7 @@ def _draw_board_page(
     }
     return BoardPage(
         game_id=game.id,
+        seed=game.seed,
         title=game.title,
         shown=shown,
         colour_field=colour_field,

@@ -39,7 +39,7 @@ from pbem.web import pages, signin
 from pbem.web.beside import banks_shown, seats_shown
 from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
-from pbem.web.links import own_path, site
+from pbem.web.links import link, own_path, site
 from pbem.web.status import status_of
 from pbem.words.moves import move_text
 
@@ -106,7 +106,7 @@ def _board(
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
     # Read per request, never kept with the page's parts: they are the seat's secret.
-    mine = _orders_form(game_id, player_id, page.orders_seat)
+    mine = _orders_form(page) if player_id is not None else None
     html = framed(
         "web/game.html",
         page.title,
@@ -136,13 +136,16 @@ class OrdersForm(TypedDict):
     lines: list[str]  # what the orders do, in words
 
 
-def _orders_form(game_id: int, player_id: int | None, seat: str | None) -> OrdersForm | None:
-    if player_id is None or seat is None:
+def _orders_form(page: pages.BoardPage) -> OrdersForm | None:
+    """The orders form of the page's seat, for a signed-in reader whose seat it is: the
+    page's seats were read with the reader's session (`orders_seat` is one of their own)."""
+    seat = page.orders_seat
+    if seat is None:
         return None
-    given = orders.read(Actor.by_player(player_id, seat), game_id, seat)
+    given = orders.read_own_seat(page.game_id, page.seed, page.shown, seat)
     return {
         "colour": seat,
-        "url": url_for("web.give_orders", game_id=game_id),
+        "url": link("web.give_orders", game_id=page.game_id),
         "power_cards": " ".join(map(str, given.power_cards)),
         "veto": given.veto,
         "lines": words.orders_lines(given.power_cards, given.veto == "allow"),
