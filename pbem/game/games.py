@@ -213,8 +213,8 @@ def seat_banks(game_id: int) -> dict[str, tuple[int, bool]]:
     the seat's is open): its bank as of when it started then. Empty for any other game.
     Read per request: a bank changes with every answer."""
     connection = reads.connection()
-    rows = connection.execute(queries.SELECT_BANKS, {"game": game_id}).all()
+    rows = queries.BANKS.all(connection, {"game": game_id})
     if not rows:
         return {}
-    running = {d.colour for d in connection.execute(queries.SELECT_DEADLINES, {"game": game_id})}
+    running = {d.colour for d in queries.DEADLINES.all(connection, {"game": game_id})}
     return {row.colour: (row.bank_seconds, row.colour in running) for row in rows}
