@@ -189,8 +189,13 @@ def moment_text(moment: datetime | str, *, year: bool = False) -> str:
     writes a short date and a time (Babel's patterns: `Sat, Nov 28, 06:28 UTC`, `Sa., 28.
     Nov., 06:28 UTC`, `сб, 28 нояб., 06:28 UTC`); with `year`, the year too. A moment
     without a zone is UTC (SQLite hands them back so)."""
-    utc = _utc(moment)
-    code = rendering_locale()
+    # Written to the minute: kept by the minute (a page writes each pending deadline).
+    minute = _utc(moment).replace(second=0, microsecond=0)
+    return _moment_text(minute, year, rendering_locale())
+
+
+@lru_cache(maxsize=4096)
+def _moment_text(utc: datetime, year: bool, code: str) -> str:
     date = format_skeleton("yMMMEd" if year else "MMMEd", utc, tzinfo=UTC, locale=code)
     time = format_skeleton("Hm", utc, tzinfo=UTC, locale=code)
     # The locale's way of joining a date and a time ("{1}, {0}"), its quoted literals unquoted.
