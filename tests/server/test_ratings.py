@@ -109,6 +109,14 @@ def final_scores(app, game_id: int) -> tuple[dict[str, int], dict[str, int]]:
         return engine.scores(state), {s.colour: s.player_id for s in game.seats}
 
 
+def player_ids(app, emails: list[str]) -> list[int]:
+    with app.app_context():
+        return [
+            db.session.execute(sa.select(Player.id).where(Player.email == e)).scalar_one()
+            for e in emails
+        ]
+
+
 def kept_rating(app, player_id: int, mu: float, **by_size: int) -> None:
     """A rating as if the player's games had been rated: sigma 5, and `games_N` counts."""
     with app.app_context():
@@ -495,11 +503,7 @@ def test_a_players_record_and_games_through_the_api_and_nothing_private(app, api
 
 def test_the_standings_list_people_with_five_rated_games_best_first(app, api):
     emails = people(api, 4)
-    with app.app_context():
-        ids = [
-            db.session.execute(sa.select(Player.id).where(Player.email == e)).scalar_one()
-            for e in emails
-        ]
+    ids = player_ids(app, emails)
     # Rated games as if played: 5 of 3 players, 6 of 2, 4 of 4 (provisional), 9 of 3.
     kept_rating(app, ids[0], 30.0, games_3=5)
     kept_rating(app, ids[1], 35.0, games_2=6)
@@ -534,11 +538,7 @@ def test_the_standings_answer_is_kept_until_the_next_game_is_rated(app, api):
     shows at once; a rating written with no game rated (as here, straight to the table)
     would show within `STANDINGS_KEPT_SECONDS`."""
     emails = people(api, 3)
-    with app.app_context():
-        ids = [
-            db.session.execute(sa.select(Player.id).where(Player.email == e)).scalar_one()
-            for e in emails
-        ]
+    ids = player_ids(app, emails)
     kept_rating(app, ids[0], 30.0, games_3=5)
     kept_rating(app, ids[1], 25.0, games_3=4)
     answer = api.get("/api/ratings")
