@@ -22,6 +22,13 @@ an English one.
     python bench/page.py [--games 16] [--turns 30] [--without log | --language de]
     python bench/page.py --profile 40        # cProfile's top entries of the timed pages
 
+Two checkouts compared on a machine whose speed swings from run to run: run them side by
+side, each on a core of its own, and swap the cores at each pair, so both feel the swings
+at the same moment (another checkout in ../before, as `git worktree add` makes it):
+
+    taskset -c 0 python ../before/bench/page.py & taskset -c 1 python bench/page.py; wait
+    taskset -c 0 python bench/page.py & taskset -c 1 python ../before/bench/page.py; wait
+
 Figures, not a test: nothing here passes or fails.
 """
 
