@@ -108,6 +108,14 @@ def since_last_decision(
         if entry["player"] != colour:
             break
         run.insert(0, entry)
+    return _led_by_own_scoring(run, since)
+
+
+def _led_by_own_scoring(
+    run: list[engine.LogEntry], since: list[engine.LogEntry]
+) -> list[engine.LogEntry]:
+    """`since`, led by the latest of the seat's own last moves (`run`) that set off a scoring
+    and the moves of `run` after it; `since` alone if none did."""
     scorings = [i for i, entry in enumerate(run) if scored(entry)]
     return run[scorings[-1] :] + since if scorings else since
 
@@ -146,8 +154,7 @@ def since_last_decision_in(
     else:
         if first - 1 > max(mine_upto - OWN_RUN_MOST, 0):
             return None  # the run may go on before these entries
-    scorings = [i for i, entry in enumerate(run) if scored(entry)]
-    return run[scorings[-1] :] + since if scorings else since
+    return _led_by_own_scoring(run, since)
 
 
 def stored_log(
