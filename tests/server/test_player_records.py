@@ -15,7 +15,7 @@ from pbem.game import ratings as records
 from pbem.play import ratings
 from pbem.store.models import CardPlay, Decision, Game, Move, Player
 from tests.server.conftest import assert_problem
-from tests.server.test_ratings import new_game_of, people, play_out, ratings_now
+from tests.server.test_ratings import new_game_of, people, play_out, player_ids, ratings_now
 
 
 def add_decisions(app, player_id: int, game_id: int, hows: list[str]) -> None:
@@ -149,11 +149,7 @@ def test_the_rating_history_starts_before_the_first_game_and_ends_at_the_rating(
 def test_records_read_together_equal_each_read_alone(app, api):
     emails = people(api, 3)
     game_id = new_game_of(api, emails, ["red", "blue", "green"])
-    with app.app_context():
-        ids = [
-            db.session.execute(sa.select(Player.id).where(Player.email == e)).scalar_one()
-            for e in emails
-        ]
+    ids = player_ids(app, emails)
     add_decisions(app, ids[0], game_id, ["in_time"] * 3 + ["timeout"])
     add_decisions(app, ids[1], game_id, ["late"] * 2 + ["in_time"] * 150)
     with app.app_context():
