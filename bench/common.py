@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import socket
 import sys
@@ -83,6 +84,24 @@ def add_players(app_or_url: Any, people: dict[str, str]) -> dict[str, str]:
         db.session.commit()
         db.session.remove()
     return keys
+
+
+#: The kernel's clock ticks a second, the unit of /proc/PID/stat's CPU times.
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """User and system CPU seconds of a running process (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime: fields 14 and 15
+
+
+def workers_cpu(server_pid: int) -> float:
+    """User and system CPU seconds of a server's child processes (gunicorn's workers) so
+    far: taken before and after some requests, what the workers spent on them whole
+    (parsing, the app, writing the answer), at the kernel's tick (10 ms)."""
+    children = Path(f"/proc/{server_pid}/task/{server_pid}/children").read_text().split()
+    return sum(process_cpu(int(child)) for child in children)
 
 
 def free_port() -> int:

@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common import database, free_port  # noqa: E402
+from common import database, free_port, process_cpu  # noqa: E402
 from mailin import prepare  # noqa: E402
 
 from pbem import create_app  # noqa: E402
@@ -52,18 +52,11 @@ from pbem.mailin.reply import recipient_of  # noqa: E402
 REPO = Path(__file__).resolve().parent.parent
 DEPLOY = REPO / "deploy"
 BIN = Path(sys.executable).parent
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
-
-
-def process_cpu(pid: int) -> float:
-    """User and system CPU seconds of a running process (all its threads)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime: fields 14 and 15
 
 
 def settings(url: str, instance: Path) -> dict[str, str]:

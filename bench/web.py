@@ -50,6 +50,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
+from common import workers_cpu  # noqa: E402
+
 _spec = importlib.util.spec_from_file_location("bench_api", Path(__file__).parent / "api.py")
 bench_api = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench_api)
@@ -301,11 +303,14 @@ def main() -> None:
                 "GET health": clients(health),
             }
             pooled = {name: ([], [], 0.0) for name in phases}
+            spent = dict.fromkeys(phases, 0.0)  # the workers' CPU seconds in each phase
             slice_ratios = []
             for _ in range(args.slices):
                 p50s = {}
                 for name, run_slice in phases.items():
+                    cpu = workers_cpu(server.pid)
                     latencies, errors, elapsed = run_slice(args.seconds / args.slices)
+                    spent[name] += workers_cpu(server.pid) - cpu
                     all_latencies, all_errors, all_elapsed = pooled[name]
                     pooled[name] = (
                         all_latencies + latencies,
@@ -326,6 +331,18 @@ def main() -> None:
                 print(
                     f"  {name} p50 / health p50 = {results[name]['p50'] / ping:.2f}"
                     "  (goal: within 3)"
+                )
+            # The workers' CPU per request, whole (gunicorn's parsing and writing, the app):
+            # what the machine pays for each. Not for the phases with untimed moves in them.
+            per_request = {
+                name: spent[name] / len(pooled[name][0])
+                for name in ("board, again", "replay page", "poll (304)", "GET health")
+            }
+            for name, cpu in per_request.items():
+                print(
+                    f"  {name} workers' CPU per request {cpu * 1000:.3f} ms"
+                    f" = {cpu / per_request['GET health']:.2f}x health's"
+                    + ("  (goal: within 1.5)" if name == "poll (304)" else "")
                 )
             print(
                 "  board, new p50 / health p50 in each slice: "
