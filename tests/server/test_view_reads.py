@@ -132,3 +132,40 @@ def test_the_makers_tag_changes_when_a_mail_fails(mail_app, mail_api):
         db.session.commit()
     failed = _get(mail_api, game_id, keys["red"], tag)
     assert failed.status_code == 200 and failed.json["undelivered"][0]["error"] == "refused"
+
+
+def test_a_view_asked_again_is_its_kept_body_and_each_reader_keeps_their_own(app, api, monkeypatch):
+    from pbem.game import views
+
+    game_id, keys = api.new_game(["red", "blue", "green"])  # red made it
+    readers = {**keys, "public": None}
+    first = {name: _get(api, game_id, key) for name, key in readers.items()}
+    made: list[str | None] = []
+    drawn = views.game_view
+
+    def counted(state, viewer, **rest):
+        made.append(viewer)
+        return drawn(state, viewer, **rest)
+
+    monkeypatch.setattr(views, "game_view", counted)
+    again = {name: _get(api, game_id, key) for name, key in readers.items()}
+    assert made == []  # nothing shown has changed: every body was kept, none made again
+    for name, answer in again.items():
+        assert answer.status_code == 200
+        assert answer.data == first[name].data
+        assert answer.headers["ETag"] == first[name].headers["ETag"]
+        assert answer.json["viewer"] == (None if name == "public" else name)
+    # Each seat's body is its own, kept apart: its hand shows to it alone.
+    hands = {name: again[name].json["players"][name]["hand"] for name in keys}
+    assert all(hands.values())
+    for name in keys:
+        for other in readers:
+            if other != name:
+                assert again[other].json["players"][name].get("hand") != hands[name]
+    # A move makes new views: each is made once, then kept again.
+    colour = again["red"].json["pending"][0]["player"]
+    legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).json
+    api.post_moves(game_id, keys[colour], [legal["moves"][0]], legal["seq"])
+    after = [_get(api, game_id, keys["blue"]) for _ in range(2)]
+    assert made == ["blue"]
+    assert [a.json["seq"] for a in after] == [1, 1] and after[0].data == after[1].data

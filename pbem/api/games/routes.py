@@ -22,11 +22,16 @@ from pbem.game import games
 from pbem.game.games import GameSummary
 from pbem.game.seating import Actor
 from pbem.game.views import callers_view
+from pbem.kept import app_drawn
 from pbem.languages import _
 from pbem.play import lifecycle, orders, unit
 from pbem.play.orders import OrdersShown
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
+
+#: Views' bodies a worker keeps (a few KB each): the games polled most, each as each seat
+#: and the public see it.
+VIEWS_KEPT = 256
 
 
 def known_colour(colour: str) -> None:
@@ -123,9 +128,16 @@ def show(query: dict[str, Any], game_id: int) -> Response:
     Its ETag changes whenever the view does: send it back as `If-None-Match` to be told 304
     Not Modified, with no body, while nothing has changed."""
     seen = callers_view(api_key_hash(required=False), game_id, query.get("colour"))
-    # Returned as a response so the engine's view goes out whole, not cut to the schema.
-    current = seen.etag in request.if_none_match
-    response = Response(status=304) if current else jsonify(seen.build())
+    if seen.etag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        # The body as sent, kept by the game and the tag, which names all the view shows
+        # (its seq, viewer, deadlines, absences, clocks, undelivered mail): a caller asking
+        # again while nothing changed, without the tag, costs the reads but not the view's
+        # making and encoding again. The engine's view goes out whole, not cut to a schema.
+        kept = app_drawn("pbem_api_views", VIEWS_KEPT, in_language=False)
+        body: bytes = kept.get((game_id, seen.etag), lambda: jsonify(seen.build()).get_data())
+        response = Response(body, mimetype="application/json")
     response.set_etag(seen.etag)
     return response
 
