@@ -1,13 +1,21 @@
 """Benchmark the REST API under gunicorn: N concurrent clients playing random games.
 
 For each database (SQLite in a temporary folder, PostgreSQL in a schema of its own) this
-starts gunicorn on a fresh database, lets N client threads play random games (each seat
-through its own key, every move a POST with `expected_seq`) for a while, then lets the same
-N threads call GET /api/health/live for as long, then a player's view of a game
-(GET /api/games/{id} with a key), then the same view sent back its ETag (a 304), and prints
-the rate and p50/p99 latency of each, with the ratios of the p50s to health's. The baseline
-is the liveness answer, which touches nothing (as GET /api/health did before it read the
-database and the scheduler's heartbeats).
+starts gunicorn on a fresh database and runs four phases, N client threads in each: random
+games played (each seat through its own key, every move a POST with `expected_seq`);
+GET /api/health/live; a player's view of a game (GET /api/games/{id} with a key); the same
+view sent back its ETag (a 304). The games the views read are made first, untimed. Each
+phase runs `--slices` times for its share of `--seconds`, the phases in turn, so a shared
+machine slowing down or speeding up meanwhile weighs on every phase alike. Prints the rate
+and p50/p99 latency of each, the ratios of the p50s to health's (and the view's in each
+slice), and the workers' CPU per request of each (from /proc, gunicorn's parsing and
+writing included) beside health's. The baseline is the liveness answer, which touches
+nothing (as GET /api/health did before it read the database and the scheduler's
+heartbeats).
+
+With 8 clients on 2 cores a phase keeps the machine busy, and a p50 is mostly time spent
+queued: the p50 ratios move with what else the machine does (health's p50 swung from 0.7
+to 1.6 ms between runs of one sitting). The CPU per request says what each costs.
 
     python bench/api.py --clients 8 --seconds 20 --db sqlite --db postgresql
 
@@ -28,6 +36,7 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 from common import (  # noqa: E402
@@ -37,6 +46,7 @@ from common import (  # noqa: E402
     new_game,
     players_app,
     wait_until_live,
+    workers_cpu,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,14 +97,24 @@ def health(port: int, stop_at: float, latencies: list[float], errors: list[str])
             errors.append(str(status))
 
 
+def viewer(port: int, url: str, seed: int) -> tuple[int, dict[str, str]]:
+    """A new game of 3 and a player's key (not the game's maker): a bot's (game id, headers)."""
+    game_id, keys = new_game(Client(port), url, random.Random(seed), players=3)
+    return game_id, {"Authorization": f"Bearer {keys['yellow']}"}
+
+
 def view(
-    port: int, url: str, seed: int, stop_at: float, latencies, errors, conditional: bool = False
+    port: int,
+    game: tuple[int, dict[str, str]],
+    stop_at: float,
+    latencies,
+    errors,
+    conditional: bool = False,
 ):
-    """A bot's poll: GET /api/games/{id} with a player's key (not the game's maker), over and
-    over; `conditional` sends back the ETag, as a bot that polls cheaply would (304)."""
+    """A bot's poll: GET /api/games/{id} with a player's key (`viewer`'s), over and over;
+    `conditional` sends back the ETag, as a bot that polls cheaply would (304)."""
     client = Client(port)
-    game_id, keys = new_game(client, url, random.Random(seed), players=3)
-    headers = {"Authorization": f"Bearer {keys['yellow']}"}
+    game_id, headers = game[0], dict(game[1])
     wanted = 200
     if conditional:
         client.connection.request("GET", f"/api/games/{game_id}", headers=headers)
@@ -189,29 +209,64 @@ def bench(label: str, database_url: str, args) -> None:
         kind = args.worker_class or "deploy default"
         print(
             f"{label}: gunicorn {workers} workers ({kind}) x {threads} threads, "
-            f"{args.clients} clients, {args.seconds:g} s each"
+            f"{args.clients} clients, {args.seconds:g} s each in {args.slices} slices"
         )
-        moves, move_errors, move_time = run_clients(
-            lambda i, *rest: play(port, database_url, i, *rest), args.clients, args.seconds
+        # Untimed: the games the bots read, one a client for each kind of read.
+        games = [viewer(port, database_url, 1000 + i) for i in range(2 * args.clients)]
+        # Each phase: work(turn, client, stop_at, latencies, errors). Each turn's moves
+        # start new games (the seed tells them apart); the reads read the same ones.
+        phases = {
+            "POST moves": lambda turn, i, *rest: play(port, database_url, 100 * turn + i, *rest),
+            "GET health": lambda turn, i, *rest: health(port, *rest),
+            "GET view": lambda turn, i, *rest: view(port, games[i], *rest),
+            "GET view 304": lambda turn, i, *rest: view(
+                port, games[args.clients + i], *rest, conditional=True
+            ),
+        }
+        pooled = {name: ([], [], 0.0, 0.0) for name in phases}  # latencies, errors, s, CPU s
+        slice_ratios = []
+        for turn in range(args.slices):
+            p50s = {}
+            for name, work in phases.items():
+                cpu = workers_cpu(server.pid)
+                latencies, errors, elapsed = run_clients(
+                    partial(work, turn), args.clients, args.seconds / args.slices
+                )
+                spent = workers_cpu(server.pid) - cpu
+                before = pooled[name]
+                pooled[name] = (
+                    before[0] + latencies,
+                    before[1] + errors,
+                    before[2] + elapsed,
+                    before[3] + spent,
+                )
+                p50s[name] = statistics.median(latencies)
+            slice_ratios.append(p50s["GET view"] / p50s["GET health"])
+        results = {
+            name: figures(name, latencies, elapsed, errors)
+            for name, (latencies, errors, elapsed, _) in pooled.items()
+        }
+        ping = results["GET health"]["p50"]
+        print(
+            f"  move p50 / health p50 = {results['POST moves']['p50'] / ping:.2f}  (goal: within 3)"
         )
-        checks, health_errors, health_time = run_clients(
-            lambda i, *rest: health(port, *rest), args.clients, args.seconds
+        print(
+            f"  view p50 / health p50 = {results['GET view']['p50'] / ping:.2f}  (goal: within 3)"
         )
-        views, view_errors, view_time = run_clients(
-            lambda i, *rest: view(port, database_url, 1000 + i, *rest), args.clients, args.seconds
+        print(f"  304 p50 / health p50 = {results['GET view 304']['p50'] / ping:.2f}")
+        print(
+            "  view p50 / health p50 in each slice: " + ", ".join(f"{r:.2f}" for r in slice_ratios)
         )
-        polls, poll_errors, poll_time = run_clients(
-            lambda i, *rest: view(port, database_url, 2000 + i, *rest, conditional=True),
-            args.clients,
-            args.seconds,
-        )
-        move = figures("POST moves", moves, move_time, move_errors)
-        ping = figures("GET health", checks, health_time, health_errors)
-        seen = figures("GET view", views, view_time, view_errors)
-        poll = figures("GET view 304", polls, poll_time, poll_errors)
-        print(f"  move p50 / health p50 = {move['p50'] / ping['p50']:.2f}  (goal: within 3)")
-        print(f"  view p50 / health p50 = {seen['p50'] / ping['p50']:.2f}  (goal: within 3)")
-        print(f"  304 p50 / health p50 = {poll['p50'] / ping['p50']:.2f}")
+        # What the workers spent per request, whole (gunicorn's parsing and writing, the
+        # app), from /proc. A move's includes the legal moves its client reads before it
+        # and its share of the games the clients start.
+        per_request = {name: pooled[name][3] / len(pooled[name][0]) for name in phases}
+        for name, cpu in per_request.items():
+            print(
+                f"  {name}: workers' CPU per request {cpu * 1000:.2f} ms"
+                f" = {cpu / per_request['GET health']:.2f}x health's"
+                + ("  (with the legal moves read before it)" if name == "POST moves" else "")
+            )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -221,6 +276,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--slices", type=int, default=4, help="turns each phase takes")
     # By default the server runs as deployed: deploy/gunicorn.conf.py decides.
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--threads", type=int, default=None)
