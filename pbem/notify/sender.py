@@ -295,17 +295,36 @@ def compose_queued(limit: int = 500) -> int:
         .limit(limit)
     ).all()
     reads = composing.Reads()
+    composed: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
     for row in rows:
         try:
-            values: dict[str, Any] = {"message": composing.composed(row, reads)}
+            composed.append({"row": row.id, "composed": composing.composed(row, reads)})
         except Exception as error:  # a bug: kept out of the way, shown to the admin
             current_app.logger.exception("composing outbox row %s failed", row.id)
-            values = {"status": "failed", "last_error": f"composing: {error}"[:2000]}
-        db.session.execute(
-            _outbox.update().where(_outbox.c.id == row.id, _outbox.c.message == "").values(**values)
-        )
+            failed.append({"row": row.id, "error": f"composing: {error}"[:2000]})
+    # One statement for all the rows (on PostgreSQL, psycopg pipelines its executions), not
+    # one built and run for each.
+    for kept, values in ((_KEEP_COMPOSED, composed), (_KEEP_FAILED, failed)):
+        if values:
+            db.session.execute(kept, values)
     db.session.commit()
     return len(rows)
+
+
+#: A composed row's message kept: only while it waits with none, so that of two passes
+#: composing one row at once the first one's is the one sent.
+_KEEP_COMPOSED = (
+    update(_outbox)
+    .where(_outbox.c.id == bindparam("row"), _outbox.c.message == "")
+    .values(message=bindparam("composed"))
+)
+#: A row that could not be composed: failed, with why.
+_KEEP_FAILED = (
+    update(_outbox)
+    .where(_outbox.c.id == bindparam("row"), _outbox.c.message == "")
+    .values(status="failed", last_error=bindparam("error"))
+)
 
 
 def deliver_due(limit: int = 500) -> Delivery:

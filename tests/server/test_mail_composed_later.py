@@ -137,3 +137,35 @@ def test_a_scoring_mail_composed_after_later_moves_says_what_it_said_at_its_move
         later = kept(mail_app, row_id)
         assert same_mail(later) == same_mail(at_once[row_id])
         assert f".s{seq}." in str(message_from_string(later, policy=policy.default)["Message-ID"])
+
+
+def test_a_row_that_cannot_be_composed_fails_alone_and_the_others_are_kept(
+    mail_app, mail_api, monkeypatch
+):
+    game_id, keys = mail_api.new_game(["red", "blue", "green"], options={"rounds": 6})
+    for colour in keys:
+        prefs(mail_api, keys[colour], mail={"every_move": True})
+    play_one(mail_api, game_id, keys, random.Random(3))
+    waiting = [r for r in rows_after(mail_app, game_id, 0) if r[3] == ""]  # the game's
+    assert len(waiting) >= 2
+    broken = waiting[0][0]
+    compose = composing.composed
+
+    def composed(row, reads):
+        if row.id == broken:
+            raise ValueError("a bug in a template")
+        return compose(row, reads)
+
+    monkeypatch.setattr(composing, "composed", composed)
+    with mail_app.app_context():
+        assert sender.compose_queued() == len(waiting)
+        db.session.remove()
+    after = {r[0]: r for r in rows_after(mail_app, game_id, 0)}
+    with mail_app.app_context():
+        failed = db.session.get_one(Notification, broken)
+        assert (failed.status, failed.last_error) == ("failed", "composing: a bug in a template")
+        db.session.remove()
+    assert after[broken][3] == ""  # nothing composed is kept for it, and nothing is sent
+    for row_id, *_ in waiting[1:]:
+        assert after[row_id][2] == "queued" and after[row_id][3].startswith(("From:", "Date:"))
+        assert after[row_id][3] == kept(mail_app, row_id)  # kept once: a later pass leaves it
