@@ -8,11 +8,15 @@ from typing import Any
 from flask import Flask, g, request
 from flask.typing import ResponseReturnValue
 
+from pbem.jinja import FlaskEnvironment
 from pbem.paths import MIGRATIONS_DIR
 
 
 class App(Flask):
-    """Flask, with a GET that met the database gone tried once more (`pbem.store.outage`)."""
+    """Flask, with a GET that met the database gone tried once more (`pbem.store.outage`),
+    drawing its pages in `pbem.jinja`'s environment."""
+
+    jinja_environment = FlaskEnvironment
 
     def dispatch_request(self) -> ResponseReturnValue:
         if request.method not in ("GET", "HEAD"):

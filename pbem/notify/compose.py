@@ -24,7 +24,7 @@ import jinja2
 from flask import current_app
 
 import engine
-from pbem import languages, tokens, words
+from pbem import jinja, languages, tokens, words
 from pbem.clock import now
 from pbem.languages import N_, _, moment_text
 from pbem.notify import addresses, header_fields
@@ -89,7 +89,7 @@ def in_recipients_language(
 
 @cache
 def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = jinja.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,

@@ -21,7 +21,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
-from pbem import languages, words
+from pbem import jinja, languages, words
 from pbem.languages import N_, _, rendering_locale
 from pbem.paths import TEMPLATES_DIR
 from pbem.web import geometry, wording
@@ -99,7 +99,7 @@ PLACES = (*REGIONS, CASTILLO)
 @cache
 def environment() -> jinja2.Environment:
     """The Jinja environment for `templates/` with autoescape on for everything."""
-    env = jinja2.Environment(
+    env = jinja.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

@@ -1,0 +1,86 @@
+"""Every template here is drawn in `pbem.jinja`'s environments, which read a plain dict's
+key at once where Jinja's own would look for an attribute first: the same answers as Jinja
+gives, in every case where the two could differ."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, namedtuple
+
+import jinja2
+import pytest
+from markupsafe import Markup
+
+from pbem import App, jinja
+
+Seat = namedtuple("Seat", "score court")
+
+
+class Tagged(dict):
+    colour = "an attribute"
+
+
+SOURCES = [
+    "{{ view.king }}",
+    "{{ view.regions.toledo.caballeros.red }}",
+    "{{ view.regions.items() | list | length }}",  # the method, not a key
+    "{{ shadowed.items is callable }}|{{ shadowed['items'] }}",  # a key named as a method
+    "{{ shadowed.keys() | sort | join(',') }}",
+    "{{ view.missing is defined }}|{{ view.king is defined }}",
+    "{{ view.missing }}",  # undefined: empty, or an error with Jinja's own message
+    "{{ view.missing.deeper }}",
+    "{{ tagged.colour }}|{{ tagged.other }}",  # a dict subclass: its attribute first
+    "{{ ordered.first }}",
+    "{{ seat.score }}|{{ seat.court }}",
+    "{{ word.upper() }}|{{ word.missing }}",
+    "{{ view.__class__.__name__ }}",
+    "{% for name, seen in view.regions.items() %}"
+    "{{ name }}={{ seen.caballeros.get('red', 0) }};{% endfor %}",
+]
+CONTEXT = {
+    "view": {"king": "toledo", "regions": {"toledo": {"caballeros": {"red": 3}}}},
+    "shadowed": {"items": "a key", "keys": "another"},
+    "tagged": Tagged(colour="a key", other="a key"),
+    "ordered": OrderedDict(first="a key"),
+    "seat": Seat(score=12, court=4),
+    "word": Markup("<b>bold</b>"),
+}
+
+
+def _drawn(env: jinja2.Environment, source: str) -> str:
+    try:
+        return env.from_string(source).render(CONTEXT)
+    except jinja2.UndefinedError as error:
+        return f"UndefinedError: {error}"
+
+
+@pytest.mark.parametrize("undefined", [jinja2.Undefined, jinja2.StrictUndefined])
+@pytest.mark.parametrize("source", SOURCES)
+def test_ours_draws_what_jinjas_own_draws(source, undefined):
+    ours = jinja.Environment(autoescape=True, undefined=undefined)
+    jinjas = jinja2.Environment(autoescape=True, undefined=undefined)
+    assert _drawn(ours, source) == _drawn(jinjas, source)
+
+
+def test_a_plain_dicts_key_is_read_without_asking_for_an_attribute(monkeypatch):
+    """What makes it cheaper: no AttributeError raised and caught for each key."""
+    asked: list[str] = []
+    original = jinja2.Environment.getattr
+
+    def counted(self, obj, attribute):
+        asked.append(attribute)
+        return original(self, obj, attribute)
+
+    monkeypatch.setattr(jinja2.Environment, "getattr", counted)
+    assert jinja.Environment().from_string("{{ view.king }}").render(CONTEXT) == "toledo"
+    assert asked == []
+    assert jinja2.Environment().from_string("{{ view.king }}").render(CONTEXT) == "toledo"
+    assert asked == ["king"]
+
+
+def test_the_pages_the_board_and_the_mails_are_drawn_in_ours():
+    from pbem.notify.compose import _environment
+    from pbem.web.board import environment
+
+    assert App.jinja_environment is jinja.FlaskEnvironment
+    assert isinstance(environment(), jinja.Environment)
+    assert isinstance(_environment(), jinja.Environment)
