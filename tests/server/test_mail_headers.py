@@ -11,6 +11,8 @@ import re
 from email import message_from_bytes, policy
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.languages import LANGUAGES
 from tests.server.every_mail import mails
@@ -123,3 +125,45 @@ def test_every_mails_parts_are_what_the_email_package_writes(mail_app, language)
         )
     # Russian text travels in base64, English in quoted-printable: both ways were checked.
     assert ("base64" if language == "ru" else "quoted-printable") in encodings
+
+
+# Characters a body may hold once its UTF-8 is read as Latin-1, the ones quoted-printable
+# treats apart (its "=", blanks that may end a line, line ends, controls, bytes past ASCII)
+# drawn often, so that they meet the line breaks.
+_BODY_CHARACTERS = st.one_of(
+    st.sampled_from(list("= \t\n\r=a.\x85\x0c\xc3\xa9\x00\x7f")),
+    st.characters(min_codepoint=0, max_codepoint=255),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    body=st.text(_BODY_CHARACTERS, max_size=300)
+    | st.text(max_size=120).map(lambda text: text.encode().decode("latin-1")),
+    maxlinelen=st.integers(min_value=4, max_value=90),
+)
+def test_quoted_printable_is_the_standard_librarys_to_the_character(body, maxlinelen):
+    from email import quoprimime
+
+    from pbem.notify.compose import quoted_printable
+
+    assert quoted_printable(body, maxlinelen) == quoprimime.body_encode(body, maxlinelen)
+
+
+def test_quoted_printable_breaks_every_line_length_as_the_standard_library_does():
+    """Each length of line around the breaks, ending in a blank or not, with an "=" (quoted
+    as three characters) at each place a soft break could cut it."""
+    from email import quoprimime
+
+    from pbem.notify.compose import quoted_printable
+
+    for maxlinelen in (4, 5, 6, 7, 10, 78):
+        for length in range(1, 3 * maxlinelen + 4):
+            for end in ("", " ", "\t", "="):
+                plain = "x" * length + end
+                lines = [plain] + [plain[:at] + "=" + plain[at:] for at in range(len(plain))]
+                for line in lines:
+                    body = f"{line}\n{line}"
+                    assert quoted_printable(body, maxlinelen) == quoprimime.body_encode(
+                        body, maxlinelen
+                    ), (maxlinelen, line)
