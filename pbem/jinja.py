@@ -27,13 +27,22 @@ class _KeysOfPlainDicts:
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         # A plain dict has no other attribute: `obj.keys` still means the method, a subclass
-        # (a Markup, an OrderedDict) and every other object are looked at as Jinja does.
+        # (an OrderedDict) and every other object are looked at as Jinja does.
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
             try:
                 return obj[attribute]
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
-        return super().getattr(obj, attribute)  # type: ignore[misc]
+        # Jinja's own `Environment.getattr`, written out: through `super()` each of the
+        # other look-ups (a page's rows are named tuples) would cost a call more.
+        try:
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
 
 
 class Environment(_KeysOfPlainDicts, jinja2.Environment):
