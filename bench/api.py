@@ -43,10 +43,12 @@ from common import (  # noqa: E402
     Client,
     database,
     free_port,
+    in_slices,
     new_game,
     players_app,
+    print_cpu_per_request,
+    print_slice_ratios,
     wait_until_live,
-    workers_cpu,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -215,7 +217,7 @@ def bench(label: str, database_url: str, args) -> None:
         games = [viewer(port, database_url, 1000 + i) for i in range(2 * args.clients)]
         # Each phase: work(turn, client, stop_at, latencies, errors). Each turn's moves
         # start new games (the seed tells them apart); the reads read the same ones.
-        phases = {
+        works = {
             "POST moves": lambda turn, i, *rest: play(port, database_url, 100 * turn + i, *rest),
             "GET health": lambda turn, i, *rest: health(port, *rest),
             "GET view": lambda turn, i, *rest: view(port, games[i], *rest),
@@ -223,28 +225,15 @@ def bench(label: str, database_url: str, args) -> None:
                 port, games[args.clients + i], *rest, conditional=True
             ),
         }
-        pooled = {name: ([], [], 0.0, 0.0) for name in phases}  # latencies, errors, s, CPU s
-        slice_ratios = []
-        for turn in range(args.slices):
-            p50s = {}
-            for name, work in phases.items():
-                cpu = workers_cpu(server.pid)
-                latencies, errors, elapsed = run_clients(
-                    partial(work, turn), args.clients, args.seconds / args.slices
-                )
-                spent = workers_cpu(server.pid) - cpu
-                before = pooled[name]
-                pooled[name] = (
-                    before[0] + latencies,
-                    before[1] + errors,
-                    before[2] + elapsed,
-                    before[3] + spent,
-                )
-                p50s[name] = statistics.median(latencies)
-            slice_ratios.append(p50s["GET view"] / p50s["GET health"])
+
+        def clients(work):  # a slice of a phase: each client doing `work` in this turn
+            return lambda turn, seconds: run_clients(partial(work, turn), args.clients, seconds)
+
+        phases = {name: clients(work) for name, work in works.items()}
+        ran = in_slices(phases, args.slices, args.seconds, server.pid)
         results = {
-            name: figures(name, latencies, elapsed, errors)
-            for name, (latencies, errors, elapsed, _) in pooled.items()
+            name: figures(name, phase.latencies, phase.seconds, phase.errors)
+            for name, phase in ran.items()
         }
         ping = results["GET health"]["p50"]
         print(
@@ -254,19 +243,10 @@ def bench(label: str, database_url: str, args) -> None:
             f"  view p50 / health p50 = {results['GET view']['p50'] / ping:.2f}  (goal: within 3)"
         )
         print(f"  304 p50 / health p50 = {results['GET view 304']['p50'] / ping:.2f}")
-        print(
-            "  view p50 / health p50 in each slice: " + ", ".join(f"{r:.2f}" for r in slice_ratios)
-        )
-        # What the workers spent per request, whole (gunicorn's parsing and writing, the
-        # app), from /proc. A move's includes the legal moves its client reads before it
-        # and its share of the games the clients start.
-        per_request = {name: pooled[name][3] / len(pooled[name][0]) for name in phases}
-        for name, cpu in per_request.items():
-            print(
-                f"  {name}: workers' CPU per request {cpu * 1000:.2f} ms"
-                f" = {cpu / per_request['GET health']:.2f}x health's"
-                + ("  (with the legal moves read before it)" if name == "POST moves" else "")
-            )
+        print_slice_ratios(ran, "GET view")
+        # A move's CPU includes the legal moves its client reads before it and its share of
+        # the games the clients start.
+        print_cpu_per_request(ran, works, {"POST moves": "  (with the legal moves read before it)"})
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

@@ -11,13 +11,15 @@ import json
 import os
 import random
 import socket
+import statistics
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -102,6 +104,68 @@ def workers_cpu(server_pid: int) -> float:
     (parsing, the app, writing the answer), at the kernel's tick (10 ms)."""
     children = Path(f"/proc/{server_pid}/task/{server_pid}/children").read_text().split()
     return sum(process_cpu(int(child)) for child in children)
+
+
+@dataclass
+class Phase:
+    """What one kind of request gave over all its slices (`in_slices`)."""
+
+    latencies: list[float] = field(default_factory=list)  # seconds, each request's
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # how long its slices took together
+    cpu: float = 0.0  # what the server's workers spent in them, seconds
+    p50s: list[float] = field(default_factory=list)  # each slice's p50
+
+    @property
+    def cpu_per_request(self) -> float:
+        return self.cpu / len(self.latencies)
+
+
+def in_slices(
+    phases: dict[str, Callable[[int, float], tuple[list[float], list[str], float]]],
+    slices: int,
+    seconds: float,
+    server_pid: int,
+) -> dict[str, Phase]:
+    """Each phase run `slices` times for its share of `seconds`, the phases in turn, so a
+    shared machine slowing down or speeding up meanwhile weighs on every phase alike; with
+    what the server's workers spent in each. A phase is `run(turn, seconds)`, which gives
+    its requests' latencies, its errors and how long it took."""
+    ran = {name: Phase() for name in phases}
+    for turn in range(slices):
+        for name, run in phases.items():
+            cpu = workers_cpu(server_pid)
+            latencies, errors, elapsed = run(turn, seconds / slices)
+            phase = ran[name]
+            phase.cpu += workers_cpu(server_pid) - cpu
+            phase.latencies += latencies
+            phase.errors += errors
+            phase.seconds += elapsed
+            phase.p50s.append(statistics.median(latencies))
+    return ran
+
+
+def print_cpu_per_request(
+    ran: dict[str, Phase], names: Iterable[str], notes: Mapping[str, str] | None = None
+) -> None:
+    """The workers' CPU per request of each named phase, whole (gunicorn's parsing and
+    writing, the app), beside health's ("GET health"): what the machine pays for each."""
+    health = ran["GET health"].cpu_per_request
+    for name in names:
+        cpu = ran[name].cpu_per_request
+        print(
+            f"  {name}: workers' CPU per request {cpu * 1000:.3f} ms = {cpu / health:.2f}x"
+            f" health's{(notes or {}).get(name, '')}"
+        )
+
+
+def print_slice_ratios(ran: dict[str, Phase], name: str) -> None:
+    """`name`'s p50 over health's ("GET health") in each slice: how far the machine's
+    swings moved the ratio."""
+    ratios = (
+        mine / health for mine, health in zip(ran[name].p50s, ran["GET health"].p50s, strict=True)
+    )
+    print(f"  {name} p50 / health p50 in each slice: " + ", ".join(f"{r:.2f}" for r in ratios))
 
 
 def free_port() -> int:

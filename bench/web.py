@@ -42,7 +42,6 @@ import os
 import random
 import re
 import signal
-import statistics
 import tempfile
 import threading
 import time
@@ -50,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
-from common import workers_cpu  # noqa: E402
+from common import in_slices, print_cpu_per_request, print_slice_ratios  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("bench_api", Path(__file__).parent / "api.py")
 bench_api = importlib.util.module_from_spec(_spec)
@@ -291,37 +290,21 @@ def main() -> None:
                 bench_api.health(port, stop_at, latencies, errors)
 
             def clients(work):
-                return lambda seconds: bench_api.run_clients(work, args.clients, seconds)
+                return lambda turn, seconds: bench_api.run_clients(work, args.clients, seconds)
 
-            # Each phase: (latencies, errors, elapsed) of a slice lasting some seconds.
+            # Each phase: run(turn, seconds) gives a slice's latencies, errors and time taken.
             phases = {
-                "board, new": lambda seconds: boards_after_moves(players, seconds),
+                "board, new": lambda turn, seconds: boards_after_moves(players, seconds),
                 "board, amid moves": clients(amid_moves),
                 "board, again": clients(again),
                 "replay page": clients(replay),
                 "poll (304)": clients(poll),
                 "GET health": clients(health),
             }
-            pooled = {name: ([], [], 0.0) for name in phases}
-            spent = dict.fromkeys(phases, 0.0)  # the workers' CPU seconds in each phase
-            slice_ratios = []
-            for _ in range(args.slices):
-                p50s = {}
-                for name, run_slice in phases.items():
-                    cpu = workers_cpu(server.pid)
-                    latencies, errors, elapsed = run_slice(args.seconds / args.slices)
-                    spent[name] += workers_cpu(server.pid) - cpu
-                    all_latencies, all_errors, all_elapsed = pooled[name]
-                    pooled[name] = (
-                        all_latencies + latencies,
-                        all_errors + errors,
-                        all_elapsed + elapsed,
-                    )
-                    p50s[name] = statistics.median(latencies)
-                slice_ratios.append(p50s["board, new"] / p50s["GET health"])
+            ran = in_slices(phases, args.slices, args.seconds, server.pid)
             results = {
-                name: bench_api.figures(name, latencies, elapsed, errors)
-                for name, (latencies, errors, elapsed) in pooled.items()
+                name: bench_api.figures(name, phase.latencies, phase.seconds, phase.errors)
+                for name, phase in ran.items()
             }
             replaced = sum(p.replaced for p in players)
             if replaced:
@@ -332,22 +315,13 @@ def main() -> None:
                     f"  {name} p50 / health p50 = {results[name]['p50'] / ping:.2f}"
                     "  (goal: within 3)"
                 )
-            # The workers' CPU per request, whole (gunicorn's parsing and writing, the app):
-            # what the machine pays for each. Not for the phases with untimed moves in them.
-            per_request = {
-                name: spent[name] / len(pooled[name][0])
-                for name in ("board, again", "replay page", "poll (304)", "GET health")
-            }
-            for name, cpu in per_request.items():
-                print(
-                    f"  {name} workers' CPU per request {cpu * 1000:.3f} ms"
-                    f" = {cpu / per_request['GET health']:.2f}x health's"
-                    + ("  (goal: within 1.5)" if name == "poll (304)" else "")
-                )
-            print(
-                "  board, new p50 / health p50 in each slice: "
-                + ", ".join(f"{r:.2f}" for r in slice_ratios)
+            # Not for the phases with untimed moves in them.
+            print_cpu_per_request(
+                ran,
+                ("board, again", "replay page", "poll (304)"),
+                {"poll (304)": "  (goal: within 1.5)"},
             )
+            print_slice_ratios(ran, "board, new")
             print(
                 f"  board, amid moves p50 / health p50 = "
                 f"{results['board, amid moves']['p50'] / ping:.2f}  (for reference: each read "
