@@ -142,6 +142,7 @@ def _orders_form(page: pages.BoardPage) -> OrdersForm | None:
     seat = page.orders_seat
     if seat is None:
         return None
+    # A page has an orders seat at the game's current position only: `shown` is its seq.
     given = orders.read_own_seat(page.game_id, page.seed, page.shown, seat)
     return {
         "colour": seat,
