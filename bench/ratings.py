@@ -46,7 +46,7 @@ def fill(url: str, players: int, games: int, seed: int) -> None:
     """The tables the record pages read, filled in bulk as the server would have left them."""
     import sqlalchemy as sa
 
-    from pbem.game.ratings import ordinal
+    from pbem.game.ratings import HISTORY_POINTS, ordinal
     from pbem.store.models import (
         CardPlay,
         Decision,
@@ -83,6 +83,7 @@ def fill(url: str, players: int, games: int, seed: int) -> None:
             ],
         )
         rated: dict[int, list[int]] = {p: [0, 0, 0, 0, 0] for p in range(1, players + 1)}
+        shown: dict[int, list[float]] = {p: [] for p in range(1, players + 1)}
         game_rows, result_rows = [], []
         for g in range(1, games + 1):
             ended = start + timedelta(minutes=5 * g)
@@ -90,6 +91,10 @@ def fill(url: str, players: int, games: int, seed: int) -> None:
             game_rows.append(_game(g, seated[0], "finished", ended, len(seated)))
             for place, p in enumerate(seated, start=1):
                 mu = rng.gauss(25, 4)
+                moved = mu + rng.gauss(0, 1)
+                if not shown[p]:
+                    shown[p].append(ordinal(mu, 6.0))
+                shown[p].append(ordinal(moved, 5.8))
                 result_rows.append(
                     {
                         "game_id": g,
@@ -99,7 +104,7 @@ def fill(url: str, players: int, games: int, seed: int) -> None:
                         "score": rng.randint(30, 120),
                         "mu_before": mu,
                         "sigma_before": 6.0,
-                        "mu_after": mu + rng.gauss(0, 1),
+                        "mu_after": moved,
                         "sigma_after": 5.8,
                         "bot_finished": False,
                         "rated": True,
@@ -150,6 +155,8 @@ def fill(url: str, players: int, games: int, seed: int) -> None:
                     "games_3": two,
                     "games_4": three,
                     "games_5": four,
+                    # As the server keeps it: the last games' and the one before them.
+                    "history": shown[p][-(HISTORY_POINTS + 1) :] or None,
                     "updated_at": start,
                 }
             )

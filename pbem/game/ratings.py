@@ -56,7 +56,8 @@ PLAYER_COUNTS = (2, 3, 4, 5)
 #: refuse a later one; a page past the end is empty).
 LAST_PAGE = 10_000
 
-#: A player's page draws the rating after at most this many of their last rated games.
+#: A player's page draws the rating after at most this many of their last rated games (kept
+#: with their rating, `PlayerRating.history`).
 HISTORY_POINTS = 100
 
 #: The statuses of a player's games that are still going.
@@ -162,7 +163,7 @@ _OWED = select(func.count()).select_from(_LAST_DECISIONS).scalar_subquery()
 
 #: A player's record (`player`) in one read: name, rating, reliability. Built once and
 #: prepared: making a statement costs more than the database's answer to it.
-_RECORD = Prepared(
+_RECORD_READ = (
     select(
         _players.c.id,
         _players.c.name,
@@ -176,6 +177,9 @@ _RECORD = Prepared(
     .select_from(_players.outerjoin(_ratings, _ratings.c.player_id == _players.c.id))
     .where(_players.c.id == bindparam("player"))
 )
+_RECORD = Prepared(_RECORD_READ)
+#: The record with the kept rating history, for their page.
+_RECORD_AND_HISTORY = Prepared(_RECORD_READ.add_columns(_ratings.c.history))
 
 
 def player_record(player_id: int) -> PlayerRecord:
@@ -230,22 +234,22 @@ def _games_page(finished: Sequence[Any], per_page: int, going: Sequence[Any]) ->
 class PlayerPage(TypedDict):
     record: PlayerRecord
     games: PlayerGames
-    history: list[HistoryPoint]  # the first page's only
+    # The first page's only: the shown rating before the first of their last HISTORY_POINTS
+    # rated games and after each, the oldest first (empty before a first rated game).
+    history: list[float]
     cards: list[CardStat]  # the first page's only
 
 
 def player_page(player_id: int, page: int = 1, per_page: int = 20) -> PlayerPage:
     """All a player's page shows, read together (on PostgreSQL one round trip): their
-    record, a page of finished games (the first page's read also gives the rating's
-    history), and on the first page the games they are in now and the action cards they
-    chose."""
+    record, a page of finished games, and on the first page the rating's history, the games
+    they are in now and the action cards they chose."""
     if not 0 < player_id <= MAX_ID:
         raise _no_player(player_id)
     first = page == 1
-    wanted = max(HISTORY_POINTS, per_page + 1) if first else per_page + 1
     asked = {"player": player_id}
-    results = {**asked, "skip": (page - 1) * per_page, "most": wanted}
-    calls = [(_RECORD, asked), (_RESULTS, results)]
+    results = {**asked, "skip": (page - 1) * per_page, "most": per_page + 1}
+    calls = [(_RECORD_AND_HISTORY if first else _RECORD, asked), (_RESULTS, results)]
     if first:
         calls += [(_CURRENT, asked), (_CARDS, asked)]
     record, finished, *more = all_together(reads.connection(), calls)
@@ -253,9 +257,7 @@ def player_page(player_id: int, page: int = 1, per_page: int = 20) -> PlayerPage
     return {
         "record": _record(player_id, record[0] if record else None),
         "games": _games_page(finished, per_page, going),
-        "history": _history([row for row in finished if row.rated][:HISTORY_POINTS])
-        if first
-        else [],
+        "history": (record[0].history or []) if first and record else [],
         "cards": _card_stats(cards) if first else [],
     }
 
@@ -280,8 +282,8 @@ _RESULTS = Prepared(
     .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
     .where(_results.c.player_id == bindparam("player"))
     .order_by(_results.c.rated_at.desc(), _results.c.game_id.desc())
-    .offset(bindparam("skip"))
-    .limit(bindparam("most"))
+    .offset(bindparam("skip", type_=Integer))
+    .limit(bindparam("most", type_=Integer))
 )
 
 #: The games a player (`player`) holds seats in that are still going.
@@ -429,34 +431,6 @@ def _card_stats(rows: Sequence[Any]) -> list[CardStat]:
         {"card": row.card, "plays": row.plays, "average": row.points / row.plays}
         for row in rows
         if row.plays
-    ]
-
-
-class HistoryPoint(TypedDict):
-    game_id: int | None  # the game after which the rating was this (None: before any)
-    ended: str | None  # ISO 8601, UTC
-    ordinal: float
-
-
-def _history(newest: Sequence[Any]) -> list[HistoryPoint]:
-    """The shown rating after each of these rated results (the newest first, each with its
-    game's `id`), the oldest first, starting from where it stood before the first of them."""
-    if not newest:
-        return []
-    rows = list(reversed(newest))
-    first = rows[0]
-    start: HistoryPoint = {
-        "game_id": None,
-        "ended": None,
-        "ordinal": ordinal(first.mu_before, first.sigma_before),
-    }
-    return [start] + [
-        {
-            "game_id": row.id,
-            "ended": _iso(row.rated_at),
-            "ordinal": ordinal(row.mu_after, row.sigma_after),
-        }
-        for row in rows
     ]
 
 

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection
 
 import engine
 from pbem.extensions import db
-from pbem.game.ratings import MODEL, PLAYER_COUNTS, ordinal
+from pbem.game.ratings import HISTORY_POINTS, MODEL, PLAYER_COUNTS, ordinal
 from pbem.store.models import (
     CardPlay,
     Game,
@@ -137,7 +137,9 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
     _count_card_plays(connection, game_id, {r.colour: r.player_id for r in holders if r.person})
     players = len({row.player_id for row in holders})
     rated = len({r.side for r in found}) >= 2
-    before = _locked_ratings(connection, [r.player_id for r in found], ended, create=rated)
+    before, histories = _locked_ratings(
+        connection, [r.player_id for r in found], ended, create=rated
+    )
     after = dict(before)
     if rated:
         teams = sorted({r.side for r in found})
@@ -168,7 +170,7 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
         ],
     )
     if rated:
-        _move_ratings_on(connection, after, players, ended)
+        _move_ratings_on(connection, before, after, histories, players, ended)
 
 
 def card_plays(
@@ -227,8 +229,9 @@ def _count_card_plays(connection: Connection, game_id: int, people: dict[str, in
 
 def _locked_ratings(
     connection: Connection, player_ids: list[int], moment: datetime, *, create: bool
-) -> dict[int, tuple[float, float]]:
-    """Each person's (mu, sigma) now, the model's prior for one never rated. With `create`
+) -> tuple[dict[int, tuple[float, float]], dict[int, list[float]]]:
+    """Each person's (mu, sigma) now, the model's prior for one never rated, and their kept
+    rating history (empty before their first rated game). With `create`
     their rows are made if missing and locked (PostgreSQL) until the transaction ends, in
     the players' order, so two games ending at once with a person in common rate one after
     the other instead of one overwriting the other's change."""
@@ -242,19 +245,30 @@ def _locked_ratings(
             [{"player_id": p, **prior, **counts, "updated_at": moment} for p in player_ids],
         )
     query = (
-        select(_ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma)
+        select(_ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.history)
         .where(_ratings.c.player_id.in_(player_ids))
         .order_by(_ratings.c.player_id)
     )
     if create:
         query = query.with_for_update()
-    found = {row.player_id: (row.mu, row.sigma) for row in connection.execute(query)}
-    return {p: found.get(p, (MODEL.mu, MODEL.sigma)) for p in player_ids}
+    rows = connection.execute(query).all()
+    found = {row.player_id: (row.mu, row.sigma) for row in rows}
+    return (
+        {p: found.get(p, (MODEL.mu, MODEL.sigma)) for p in player_ids},
+        {row.player_id: row.history or [] for row in rows},
+    )
 
 
 def _move_ratings_on(
-    connection: Connection, after: dict[int, tuple[float, float]], players: int, moment: datetime
+    connection: Connection,
+    before: dict[int, tuple[float, float]],
+    after: dict[int, tuple[float, float]],
+    histories: dict[int, list[float]],
+    players: int,
+    moment: datetime,
 ) -> None:
+    """Each person's new rating, one more rated game counted, and the shown rating after it
+    added to their kept history (which starts at the one before their first)."""
     counted = {"games": _ratings.c.games + 1}
     if players in PLAYER_COUNTS:
         column = f"games_{players}"
@@ -266,6 +280,7 @@ def _move_ratings_on(
             mu=bindparam("mu"),
             sigma=bindparam("sigma"),
             ordinal=bindparam("shown"),
+            history=bindparam("history", type_=_ratings.c.history.type),
             updated_at=moment,
             **counted,
         )
@@ -273,10 +288,24 @@ def _move_ratings_on(
     connection.execute(
         statement,
         [
-            {"player": p, "mu": mu, "sigma": sigma, "shown": ordinal(mu, sigma)}
+            {
+                "player": p,
+                "mu": mu,
+                "sigma": sigma,
+                "shown": ordinal(mu, sigma),
+                "history": _history_after(
+                    histories.get(p) or [ordinal(*before[p])], ordinal(mu, sigma)
+                ),
+            }
             for p, (mu, sigma) in sorted(after.items())
         ],
     )
+
+
+def _history_after(history: list[float], shown: float) -> list[float]:
+    """A kept rating history with the rating after one more game: its last
+    HISTORY_POINTS games and where it stood before the first of them."""
+    return (history + [shown])[-(HISTORY_POINTS + 1) :]
 
 
 #: Every finished game with the moment of its last move (when it ended), in that order.

@@ -490,6 +490,10 @@ class PlayerRating(Model):
     games_3: Mapped[int] = mapped_column(Integer, default=0)
     games_4: Mapped[int] = mapped_column(Integer, default=0)
     games_5: Mapped[int] = mapped_column(Integer, default=0)
+    # The shown rating (ordinal) before the first of their last HISTORY_POINTS rated games and
+    # after each, the oldest first: the chart their page draws, kept so the page reads one
+    # row rather than a hundred results (None: no rated game yet).
+    history: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 

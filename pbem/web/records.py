@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from pbem.errors import NotFound
 from pbem.game import ratings
-from pbem.game.ratings import CardStat, FinishedGame, HistoryPoint
+from pbem.game.ratings import CardStat, FinishedGame
 from pbem.kept import app_drawn
 from pbem.languages import _, day_text, number_text, number_writer, share_text
 from pbem.web.beside import beside, signed
@@ -46,21 +46,21 @@ class RatingChart(TypedDict):
     last: str
 
 
-def rating_chart(history: list[HistoryPoint]) -> RatingChart | None:
-    """The rating's history as a line to draw on the server (None with fewer than two
-    points): the oldest shown game on the left, a grid line at each whole step of 5."""
-    if len(history) < 2:
+def rating_chart(values: list[float]) -> RatingChart | None:
+    """The rating's history (the shown rating at each point, the oldest first) as a line to
+    draw on the server (None with fewer than two points): the oldest on the left, a grid
+    line at each whole step of 5."""
+    if len(values) < 2:
         return None
-    values = [point["ordinal"] for point in history]
     low, high = min(values + [0.0]), max(values + [5.0])
     step = 5 * max(1, int((high - low) // 20) + 1)
     low, high = step * (low // step), step * -(-high // step)
     inner_w = CHART_WIDTH - CHART_LEFT - CHART_MARGIN
     inner_h = CHART_HEIGHT - 2 * CHART_MARGIN
     left, bottom, span, last = CHART_LEFT, CHART_HEIGHT - CHART_MARGIN, high - low, len(values) - 1
-    # Each point as `x,y` (a hundred of them: written inline, not through a call each).
+    # Each point as `x,y` to a tenth (a hundred of them: formatted inline, with no call each).
     points = [
-        f"{round(left + inner_w * i / last, 1)},{round(bottom - inner_h * (v - low) / span, 1)}"
+        f"{left + inner_w * i / last:.1f},{bottom - inner_h * (v - low) / span:.1f}"
         for i, v in enumerate(values)
     ]
     ticks, tick = [], low

@@ -4,17 +4,21 @@ records beside several names read at once, and an organiser's minimums for an op
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 import sqlalchemy as sa
+from flask_migrate import downgrade, upgrade
 
 import engine
+from pbem import create_app
 from pbem.cli import main
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.game import ratings as records
 from pbem.play import ratings
-from pbem.store.models import CardPlay, Decision, Game, Move, Player
-from tests.server.conftest import assert_problem
+from pbem.store.models import CardPlay, Decision, Game, GameRating, Move, Player, PlayerRating
+from tests.server.conftest import assert_problem, one_player_and_game, unmigrated_database
 from tests.server.test_ratings import new_game_of, people, play_out, player_ids, ratings_now
 
 
@@ -128,22 +132,38 @@ def test_a_finished_game_keeps_each_persons_card_plays_as_a_replay_counts_them(
     assert kept_card_plays(app) == kept
 
 
+def results_history(app, player_id: int, points: int) -> list[float]:
+    """The rating history as the kept results give it: the shown rating before the first of
+    the last `points` rated games and after each, the oldest first."""
+    with app.app_context():
+        rows = db.session.execute(
+            sa.select(GameRating)
+            .where(GameRating.player_id == player_id, GameRating.rated)
+            .order_by(GameRating.rated_at, GameRating.game_id)
+        ).scalars()
+        last = list(rows)[-points:]
+    return [records.ordinal(last[0].mu_before, last[0].sigma_before)] + [
+        records.ordinal(r.mu_after, r.sigma_after) for r in last
+    ]
+
+
 def test_the_rating_history_starts_before_the_first_game_and_ends_at_the_rating(
     app, api, monkeypatch
 ):
     emails = people(api, 3)
-    for seed in (1, 2):
-        play_out(app, new_game_of(api, emails, ["red", "blue", "green"]), seed=seed)
+    play_out(app, new_game_of(api, emails, ["red", "blue", "green"]), seed=1)
+    ann = player_ids(app, emails)[0]
     with app.app_context():
-        ann = db.session.execute(sa.select(Player.id).where(Player.email == emails[0])).scalar_one()
+        first = records.player_page(ann)["history"]
+    assert first == results_history(app, ann, 100)
+    assert len(first) == 2 and first[0] == records.ordinal(records.MODEL.mu, records.MODEL.sigma)
+    # Kept for the last HISTORY_POINTS games: the second game's history starts after the first.
+    monkeypatch.setattr(ratings, "HISTORY_POINTS", 1)
+    play_out(app, new_game_of(api, emails, ["red", "blue", "green"]), seed=2)
+    with app.app_context():
         history = records.player_page(ann)["history"]
-        assert len(history) == 3 and history[0]["game_id"] is None
-        assert history[0]["ordinal"] == records.ordinal(records.MODEL.mu, records.MODEL.sigma)
-        mu, sigma, ordinal, *_ = ratings_now(app)[ann]
-        assert history[-1]["ordinal"] == ordinal
-        # Drawn after the last game alone, it starts where the game before left it.
-        monkeypatch.setattr(records, "HISTORY_POINTS", 1)
-        assert records.player_page(ann)["history"][0]["ordinal"] == history[1]["ordinal"]
+    assert history == results_history(app, ann, 1)
+    assert history[0] == first[1] and history[-1] == ratings_now(app)[ann][2]
 
 
 def test_records_read_together_equal_each_read_alone(app, api):
@@ -228,3 +248,60 @@ def test_the_shown_rating_is_openskills_own_ordinal():
         mu, sigma = rng.uniform(-10, 60), rng.uniform(0.5, 9)
         expected = records.MODEL.rating(mu=mu, sigma=sigma).ordinal()
         assert records.ordinal(mu, sigma) == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_migration_fills_each_history_from_the_kept_results(tmp_path):
+    with unmigrated_database(tmp_path, "pbem_history_") as url:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "migration-test"})
+        with app.app_context():
+            upgrade(revision="c7d1e5a9f3b8")
+            moment = datetime(2026, 3, 1, tzinfo=UTC)
+            with db.engine.begin() as connection:
+                one_player_and_game(connection, moment)
+                for game_id in (2, 3):
+                    connection.execute(
+                        sa.text(
+                            "INSERT INTO games (id, title, options, timing, seed, status,"
+                            " creator_id, colours, pending, seq, created_at, updated_at) VALUES"
+                            " (:g, 'G', '{}', '{}', 1, 'finished', 1, '[]', '[]', 0, :t, :t)"
+                        ),
+                        {"g": game_id, "t": moment},
+                    )
+                # Game 3 ended first; game 2 was not rated (no other person in it).
+                for game_id, day, rated, before, after in (
+                    (3, 1, True, 25.0, 27.0),
+                    (2, 2, False, 27.0, 27.0),
+                    (1, 3, True, 27.0, 26.0),
+                ):
+                    connection.execute(
+                        sa.text(
+                            "INSERT INTO game_ratings (game_id, player_id, players, rank, score,"
+                            " mu_before, sigma_before, mu_after, sigma_after, bot_finished,"
+                            " rated, rated_at) VALUES (:g, 1, 3, 1, 50, :b, 8.0, :a, 7.0,"
+                            " false, :r, :t)"
+                        ),
+                        {
+                            "g": game_id,
+                            "b": before,
+                            "a": after,
+                            "r": rated,
+                            "t": moment + timedelta(days=day),
+                        },
+                    )
+                connection.execute(
+                    sa.text(
+                        "INSERT INTO player_ratings (player_id, mu, sigma, ordinal, games,"
+                        " games_2, games_3, games_4, games_5, updated_at)"
+                        " VALUES (1, 26.0, 7.0, 5.0, 2, 0, 2, 0, 0, :t)"
+                    ),
+                    {"t": moment},
+                )
+            upgrade()
+            with db.engine.connect() as connection:
+                kept = connection.execute(sa.select(PlayerRating.history)).scalar_one()
+            assert kept == [25.0 - 24.0, 27.0 - 21.0, 26.0 - 21.0]
+            downgrade(revision="c7d1e5a9f3b8")
+            with db.engine.connect() as connection:
+                columns = {c["name"] for c in sa.inspect(connection).get_columns("player_ratings")}
+            assert "history" not in columns
+            db.engine.dispose()

@@ -96,6 +96,7 @@ def ratings_now(app) -> dict[int, tuple]:
                 r.games_3,
                 r.games_4,
                 r.games_5,
+                r.history,
             )
             for r in rows
         }
