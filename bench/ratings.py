@@ -4,16 +4,19 @@
 A fresh schema is migrated and filled in bulk (rows as the server writes them, numbers
 drawn at random): P players with ratings, G finished games with a result for each of
 their 3-5 people, 40 closed decisions and about 20 action cards chosen per player, and a
-few thousand games still going with their seats. Then one client asks, in turns so the
-machine's ups and downs fall on all alike: GET /api/health/live (the baseline, which reads
-nothing), a random player's page, its API answer, the standings (all games, and 4-player
-games), and the standings' 40th page. Prints each one's p50 and p99, and its p50 as a
-multiple of health's. The standings' pages are kept per worker until a game is rated (or a
-minute passes): after the warm-up turns each is a kept page and one read of the newest
-result's id; a player's page is drawn anew at every look.
+few thousand games still going with their seats (each person's kept rating history too).
+Then one client asks, each kind of request over and over for a slice of time, the kinds in
+turn so the machine's ups and downs fall on all alike: GET /api/health/live (the baseline,
+which reads nothing), a random player's page, its API answer, the standings (all games, and
+4-player games), and the standings' 40th page. Prints each one's p50 and p99, its p50 as a
+multiple of health's (and the player's page's in each slice), and what gunicorn's workers
+spent on each request beside what they spent on health's. The standings' pages are kept
+per worker until a game is rated (or a minute passes): after the warm-up turns each is a
+kept page and one read of the newest result's id; a player's page is drawn anew at every
+look.
 
     python bench/ratings.py                          # 10,000 players, 100,000 games
-    python bench/ratings.py --players 2000 --games 20000 --rounds 200
+    python bench/ratings.py --players 2000 --games 20000 --seconds 14
 
 PostgreSQL: 127.0.0.1:5432 (trust), database `test`, a schema of its own.
 Figures, not a test: nothing here passes or fails.
@@ -28,10 +31,18 @@ import signal
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from common import Client, database  # noqa: E402
+from common import (  # noqa: E402
+    Client,
+    Phase,
+    database,
+    in_slices,
+    print_cpu_per_request,
+    print_slice_ratios,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -224,40 +235,59 @@ def _game(game_id: int, creator: int, status: str, moment: datetime, seats: int)
     }
 
 
-def measure(port: int, players: int, rounds: int, seed: int) -> dict[str, list[float]]:
-    """Each request kind asked once a turn, `rounds` turns; the seconds each took."""
+#: Each kind of request the bench asks, and the path of one (a random player's).
+KINDS: dict[str, Callable[[random.Random, int], str]] = {
+    "GET health": lambda _rng, _players: "/api/health/live",
+    "GET /players/<id>": lambda rng, players: f"/players/{rng.randint(1, players)}",
+    "GET /api/players/<id>": lambda rng, players: f"/api/players/{rng.randint(1, players)}",
+    "GET /ratings": lambda _rng, _players: "/ratings",
+    "GET /ratings?players=4": lambda _rng, _players: "/ratings?players=4",
+    "GET /ratings?page=40": lambda _rng, _players: "/ratings?page=40",
+    "GET /api/ratings": lambda _rng, _players: "/api/ratings",
+}
+
+
+def measure(
+    server_pid: int, port: int, players: int, seconds: float, slices: int, seed: int
+) -> dict[str, Phase]:
+    """Each kind of request asked over and over by one client for its share of `seconds`,
+    the kinds in turn `slices` times (after every kind was asked 20 times, untimed, to warm
+    the workers' caches and connections): each request's seconds and the workers' CPU."""
     rng = random.Random(seed)
     client = Client(port)
-    kinds = {
-        "health/live": lambda: "/api/health/live",
-        "/players/<id>": lambda: f"/players/{rng.randint(1, players)}",
-        "/api/players/<id>": lambda: f"/api/players/{rng.randint(1, players)}",
-        "/ratings": lambda: "/ratings",
-        "/ratings?players=4": lambda: "/ratings?players=4",
-        "/ratings?page=40": lambda: "/ratings?page=40",
-        "/api/ratings": lambda: "/api/ratings",
-    }
-    times: dict[str, list[float]] = {name: [] for name in kinds}
-    for turn in range(rounds + 20):
-        for name, path in kinds.items():
-            target = path()
-            started = time.perf_counter()
-            client.connection.request("GET", target)
-            response = client.connection.getresponse()
-            response.read()
-            took = time.perf_counter() - started
-            if response.status != 200:
-                raise RuntimeError(f"{target}: {response.status}")
-            if turn >= 20:  # the first turns warm the workers' caches and connections
-                times[name].append(took)
-    return times
+
+    def ask(path: str) -> None:
+        client.connection.request("GET", path)
+        response = client.connection.getresponse()
+        response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{path}: {response.status}")
+
+    def asking(kind: str) -> Callable[[int, float], tuple[list[float], list[str], float]]:
+        def run(_turn: int, share: float) -> tuple[list[float], list[str], float]:
+            latencies: list[float] = []
+            began = time.perf_counter()
+            while time.perf_counter() - began < share:
+                path = KINDS[kind](rng, players)
+                started = time.perf_counter()
+                ask(path)
+                latencies.append(time.perf_counter() - started)
+            return latencies, [], time.perf_counter() - began
+
+        return run
+
+    for _ in range(20):
+        for path in KINDS.values():
+            ask(path(rng, players))
+    return in_slices({kind: asking(kind) for kind in KINDS}, slices, seconds, server_pid)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=28.0, help="all kinds together")
+    parser.add_argument("--slices", type=int, default=8, help="turns each kind takes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pg", default="postgresql+psycopg://127.0.0.1:5432/test")
     args = parser.parse_args()
@@ -277,18 +307,20 @@ def main() -> None:
         )
         server, port = start_server(url, None, None)
         try:
-            times = measure(port, args.players, args.rounds, args.seed)
+            ran = measure(server.pid, port, args.players, args.seconds, args.slices, args.seed)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
-    base = statistics.median(times["health/live"])
-    for name, seconds in times.items():
-        ordered = sorted(seconds)
+    base = statistics.median(ran["GET health"].latencies)
+    for name, phase in ran.items():
+        ordered = sorted(phase.latencies)
         p50, p99 = statistics.median(ordered), ordered[int(len(ordered) * 0.99) - 1]
         print(
-            f"  {name:<20} p50 {p50 * 1000:7.2f} ms  p99 {p99 * 1000:7.2f} ms  "
-            f"{p50 / base:5.2f}x health"
+            f"  {name:<24} {len(ordered):6} requests  p50 {p50 * 1000:6.2f} ms  "
+            f"p99 {p99 * 1000:6.2f} ms  {p50 / base:5.2f}x health"
         )
+    print_slice_ratios(ran, "GET /players/<id>")
+    print_cpu_per_request(ran, [name for name in KINDS if name != "GET health"])
 
 
 if __name__ == "__main__":
