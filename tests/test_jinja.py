@@ -1,6 +1,7 @@
 """Every template here is drawn in `pbem.jinja`'s environments, which read a plain dict's
-key at once where Jinja's own would look for an attribute first: the same answers as Jinja
-gives, in every case where the two could differ."""
+key at once where Jinja's own would look for an attribute first, and write an escaped value
+as text where Jinja makes a `Markup` of it first: the same answers as Jinja gives, in every
+case where the two could differ."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from collections import OrderedDict, namedtuple
 
 import jinja2
 import pytest
-from markupsafe import Markup
+from hypothesis import given
+from hypothesis import strategies as st
+from markupsafe import Markup, escape
 
 from pbem import App, jinja
 
@@ -35,6 +38,15 @@ SOURCES = [
     "{{ view.__class__.__name__ }}",
     "{% for name, seen in view.regions.items() %}"
     "{{ name }}={{ seen.caballeros.get('red', 0) }};{% endfor %}",
+    # What is escaped, and what is not: text, numbers, Markup, the unescaped blocks.
+    "{{ html }}|{{ number }}|{{ flag }}|{{ share }}|{{ nothing }}|{{ word }}|{{ html|safe }}",
+    "{{ html|e }}|{{ html ~ word }}|{{ '<b>' }}|{{ number + 1 }}|{{ [html] }}",
+    "{% autoescape false %}{{ html }}{% endautoescape %}{{ html }}",
+    "{% autoescape flag %}{{ html }}{% endautoescape %}",  # decided as it draws
+    "{% macro cell(v) %}<td>{{ v }}</td>{% endmacro %}{{ cell(html) }}{{ cell(number) }}",
+    "{% macro box() %}<p>{{ caller() }}</p>{% endmacro %}{% call box() %}{{ html }}{% endcall %}",
+    "{% set kept %}{{ html }}{% endset %}{{ kept }}|{{ kept|length }}",
+    "{{ _html_ }}",  # an object with __html__
 ]
 CONTEXT = {
     "view": {"king": "toledo", "regions": {"toledo": {"caballeros": {"red": 3}}}},
@@ -43,6 +55,12 @@ CONTEXT = {
     "ordered": OrderedDict(first="a key"),
     "seat": Seat(score=12, court=4),
     "word": Markup("<b>bold</b>"),
+    "html": "<a href='x'>Tom & \"Jerry\"</a>",
+    "number": 3,
+    "flag": True,
+    "share": 0.5,
+    "nothing": None,
+    "_html_": type("Safe", (), {"__html__": lambda self: "<i>safe</i>"})(),
 }
 
 
@@ -59,6 +77,41 @@ def test_ours_draws_what_jinjas_own_draws(source, undefined):
     ours = jinja.Environment(autoescape=True, undefined=undefined)
     jinjas = jinja2.Environment(autoescape=True, undefined=undefined)
     assert _drawn(ours, source) == _drawn(jinjas, source)
+
+
+def test_ours_finalizes_as_jinjas_own_does():
+    for undefined in (jinja2.Undefined, jinja2.ChainableUndefined):
+        ours = jinja.Environment(autoescape=True, undefined=undefined, finalize=lambda v: v or "-")
+        jinjas = jinja2.Environment(
+            autoescape=True, undefined=undefined, finalize=lambda v: v or "-"
+        )
+        for source in SOURCES:
+            assert _drawn(ours, source) == _drawn(jinjas, source)
+
+
+class Text(str):
+    """A string of a class of its own (escaped as its text)."""
+
+
+@given(
+    st.one_of(
+        st.text(alphabet=st.sampled_from("&<>'\"a é\n")) | st.text(),
+        st.integers(),
+        st.floats(allow_nan=False),
+        st.booleans(),
+        st.none(),
+        st.text().map(Markup),
+        st.text().map(Text),
+    )
+)
+def test_a_value_is_written_as_markupsafe_escapes_it(value):
+    assert jinja.written(value) == str(escape(value))
+
+
+def test_an_escaped_value_is_written_as_text():
+    """What makes it cheaper: no Markup made of a plain string's escaped text."""
+    code = jinja.Environment(autoescape=True).compile("{{ html }}", raw=True)
+    assert "environment.written(" in code and "escape(" not in code
 
 
 def test_a_plain_dicts_key_is_read_without_asking_for_an_attribute(monkeypatch):
