@@ -282,8 +282,8 @@ _RESULTS = Prepared(
     .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
     .where(_results.c.player_id == bindparam("player"))
     .order_by(_results.c.rated_at.desc(), _results.c.game_id.desc())
-    .offset(bindparam("skip", type_=Integer))
-    .limit(bindparam("most", type_=Integer))
+    .offset(bindparam("skip"))
+    .limit(bindparam("most"))
 )
 
 #: The games a player (`player`) holds seats in that are still going.
