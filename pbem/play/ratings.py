@@ -285,21 +285,12 @@ def _move_ratings_on(
             **counted,
         )
     )
-    connection.execute(
-        statement,
-        [
-            {
-                "player": p,
-                "mu": mu,
-                "sigma": sigma,
-                "shown": ordinal(mu, sigma),
-                "history": _history_after(
-                    histories.get(p) or [ordinal(*before[p])], ordinal(mu, sigma)
-                ),
-            }
-            for p, (mu, sigma) in sorted(after.items())
-        ],
-    )
+    rows = []
+    for p, (mu, sigma) in sorted(after.items()):
+        shown = ordinal(mu, sigma)
+        history = _history_after(histories.get(p) or [ordinal(*before[p])], shown)
+        rows.append({"player": p, "mu": mu, "sigma": sigma, "shown": shown, "history": history})
+    connection.execute(statement, rows)
 
 
 def _history_after(history: list[float], shown: float) -> list[float]:
