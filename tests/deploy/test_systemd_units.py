@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import re
 import shlex
@@ -200,19 +201,32 @@ def test_gunicorn_serves_on_a_socket_handed_over_as_systemd_does(tmp_path):
         text=True,
     )
     try:
-        deadline = time.monotonic() + 20
-        while not path.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        connection = UnixHTTPConnection(str(path))
-        connection.request("GET", "/api/health/live")
-        response = connection.getresponse()
+        response = answer_when_listening(path, "/api/health/live", seconds=20)
         assert response.status == 200
+        assert json.loads(response.read()) == {"status": "ok"}
     finally:
         # SIGINT: gunicorn's quick stop (socket-activate has exec'd into its arbiter).
         process.send_signal(signal.SIGINT)
         out, _ = process.communicate(timeout=30)
     assert f"Listening at: unix:{path}" in out, out
     assert str(tmp_path / "runtime" / "gunicorn.ctl") in out, out
+
+
+def answer_when_listening(path, url: str, seconds: float) -> http.client.HTTPResponse:
+    """GET url on the Unix socket at path once something listens there. The socket's file
+    appears at bind(), a moment before listen(): a connection in between is refused, so a
+    refusal (or no file yet) is retried until the time is up."""
+    deadline = time.monotonic() + seconds
+    while True:
+        connection = UnixHTTPConnection(str(path))
+        try:
+            connection.request("GET", url)
+            return connection.getresponse()
+        except (FileNotFoundError, ConnectionRefusedError):
+            connection.close()
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 class UnixHTTPConnection(http.client.HTTPConnection):
