@@ -12,8 +12,10 @@ which reads nothing), a random player's page, its API answer, the standings (all
 multiple of health's (and the player's page's in each slice), and what gunicorn's workers
 spent on each request beside what they spent on health's. The standings' pages are kept
 per worker until a game is rated (or a minute passes): after the warm-up turns each is a
-kept page and one read of the newest result's id; a player's page is drawn anew at every
-look.
+kept page and one read of the newest result's id. A player's record as drawn is kept in the
+database until a game of theirs ends: the warm-up looks at every player's page once (as
+a site's readers do between games), and "drawn again" is a player's page just after a game
+of theirs ended (the bench raises their `record_seq` first, untimed).
 
     python bench/ratings.py                          # 10,000 players, 100,000 games
     python bench/ratings.py --players 2000 --games 20000 --seconds 14
@@ -235,10 +237,14 @@ def _game(game_id: int, creator: int, status: str, moment: datetime, seats: int)
     }
 
 
+#: A player's page whose kept drawing a game's end made stale: drawn again, and kept.
+DRAWN_AGAIN = "GET /players/<id> drawn again"
+
 #: Each kind of request the bench asks, and the path of one (a random player's).
 KINDS: dict[str, Callable[[random.Random, int], str]] = {
     "GET health": lambda _rng, _players: "/api/health/live",
     "GET /players/<id>": lambda rng, players: f"/players/{rng.randint(1, players)}",
+    DRAWN_AGAIN: lambda rng, players: f"/players/{rng.randint(1, players)}",
     "GET /api/players/<id>": lambda rng, players: f"/api/players/{rng.randint(1, players)}",
     "GET /ratings": lambda _rng, _players: "/ratings",
     "GET /ratings?players=4": lambda _rng, _players: "/ratings?players=4",
@@ -247,14 +253,40 @@ KINDS: dict[str, Callable[[random.Random, int], str]] = {
 }
 
 
+def look_at_every_player(port: int, players: int, clients: int = 4) -> None:
+    """Every player's page asked once, by a few clients at once: each drawn and kept."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def look(first: int) -> None:
+        client = Client(port)
+        for player in range(first, players + 1, clients):
+            client.connection.request("GET", f"/players/{player}")
+            response = client.connection.getresponse()
+            response.read()
+            if response.status != 200:
+                raise RuntimeError(f"/players/{player}: {response.status}")
+
+    with ThreadPoolExecutor(clients) as pool:
+        list(pool.map(look, range(1, clients + 1)))
+
+
 def measure(
-    server_pid: int, port: int, players: int, seconds: float, slices: int, seed: int
+    url: str, server_pid: int, port: int, players: int, seconds: float, slices: int, seed: int
 ) -> dict[str, Phase]:
     """Each kind of request asked over and over by one client for its share of `seconds`,
-    the kinds in turn `slices` times (after every kind was asked 20 times, untimed, to warm
-    the workers' caches and connections): each request's seconds and the workers' CPU."""
+    the kinds in turn `slices` times (after every player's page was looked at once, and
+    every kind asked 20 times, untimed, to warm the workers' caches and connections): each
+    request's seconds and the workers' CPU."""
+    import sqlalchemy as sa
+
     rng = random.Random(seed)
     client = Client(port)
+    began = time.perf_counter()
+    look_at_every_player(port, players)
+    print(f"every player's page looked at once in {time.perf_counter() - began:.1f} s")
+    bench_engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    ending = bench_engine.connect()
+    game_ended = sa.text("UPDATE players SET record_seq = record_seq + 1 WHERE id = :player")
 
     def ask(path: str) -> None:
         client.connection.request("GET", path)
@@ -269,6 +301,8 @@ def measure(
             began = time.perf_counter()
             while time.perf_counter() - began < share:
                 path = KINDS[kind](rng, players)
+                if kind == DRAWN_AGAIN:
+                    ending.execute(game_ended, {"player": int(path.rsplit("/", 1)[1])})
                 started = time.perf_counter()
                 ask(path)
                 latencies.append(time.perf_counter() - started)
@@ -279,7 +313,11 @@ def measure(
     for _ in range(20):
         for path in KINDS.values():
             ask(path(rng, players))
-    return in_slices({kind: asking(kind) for kind in KINDS}, slices, seconds, server_pid)
+    try:
+        return in_slices({kind: asking(kind) for kind in KINDS}, slices, seconds, server_pid)
+    finally:
+        ending.close()
+        bench_engine.dispose()
 
 
 def main() -> None:
@@ -307,7 +345,7 @@ def main() -> None:
         )
         server, port = start_server(url, None, None)
         try:
-            ran = measure(server.pid, port, args.players, args.seconds, args.slices, args.seed)
+            ran = measure(url, server.pid, port, args.players, args.seconds, args.slices, args.seed)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)

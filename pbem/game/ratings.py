@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Integer, bindparam, case, func, or_, select
+from sqlalchemy import FromClause, Integer, Select, and_, bindparam, case, func, or_, select
 
 from pbem.errors import NotFound
 from pbem.languages import N_
@@ -21,6 +21,7 @@ from pbem.store import reads
 from pbem.store.models import (
     CardPlay,
     Decision,
+    DrawnRecord,
     Game,
     GameRating,
     Player,
@@ -161,25 +162,69 @@ _IN_TIME = select(
 ).scalar_subquery()
 _OWED = select(func.count()).select_from(_LAST_DECISIONS).scalar_subquery()
 
-#: A player's record (`player`) in one read: name, rating, reliability. Built once and
-#: prepared: making a statement costs more than the database's answer to it.
-_RECORD_READ = (
-    select(
-        _players.c.id,
-        _players.c.name,
-        is_person(_players.c.email).label("person"),
-        _ratings.c.mu,
-        _ratings.c.sigma,
-        _ratings.c.games,
-        _IN_TIME.label("in_time"),
-        _OWED.label("owed"),
+_drawn = DrawnRecord.__table__
+_WITH_RATING = _players.outerjoin(_ratings, _ratings.c.player_id == _players.c.id)
+
+
+def _record_read(*more: Any, joined: FromClause = _WITH_RATING) -> Select[Any]:
+    """A player's record (`player`) in one read: name, rating, reliability (and `more`)."""
+    return (
+        select(
+            _players.c.id,
+            _players.c.name,
+            is_person(_players.c.email).label("person"),
+            _ratings.c.mu,
+            _ratings.c.sigma,
+            _ratings.c.games,
+            _IN_TIME.label("in_time"),
+            _OWED.label("owed"),
+            *more,
+        )
+        .select_from(joined)
+        .where(_players.c.id == bindparam("player"))
     )
-    .select_from(_players.outerjoin(_ratings, _ratings.c.player_id == _players.c.id))
-    .where(_players.c.id == bindparam("player"))
-)
-_RECORD = Prepared(_RECORD_READ)
+
+
+# Built once and prepared: making a statement costs more than the database's answer to it.
+_RECORD = Prepared(_record_read())
 #: The record with the kept rating history, for their page.
-_RECORD_AND_HISTORY = Prepared(_RECORD_READ.add_columns(_ratings.c.history))
+_RECORD_AND_HISTORY = Prepared(_record_read(_ratings.c.history))
+#: The games a player's seats are in that are still going.
+_SEATS_GOING = _seats.join(
+    _games,
+    and_(
+        _games.c.id == _seats.c.game_id,
+        # Each status bound on its own: a prepared statement has no expanding IN list.
+        or_(*(_games.c.status == status for status in CURRENT_STATUSES)),
+    ),
+)
+#: The record with what their page drew of it and kept in `language` with `drawing`, if it
+#: is of their record as it is (null columns otherwise), the number it would be kept by, and
+#: their seats in games still going: a row for each (one with null seat columns for none).
+#: One statement rather than two sent together: on PostgreSQL a pipeline costs more of the
+#: worker's time than repeating the record's columns on a few rows.
+_RECORD_DRAWN_AND_GOING = Prepared(
+    _record_read(
+        _players.c.record_seq,
+        _drawn.c.chart,
+        _drawn.c.games.label("drawn_games"),
+        _games.c.id.label("game_id"),
+        _games.c.title.label("game_title"),
+        _games.c.status.label("game_status"),
+        _seats.c.colour,
+        joined=_WITH_RATING.outerjoin(
+            _drawn,
+            and_(
+                _drawn.c.player_id == _players.c.id,
+                _drawn.c.language == bindparam("language"),
+                _drawn.c.drawing == bindparam("drawing"),
+                _drawn.c.record_seq == _players.c.record_seq,
+            ),
+        ).outerjoin(_SEATS_GOING, _seats.c.player_id == _players.c.id),
+    ).order_by(_games.c.id, _seats.c.position)
+)
+#: A person's kept rating history (no row before their first rated game).
+_HISTORY = Prepared(select(_ratings.c.history).where(_ratings.c.player_id == bindparam("player")))
 
 
 def player_record(player_id: int) -> PlayerRecord:
@@ -231,34 +276,95 @@ def _games_page(finished: Sequence[Any], per_page: int, going: Sequence[Any]) ->
     }
 
 
+class DrawnAs(NamedTuple):
+    """What a player's record is drawn with for their page: the reader's language, and a
+    name for the drawing itself (its templates, catalogs, where its links point)."""
+
+    language: str
+    drawing: str
+
+
+class Drawn(NamedTuple):
+    """A player's record as their page drew it (see `DrawnRecord`)."""
+
+    chart: str
+    games: str
+
+
 class PlayerPage(TypedDict):
     record: PlayerRecord
-    games: PlayerGames
+    games: PlayerGames  # with no finished game when `drawn` holds them
     # The first page's only: the shown rating before the first of their last HISTORY_POINTS
     # rated games and after each, the oldest first (empty before a first rated game).
     history: list[float]
     cards: list[CardStat]  # the first page's only
+    # The first page's record as drawn and kept `drawn_as` (None: nothing kept holds; then
+    # the rest is read to draw it again), and the player's `record_seq` read before the rest:
+    # a drawing of what was read is kept under it (older, never newer, than what it shows).
+    drawn: Drawn | None
+    record_seq: int
 
 
-def player_page(player_id: int, page: int = 1, per_page: int = 20) -> PlayerPage:
+def player_page(
+    player_id: int, page: int = 1, per_page: int = 20, drawn_as: DrawnAs | None = None
+) -> PlayerPage:
     """All a player's page shows, read together (on PostgreSQL one round trip): their
     record, a page of finished games, and on the first page the rating's history, the games
-    they are in now and the action cards they chose."""
+    they are in now and the action cards they chose. With `drawn_as`, the first page reads
+    what it drew and kept instead of the finished games, history and cards (two round
+    trips when it has to draw them again)."""
     if not 0 < player_id <= MAX_ID:
         raise _no_player(player_id)
-    first = page == 1
     asked = {"player": player_id}
     results = {**asked, "skip": (page - 1) * per_page, "most": per_page + 1}
-    calls = [(_RECORD_AND_HISTORY if first else _RECORD, asked), (_RESULTS, results)]
-    if first:
-        calls += [(_CURRENT, asked), (_CARDS, asked)]
-    record, finished, *more = all_together(reads.connection(), calls)
-    going, cards = more or ([], [])
+    connection = reads.connection()
+    if page != 1:
+        record, finished = all_together(connection, [(_RECORD, asked), (_RESULTS, results)])
+        return _player_page(player_id, per_page, record, finished, [], [], [])
+    if drawn_as is None:
+        calls = [(_RECORD_AND_HISTORY, asked), (_RESULTS, results), (_CURRENT, asked)]
+        record, finished, going, cards = all_together(connection, [*calls, (_CARDS, asked)])
+        return _player_page(player_id, per_page, record, finished, going, cards, record[:1])
+    kept = {**asked, "language": drawn_as.language, "drawing": drawn_as.drawing}
+    record = _RECORD_DRAWN_AND_GOING.all(connection, kept)
+    going = [
+        _Going(row.game_id, row.game_title, row.game_status, row.colour)
+        for row in record
+        if row.game_id is not None
+    ]
+    found = _player_page(player_id, per_page, record, [], going, [], [])
+    found["record_seq"] = record[0].record_seq
+    if record[0].chart is not None:
+        found["drawn"] = Drawn(record[0].chart, record[0].drawn_games)
+        return found
+    history, finished, cards = all_together(
+        connection, [(_HISTORY, asked), (_RESULTS, results), (_CARDS, asked)]
+    )
+    return {
+        **_player_page(player_id, per_page, record, finished, going, cards, history),
+        "record_seq": found["record_seq"],
+    }
+
+
+def _player_page(
+    player_id: int,
+    per_page: int,
+    record: Sequence[Any],
+    finished: Sequence[Any],
+    going: Sequence[Any],
+    cards: Sequence[Any],
+    history: Sequence[Any],
+) -> PlayerPage:
+    """A player's page of what was read: `record` (no row: no such player), a page of
+    `finished` games (`per_page`, read one past it), `history` (a row with the history, or
+    none)."""
     return {
         "record": _record(player_id, record[0] if record else None),
         "games": _games_page(finished, per_page, going),
-        "history": (record[0].history or []) if first and record else [],
-        "cards": _card_stats(cards) if first else [],
+        "history": (history[0].history or []) if history else [],
+        "cards": _card_stats(cards),
+        "drawn": None,
+        "record_seq": 0,
     }
 
 
@@ -289,14 +395,19 @@ _RESULTS = Prepared(
 #: The games a player (`player`) holds seats in that are still going.
 _CURRENT = Prepared(
     select(_games.c.id, _games.c.title, _games.c.status, _seats.c.colour)
-    .select_from(_seats.join(_games, _games.c.id == _seats.c.game_id))
-    # Each status bound on its own: a prepared statement has no expanding IN list.
-    .where(
-        _seats.c.player_id == bindparam("player"),
-        or_(*(_games.c.status == status for status in CURRENT_STATUSES)),
-    )
+    .select_from(_SEATS_GOING)
+    .where(_seats.c.player_id == bindparam("player"))
     .order_by(_games.c.id, _seats.c.position)
 )
+
+
+class _Going(NamedTuple):
+    """A seat in a game still going, as `_CURRENT` reads it."""
+
+    id: int
+    title: str
+    status: str
+    colour: str
 
 
 def _results_of(player_id: int, offset: int, limit: int) -> list[Any]:

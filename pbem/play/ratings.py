@@ -26,6 +26,7 @@ from pbem.extensions import db
 from pbem.game.ratings import HISTORY_POINTS, MODEL, PLAYER_COUNTS, ordinal
 from pbem.store.models import (
     CardPlay,
+    DrawnRecord,
     Game,
     GameRating,
     Move,
@@ -43,6 +44,7 @@ _players = Player.__table__
 _games = Game.__table__
 _moves = Move.__table__
 _card_plays = CardPlay.__table__
+_drawn_records = DrawnRecord.__table__
 
 #: Each move of a game, in order: who sent it (null for a bot's or a timeout's) and what it
 #: made happen.
@@ -171,6 +173,12 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
     )
     if rated:
         _move_ratings_on(connection, before, after, histories, players, ended)
+    # Their records changed: what their pages kept drawn is stale from this commit on.
+    connection.execute(
+        update(_players)
+        .where(_players.c.id.in_(sorted(r.player_id for r in found)))
+        .values(record_seq=_players.c.record_seq + 1)
+    )
 
 
 def card_plays(
@@ -322,6 +330,9 @@ def rebuild() -> int:
         connection.execute(
             text("LOCK TABLE player_ratings, game_ratings, card_plays IN EXCLUSIVE MODE")
         )
+    # Every record is written anew: none drawn before holds (the games rated again raise
+    # their people's numbers too, but a person may have no result left).
+    connection.execute(delete(_drawn_records))
     connection.execute(delete(_card_plays))
     connection.execute(delete(_results))
     connection.execute(delete(_ratings))

@@ -107,6 +107,10 @@ class Player(Model):
     # finds the player. A new seed (a new link) ends the old one. None: no link made yet.
     calendar_seed: Mapped[str | None] = mapped_column(String(64))
     calendar_token_hash: Mapped[str | None] = mapped_column(String(64))
+    # Raised each time a finished game adds to their record (a result, card plays, a point of
+    # their rating's history), in its ending transaction: their page's record as drawn and
+    # kept (`DrawnRecord`) is good only while it names this number.
+    record_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
@@ -540,6 +544,23 @@ class CardPlay(Model):
     card: Mapped[str] = mapped_column(String(32), primary_key=True)
     plays: Mapped[int] = mapped_column(Integer, default=0)
     points: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class DrawnRecord(Model):
+    """A player's record as their page draws it (the rating's chart; the last finished games
+    and the action cards chosen) in one language, kept so that every worker serves it from
+    one read until it changes. Good only while `record_seq` is the player's own (a finished
+    game raises theirs) and `drawing` names the templates, catalogs and links it was drawn
+    with; otherwise the page draws it again and writes it over this row."""
+
+    __tablename__ = "drawn_records"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    language: Mapped[str] = mapped_column(String(16), primary_key=True)
+    drawing: Mapped[str] = mapped_column(String(64))
+    record_seq: Mapped[int] = mapped_column(Integer)
+    chart: Mapped[str] = mapped_column(Text)  # the rating's chart ('' for none)
+    games: Mapped[str] = mapped_column(Text)  # the finished games and the cards chosen
 
 
 class Decision(Model):

@@ -5,22 +5,34 @@ what is shown beside a name elsewhere (a game's seats, the games that need playe
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import NamedTuple, TypedDict
 
-from flask import render_template, request, url_for
+from flask import current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from pbem.errors import NotFound
 from pbem.game import ratings
-from pbem.game.ratings import CardStat, FinishedGame
+from pbem.game.ratings import CardStat, CurrentGame, Drawn, DrawnAs, FinishedGame, Rating
 from pbem.kept import app_drawn
-from pbem.languages import _, day_text, number_text, number_writer, share_text
+from pbem.languages import (
+    TRANSLATIONS_DIR,
+    _,
+    day_text,
+    ngettext,
+    number_text,
+    number_writer,
+    rendering_locale,
+    share_text,
+)
+from pbem.play import records
 from pbem.web.beside import beside, signed
 from pbem.web.frame import framed
 from pbem.web.links import id_links
 from pbem.web.routes import bp, current_player
-from pbem.words import card_title
+from pbem.words import card_title, colour_name, status_word
 
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN, CHART_LEFT = 560, 200, 24, 48
 
@@ -82,27 +94,114 @@ def rating_chart(values: list[float]) -> RatingChart | None:
 
 @bp.get("/players/<int:player_id>")
 def player_page(player_id: int) -> str:
-    """A player's record: rating and its history, reliability, games, cards chosen."""
+    """A player's record: rating and its history, reliability, games, cards chosen. The
+    first page's record as drawn (chart, finished games, cards) is read kept, or drawn and
+    kept, for the reader's language: a finished game makes it stale."""
     page = _page_arg()
-    found = ratings.player_page(player_id, page=page)
-    record, played = found["record"], found["games"]
+    drawn_as = DrawnAs(rendering_locale(), _drawing(request.script_root)) if page == 1 else None
+    found = ratings.player_page(player_id, page=page, drawn_as=drawn_as)
+    record, drawn = found["record"], found["drawn"]
+    if drawn is None:
+        drawn = _drawn_record(player_id, page, found)
+        if drawn_as is not None:
+            records.keep_drawn_record(player_id, drawn_as, found["record_seq"], drawn)
     game_link = id_links("web.game", "game_id")
     body = render_template(
         "web/player.html",
         record=record,
         shown=beside(record["id"], None if record["bot"] else record["rating"], None),
+        rated_games=_rated_games_text(record["rating"]),
         reliability=(
             share_text(record["reliability"]) if record["reliability"] is not None else None
         ),
-        chart=rating_chart(found["history"]),
-        finished=_finished_rows(played["finished"], game_link),
-        current=[{**game, "href": game_link(game["id"])} for game in played["current"]],
+        decisions=ngettext(
+            "of their last %(num)d decision",
+            "of their last %(num)d decisions",
+            record["decisions"],
+        ),
+        current=_current_rows(found["games"]["current"], game_link),
+        drawn=Drawn(Markup(drawn.chart), Markup(drawn.games)),
+    )
+    return _framed(record["name"], body)
+
+
+def _rated_games_text(rating: Rating) -> str:
+    """How many rated games a rating is over, and whether it is provisional yet."""
+    games = rating["games"]
+    if games == 0:
+        return _("(no rated game yet)")
+    if rating["provisional"]:
+        return ngettext(
+            "(provisional: %(num)d rated game)", "(provisional: %(num)d rated games)", games
+        )
+    return ngettext("(%(num)d rated game)", "(%(num)d rated games)", games)
+
+
+class CurrentRow(NamedTuple):
+    """A game the player is in now, each part as written."""
+
+    id: int
+    href: str
+    title: str
+    held: str  # its status and the colours they hold in it: "active: red, blue"
+
+
+def _current_rows(going: list[CurrentGame], game_link: Callable[[int], str]) -> list[CurrentRow]:
+    return [
+        CurrentRow(
+            game["id"],
+            game_link(game["id"]),
+            game["title"],
+            f"{status_word(game['status'])}: {', '.join(map(colour_name, game['colours']))}",
+        )
+        for game in going
+    ]
+
+
+#: The templates a drawn record is drawn from (and `_drawing` names).
+_DRAWN_TEMPLATES = ("web/player_chart.html", "web/player_games.html")
+
+
+def _drawn_record(player_id: int, page: int, found: ratings.PlayerPage) -> Drawn:
+    """The record's parts `found` holds, drawn: the rating's chart, a page of finished games
+    and the cards chosen. Nothing in them depends on the reader but their language."""
+    played = found["games"]
+    chart = render_template(_DRAWN_TEMPLATES[0], chart=rating_chart(found["history"]))
+    games = render_template(
+        _DRAWN_TEMPLATES[1],
+        finished=_finished_rows(played["finished"], id_links("web.game", "game_id")),
         cards=_card_rows(found["cards"]),
         more=url_for("web.player_page", player_id=player_id, page=page + 1)
         if played["more"]
         else None,
     )
-    return _framed(record["name"], body)
+    return Drawn(chart, games)
+
+
+def _drawing(script_root: str) -> str:
+    """What names a drawn record's drawing: its templates, this code, the catalogs and where
+    its links point (the app's script root). A drawing kept under another name (another
+    release, a catalog updated) is drawn again. Computed once per worker (per root) unless
+    templates are reloaded as they change."""
+    if current_app.jinja_env.auto_reload:
+        return _drawing_now(script_root)
+    kept: dict[str, str] = current_app.extensions.setdefault("pbem_drawing", {})
+    if script_root not in kept:
+        kept[script_root] = _drawing_now(script_root)
+    return kept[script_root]
+
+
+def _drawing_now(script_root: str) -> str:
+    environment = current_app.jinja_env
+    loader = environment.loader
+    assert loader is not None
+    named = hashlib.sha256(script_root.encode())
+    for name in _DRAWN_TEMPLATES:
+        named.update(loader.get_source(environment, name)[0].encode())
+    named.update(Path(__file__).read_bytes())
+    for catalog in sorted(TRANSLATIONS_DIR.glob("*/LC_MESSAGES/*.mo")):
+        named.update(catalog.read_bytes())
+    return named.hexdigest()
 
 
 class FinishedRow(NamedTuple):

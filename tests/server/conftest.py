@@ -22,6 +22,7 @@ from pbem.game.players import add_player
 from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
+    "drawn_records",
     "card_plays",
     "decisions",
     "game_ratings",
