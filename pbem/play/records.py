@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sqlalchemy.exc
 from flask import current_app
+from sqlalchemy.engine import Connection
+from sqlalchemy.sql.expression import Executable
 
 from pbem.extensions import db
 from pbem.game.ratings import Drawn, DrawnAs
@@ -22,6 +24,23 @@ from pbem.store.queries import insert_or_else
 _drawn = DrawnRecord.__table__
 
 
+#: The INSERT that writes over what was kept for a player and language, per dialect: built
+#: once, since building it costs more than running it.
+_UPSERTS: dict[str, Executable] = {}
+
+
+def _upsert(connection: Connection) -> Executable:
+    name = connection.dialect.name
+    if name not in _UPSERTS:
+        statement = insert_or_else(connection, _drawn)
+        columns = ("drawing", "record_seq", "chart", "games")
+        _UPSERTS[name] = statement.on_conflict_do_update(
+            index_elements=[_drawn.c.player_id, _drawn.c.language],
+            set_={column: statement.excluded[column] for column in columns},
+        )
+    return _UPSERTS[name]
+
+
 def keep_drawn_record(player_id: int, drawn_as: DrawnAs, record_seq: int, drawn: Drawn) -> bool:
     """Keep `drawn`, the record of `player_id` at `record_seq` as drawn `drawn_as`, over what
     was kept for that language before; committed here. False: the database could not take
@@ -30,17 +49,7 @@ def keep_drawn_record(player_id: int, drawn_as: DrawnAs, record_seq: int, drawn:
     row |= {"record_seq": record_seq, "chart": drawn.chart, "games": drawn.games}
     try:
         connection = db.session.connection()
-        statement = insert_or_else(connection, _drawn)
-        connection.execute(
-            statement.on_conflict_do_update(
-                index_elements=[_drawn.c.player_id, _drawn.c.language],
-                set_={
-                    name: statement.excluded[name]
-                    for name in ("drawing", "record_seq", "chart", "games")
-                },
-            ),
-            row,
-        )
+        connection.execute(_upsert(connection), row)
         db.session.commit()
     except (sqlalchemy.exc.DBAPIError, sqlalchemy.exc.TimeoutError) as error:
         if not outage.is_outage(error):

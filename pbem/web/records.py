@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import NamedTuple, TypedDict
 
 from flask import current_app, render_template, request, url_for
+from jinja2 import Template
 from markupsafe import Markup
 
 from pbem.errors import NotFound
@@ -106,8 +107,9 @@ def player_page(player_id: int) -> str:
         if drawn_as is not None:
             records.keep_drawn_record(player_id, drawn_as, found["record_seq"], drawn)
     game_link = id_links("web.game", "game_id")
-    body = render_template(
-        "web/player.html",
+    # Drawn straight from its template: it needs none of the context every page's frame is
+    # given (Flask's render_template gathers it for each template drawn).
+    body = _template("web/player.html").render(
         record=record,
         shown=beside(record["id"], None if record["bot"] else record["rating"], None),
         rated_games=_rated_games_text(record["rating"]),
@@ -158,6 +160,10 @@ def _current_rows(going: list[CurrentGame], game_link: Callable[[int], str]) -> 
     ]
 
 
+def _template(name: str) -> Template:
+    return current_app.jinja_env.get_template(name)
+
+
 #: The templates a drawn record is drawn from (and `_drawing` names).
 _DRAWN_TEMPLATES = ("web/player_chart.html", "web/player_games.html")
 
@@ -166,9 +172,8 @@ def _drawn_record(player_id: int, page: int, found: ratings.PlayerPage) -> Drawn
     """The record's parts `found` holds, drawn: the rating's chart, a page of finished games
     and the cards chosen. Nothing in them depends on the reader but their language."""
     played = found["games"]
-    chart = render_template(_DRAWN_TEMPLATES[0], chart=rating_chart(found["history"]))
-    games = render_template(
-        _DRAWN_TEMPLATES[1],
+    chart = _template(_DRAWN_TEMPLATES[0]).render(chart=rating_chart(found["history"]))
+    games = _template(_DRAWN_TEMPLATES[1]).render(
         finished=_finished_rows(played["finished"], id_links("web.game", "game_id")),
         cards=_card_rows(found["cards"]),
         more=url_for("web.player_page", player_id=player_id, page=page + 1)
