@@ -6,6 +6,8 @@ what is shown beside a name elsewhere (a game's seats, the games that need playe
 from __future__ import annotations
 
 import hashlib
+import inspect
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple, TypedDict
@@ -183,11 +185,16 @@ def _drawn_record(player_id: int, page: int, found: ratings.PlayerPage) -> Drawn
     return Drawn(chart, games)
 
 
+#: The modules whose code draws a record: what they write (numbers, dates, changes, card
+#: titles, links) is part of the drawing's name.
+_DRAWN_BY = (__name__, "pbem.web.beside", "pbem.web.links", "pbem.languages", card_title.__module__)
+
+
 def _drawing(script_root: str) -> str:
-    """What names a drawn record's drawing: its templates, this code, the catalogs and where
-    its links point (the app's script root). A drawing kept under another name (another
-    release, a catalog updated) is drawn again. Computed once per worker (per root) unless
-    templates are reloaded as they change."""
+    """What names a drawn record's drawing: its templates, the code that draws it, the
+    catalogs and where its links point (the app's script root). A drawing kept under
+    another name (another release, a catalog updated) is drawn again. Computed once per
+    worker (per root) unless templates are reloaded as they change."""
     if current_app.jinja_env.auto_reload:
         return _drawing_now(script_root)
     kept: dict[str, str] = current_app.extensions.setdefault("pbem_drawing", {})
@@ -203,7 +210,8 @@ def _drawing_now(script_root: str) -> str:
     named = hashlib.sha256(script_root.encode())
     for name in _DRAWN_TEMPLATES:
         named.update(loader.get_source(environment, name)[0].encode())
-    named.update(Path(__file__).read_bytes())
+    for module in _DRAWN_BY:
+        named.update(Path(inspect.getfile(sys.modules[module])).read_bytes())
     for catalog in sorted(TRANSLATIONS_DIR.glob("*/LC_MESSAGES/*.mo")):
         named.update(catalog.read_bytes())
     return named.hexdigest()

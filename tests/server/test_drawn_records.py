@@ -191,3 +191,25 @@ def test_views_drawing_it_at_once_all_answer_and_keep_one_row(app, finished_and_
     assert len({html for _, html in answers}) == 1
     kept = kept_rows(app, ann)
     assert list(kept) == ["en"] and kept["en"]["games"] in answers[0][1]
+
+
+def test_a_drawing_is_named_by_its_templates_code_catalogs_and_root(app, tmp_path, monkeypatch):
+    """A release that changes any of them draws every record again."""
+    from pbem.web import records as drawing
+
+    with app.test_request_context():
+        named = drawing._drawing_now("")
+        assert drawing._drawing_now("") == named and drawing._drawing_now("/pbem") != named
+        catalog = tmp_path / "de" / "LC_MESSAGES"
+        catalog.mkdir(parents=True)
+        (catalog / "messages.mo").write_bytes(b"a catalog updated")
+        monkeypatch.setattr(drawing, "TRANSLATIONS_DIR", tmp_path)
+        assert drawing._drawing_now("") != named
+        monkeypatch.undo()
+        monkeypatch.setattr(
+            drawing, "_DRAWN_TEMPLATES", ("web/player_chart.html", "web/ratings.html")
+        )
+        assert drawing._drawing_now("") != named
+        monkeypatch.undo()
+        monkeypatch.setattr(drawing, "_DRAWN_BY", drawing._DRAWN_BY[:-1])
+        assert drawing._drawing_now("") != named
