@@ -5,8 +5,12 @@ choosing costs a page no query."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import has_request_context, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from pbem.errors import NotFound
 from pbem.languages import DEFAULT, LANGUAGES, known
@@ -22,7 +26,15 @@ def page_language() -> str:
     chosen = known(session.get(LANGUAGE_KEY)) if request.cookies else None
     if chosen:
         return chosen
-    return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT
+    return _accepted(request.headers.get("Accept-Language", ""))
+
+
+@lru_cache(maxsize=256)
+def _accepted(header: str) -> str:
+    """The best of our languages for an Accept-Language header: worked out once per header
+    (browsers send a few different ones; parsing and matching cost a page more than its
+    language's catalog does)."""
+    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES) or DEFAULT
 
 
 @bp.get("/language/<code>")

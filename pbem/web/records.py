@@ -33,7 +33,7 @@ from pbem.languages import (
 from pbem.play import records
 from pbem.web.beside import beside, signed
 from pbem.web.frame import framed
-from pbem.web.links import id_links
+from pbem.web.links import id_links, link
 from pbem.web.routes import bp, current_player
 from pbem.words import card_title, colour_name, status_word
 
@@ -125,6 +125,7 @@ def player_page(player_id: int) -> str:
         ),
         current=_current_rows(found["games"]["current"], game_link),
         drawn=Drawn(Markup(drawn.chart), Markup(drawn.games)),
+        ratings_href=link("web.ratings_page"),
     )
     return _framed(record["name"], body)
 
