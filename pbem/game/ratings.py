@@ -13,7 +13,18 @@ from datetime import datetime
 from typing import Any, NamedTuple, TypedDict
 
 from openskill.models import PlackettLuce
-from sqlalchemy import FromClause, Integer, Select, and_, bindparam, case, func, or_, select
+from sqlalchemy import (
+    FromClause,
+    Integer,
+    Select,
+    and_,
+    bindparam,
+    case,
+    func,
+    or_,
+    select,
+    true,
+)
 
 from pbem.errors import NotFound
 from pbem.languages import N_
@@ -154,16 +165,23 @@ _LAST_DECISIONS = (
     .limit(RELIABILITY_WINDOW)
     .subquery()
 )
-#: How many of them were answered in time, and how many there are.
-_IN_TIME = select(
-    func.coalesce(
-        func.sum(case((_LAST_DECISIONS.c.how == "in_time", 1), else_=0)), 0, type_=Integer
+#: How many of them were answered in time, and how many there are: one row, read in one
+#: pass over them.
+_RELIABILITY = (
+    select(
+        func.coalesce(
+            func.sum(case((_LAST_DECISIONS.c.how == "in_time", 1), else_=0)), 0, type_=Integer
+        ).label("in_time"),
+        func.count().label("owed"),
     )
-).scalar_subquery()
-_OWED = select(func.count()).select_from(_LAST_DECISIONS).scalar_subquery()
+    .select_from(_LAST_DECISIONS)
+    .subquery("reliability")
+)
 
 _drawn = DrawnRecord.__table__
-_WITH_RATING = _players.outerjoin(_ratings, _ratings.c.player_id == _players.c.id)
+_WITH_RATING = _players.outerjoin(_ratings, _ratings.c.player_id == _players.c.id).join(
+    _RELIABILITY, true()
+)
 
 
 def _record_read(*more: Any, joined: FromClause = _WITH_RATING) -> Select[Any]:
@@ -176,8 +194,8 @@ def _record_read(*more: Any, joined: FromClause = _WITH_RATING) -> Select[Any]:
             _ratings.c.mu,
             _ratings.c.sigma,
             _ratings.c.games,
-            _IN_TIME.label("in_time"),
-            _OWED.label("owed"),
+            _RELIABILITY.c.in_time,
+            _RELIABILITY.c.owed,
             *more,
         )
         .select_from(joined)
