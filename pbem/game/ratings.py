@@ -205,8 +205,6 @@ def _record_read(*more: Any, joined: FromClause = _WITH_RATING) -> Select[Any]:
 
 # Built once and prepared: making a statement costs more than the database's answer to it.
 _RECORD = Prepared(_record_read())
-#: The record with the kept rating history, for their page.
-_RECORD_AND_HISTORY = Prepared(_record_read(_ratings.c.history))
 #: The games a player's seats are in that are still going.
 _SEATS_GOING = _seats.join(
     _games,
@@ -326,41 +324,43 @@ class PlayerPage(TypedDict):
 def player_page(
     player_id: int, page: int = 1, per_page: int = 20, drawn_as: DrawnAs | None = None
 ) -> PlayerPage:
-    """All a player's page shows, read together (on PostgreSQL one round trip): their
-    record, a page of finished games, and on the first page the rating's history, the games
-    they are in now and the action cards they chose. With `drawn_as`, the first page reads
-    what it drew and kept instead of the finished games, history and cards (two round
-    trips when it has to draw them again)."""
+    """All a player's page shows: their record and a page of finished games (on PostgreSQL
+    in one round trip), and on the first page the games they are in now and what it drew
+    of their record and kept `drawn_as` (None: look for none). When nothing kept holds, a
+    second round trip reads the rating's history, the finished games and the action cards
+    they chose, to draw it again."""
     if not 0 < player_id <= MAX_ID:
         raise _no_player(player_id)
     asked = {"player": player_id}
     results = {**asked, "skip": (page - 1) * per_page, "most": per_page + 1}
     connection = reads.connection()
     if page != 1:
-        record, finished = all_together(connection, [(_RECORD, asked), (_RESULTS, results)])
-        return _player_page(player_id, per_page, record, finished, [], [], [])
-    if drawn_as is None:
-        calls = [(_RECORD_AND_HISTORY, asked), (_RESULTS, results), (_CURRENT, asked)]
-        record, finished, going, cards = all_together(connection, [*calls, (_CARDS, asked)])
-        return _player_page(player_id, per_page, record, finished, going, cards, record[:1])
-    kept = {**asked, "language": drawn_as.language, "drawing": drawn_as.drawing}
-    record = _RECORD_DRAWN_AND_GOING.all(connection, kept)
+        record, older = all_together(connection, [(_RECORD, asked), (_RESULTS, results)])
+        return _player_page(player_id, per_page, record, older, [], [], [])
+    # No language is named "": with no `drawn_as`, nothing kept is found.
+    language, drawing = drawn_as or ("", "")
+    record = _RECORD_DRAWN_AND_GOING.all(
+        connection, {**asked, "language": language, "drawing": drawing}
+    )
+    if not record:
+        raise _no_player(player_id)
     going = [
         _Going(row.game_id, row.game_title, row.game_status, row.colour)
         for row in record
         if row.game_id is not None
     ]
-    found = _player_page(player_id, per_page, record, [], going, [], [])
-    found["record_seq"] = record[0].record_seq
-    if record[0].chart is not None:
-        found["drawn"] = Drawn(record[0].chart, record[0].drawn_games)
-        return found
-    history, finished, cards = all_together(
-        connection, [(_HISTORY, asked), (_RESULTS, results), (_CARDS, asked)]
-    )
+    kept = record[0]
+    history: Sequence[Any] = []
+    finished: Sequence[Any] = []
+    cards: Sequence[Any] = []
+    if kept.chart is None:
+        history, finished, cards = all_together(
+            connection, [(_HISTORY, asked), (_RESULTS, results), (_CARDS, asked)]
+        )
     return {
         **_player_page(player_id, per_page, record, finished, going, cards, history),
-        "record_seq": found["record_seq"],
+        "drawn": None if kept.chart is None else Drawn(kept.chart, kept.drawn_games),
+        "record_seq": kept.record_seq,
     }
 
 

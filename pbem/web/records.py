@@ -33,7 +33,7 @@ from pbem.languages import (
 from pbem.play import records
 from pbem.web.beside import beside, signed
 from pbem.web.frame import framed
-from pbem.web.links import id_links, link
+from pbem.web.links import SITES_KEPT, id_links, link
 from pbem.web.routes import bp, current_player
 from pbem.words import card_title, colour_name, status_word
 
@@ -198,10 +198,9 @@ def _drawing(script_root: str) -> str:
     worker (per root) unless templates are reloaded as they change."""
     if current_app.jinja_env.auto_reload:
         return _drawing_now(script_root)
-    kept: dict[str, str] = current_app.extensions.setdefault("pbem_drawing", {})
-    if script_root not in kept:
-        kept[script_root] = _drawing_now(script_root)
-    return kept[script_root]
+    kept = app_drawn("pbem_drawing", SITES_KEPT, in_language=False)
+    named: str = kept.get(script_root, lambda: _drawing_now(script_root))
+    return named
 
 
 def _drawing_now(script_root: str) -> str:
