@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Float
 from sqlalchemy.engine import Connection, Dialect
-from sqlalchemy.sql import Select
+from sqlalchemy.sql import CompoundSelect, Select
 
 from pbem.store.outage import as_sqlalchemy_error
 
@@ -95,9 +95,12 @@ class _PerDialect:
 
 
 class Prepared:
-    """`statement` (a SELECT on Core tables), run straight on the driver's cursor."""
+    """`statement` (a SELECT on Core tables, or a UNION of them), run straight on the
+    driver's cursor."""
 
-    def __init__(self, statement: Select[*tuple[Any, ...]]) -> None:
+    def __init__(
+        self, statement: Select[*tuple[Any, ...]] | CompoundSelect[*tuple[Any, ...]]
+    ) -> None:
         self.statement = statement
         self._per_dialect = _PerDialect()
 

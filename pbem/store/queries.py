@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, TypedDict, cast
 
 from sqlalchemy import (
+    CompoundSelect,
     Integer,
     Select,
     String,
@@ -19,7 +20,11 @@ from sqlalchemy import (
     exists,
     func,
     insert,
+    literal_column,
+    null,
     select,
+    type_coerce,
+    union_all,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -132,11 +137,19 @@ def _caller_at_game(*columns: Any) -> Select[Any]:
 
 SELECT_GAME_AND_SEATS = _game_and_seats(*_GAME_AND_SEAT_COLUMNS)
 SELECT_CALLER_AT_GAME = _caller_at_game(*_GAME_AND_SEAT_COLUMNS)
-# The API's view of a game also says who must act (so the viewer's colour is known before the
-# state is read) and who made the game (who is told of undelivered mail).
-_VIEW_COLUMNS = (*_GAME_AND_SEAT_COLUMNS, _games.c.pending, _games.c.creator_id)
-SELECT_GAME_AND_SEATS_TO_VIEW = _game_and_seats(*_VIEW_COLUMNS)
-SELECT_CALLER_AT_GAME_TO_VIEW = _caller_at_game(*_VIEW_COLUMNS)
+# What the API's view of a game (`SELECT_CALLER_VIEW_OF_GAME`) reads of the game and the
+# caller's seats: who must act (so the viewer's colour is known before the state is read) and
+# who made the game (who is told of undelivered mail), not what only a move needs.
+_VIEW_COLUMNS = (
+    _games.c.id.label("game_id"),
+    _games.c.seq,
+    _games.c.status,
+    _games.c.title,
+    _games.c.seed,
+    _games.c.pending,
+    _games.c.creator_id,
+    _seats.c.colour.label("own_colour"),
+)
 
 _me = _players.alias("me")
 _ended = EndedSession.__table__
@@ -255,8 +268,8 @@ SELECT_SNAPSHOT_SEQS = (
     .order_by(_snapshots.c.seq)
 )
 
-# Beside a game's view: each pending decision's deadline, the seats whose holder is away at
-# `moment` (until when), and the messages the sender gave up on (for the game's maker).
+# Beside a game's page and view: each pending decision's deadline, and a time-bank game's
+# banks.
 _deadlines = Deadline.__table__
 _absences = Absence.__table__
 _outbox = Notification.__table__
@@ -265,17 +278,6 @@ SELECT_DEADLINES = (
     .where(_deadlines.c.game_id == bindparam("game"))
     .order_by(_deadlines.c.due_at)
 )
-SELECT_AWAY = (
-    select(_seats.c.colour, func.max(_absences.c.ends_at).label("until"))
-    .select_from(_seats.join(_absences, _absences.c.player_id == _seats.c.player_id))
-    .where(
-        _seats.c.game_id == bindparam("game"),
-        _absences.c.starts_at <= bindparam("moment"),
-        _absences.c.ends_at > bindparam("moment"),
-    )
-    .group_by(_seats.c.colour, _seats.c.position)
-    .order_by(_seats.c.position)
-)
 # A time-bank game's banks, each seat's as of when its clock last started (`bank_at`);
 # no row for a game of fixed deadlines.
 SELECT_BANKS = (
@@ -283,33 +285,143 @@ SELECT_BANKS = (
     .where(_seats.c.game_id == bindparam("game"), _seats.c.bank_seconds.is_not(None))
     .order_by(_seats.c.position)
 )
-SELECT_UNDELIVERED = (
-    select(
-        _outbox.c.recipient,
-        _outbox.c.kind,
-        _outbox.c.created_at,
-        _outbox.c.attempts,
-        _outbox.c.last_error,
-    )
-    .where(
-        _outbox.c.game_id == bindparam("game"),
-        _outbox.c.status == "failed",
-        # A push that failed is its player's device's business (often a subscription that
-        # ended), and its endpoint is theirs alone: not the game's maker's to see.
-        _outbox.c.channel != "push",
-    )
-    .order_by(_outbox.c.id)
+# The messages the sender gave up on, told to the game's maker.
+_UNDELIVERED = (
+    _outbox.c.game_id == bindparam("game"),
+    _outbox.c.status == "failed",
+    # A push that failed is its player's device's business (often a subscription that
+    # ended), and its endpoint is theirs alone: not the game's maker's to see.
+    _outbox.c.channel != "push",
+)
+
+# A game's whole view in one statement (`views.callers_view`), a row per thing read, told
+# apart by `part`: the game with the caller's seats (`_caller_at_game`, or `_game_and_seats`
+# for the public: no row of part 0 means no player holds the key), then the pending
+# deadlines, the seats whose holder is away at `moment` (until when), the banks and, for a
+# caller, the
+# undelivered mail. Each part fills its own columns and leaves the others null. Sent as
+# five statements, even together in one round trip, they cost PostgreSQL's driver and
+# server each statement's work: a view read this way costs its worker about 0.1 ms of CPU
+# against 0.23 ms.
+VIEW_PART_GAME, VIEW_PART_DEADLINE, VIEW_PART_AWAY, VIEW_PART_BANK, VIEW_PART_UNDELIVERED = range(5)
+_VIEW_FILLED = {
+    **{column.name: column for column in _VIEW_COLUMNS},
+    "decision": _deadlines.c.decision,
+    "due_at": _deadlines.c.due_at,
+    "until": _absences.c.ends_at,
+    "bank_seconds": _seats.c.bank_seconds,
+    "bank_at": _seats.c.bank_at,
+    "recipient": _outbox.c.recipient,
+    "kind": _outbox.c.kind,
+    "created_at": _outbox.c.created_at,
+    "attempts": _outbox.c.attempts,
+    "last_error": _outbox.c.last_error,
+    "colour": _seats.c.colour,
+}
+
+
+def _view_part(part: int, place: Any, **filled: Any) -> list[Any]:
+    """A part's columns in the view's order (the caller's id aside, which comes first):
+    its number, `place` (what orders its rows) and what it reads, nulls elsewhere. Only part
+    0's nulls are cast to their types: PostgreSQL types a union's columns by its first part
+    (a bare NULL, unknown, would be text by the second), and a CAST in every part would take
+    the SQL past the 4,096 characters psycopg keeps its parsing of."""
+
+    def nothing(like: Any) -> Any:
+        if part == VIEW_PART_GAME:
+            return null().cast(like.type)
+        # As `like` to SQLAlchemy, which decodes each column by its type in part 0.
+        return type_coerce(null(), like.type)
+
+    return [
+        literal_column(str(part), Integer).label("part"),
+        place.label("place"),
+        *(
+            (filled[name] if name in filled else nothing(like)).label(name)
+            for name, like in _VIEW_FILLED.items()
+        ),
+    ]
+
+
+def _view_of_game(first: Select[Any], *, mail: bool) -> CompoundSelect[Any]:
+    """The view's read with `first` as its part 0; the undelivered mail read if `mail`."""
+    no_player = type_coerce(null(), Integer).label("player_id")
+    parts: list[Select[Any]] = [
+        first,
+        select(
+            no_player,
+            *_view_part(
+                VIEW_PART_DEADLINE,
+                type_coerce(null(), Integer),
+                colour=_deadlines.c.colour,
+                decision=_deadlines.c.decision,
+                due_at=_deadlines.c.due_at,
+            ),
+        ).where(_deadlines.c.game_id == bindparam("game")),
+        select(
+            no_player,
+            *_view_part(
+                VIEW_PART_AWAY,
+                _seats.c.position,
+                colour=_seats.c.colour,
+                until=func.max(_absences.c.ends_at),
+            ),
+        )
+        .select_from(_seats.join(_absences, _absences.c.player_id == _seats.c.player_id))
+        .where(
+            _seats.c.game_id == bindparam("game"),
+            _absences.c.starts_at <= bindparam("moment"),
+            _absences.c.ends_at > bindparam("moment"),
+        )
+        .group_by(_seats.c.colour, _seats.c.position),
+        select(
+            no_player,
+            *_view_part(
+                VIEW_PART_BANK,
+                _seats.c.position,
+                colour=_seats.c.colour,
+                bank_seconds=_seats.c.bank_seconds,
+                bank_at=_seats.c.bank_at,
+            ),
+        ).where(_seats.c.game_id == bindparam("game"), _seats.c.bank_seconds.is_not(None)),
+    ]
+    if mail:
+        parts.append(
+            select(
+                no_player,
+                *_view_part(
+                    VIEW_PART_UNDELIVERED,
+                    _outbox.c.id,
+                    recipient=_outbox.c.recipient,
+                    kind=_outbox.c.kind,
+                    created_at=_outbox.c.created_at,
+                    attempts=_outbox.c.attempts,
+                    last_error=_outbox.c.last_error,
+                ),
+            ).where(*_UNDELIVERED)
+        )
+    order = ("part", "place", "due_at")
+    return union_all(*parts).order_by(*(literal_column(name) for name in order))
+
+
+_GAME_IN_VIEW = _view_part(
+    VIEW_PART_GAME, _seats.c.position, **{column.name: column for column in _VIEW_COLUMNS}
+)
+SELECT_CALLER_VIEW_OF_GAME = _view_of_game(
+    _caller_at_game(*_GAME_IN_VIEW).order_by(None), mail=True
+)
+SELECT_PUBLIC_VIEW_OF_GAME = _view_of_game(
+    _game_and_seats(null().cast(Integer).label("player_id"), *_GAME_IN_VIEW).order_by(None),
+    mail=False,
 )
 
 # The reads of every page and every move, run on the driver's cursor (`prepared`).
 GAME_AND_SEATS = Prepared(SELECT_GAME_AND_SEATS)
 CALLER_AT_GAME = Prepared(SELECT_CALLER_AT_GAME)
-GAME_AND_SEATS_TO_VIEW = Prepared(SELECT_GAME_AND_SEATS_TO_VIEW)
-CALLER_AT_GAME_TO_VIEW = Prepared(SELECT_CALLER_AT_GAME_TO_VIEW)
 DEADLINES = Prepared(SELECT_DEADLINES)
-AWAY = Prepared(SELECT_AWAY)
-UNDELIVERED = Prepared(SELECT_UNDELIVERED)
 BANKS = Prepared(SELECT_BANKS)
+CALLER_VIEW_OF_GAME = Prepared(SELECT_CALLER_VIEW_OF_GAME)
+PUBLIC_VIEW_OF_GAME = Prepared(SELECT_PUBLIC_VIEW_OF_GAME)
 GAME_PAGE = Prepared(SELECT_GAME_PAGE)
 STATE = Prepared(SELECT_STATE)
 MOVES_BETWEEN = Prepared(SELECT_MOVES_BETWEEN)
