@@ -189,8 +189,10 @@ def test_the_demo_game_is_played_by_api_mail_and_page_against_bots(demo, browser
     buttons[0].click()
     # A turn's move is planned first: Confirm plays it (a power card plays as it is clicked).
     plan = wait_for(
-        lambda: browser.find_elements(By.CSS_SELECTOR, "section.plan button.confirm")
-        or call(base, "GET", f"/api/games/{game_id}", key)["seq"] > view["seq"],
+        lambda: (
+            browser.find_elements(By.CSS_SELECTOR, "section.plan button.confirm")
+            or call(base, "GET", f"/api/games/{game_id}", key)["seq"] > view["seq"]
+        ),
         10,
         "the page after the click",
     )

@@ -12,9 +12,7 @@ from urllib.parse import unquote
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = sorted(
-    [ROOT / "README.md", ROOT / "deploy" / "README.md", *(ROOT / "docs").rglob("*.md")]
-)
+PAGES = sorted([ROOT / "README.md", ROOT / "deploy" / "README.md", *(ROOT / "docs").rglob("*.md")])
 README_MOST_LINES = 150
 
 #: `[text](target)` and `![alt](target)`, with an optional "title".

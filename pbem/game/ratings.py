@@ -21,9 +21,11 @@ from sqlalchemy import (
     bindparam,
     case,
     func,
+    literal_column,
     or_,
     select,
     true,
+    union_all,
 )
 
 from pbem.errors import NotFound
@@ -40,7 +42,7 @@ from pbem.store.models import (
     Seat,
     is_person,
 )
-from pbem.store.prepared import Prepared, all_together
+from pbem.store.prepared import Prepared, all_together, part_columns
 from pbem.store.queries import MAX_ID
 
 _players = Player.__table__
@@ -214,30 +216,46 @@ _SEATS_GOING = _seats.join(
         or_(*(_games.c.status == status for status in CURRENT_STATUSES)),
     ),
 )
+#: The columns of a player's first page's read (`_RECORD_DRAWN_AND_GOING`), a part each.
+_RECORD_COLUMNS = {
+    column.name: column
+    for column in _record_read(
+        _players.c.record_seq, _drawn.c.chart, _drawn.c.games.label("drawn_games")
+    ).selected_columns
+}
+_GOING_COLUMNS = {
+    "game_id": _games.c.id,
+    "game_title": _games.c.title,
+    "game_status": _games.c.status,
+    "colour": _seats.c.colour,
+    "place": _seats.c.position,
+}
 #: The record with what their page drew of it and kept in `language` with `drawing`, if it
-#: is of their record as it is (null columns otherwise), the number it would be kept by, and
-#: their seats in games still going: a row for each (one with null seat columns for none).
-#: One statement rather than two sent together: on PostgreSQL a pipeline costs more of the
-#: worker's time than repeating the record's columns on a few rows.
+#: is of their record as it is (null columns otherwise), and the number it would be kept by
+#: (part 0: no row, no such player); then their seats in games still going, a row each
+#: (part 1). One statement, not two sent together (on PostgreSQL a pipeline costs the
+#: worker more than a statement), and not a join, which repeated the drawing's 10 kB on
+#: every seat's row.
+_PAGE_COLUMNS = {**_RECORD_COLUMNS, **_GOING_COLUMNS}
 _RECORD_DRAWN_AND_GOING = Prepared(
-    _record_read(
-        _players.c.record_seq,
-        _drawn.c.chart,
-        _drawn.c.games.label("drawn_games"),
-        _games.c.id.label("game_id"),
-        _games.c.title.label("game_title"),
-        _games.c.status.label("game_status"),
-        _seats.c.colour,
-        joined=_WITH_RATING.outerjoin(
-            _drawn,
-            and_(
-                _drawn.c.player_id == _players.c.id,
-                _drawn.c.language == bindparam("language"),
-                _drawn.c.drawing == bindparam("drawing"),
-                _drawn.c.record_seq == _players.c.record_seq,
-            ),
-        ).outerjoin(_SEATS_GOING, _seats.c.player_id == _players.c.id),
-    ).order_by(_games.c.id, _seats.c.position)
+    union_all(
+        select(*part_columns(0, _PAGE_COLUMNS, **_RECORD_COLUMNS))
+        .select_from(
+            _WITH_RATING.outerjoin(
+                _drawn,
+                and_(
+                    _drawn.c.player_id == _players.c.id,
+                    _drawn.c.language == bindparam("language"),
+                    _drawn.c.drawing == bindparam("drawing"),
+                    _drawn.c.record_seq == _players.c.record_seq,
+                ),
+            )
+        )
+        .where(_players.c.id == bindparam("player")),
+        select(*part_columns(1, _PAGE_COLUMNS, **_GOING_COLUMNS))
+        .select_from(_SEATS_GOING)
+        .where(_seats.c.player_id == bindparam("player")),
+    ).order_by(*(literal_column(name) for name in ("part", "game_id", "place")))
 )
 #: A person's kept rating history (no row before their first rated game).
 _HISTORY = Prepared(select(_ratings.c.history).where(_ratings.c.player_id == bindparam("player")))
@@ -342,13 +360,9 @@ def player_page(
     record = _RECORD_DRAWN_AND_GOING.all(
         connection, {**asked, "language": language, "drawing": drawing}
     )
-    if not record:
+    if not record or record[0].part != 0:
         raise _no_player(player_id)
-    going = [
-        _Going(row.game_id, row.game_title, row.game_status, row.colour)
-        for row in record
-        if row.game_id is not None
-    ]
+    going = [_Going(row.game_id, row.game_title, row.game_status, row.colour) for row in record[1:]]
     kept = record[0]
     history: Sequence[Any] = []
     finished: Sequence[Any] = []

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import Float
+from sqlalchemy import Float, Integer, literal_column, null, type_coerce
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.sql import CompoundSelect, Select
 
@@ -282,4 +282,29 @@ def all_together(
     )
     return [
         prepared._rows(connection, rows) for (prepared, _), rows in zip(calls, fetched, strict=True)
+    ]
+
+
+def part_columns(part: int, columns: Mapping[str, Any], **filled: Any) -> list[Any]:
+    """The columns of part `part` of a read of several kinds of rows in one statement (a
+    UNION ALL, its rows told apart by the `part` column): its number, then each of `columns`
+    (name: a column of that type) in order, the ones it fills from `filled`, the others
+    null. A statement rather than several sent together: each costs the driver and the
+    server its own work, and rows of different shapes side by side in one row (a join)
+    repeat each other's values.
+
+    Only part 0's nulls are cast to their types: PostgreSQL types a union's columns by its
+    first part (a bare NULL would be text by the second), and a CAST in every part makes
+    the SQL longer than the 4,096 characters psycopg keeps its parsing of. The others are
+    typed to SQLAlchemy alone, which decodes each column by its type in part 0."""
+
+    def nothing(like: Any) -> Any:
+        return null().cast(like.type) if part == 0 else type_coerce(null(), like.type)
+
+    return [
+        literal_column(str(part), Integer).label("part"),
+        *(
+            (filled[name] if name in filled else nothing(like)).label(name)
+            for name, like in columns.items()
+        ),
     ]

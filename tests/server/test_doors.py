@@ -86,9 +86,7 @@ def test_the_talk_limit_holds_for_messages_sent_at_once(app, api, monkeypatch):
     assert kept == talk.MOST_PER_WINDOW
 
 
-def test_an_invisible_line_in_a_reply_is_refused_and_passed_on_to_no_one(
-    mail_app, mail_api, smtp
-):
+def test_an_invisible_line_in_a_reply_is_refused_and_passed_on_to_no_one(mail_app, mail_api, smtp):
     game_id, keys, seats = start(mail_app, mail_api)
     colour = to_move(mail_api, game_id)[0]
     mail = latest_with_moves(smtp, seats[colour])
@@ -189,9 +187,13 @@ def test_a_games_mails_queued_in_a_request_never_link_to_its_host(app, api):
         sender.compose_queued()
         db.session.remove()
     with app.app_context():
-        mails = db.session.execute(
-            sa.select(Notification.message).where(Notification.game_id == game_id)
-        ).scalars().all()
+        mails = (
+            db.session.execute(
+                sa.select(Notification.message).where(Notification.game_id == game_id)
+            )
+            .scalars()
+            .all()
+        )
         db.session.remove()
     composed = [m for m in mails if m]
     assert composed and all("evil.test" not in m for m in composed)

@@ -146,8 +146,7 @@ def test_a_templates_underscore_is_jinjas_own_in_one_call(app):
     from pbem.web.board import environment
 
     source = (
-        '{{ _("Sign in") }}|{{ _("50%% of %(text)s", text=word) }}|'
-        '{{ _("%(num)s <b>", num=n) }}'
+        '{{ _("Sign in") }}|{{ _("50%% of %(text)s", text=word) }}|{{ _("%(num)s <b>", num=n) }}'
     )
     jinjas = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
     ours = jinja2.Environment(autoescape=True)

@@ -191,9 +191,7 @@ def test_me_refuses_a_webhook_to_this_machine(app, api, client, host):
     assert table_snapshot(app) == before
 
 
-def test_an_address_change_link_works_once_even_after_the_address_changes_back(
-    app, api, client
-):
+def test_an_address_change_link_works_once_even_after_the_address_changes_back(app, api, client):
     key = api.register("rae@example.org", "Rae")
     me = player_id_of(app, "rae@example.org")
     token = sign_in_with_key(client, key)

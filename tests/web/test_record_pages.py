@@ -40,6 +40,23 @@ def two_finished(app, api):
     return emails, games, going
 
 
+def test_a_players_page_lists_each_game_they_are_in_now_once_kept_or_drawn(
+    app, api, client, two_finished
+):
+    emails, _games, going = two_finished
+    later = new_game_of(api, emails[1:] + emails[:1], ["red", "blue", "green"])  # Ann: green
+    ann = ids_of(app, emails)[0]
+    for _ in range(2):  # drawn and kept, then read kept beside the games going
+        doc = parse(client.get(f"/players/{ann}").get_data(as_text=True))
+        shown = doc.find("ul", cls="current-games").find_all("li", data_game=True)
+        assert [li.get("data-game") for li in shown] == [str(going), str(later)]
+        assert [li.text[li.text.rindex("(") :] for li in shown] == [
+            "(active: red)",
+            "(active: green)",
+        ]
+    assert client.get("/players/999999").status_code == 404
+
+
 def test_a_players_page_shows_their_rating_history_games_and_cards(app, api, client, two_finished):
     emails, games, going = two_finished
     ann = ids_of(app, emails)[0]
