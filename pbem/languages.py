@@ -26,7 +26,7 @@ from typing import Any
 
 from babel.dates import format_skeleton, get_datetime_format
 from babel.numbers import format_percent, get_decimal_symbol, get_minus_sign_symbol
-from flask import Flask, g, has_app_context, has_request_context
+from flask import Flask, current_app, g, has_app_context, has_request_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
 from flask_babel.speaklater import LazyString
@@ -66,7 +66,15 @@ def _rendered() -> tuple[Any, str]:
     look-up (an app context without a request or `in_language` finds them each time)."""
     found = _rendering.get()
     if found is None:
-        found = get_translations(), _locale_name()
+        name = _locale_name()
+        # Each locale's catalog is the one Flask-Babel loaded for the app and keeps for
+        # good: asking it again (its context, domain and locale found anew) cost a page
+        # 20 µs.
+        catalogs = current_app.extensions.setdefault(_CATALOGS, {})
+        catalog = catalogs.get(name)
+        if catalog is None:
+            catalog = catalogs[name] = get_translations()
+        found = catalog, name
         if has_request_context() and "pbem_rendering" not in g:
             g.pbem_rendering = _rendering.set(found)
     return found
@@ -182,6 +190,8 @@ def _locale_name() -> str:
 
 
 _LOCALE_NAMES: dict[Any, str] = {}
+#: Where an app keeps Flask-Babel's catalog of each locale (by its name) rendered so far.
+_CATALOGS = "pbem_catalogs"
 
 
 def moment_text(moment: datetime | str, *, year: bool = False) -> str:
