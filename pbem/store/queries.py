@@ -330,29 +330,29 @@ def _view_part(part: int, place: Any, **filled: Any) -> list[Any]:
     return part_columns(part, _VIEW_FILLED, place=place, **filled)
 
 
+def _view_row(part: int, place: Any, **filled: Any) -> Select[Any]:
+    """A part after the first, which reads no caller."""
+    return select(
+        type_coerce(null(), Integer).label("player_id"), *_view_part(part, place, **filled)
+    )
+
+
 def _view_of_game(first: Select[Any], *, mail: bool) -> CompoundSelect[Any]:
     """The view's read with `first` as its part 0; the undelivered mail read if `mail`."""
-    no_player = type_coerce(null(), Integer).label("player_id")
     parts: list[Select[Any]] = [
         first,
-        select(
-            no_player,
-            *_view_part(
-                VIEW_PART_DEADLINE,
-                type_coerce(null(), Integer),
-                colour=_deadlines.c.colour,
-                decision=_deadlines.c.decision,
-                due_at=_deadlines.c.due_at,
-            ),
+        _view_row(
+            VIEW_PART_DEADLINE,
+            type_coerce(null(), Integer),
+            colour=_deadlines.c.colour,
+            decision=_deadlines.c.decision,
+            due_at=_deadlines.c.due_at,
         ).where(_deadlines.c.game_id == bindparam("game")),
-        select(
-            no_player,
-            *_view_part(
-                VIEW_PART_AWAY,
-                _seats.c.position,
-                colour=_seats.c.colour,
-                until=func.max(_absences.c.ends_at),
-            ),
+        _view_row(
+            VIEW_PART_AWAY,
+            _seats.c.position,
+            colour=_seats.c.colour,
+            until=func.max(_absences.c.ends_at),
         )
         .select_from(_seats.join(_absences, _absences.c.player_id == _seats.c.player_id))
         .where(
@@ -361,30 +361,24 @@ def _view_of_game(first: Select[Any], *, mail: bool) -> CompoundSelect[Any]:
             _absences.c.ends_at > bindparam("moment"),
         )
         .group_by(_seats.c.colour, _seats.c.position),
-        select(
-            no_player,
-            *_view_part(
-                VIEW_PART_BANK,
-                _seats.c.position,
-                colour=_seats.c.colour,
-                bank_seconds=_seats.c.bank_seconds,
-                bank_at=_seats.c.bank_at,
-            ),
+        _view_row(
+            VIEW_PART_BANK,
+            _seats.c.position,
+            colour=_seats.c.colour,
+            bank_seconds=_seats.c.bank_seconds,
+            bank_at=_seats.c.bank_at,
         ).where(_seats.c.game_id == bindparam("game"), _seats.c.bank_seconds.is_not(None)),
     ]
     if mail:
         parts.append(
-            select(
-                no_player,
-                *_view_part(
-                    VIEW_PART_UNDELIVERED,
-                    _outbox.c.id,
-                    recipient=_outbox.c.recipient,
-                    kind=_outbox.c.kind,
-                    created_at=_outbox.c.created_at,
-                    attempts=_outbox.c.attempts,
-                    last_error=_outbox.c.last_error,
-                ),
+            _view_row(
+                VIEW_PART_UNDELIVERED,
+                _outbox.c.id,
+                recipient=_outbox.c.recipient,
+                kind=_outbox.c.kind,
+                created_at=_outbox.c.created_at,
+                attempts=_outbox.c.attempts,
+                last_error=_outbox.c.last_error,
             ).where(*_UNDELIVERED)
         )
     order = ("part", "place", "due_at")
