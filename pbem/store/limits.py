@@ -19,7 +19,9 @@ from pbem.store.queries import insert_or_else
 _counts = RateCount.__table__
 
 
-def take(connection: Connection, key: str, limit: int, window: timedelta, moment: datetime) -> bool:
+def take(
+    connection: Connection, key: str, limit: int, window: timedelta, moment: datetime
+) -> bool:
     """Count one use of `key` in the window holding `moment`; True while the count, this use
     included, is at most `limit`. On PostgreSQL the row stays locked until the caller's
     transaction ends, so concurrent uses of one key are counted one after another."""
