@@ -66,18 +66,24 @@ def _rendered() -> tuple[Any, str]:
     look-up (an app context without a request or `in_language` finds them each time)."""
     found = _rendering.get()
     if found is None:
-        name = _locale_name()
-        # Each locale's catalog is the one Flask-Babel loaded for the app and keeps for
-        # good: asking it again (its context, domain and locale found anew) cost a page
-        # 20 µs.
-        catalogs = current_app.extensions.setdefault(_CATALOGS, {})
-        catalog = catalogs.get(name)
-        if catalog is None:
-            catalog = catalogs[name] = get_translations()
-        found = catalog, name
+        found = _catalog_of(_locale_name())
         if has_request_context() and "pbem_rendering" not in g:
             g.pbem_rendering = _rendering.set(found)
     return found
+
+
+def _catalog_of(name: str) -> tuple[Any, str]:
+    """Flask-Babel's catalog of locale `name`, and the name. Within an app the catalog is
+    the one Flask-Babel loaded for it and keeps for good, kept here too: asking Flask-Babel
+    again (its context, domain and locale found anew) cost a page 20 µs. Outside one it
+    is Flask-Babel's (none: the texts as written)."""
+    if not has_app_context():
+        return get_translations(), name
+    catalogs = current_app.extensions.setdefault(_CATALOGS, {})
+    catalog = catalogs.get(name)
+    if catalog is None:
+        catalog = catalogs[name] = get_translations()
+    return catalog, name
 
 
 def _end_request(error: BaseException | None = None) -> None:
