@@ -216,6 +216,15 @@ _SEATS_GOING = _seats.join(
         or_(*(_games.c.status == status for status in CURRENT_STATUSES)),
     ),
 )
+
+
+def _going_read(*columns: Any) -> Select[Any]:
+    """`columns` of each seat a player (`player`) holds in a game still going."""
+    return (
+        select(*columns).select_from(_SEATS_GOING).where(_seats.c.player_id == bindparam("player"))
+    )
+
+
 #: The columns of a player's first page's read (`_RECORD_DRAWN_AND_GOING`), a part each.
 _RECORD_COLUMNS = {
     column.name: column
@@ -252,9 +261,7 @@ _RECORD_DRAWN_AND_GOING = Prepared(
             )
         )
         .where(_players.c.id == bindparam("player")),
-        select(*part_columns(1, _PAGE_COLUMNS, **_GOING_COLUMNS))
-        .select_from(_SEATS_GOING)
-        .where(_seats.c.player_id == bindparam("player")),
+        _going_read(*part_columns(1, _PAGE_COLUMNS, **_GOING_COLUMNS)),
     ).order_by(*(literal_column(name) for name in ("part", "game_id", "place")))
 )
 #: A person's kept rating history (no row before their first rated game).
@@ -426,10 +433,9 @@ _RESULTS = Prepared(
 
 #: The games a player (`player`) holds seats in that are still going.
 _CURRENT = Prepared(
-    select(_games.c.id, _games.c.title, _games.c.status, _seats.c.colour)
-    .select_from(_SEATS_GOING)
-    .where(_seats.c.player_id == bindparam("player"))
-    .order_by(_games.c.id, _seats.c.position)
+    _going_read(_games.c.id, _games.c.title, _games.c.status, _seats.c.colour).order_by(
+        _games.c.id, _seats.c.position
+    )
 )
 
 

@@ -95,12 +95,11 @@ _moves = Move.__table__
 _snapshots = Snapshot.__table__
 _idle_limits = IdleLimit.__table__
 
+# What every read of a game by the move path or the API names it by.
+_GAME_NAMED = (_games.c.id.label("game_id"), _games.c.seq, _games.c.status, _games.c.title)
 # What the move path reads of a game and of the caller's seats in it (never the big state).
 _GAME_AND_SEAT_COLUMNS = (
-    _games.c.id.label("game_id"),
-    _games.c.seq,
-    _games.c.status,
-    _games.c.title,
+    *_GAME_NAMED,
     _games.c.colours,
     _games.c.seed,
     _games.c.timing,
@@ -147,10 +146,7 @@ SELECT_CALLER_AT_GAME = _caller_at_game(*_GAME_AND_SEAT_COLUMNS)
 # caller's seats: who must act (so the viewer's colour is known before the state is read) and
 # who made the game (who is told of undelivered mail), not what only a move needs.
 _VIEW_COLUMNS = (
-    _games.c.id.label("game_id"),
-    _games.c.seq,
-    _games.c.status,
-    _games.c.title,
+    *_GAME_NAMED,
     _games.c.seed,
     _games.c.pending,
     _games.c.creator_id,
@@ -286,9 +282,10 @@ SELECT_DEADLINES = (
 )
 # A time-bank game's banks, each seat's as of when its clock last started (`bank_at`);
 # no row for a game of fixed deadlines.
+_BANKED = (_seats.c.game_id == bindparam("game"), _seats.c.bank_seconds.is_not(None))
 SELECT_BANKS = (
     select(_seats.c.colour, _seats.c.bank_seconds, _seats.c.bank_at)
-    .where(_seats.c.game_id == bindparam("game"), _seats.c.bank_seconds.is_not(None))
+    .where(*_BANKED)
     .order_by(_seats.c.position)
 )
 # The messages the sender gave up on, told to the game's maker.
@@ -367,7 +364,7 @@ def _view_of_game(first: Select[Any], *, mail: bool) -> CompoundSelect[Any]:
             colour=_seats.c.colour,
             bank_seconds=_seats.c.bank_seconds,
             bank_at=_seats.c.bank_at,
-        ).where(_seats.c.game_id == bindparam("game"), _seats.c.bank_seconds.is_not(None)),
+        ).where(*_BANKED),
     ]
     if mail:
         parts.append(
