@@ -6,10 +6,12 @@ games played (each seat through its own key, every move a POST with `expected_se
 GET /api/health/live; a player's view of a game (GET /api/games/{id} with a key); the same
 view sent back its ETag (a 304). The games the views read are made first, untimed. Each
 phase runs `--slices` times for its share of `--seconds`, the phases in turn, so a shared
-machine slowing down or speeding up meanwhile weighs on every phase alike. Prints the rate
-and p50/p99 latency of each, the ratios of the p50s to health's (and the view's in each
-slice), and the workers' CPU per request of each (from /proc, gunicorn's parsing and
-writing included) beside health's. The baseline is the liveness answer, which touches
+machine slowing down or speeding up meanwhile weighs on every phase alike. A slice's phases
+share its N keep-alive connections, so they meet the same split of them between gunicorn's
+workers (which race to accept them: 4+4 one slice, 8+0 the next), printed for each slice.
+Prints the rate and p50/p99 latency of each, the ratios of the p50s to health's (and the
+view's in each slice), and the workers' CPU per request of each (from /proc, gunicorn's
+parsing and writing included) beside health's. The baseline is the liveness answer, which touches
 nothing (as GET /api/health did before it read the database and the scheduler's
 heartbeats).
 
@@ -36,7 +38,6 @@ import subprocess
 import sys
 import threading
 import time
-from functools import partial
 from pathlib import Path
 
 from common import (  # noqa: E402
@@ -54,10 +55,11 @@ from common import (  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def play(port: int, url: str, seed: int, stop_at: float, latencies: list[float], errors: list[str]):
-    """Play random games until `stop_at` on the server at `port` (its database at `url`);
+def play(
+    client: Client, url: str, seed: int, stop_at: float, latencies: list[float], errors: list[str]
+):
+    """Play random games until `stop_at` through `client` (the server's database at `url`);
     record the latency of every move POST."""
-    client = Client(port)
     rng = random.Random(seed)
     while time.perf_counter() < stop_at:
         game_id, keys = new_game(client, url, rng)
@@ -89,8 +91,7 @@ def play(port: int, url: str, seed: int, stop_at: float, latencies: list[float],
             view = body["view"]
 
 
-def health(port: int, stop_at: float, latencies: list[float], errors: list[str]):
-    client = Client(port)
+def health(client: Client, stop_at: float, latencies: list[float], errors: list[str]):
     while time.perf_counter() < stop_at:
         started = time.perf_counter()
         status, _ = client.call("GET", "/api/health/live")
@@ -106,7 +107,7 @@ def viewer(port: int, url: str, seed: int) -> tuple[int, dict[str, str]]:
 
 
 def view(
-    port: int,
+    client: Client,
     game: tuple[int, dict[str, str]],
     stop_at: float,
     latencies,
@@ -115,13 +116,10 @@ def view(
 ):
     """A bot's poll: GET /api/games/{id} with a player's key (`viewer`'s), over and over;
     `conditional` sends back the ETag, as a bot that polls cheaply would (304)."""
-    client = Client(port)
     game_id, headers = game[0], dict(game[1])
     wanted = 200
     if conditional:
-        client.connection.request("GET", f"/api/games/{game_id}", headers=headers)
-        answer = client.connection.getresponse()
-        answer.read()
+        answer, _ = client.send("GET", f"/api/games/{game_id}", None, headers)
         if answer.headers["ETag"] is None:
             errors.append("no ETag: each poll is a whole view")
         else:
@@ -129,9 +127,7 @@ def view(
             wanted = 304
     while time.perf_counter() < stop_at:
         started = time.perf_counter()
-        client.connection.request("GET", f"/api/games/{game_id}", headers=headers)
-        answer = client.connection.getresponse()
-        answer.read()
+        answer, _ = client.send("GET", f"/api/games/{game_id}", None, headers)
         latencies.append(time.perf_counter() - started)
         if answer.status != wanted:
             errors.append(str(answer.status))
@@ -215,22 +211,43 @@ def bench(label: str, database_url: str, args) -> None:
         )
         # Untimed: the games the bots read, one a client for each kind of read.
         games = [viewer(port, database_url, 1000 + i) for i in range(2 * args.clients)]
-        # Each phase: work(turn, client, stop_at, latencies, errors). Each turn's moves
-        # start new games (the seed tells them apart); the reads read the same ones.
+        # Each phase: work(client, turn, index, stop_at, latencies, errors). A slice's phases
+        # share its clients' connections: gunicorn's workers split a slice's connections
+        # between them as they race to accept (4+4, 6+2, even 8+0), and each phase of the
+        # slice then meets the same split. Each turn's moves start new games (the seed
+        # tells them apart); the reads read the same ones.
         works = {
-            "POST moves": lambda turn, i, *rest: play(port, database_url, 100 * turn + i, *rest),
-            "GET health": lambda turn, i, *rest: health(port, *rest),
-            "GET view": lambda turn, i, *rest: view(port, games[i], *rest),
-            "GET view 304": lambda turn, i, *rest: view(
-                port, games[args.clients + i], *rest, conditional=True
+            "POST moves": lambda client, turn, i, *rest: play(
+                client, database_url, 100 * turn + i, *rest
+            ),
+            "GET health": lambda client, turn, i, *rest: health(client, *rest),
+            "GET view": lambda client, turn, i, *rest: view(client, games[i], *rest),
+            "GET view 304": lambda client, turn, i, *rest: view(
+                client, games[args.clients + i], *rest, conditional=True
             ),
         }
+        slice_clients: dict[int, list[Client]] = {}
 
-        def clients(work):  # a slice of a phase: each client doing `work` in this turn
-            return lambda turn, seconds: run_clients(partial(work, turn), args.clients, seconds)
+        def clients_of(turn: int) -> list[Client]:
+            if turn not in slice_clients:
+                for client in slice_clients.pop(turn - 1, []):
+                    client.close()
+                slice_clients[turn] = [Client(port) for _ in range(args.clients)]
+            return slice_clients[turn]
+
+        def clients(work):  # a slice of a phase: each of the slice's clients doing `work`
+            def run(turn: int, seconds: float):
+                mine = clients_of(turn)
+                return run_clients(
+                    lambda i, *rest: work(mine[i], turn, i, *rest), args.clients, seconds
+                )
+
+            return run
 
         phases = {name: clients(work) for name, work in works.items()}
-        ran = in_slices(phases, args.slices, args.seconds, server.pid)
+        ran = in_slices(phases, args.slices, args.seconds, server.pid, port)
+        for client in slice_clients.pop(args.slices - 1, []):
+            client.close()
         results = {
             name: figures(name, phase.latencies, phase.seconds, phase.errors)
             for name, phase in ran.items()

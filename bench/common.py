@@ -115,6 +115,8 @@ class Phase:
     seconds: float = 0.0  # how long its slices took together
     cpu: float = 0.0  # what the server's workers spent in them, seconds
     p50s: list[float] = field(default_factory=list)  # each slice's p50
+    # each slice's open connections per worker at its end (when `in_slices` is given the port)
+    splits: list[list[int]] = field(default_factory=list)
 
     @property
     def cpu_per_request(self) -> float:
@@ -126,11 +128,13 @@ def in_slices(
     slices: int,
     seconds: float,
     server_pid: int,
+    port: int | None = None,
 ) -> dict[str, Phase]:
     """Each phase run `slices` times for its share of `seconds`, the phases in turn, so a
     shared machine slowing down or speeding up meanwhile weighs on every phase alike; with
-    what the server's workers spent in each. A phase is `run(turn, seconds)`, which gives
-    its requests' latencies, its errors and how long it took."""
+    what the server's workers spent in each (and with `port`, the connections each worker
+    held as the phase ended). A phase is `run(turn, seconds)`, which gives its requests'
+    latencies, its errors and how long it took."""
     ran = {name: Phase() for name in phases}
     for turn in range(slices):
         for name, run in phases.items():
@@ -142,6 +146,8 @@ def in_slices(
             phase.errors += errors
             phase.seconds += elapsed
             phase.p50s.append(statistics.median(latencies))
+            if port is not None:
+                phase.splits.append(connections_per_worker(server_pid, port))
     return ran
 
 
@@ -166,6 +172,9 @@ def print_slice_ratios(ran: dict[str, Phase], name: str) -> None:
         mine / health for mine, health in zip(ran[name].p50s, ran["GET health"].p50s, strict=True)
     )
     print(f"  {name} p50 / health p50 in each slice: " + ", ".join(f"{r:.2f}" for r in ratios))
+    if ran[name].splits:
+        splits = ("+".join(map(str, split)) for split in ran[name].splits)
+        print(f"  {name}: connections per worker in each slice: " + ", ".join(splits))
 
 
 def free_port() -> int:
@@ -185,18 +194,52 @@ class Client:
         if key:
             headers["Authorization"] = f"Bearer {key}"
         payload = json.dumps(body) if body is not None else None
+        response, data = self.send(method, path, payload, headers)
+        return response.status, (json.loads(data) if data else None)
+
+    def send(
+        self, method: str, path: str, payload: str | None, headers: Mapping[str, str]
+    ) -> tuple[http.client.HTTPResponse, bytes]:
+        """The answer to one request and its body, read whole."""
         try:
-            self.connection.request(method, path, body=payload, headers=headers)
+            self.connection.request(method, path, body=payload, headers=dict(headers))
             response = self.connection.getresponse()
         except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
             # The server closed a keep-alive connection left idle (gunicorn's keepalive): open
             # another, as a client library does. A move sent again carries its expected_seq,
             # so one already played is refused (409), never played twice.
             self.connection.close()
-            self.connection.request(method, path, body=payload, headers=headers)
+            self.connection.request(method, path, body=payload, headers=dict(headers))
             response = self.connection.getresponse()
-        data = response.read()
-        return response.status, (json.loads(data) if data else None)
+        return response, response.read()
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def connections_per_worker(server_pid: int, port: int) -> list[int]:
+    """How many open connections to `port` each of a server's workers holds, most first
+    (from /proc: each worker's socket inodes against the kernel's TCP table)."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            # local address "ADDR:PORT" in hex, state 01: established
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                inodes.add(fields[9])
+    children = Path(f"/proc/{server_pid}/task/{server_pid}/children").read_text().split()
+    held = []
+    for child in children:
+        fds = Path(f"/proc/{child}/fd")
+        links = []
+        for fd in fds.iterdir():
+            try:
+                links.append(os.readlink(fd))
+            except OSError:  # closed meanwhile
+                continue
+        sockets = [link[len("socket:[") : -1] for link in links if link.startswith("socket:[")]
+        held.append(sum(1 for inode in sockets if inode in inodes))
+    return sorted(held, reverse=True)
 
 
 def wait_until_live(server, port: int, what: str, seconds: float = 20) -> None:

@@ -287,7 +287,7 @@ def main() -> None:
                         errors.append(f"{status} {path}")
 
             def health(i, stop_at, latencies, errors):
-                bench_api.health(port, stop_at, latencies, errors)
+                bench_api.health(bench_api.Client(port), stop_at, latencies, errors)
 
             def clients(work):
                 return lambda turn, seconds: bench_api.run_clients(work, args.clients, seconds)
