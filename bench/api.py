@@ -9,11 +9,11 @@ phase runs `--slices` times for its share of `--seconds`, the phases in turn, so
 machine slowing down or speeding up meanwhile weighs on every phase alike. A slice's phases
 share its N keep-alive connections, so they meet the same split of them between gunicorn's
 workers (which race to accept them: 4+4 one slice, 8+0 the next), printed for each slice.
-Prints the rate and p50/p99 latency of each, the ratios of the p50s to health's (and the
-view's in each slice), and the workers' CPU per request of each (from /proc, gunicorn's
-parsing and writing included) beside health's. The baseline is the liveness answer, which touches
-nothing (as GET /api/health did before it read the database and the scheduler's
-heartbeats).
+Prints the rate and p50/mean/p99 latency of each, the ratios of the p50s to health's (and
+the view's in each slice, and its mean's to health's), and the workers' CPU per request of
+each (from /proc, gunicorn's parsing and writing included) beside health's. The baseline is
+the liveness answer, which touches nothing (as GET /api/health did before it read the
+database and the scheduler's heartbeats).
 
 With 8 clients on 2 cores a phase keeps the machine busy, and a p50 is mostly time spent
 queued: the p50 ratios move with what else the machine does (health's p50 swung from 0.7
@@ -153,14 +153,15 @@ def figures(name: str, latencies: list[float], elapsed: float, errors: list[str]
     ordered = sorted(latencies)
     p50 = statistics.median(ordered) * 1000
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
+    mean = statistics.fmean(ordered) * 1000
     rate = len(ordered) / elapsed
     print(
         f"  {name:<14} {len(ordered):>7} requests  {rate:>8.1f}/s  p50 {p50:7.2f} ms  "
-        f"p99 {p99:7.2f} ms  errors {len(errors)}"
+        f"mean {mean:7.2f} ms  p99 {p99:7.2f} ms  errors {len(errors)}"
     )
     if errors:
         print(f"    first error: {errors[0][:300]}")
-    return {"p50": p50, "p99": p99, "rate": rate}
+    return {"p50": p50, "p99": p99, "mean": mean, "rate": rate}
 
 
 def start_server(
@@ -260,6 +261,14 @@ def bench(label: str, database_url: str, args) -> None:
             f"  view p50 / health p50 = {results['GET view']['p50'] / ping:.2f}  (goal: within 3)"
         )
         print(f"  304 p50 / health p50 = {results['GET view 304']['p50'] / ping:.2f}")
+        # With N clients always waiting on an answer, a phase's mean latency is N over its
+        # rate, whatever the order requests are served in; the p50 also says how skewed the
+        # latencies are (health's mean is 2-3 times its p50: most answers come at once, and
+        # the rest wait behind a worker's other connections or a worker the OS paused).
+        print(
+            f"  view mean / health mean = "
+            f"{results['GET view']['mean'] / results['GET health']['mean']:.2f}"
+        )
         print_slice_ratios(ran, "GET view")
         # A move's CPU includes the legal moves its client reads before it and its share of
         # the games the clients start.
