@@ -11,9 +11,10 @@ share its N keep-alive connections, so they meet the same split of them between 
 workers (which race to accept them: 4+4 one slice, 8+0 the next), printed for each slice.
 Prints the rate and p50/mean/p99 latency of each, the ratios of the p50s to health's (and
 the view's in each slice, and its mean's to health's), and the workers' CPU per request of
-each (from /proc, gunicorn's parsing and writing included) beside health's. The baseline is
-the liveness answer, which touches nothing (as GET /api/health did before it read the
-database and the scheduler's heartbeats).
+each (from /proc, gunicorn's parsing and writing included) beside health's, and on
+PostgreSQL what its processes on this machine spent per request. The baseline is the
+liveness answer, which touches nothing (as GET /api/health did before it read the database
+and the scheduler's heartbeats). `--percentiles` adds each phase's p5 to p90.
 
 With 8 clients on 2 cores a phase keeps the machine busy, and a p50 is mostly time spent
 queued: the p50 ratios move with what else the machine does (health's p50 swung from 0.7
@@ -164,6 +165,13 @@ def figures(name: str, latencies: list[float], elapsed: float, errors: list[str]
     return {"p50": p50, "p99": p99, "mean": mean, "rate": rate}
 
 
+def percentiles(latencies: list[float]) -> str:
+    """p5 to p90 of `latencies` (seconds), in ms: where a p50 sits in its spread."""
+    ordered = sorted(latencies)
+    cuts = (5, 25, 50, 75, 90)
+    return "  ".join(f"p{cut} {ordered[len(ordered) * cut // 100] * 1000:.2f}" for cut in cuts)
+
+
 def start_server(
     database_url: str, workers: int | None, threads: int | None, worker_class: str | None = None
 ) -> tuple[subprocess.Popen, int]:
@@ -272,7 +280,15 @@ def bench(label: str, database_url: str, args) -> None:
         print_slice_ratios(ran, "GET view")
         # A move's CPU includes the legal moves its client reads before it and its share of
         # the games the clients start.
-        print_cpu_per_request(ran, works, {"POST moves": "  (with the legal moves read before it)"})
+        print_cpu_per_request(
+            ran,
+            works,
+            {"POST moves": "  (with the legal moves read before it)"},
+            database=label == "PostgreSQL",
+        )
+        if args.percentiles:
+            for name, phase in ran.items():
+                print(f"  {name} latencies: {percentiles(phase.latencies)}")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -288,6 +304,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--worker-class", default=None, help="gevent, gthread, sync")
     parser.add_argument("--db", action="append", choices=["sqlite", "postgresql"])
+    parser.add_argument(
+        "--percentiles", action="store_true", help="each phase's p5, p25, p50, p75 and p90"
+    )
     parser.add_argument(
         "--pg-url",
         default=os.environ.get("BENCH_DATABASE_URL", "postgresql+psycopg://127.0.0.1:5432/test"),

@@ -106,6 +106,22 @@ def workers_cpu(server_pid: int) -> float:
     return sum(process_cpu(int(child)) for child in children)
 
 
+def postgres_cpu() -> float:
+    """User and system CPU seconds of this machine's PostgreSQL processes so far (the server
+    and its backends, all databases'): taken before and after some requests, what a local
+    PostgreSQL spent on them (with anything else it did meanwhile)."""
+    spent = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() == "postgres":
+                spent += process_cpu(int(entry.name))
+        except (OSError, IndexError):  # gone meanwhile
+            continue
+    return spent
+
+
 @dataclass
 class Phase:
     """What one kind of request gave over all its slices (`in_slices`)."""
@@ -114,6 +130,7 @@ class Phase:
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0  # how long its slices took together
     cpu: float = 0.0  # what the server's workers spent in them, seconds
+    database_cpu: float = 0.0  # what a local PostgreSQL spent meanwhile, seconds
     p50s: list[float] = field(default_factory=list)  # each slice's p50
     # each slice's open connections per worker at its end (when `in_slices` is given the port)
     splits: list[list[int]] = field(default_factory=list)
@@ -138,10 +155,11 @@ def in_slices(
     ran = {name: Phase() for name in phases}
     for turn in range(slices):
         for name, run in phases.items():
-            cpu = workers_cpu(server_pid)
+            cpu, database_cpu = workers_cpu(server_pid), postgres_cpu()
             latencies, errors, elapsed = run(turn, seconds / slices)
             phase = ran[name]
             phase.cpu += workers_cpu(server_pid) - cpu
+            phase.database_cpu += postgres_cpu() - database_cpu
             phase.latencies += latencies
             phase.errors += errors
             phase.seconds += elapsed
@@ -152,16 +170,22 @@ def in_slices(
 
 
 def print_cpu_per_request(
-    ran: dict[str, Phase], names: Iterable[str], notes: Mapping[str, str] | None = None
+    ran: dict[str, Phase],
+    names: Iterable[str],
+    notes: Mapping[str, str] | None = None,
+    database: bool = False,
 ) -> None:
     """The workers' CPU per request of each named phase, whole (gunicorn's parsing and
-    writing, the app), beside health's ("GET health"): what the machine pays for each."""
+    writing, the app), beside health's ("GET health"): what the machine pays for each; with
+    `database`, what a local PostgreSQL spent per request too."""
     health = ran["GET health"].cpu_per_request
     for name in names:
         cpu = ran[name].cpu_per_request
+        spent = ran[name].database_cpu / len(ran[name].latencies)
         print(
             f"  {name}: workers' CPU per request {cpu * 1000:.3f} ms = {cpu / health:.2f}x"
             f" health's{(notes or {}).get(name, '')}"
+            + (f"; PostgreSQL's {spent * 1000:.3f} ms" if database else "")
         )
 
 

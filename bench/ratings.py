@@ -10,9 +10,10 @@ turn so the machine's ups and downs fall on all alike: GET /api/health/live (the
 which reads nothing), a random player's page, its API answer, the standings (all games, and
 4-player games), and the standings' 40th page. Prints each one's p50 and p99, its p50 as a
 multiple of health's (and the player's page's in each slice), and what gunicorn's workers
-spent on each request beside what they spent on health's. The standings' pages are kept
-per worker until a game is rated (or a minute passes): after the warm-up turns each is a
-kept page and one read of the newest result's id. A player's record as drawn is kept in the
+spent on each request beside what they spent on health's (and what PostgreSQL's processes
+on this machine spent meanwhile). The standings' pages are kept per worker until a game is
+rated (or a minute passes): after the warm-up turns each is a kept page and one read of the
+newest result's id. A player's record as drawn is kept in the
 database until a game of theirs ends: the warm-up looks at every player's page once (as
 a site's readers do between games), and "drawn again" is a player's page just after a game
 of theirs ended (the bench raises their `record_seq` first, untimed).
@@ -358,7 +359,7 @@ def main() -> None:
             f"p99 {p99 * 1000:6.2f} ms  {p50 / base:5.2f}x health"
         )
     print_slice_ratios(ran, "GET /players/<id>")
-    print_cpu_per_request(ran, [name for name in KINDS if name != "GET health"])
+    print_cpu_per_request(ran, [name for name in KINDS if name != "GET health"], database=True)
 
 
 if __name__ == "__main__":
