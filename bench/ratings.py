@@ -13,10 +13,10 @@ multiple of health's (and the player's page's in each slice), and what gunicorn'
 spent on each request beside what they spent on health's (and what PostgreSQL's processes
 on this machine spent meanwhile). The standings' pages are kept per worker until a game is
 rated (or a minute passes): after the warm-up turns each is a kept page and one read of the
-newest result's id. A player's record as drawn is kept in the
-database until a game of theirs ends: the warm-up looks at every player's page once (as
-a site's readers do between games), and "drawn again" is a player's page just after a game
-of theirs ended (the bench raises their `record_seq` first, untimed).
+newest result's id. A player's record as drawn is kept in the database until a game of
+theirs ends: the warm-up looks at every player's page once (as a site's readers do between
+games), and "drawn again" is a player's page just after a game of theirs ended (the bench
+raises their `record_seq` first, untimed).
 
     python bench/ratings.py                          # 10,000 players, 100,000 games
     python bench/ratings.py --players 2000 --games 20000 --seconds 14
