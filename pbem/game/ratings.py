@@ -229,7 +229,11 @@ def _going_read(*columns: Any) -> Select[Any]:
 _RECORD_COLUMNS = {
     column.name: column
     for column in _record_read(
-        _players.c.record_seq, _drawn.c.chart, _drawn.c.games.label("drawn_games")
+        _players.c.record_seq,
+        _drawn.c.chart,
+        _drawn.c.games.label("drawn_games"),
+        _drawn.c.body.label("drawn_body"),
+        _drawn.c.body_of.label("drawn_body_of"),
     ).selected_columns
 }
 _GOING_COLUMNS = {
@@ -326,10 +330,13 @@ class DrawnAs(NamedTuple):
 
 
 class Drawn(NamedTuple):
-    """A player's record as their page drew it (see `DrawnRecord`)."""
+    """A player's record as their page drew it (see `DrawnRecord`), and the page's whole body
+    drawn with it, good while `body_of` names what else it shows (None: not drawn yet)."""
 
     chart: str
     games: str
+    body: str | None = None
+    body_of: str | None = None
 
 
 class PlayerPage(TypedDict):
@@ -380,7 +387,9 @@ def player_page(
         )
     return {
         **_player_page(player_id, per_page, record, finished, going, cards, history),
-        "drawn": None if kept.chart is None else Drawn(kept.chart, kept.drawn_games),
+        "drawn": None
+        if kept.chart is None
+        else Drawn(kept.chart, kept.drawn_games, kept.drawn_body, kept.drawn_body_of),
         "record_seq": kept.record_seq,
     }
 

@@ -33,7 +33,7 @@ def _upsert(connection: Connection) -> Executable:
     name = connection.dialect.name
     if name not in _UPSERTS:
         statement = insert_or_else(connection, _drawn)
-        columns = ("drawing", "record_seq", "chart", "games")
+        columns = ("drawing", "record_seq", "chart", "games", "body", "body_of")
         _UPSERTS[name] = statement.on_conflict_do_update(
             index_elements=[_drawn.c.player_id, _drawn.c.language],
             set_={column: statement.excluded[column] for column in columns},
@@ -47,6 +47,7 @@ def keep_drawn_record(player_id: int, drawn_as: DrawnAs, record_seq: int, drawn:
     it just now (nothing was kept)."""
     row = {"player_id": player_id, "language": drawn_as.language, "drawing": drawn_as.drawing}
     row |= {"record_seq": record_seq, "chart": drawn.chart, "games": drawn.games}
+    row |= {"body": drawn.body, "body_of": drawn.body_of}
     try:
         connection = db.session.connection()
         connection.execute(_upsert(connection), row)

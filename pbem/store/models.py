@@ -561,6 +561,11 @@ class DrawnRecord(Model):
     record_seq: Mapped[int] = mapped_column(Integer)
     chart: Mapped[str] = mapped_column(Text)  # the rating's chart ('' for none)
     games: Mapped[str] = mapped_column(Text)  # the finished games and the cards chosen
+    # The page's whole body, drawn from this record and what else the page shows (the name,
+    # rating, reliability and games going, which change without a finished game): good
+    # while `body_of`, their digest, is theirs as read with it. Null until a page draws it.
+    body: Mapped[str | None] = mapped_column(Text, nullable=True)
+    body_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Decision(Model):

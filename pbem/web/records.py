@@ -99,19 +99,44 @@ def rating_chart(values: list[float]) -> RatingChart | None:
 def player_page(player_id: int) -> str:
     """A player's record: rating and its history, reliability, games, cards chosen. The
     first page's record as drawn (chart, finished games, cards) is read kept, or drawn and
-    kept, for the reader's language: a finished game makes it stale."""
+    kept, for the reader's language: a finished game makes it stale. Its whole body is kept
+    beside it while what else it shows (name, rating, reliability, games going) is as read."""
     page = _page_arg()
     drawn_as = DrawnAs(rendering_locale(), _drawing(request.script_root)) if page == 1 else None
     found = ratings.player_page(player_id, page=page, drawn_as=drawn_as)
-    record, drawn = found["record"], found["drawn"]
+    record, drawn, going = found["record"], found["drawn"], found["games"]["current"]
+    body_of = _body_of(record, going)
+    if drawn is not None and drawn.body is not None and drawn.body_of == body_of:
+        return _framed(record["name"], drawn.body)
     if drawn is None:
         drawn = _drawn_record(player_id, page, found)
-        if drawn_as is not None:
-            records.keep_drawn_record(player_id, drawn_as, found["record_seq"], drawn)
+    body = _player_body(record, going, drawn)
+    if drawn_as is not None:
+        kept = drawn._replace(body=body, body_of=body_of)
+        records.keep_drawn_record(player_id, drawn_as, found["record_seq"], kept)
+    return _framed(record["name"], body)
+
+
+def _body_of(record: ratings.PlayerRecord, going: list[CurrentGame]) -> str:
+    """A digest of what a player's page shows besides their drawn record: the page's body
+    is kept by it (with the drawing, which names the templates, code and catalogs, and the
+    links' root, and the language)."""
+    shown = (
+        request.script_root,
+        *(record["id"], record["name"], record["bot"], record["decisions"]),
+        *(record["reliability"], *record["rating"].values()),
+        *((game["id"], game["title"], game["status"], *game["colours"]) for game in going),
+    )
+    return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
+
+
+def _player_body(record: ratings.PlayerRecord, going: list[CurrentGame], drawn: Drawn) -> str:
+    """A player's page's body: their record, the games they are in now, and what `drawn`
+    holds (the rating's chart, their finished games and cards)."""
     game_link = id_links("web.game", "game_id")
     # Drawn straight from its template: it needs none of the context every page's frame is
     # given (Flask's render_template gathers it for each template drawn).
-    body = _template("web/player.html").render(
+    return _template(_BODY_TEMPLATE).render(
         record=record,
         shown=beside(record["id"], None if record["bot"] else record["rating"], None),
         rated_games=_rated_games_text(record["rating"]),
@@ -123,11 +148,10 @@ def player_page(player_id: int) -> str:
             "of their last %(num)d decisions",
             record["decisions"],
         ),
-        current=_current_rows(found["games"]["current"], game_link),
+        current=_current_rows(going, game_link),
         drawn=Drawn(Markup(drawn.chart), Markup(drawn.games)),
         ratings_href=link("web.ratings_page"),
     )
-    return _framed(record["name"], body)
 
 
 def _rated_games_text(rating: Rating) -> str:
@@ -167,8 +191,10 @@ def _template(name: str) -> Template:
     return current_app.jinja_env.get_template(name)
 
 
-#: The templates a drawn record is drawn from (and `_drawing` names).
+#: The templates a drawn record is drawn from, and the page's body around it (`_drawing`
+#: names them all).
 _DRAWN_TEMPLATES = ("web/player_chart.html", "web/player_games.html")
+_BODY_TEMPLATE = "web/player.html"
 
 
 def _drawn_record(player_id: int, page: int, found: ratings.PlayerPage) -> Drawn:
@@ -208,7 +234,7 @@ def _drawing_now(script_root: str) -> str:
     loader = environment.loader
     assert loader is not None
     named = hashlib.sha256(script_root.encode())
-    for name in _DRAWN_TEMPLATES:
+    for name in (*_DRAWN_TEMPLATES, _BODY_TEMPLATE):
         named.update(loader.get_source(environment, name)[0].encode())
     for module in _DRAWN_BY:
         named.update(Path(inspect.getfile(sys.modules[module])).read_bytes())

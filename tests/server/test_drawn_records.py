@@ -14,11 +14,12 @@ import pytest
 import sqlalchemy as sa
 import sqlalchemy.exc
 
+from pbem.clock import now
 from pbem.extensions import db
 from pbem.game.ratings import Drawn, DrawnAs
 from pbem.play import ratings as rating_play
 from pbem.play import records
-from pbem.store.models import DrawnRecord, GameRating, Player
+from pbem.store.models import Decision, DrawnRecord, GameRating, Player, Seat
 from tests.server.test_ratings import new_game_of, people, play_out
 
 COLOURS = ["red", "blue", "green"]
@@ -54,12 +55,16 @@ def finished_ids(html: str) -> list[str]:
 
 
 def tamper(app, player_id: int, language: str, mark: str) -> None:
-    """Put `mark` into what is kept, as only a read of the kept row would show it."""
+    """Put `mark` into what is kept (the drawn record and the page's body drawn with it), as
+    only a read of the kept row would show it."""
     with app.app_context():
         db.session.execute(
             sa.update(DrawnRecord)
             .where(DrawnRecord.player_id == player_id, DrawnRecord.language == language)
-            .values(games=DrawnRecord.games + f"<p>{mark}</p>")
+            .values(
+                games=DrawnRecord.games + f"<p>{mark}</p>",
+                body=DrawnRecord.body + f"<p>{mark}</p>",
+            )
         )
         db.session.commit()
 
@@ -76,6 +81,69 @@ def test_the_first_view_draws_the_record_and_keeps_it_for_the_next(app, client, 
     assert client.get(f"/players/{ann}").get_data(as_text=True) == drawn
     tamper(app, ann, "en", "read from the kept row")
     assert "read from the kept row" in client.get(f"/players/{ann}").get_data(as_text=True)
+
+
+def test_the_pages_body_is_kept_whole_until_what_else_it_shows_changes(
+    app, api, client, finished_and_going, monkeypatch
+):
+    """Asked again with nothing changed, the page is its kept body (nothing drawn); a new
+    name, a decision closed (the reliability) and a game begun (games going) change what the
+    page shows without a finished game: each is drawn and kept anew."""
+    ann, going = finished_and_going
+    drawn = client.get(f"/players/{ann}").get_data(as_text=True)
+    kept = kept_rows(app, ann)["en"]
+    assert kept["body"] and kept["body"] in drawn and len(kept["body_of"]) == 32
+    from pbem.web import records as record_pages
+
+    drawing_bodies = record_pages._player_body
+
+    def not_drawn(*args):
+        raise AssertionError("the page's body was drawn again")
+
+    monkeypatch.setattr(record_pages, "_player_body", not_drawn)
+    assert client.get(f"/players/{ann}").get_data(as_text=True) == drawn
+    monkeypatch.setattr(record_pages, "_player_body", drawing_bodies)
+
+    with app.app_context():
+        db.session.get(Player, ann).name = "Ann the Renamed"
+        db.session.commit()
+    renamed = client.get(f"/players/{ann}").get_data(as_text=True)
+    assert "<h1>Ann the Renamed</h1>" in renamed
+    assert kept_rows(app, ann)["en"]["body_of"] != kept["body_of"]
+
+    with app.app_context():
+        owed = len(db.session.scalars(sa.select(Decision).where(Decision.player_id == ann)).all())
+        moment = now()
+        db.session.add(
+            Decision(
+                player_id=ann,
+                game_id=going,
+                colour="red",
+                decision="late one",
+                due_at=moment,
+                closed_at=moment,
+                how="timeout",
+            )
+        )
+        db.session.commit()
+    answered = client.get(f"/players/{ann}").get_data(as_text=True)
+    assert f"of their last {owed + 1} decisions" in answered
+    assert f"of their last {owed} decisions" not in answered
+
+    with app.app_context():  # the same three begin another game
+        seated = db.session.scalars(
+            sa.select(Player.email)
+            .join(Seat, Seat.player_id == Player.id)
+            .where(Seat.game_id == going)
+            .order_by(Seat.position)
+        ).all()
+    begun = new_game_of(api, list(seated), COLOURS)
+    listed = client.get(f"/players/{ann}").get_data(as_text=True)
+    assert f'<li data-game="{begun}">' in listed and f'<li data-game="{going}">' in listed
+    assert f'<li data-game="{begun}">' not in answered
+    # What is kept is what was drawn last: served as it is, nothing drawn.
+    monkeypatch.setattr(record_pages, "_player_body", not_drawn)
+    assert client.get(f"/players/{ann}").get_data(as_text=True) == listed
 
 
 def test_a_finished_game_makes_the_kept_record_stale(app, client, finished_and_going):
