@@ -230,8 +230,9 @@ _RECORD_COLUMNS = {
     column.name: column
     for column in _record_read(
         _players.c.record_seq,
-        _drawn.c.chart,
-        _drawn.c.games.label("drawn_games"),
+        # Non-null when a drawing of the record as it is was kept: its body is read, and
+        # the drawing itself only when the body is stale (`drawn_record`).
+        _drawn.c.record_seq.label("drawn_seq"),
         _drawn.c.body.label("drawn_body"),
         _drawn.c.body_of.label("drawn_body_of"),
     ).selected_columns
@@ -267,6 +268,15 @@ _RECORD_DRAWN_AND_GOING = Prepared(
         .where(_players.c.id == bindparam("player")),
         _going_read(*part_columns(1, _PAGE_COLUMNS, **_GOING_COLUMNS)),
     ).order_by(*(literal_column(name) for name in ("part", "game_id", "place")))
+)
+#: A player's record kept drawn in `language` with `drawing` at `record_seq`.
+_DRAWN = Prepared(
+    select(_drawn.c.chart, _drawn.c.games, _drawn.c.body, _drawn.c.body_of).where(
+        _drawn.c.player_id == bindparam("player"),
+        _drawn.c.language == bindparam("language"),
+        _drawn.c.drawing == bindparam("drawing"),
+        _drawn.c.record_seq == bindparam("record_seq"),
+    )
 )
 #: A person's kept rating history (no row before their first rated game).
 _HISTORY = Prepared(select(_ratings.c.history).where(_ratings.c.player_id == bindparam("player")))
@@ -339,6 +349,14 @@ class Drawn(NamedTuple):
     body_of: str | None = None
 
 
+class KeptBody(NamedTuple):
+    """A player's page's body kept with their drawn record, and the digest of what else it
+    shows (None both: the drawing was kept without one)."""
+
+    body: str | None
+    body_of: str | None
+
+
 class PlayerPage(TypedDict):
     record: PlayerRecord
     games: PlayerGames  # with no finished game when `drawn` holds them
@@ -346,10 +364,11 @@ class PlayerPage(TypedDict):
     # rated games and after each, the oldest first (empty before a first rated game).
     history: list[float]
     cards: list[CardStat]  # the first page's only
-    # The first page's record as drawn and kept `drawn_as` (None: nothing kept holds; then
-    # the rest is read to draw it again), and the player's `record_seq` read before the rest:
-    # a drawing of what was read is kept under it (older, never newer, than what it shows).
-    drawn: Drawn | None
+    # The first page's body kept with the record as drawn `drawn_as` (None: nothing kept
+    # holds; then the rest is read to draw it again; `drawn_record` reads the drawing), and
+    # the player's `record_seq` read before the rest: a drawing of what was read is kept
+    # under it (older, never newer, than what it shows).
+    kept: KeptBody | None
     record_seq: int
 
 
@@ -381,17 +400,22 @@ def player_page(
     history: Sequence[Any] = []
     finished: Sequence[Any] = []
     cards: Sequence[Any] = []
-    if kept.chart is None:
+    if kept.drawn_seq is None:
         history, finished, cards = all_together(
             connection, [(_HISTORY, asked), (_RESULTS, results), (_CARDS, asked)]
         )
     return {
         **_player_page(player_id, per_page, record, finished, going, cards, history),
-        "drawn": None
-        if kept.chart is None
-        else Drawn(kept.chart, kept.drawn_games, kept.drawn_body, kept.drawn_body_of),
+        "kept": None if kept.drawn_seq is None else KeptBody(kept.drawn_body, kept.drawn_body_of),
         "record_seq": kept.record_seq,
     }
+
+
+def drawn_record(player_id: int, drawn_as: DrawnAs, record_seq: int) -> Drawn | None:
+    """The record of `player_id` kept drawn `drawn_as` at `record_seq` (None: none is)."""
+    asked = {"player": player_id, "language": drawn_as.language, "drawing": drawn_as.drawing}
+    row = _DRAWN.first(reads.connection(), {**asked, "record_seq": record_seq})
+    return None if row is None else Drawn(row.chart, row.games, row.body, row.body_of)
 
 
 def _player_page(
@@ -411,7 +435,7 @@ def _player_page(
         "games": _games_page(finished, per_page, going),
         "history": (history[0].history or []) if history else [],
         "cards": _card_stats(cards),
-        "drawn": None,
+        "kept": None,
         "record_seq": 0,
     }
 

@@ -104,16 +104,24 @@ def player_page(player_id: int) -> str:
     page = _page_arg()
     drawn_as = DrawnAs(rendering_locale(), _drawing(request.script_root)) if page == 1 else None
     found = ratings.player_page(player_id, page=page, drawn_as=drawn_as)
-    record, drawn, going = found["record"], found["drawn"], found["games"]["current"]
+    record, going, kept = found["record"], found["games"]["current"], found["kept"]
     body_of = _body_of(record, going)
-    if drawn is not None and drawn.body is not None and drawn.body_of == body_of:
-        return _framed(record["name"], drawn.body)
+    if kept is not None and kept.body is not None and kept.body_of == body_of:
+        return _framed(record["name"], kept.body)
+    drawn = None
+    if kept is not None and drawn_as is not None:  # the body is stale: the drawing is not
+        drawn = ratings.drawn_record(player_id, drawn_as, found["record_seq"])
+        if drawn is None:  # drawn again since (after a game ended): all of it read anew
+            found = ratings.player_page(player_id, page=page)
+            record, going = found["record"], found["games"]["current"]
+            body_of = _body_of(record, going)
     if drawn is None:
         drawn = _drawn_record(player_id, page, found)
     body = _player_body(record, going, drawn)
     if drawn_as is not None:
-        kept = drawn._replace(body=body, body_of=body_of)
-        records.keep_drawn_record(player_id, drawn_as, found["record_seq"], kept)
+        records.keep_drawn_record(
+            player_id, drawn_as, found["record_seq"], drawn._replace(body=body, body_of=body_of)
+        )
     return _framed(record["name"], body)
 
 

@@ -105,10 +105,16 @@ def test_the_pages_body_is_kept_whole_until_what_else_it_shows_changes(
     monkeypatch.setattr(record_pages, "_player_body", drawing_bodies)
 
     with app.app_context():
+        # Only the kept drawing marked: a body drawn again is drawn from it, not read anew.
+        db.session.execute(
+            sa.update(DrawnRecord)
+            .where(DrawnRecord.player_id == ann)
+            .values(games=DrawnRecord.games + "<p>the kept drawing</p>")
+        )
         db.session.get(Player, ann).name = "Ann the Renamed"
         db.session.commit()
     renamed = client.get(f"/players/{ann}").get_data(as_text=True)
-    assert "<h1>Ann the Renamed</h1>" in renamed
+    assert "<h1>Ann the Renamed</h1>" in renamed and "<p>the kept drawing</p>" in renamed
     assert kept_rows(app, ann)["en"]["body_of"] != kept["body_of"]
 
     with app.app_context():
@@ -144,6 +150,25 @@ def test_the_pages_body_is_kept_whole_until_what_else_it_shows_changes(
     # What is kept is what was drawn last: served as it is, nothing drawn.
     monkeypatch.setattr(record_pages, "_player_body", not_drawn)
     assert client.get(f"/players/{ann}").get_data(as_text=True) == listed
+
+
+def test_a_stale_body_whose_drawing_went_meanwhile_is_drawn_from_all_read_anew(
+    app, client, finished_and_going, monkeypatch
+):
+    """The body is stale and the drawing read with it is gone by the next read (another view
+    kept a newer one): the page reads and draws it all again."""
+    ann, _going = finished_and_going
+    first = client.get(f"/players/{ann}").get_data(as_text=True)
+    with app.app_context():
+        db.session.get(Player, ann).name = "Ann Again"
+        db.session.commit()
+    from pbem.game import ratings as record_reads
+
+    monkeypatch.setattr(record_reads, "drawn_record", lambda *args: None)
+    html = client.get(f"/players/{ann}").get_data(as_text=True)
+    assert "<h1>Ann Again</h1>" in html
+    assert finished_ids(html) == finished_ids(first) and len(finished_ids(html)) == 1
+    assert kept_rows(app, ann)["en"]["body"] in html
 
 
 def test_a_finished_game_makes_the_kept_record_stale(app, client, finished_and_going):
