@@ -14,12 +14,12 @@ import pytest
 import sqlalchemy as sa
 import sqlalchemy.exc
 
-from pbem.clock import now
 from pbem.extensions import db
 from pbem.game.ratings import Drawn, DrawnAs
 from pbem.play import ratings as rating_play
 from pbem.play import records
 from pbem.store.models import Decision, DrawnRecord, GameRating, Player, Seat
+from tests.server.test_player_records import add_decisions
 from tests.server.test_ratings import new_game_of, people, play_out
 
 COLOURS = ["red", "blue", "green"]
@@ -119,19 +119,7 @@ def test_the_pages_body_is_kept_whole_until_what_else_it_shows_changes(
 
     with app.app_context():
         owed = len(db.session.scalars(sa.select(Decision).where(Decision.player_id == ann)).all())
-        moment = now()
-        db.session.add(
-            Decision(
-                player_id=ann,
-                game_id=going,
-                colour="red",
-                decision="late one",
-                due_at=moment,
-                closed_at=moment,
-                how="timeout",
-            )
-        )
-        db.session.commit()
+    add_decisions(app, ann, going, ["timeout"])
     answered = client.get(f"/players/{ann}").get_data(as_text=True)
     assert f"of their last {owed + 1} decisions" in answered
     assert f"of their last {owed} decisions" not in answered
