@@ -269,9 +269,10 @@ _RECORD_DRAWN_AND_GOING = Prepared(
         _going_read(*part_columns(1, _PAGE_COLUMNS, **_GOING_COLUMNS)),
     ).order_by(*(literal_column(name) for name in ("part", "game_id", "place")))
 )
-#: A player's record kept drawn in `language` with `drawing` at `record_seq`.
+#: A player's record kept drawn in `language` with `drawing` at `record_seq`: its chart and
+#: games only, read when the body kept with them is stale, to draw the body again.
 _DRAWN = Prepared(
-    select(_drawn.c.chart, _drawn.c.games, _drawn.c.body, _drawn.c.body_of).where(
+    select(_drawn.c.chart, _drawn.c.games).where(
         _drawn.c.player_id == bindparam("player"),
         _drawn.c.language == bindparam("language"),
         _drawn.c.drawing == bindparam("drawing"),
@@ -415,7 +416,7 @@ def drawn_record(player_id: int, drawn_as: DrawnAs, record_seq: int) -> Drawn | 
     """The record of `player_id` kept drawn `drawn_as` at `record_seq` (None: none is)."""
     asked = {"player": player_id, "language": drawn_as.language, "drawing": drawn_as.drawing}
     row = _DRAWN.first(reads.connection(), {**asked, "record_seq": record_seq})
-    return None if row is None else Drawn(row.chart, row.games, row.body, row.body_of)
+    return None if row is None else Drawn(row.chart, row.games)
 
 
 def _player_page(
