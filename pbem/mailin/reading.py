@@ -349,8 +349,9 @@ def reply_part(text: str) -> str:
     signature = next((line for line in first.signatures.split("\n") if line.strip()), "")
     if signature and _reads_as_ours(signature):
         # The library's signature words are prefixes ("Tak", Danish thanks, would cut
-        # "take 3"): a line we can read is never a signature.
-        body = _above_signature(first.content.replace(first.headers or "", "").strip())
+        # "take 3"): a line we can read is never a signature, but one below it may be.
+        content = first.content.replace(first.headers or "", "")
+        body = _above_signature(content[: _signature_start(parsed.SIGNATURE_REGEX, content)])
     kept = [line for line in body.split("\n") if not line.lstrip().startswith(">")]
     # Nothing above the quote: a bottom-posted reply (mutt's and s-nail's way) is read from
     # below it.
@@ -404,6 +405,21 @@ def _below_the_quote(lines: list[str]) -> str:
             break
         below.append(line)
     return "\n".join(below).strip()
+
+
+def _signature_start(signature: re.Pattern[str], text: str) -> int:
+    """Where the writer's signature starts in `text` (its end if there is none): the first
+    line the reply parser's `signature` pattern starts at that is not a line we read."""
+    at = 0
+    while (found := signature.search(text, at)) is not None:
+        start = found.start() + len(found[0]) - len(found[0].lstrip())
+        end = text.find("\n", start)
+        if not _reads_as_ours(text[start : end if end >= 0 else len(text)]):
+            return start
+        if end < 0:
+            break
+        at = end
+    return len(text)
 
 
 def _above_signature(text: str) -> str:

@@ -208,8 +208,15 @@ class PageSeat:
         self.played += json.loads(fields["moves"])
 
 
+#: The game's seed, fixed so that every run plays the same game: in this one the French
+#: player's whole turns hold a "take from" line below the first, which the reply parser takes
+#: for the start of a signature, with Apple Mail's "Sent from my iPhone" below them.
+GAME_SEED = 12
+
+
 @pytest.mark.parametrize("seed", [3])
-def test_four_languages_play_one_game_by_mail_and_page(mail_app, mail_api, smtp, seed):
+def test_four_languages_play_one_game_by_mail_and_page(mail_app, mail_api, smtp, monkeypatch, seed):
+    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: GAME_SEED)
     mail_app.config["MAIL_ANSWERS_PER_HOUR"] = 100_000
     tag = uuid.uuid4().hex[:6]
     emails = {c: f"{c}-{tag}@example.org" for c in LANGUAGE}

@@ -681,6 +681,14 @@ def test_the_lmtp_door_plays_a_reply(mail_app, mail_api, smtp):
         # "Tak" (Danish thanks) is a signature word for the library, and a prefix of "take".
         ("\n\ntake 3\n\n> Am 22.11.26 um 09:00 schrieb El Grande:\n> hi", "take 3"),
         ("take 3\n\nTak\nBob\n\n> Le 22 nov. 2026 à 09:00, X <a@b.c> a écrit :\n> hi", "take 3"),
+        # A signature below a line the library took for one ("take from ..." after the
+        # first line) is still cut, as Apple Mail's is.
+        (
+            "take 5\ntake from Pays basque\ncard Veto\nspecial\n\nSent from my iPhone\n\n"
+            "Le 22 nov. 2026 à 09:00, El Grande <play@pbem.example> a écrit :\n\n> hi",
+            "take 5\ntake from Pays basque\ncard Veto\nspecial",
+        ),
+        ("take 3\ntake from aragon\n\nTak\nBob\n\n> hi", "take 3\ntake from aragon"),
         ("power 9\n\n-- \nBob\n", "power 9"),
         ("place aragon\nSent from my iPhone\n", "place aragon"),
         ("done\n\n________________________________\nDe : El Grande\nObjet : x\n\nhi", "done"),
