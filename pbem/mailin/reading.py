@@ -430,9 +430,10 @@ def _above_signature(text: str) -> str:
 
 
 def _reads_as_ours(line: str) -> bool:
-    """Whether a line starts with a notation verb or a command word."""
+    """Whether a line starts with a notation verb or a command word, after any quote marks
+    and a list's hyphen (`- take 3`, as a list of moves is typed, reads as `take 3`)."""
     words = verb_words() | set(COMMAND_WORDS) | set(COMMAND_SPELLINGS)
-    first = line.strip().lstrip(">").strip().split(" ", 1)[0].lower()
+    first = line.strip().lstrip(">").strip().lstrip("-").strip().split(" ", 1)[0].lower()
     return first in words
 
 

@@ -689,6 +689,10 @@ def test_the_lmtp_door_plays_a_reply(mail_app, mail_api, smtp):
             "take 5\ntake from Pays basque\ncard Veto\nspecial",
         ),
         ("take 3\ntake from aragon\n\nTak\nBob\n\n> hi", "take 3\ntake from aragon"),
+        # The library takes a hyphen's list for a signature; a list of moves is kept whole,
+        # down to a line of the list that is not one.
+        ("- take 3\n- card king\n- place aragon\n\n> hi", "- take 3\n- card king\n- place aragon"),
+        ("take 3\n- card king\n-place aragon\n- Bob\n\n> hi", "take 3\n- card king\n-place aragon"),
         ("power 9\n\n-- \nBob\n", "power 9"),
         ("place aragon\nSent from my iPhone\n", "place aragon"),
         ("done\n\n________________________________\nDe : El Grande\nObjet : x\n\nhi", "done"),

@@ -20,6 +20,8 @@ from tests.server.test_mail_out import addresses_of, deliver
 
 EXAMPLE = "A whole answer in one reply, for example:"
 CHAT_SHARE = 0.2
+#: Every LISTED-th reply, if it holds several moves, is typed as a list: `- take 3`.
+LISTED = 3
 CHAT = ["Good luck everyone!", "Sorry, that one was for you, Ann.", "Nice move!"]
 
 
@@ -83,7 +85,7 @@ def test_four_players_answer_each_decision_with_one_reply(mail_app, mail_api, sm
         seats = dict(addresses_of(mail_app, game_id))
         rng = random.Random(5)
         seen = dict.fromkeys(seats, 0)  # how many of each seat's mails were read
-        decisions = replies = chats = 0
+        decisions = replies = chats = listed = 0
         while True:
             deliver(mail_app)
             if mail_api.get(f"/api/games/{game_id}").get_json()["status"] != "active":
@@ -104,6 +106,11 @@ def test_four_players_answer_each_decision_with_one_reply(mail_app, mail_api, sm
             for colour, mail in sorted(waiting.items()):
                 text = body_text(mail)
                 body = answer_for(text, rng)
+                if "\n" in body and replies % LISTED == 0:
+                    # Typed as a list (the reply parser takes a hyphen's list for a
+                    # signature: it must still be played whole).
+                    listed += 1
+                    body = "\n".join(f"- {line}" for line in body.split("\n"))
                 if rng.random() < CHAT_SHARE:
                     chats += 1
                     words = rng.choice(CHAT)
@@ -124,6 +131,7 @@ def test_four_players_answer_each_decision_with_one_reply(mail_app, mail_api, sm
         assert outcomes == {"played": replies}
         assert replies == decisions
         assert len(talk) == chats and set(talk) <= set(CHAT)
+        assert listed > 5
         relayed = [
             m
             for e in seats.values()
@@ -136,7 +144,8 @@ def test_four_players_answer_each_decision_with_one_reply(mail_app, mail_api, sm
         with capsys.disabled():
             print(
                 f"\n[whole turns by mail] {len(record['moves'])} moves from {replies} replies "
-                f"to {decisions} decision mails ({chats} with a word to the table)"
+                f"to {decisions} decision mails ({chats} with a word to the table, "
+                f"{listed} typed as a list)"
             )
     finally:
         listener.stop()
