@@ -468,10 +468,12 @@ def _read_slots(
         for slot, group in zip(notation.slots, groups, strict=False):
             text = " ".join(group)
             if slot.kind == "number":
-                if not group[0].isdigit():
+                # A line typed as a sentence may end in its stop: `power 9.`
+                digits = group[0].rstrip(".!")
+                if not digits.isdigit():
                     misses.append((False, f'"{text}" is not a number.'))
                     break
-                choices.append([(slot.field, int(group[0]))])
+                choices.append([(slot.field, int(digits))])
                 continue
             names = _resolve_name(group, slot.kind, board)
             if not names:

@@ -149,6 +149,18 @@ def test_accents_case_and_prefixes(turn, text):
     assert engine.parse_move(text, turn, "red") == {"type": "place", "to": "valencia"}
 
 
+@pytest.mark.parametrize("text", ["power 9.", "Power 9!", "power 9"])
+def test_a_number_may_end_a_sentence(text):
+    state = engine.new_game(COLOURS_BY_COUNT[3], seed=7)
+    assert engine.parse_move(text, state, "red") == {"type": "play_power_card", "card": 9}
+
+
+def test_a_number_is_digits():
+    state = engine.new_game(COLOURS_BY_COUNT[3], seed=7)
+    for text in ("power 9.5", "power nine", "power #9", "power ."):
+        refused(text, state, "red", r"is not a number")
+
+
 @pytest.mark.parametrize("text", ["Aragón", "arag", "ARAGON"])
 def test_aragon_however_written(text):
     state = engine.new_game(COLOURS_BY_COUNT[3], seed=7)
