@@ -81,6 +81,17 @@ LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
 
 _AUTO_SENDERS = ("mailer-daemon", "postmaster")
 
+#: The line a phone's mail app signs with, in the languages players write ("Sent from my
+#: iPhone", "Envoyé de mon iPhone", "Von meinem iPhone gesendet", "Отправлено с iPhone",
+#: "Inviato da iPhone", "Enviado desde mi iPhone", "Get Outlook for Android"). The reply
+#: parser knows the English, Spanish and Italian ones only; the others were passed to the
+#: table as words, in every reply.
+_PHONE_SIGNATURE = re.compile(
+    r"(?:sent from my|envoy[ée] de(?:puis)? mon|von meinem|inviato da|enviado desde|"
+    r"отправлено с|get outlook for|obtenir outlook pour) .{1,40}",
+    re.IGNORECASE,
+)
+
 
 #: The most parts (counted by their Content-Type lines) a mail may have: a reply has a few;
 #: the parser's recursion over a tree nested a thousand deep would break, and it is never
@@ -335,9 +346,10 @@ def reply_part(text: str) -> str:
         if any(marker in line.lower() for marker in markers):
             lines = lines[:index]
             break
-    # Outlook's rule of underscores starts its quoted header block, in any language.
+    # Outlook's rule of underscores starts its quoted header block, in any language, and a
+    # phone's own signature ends what was written.
     for index, line in enumerate(lines):
-        if re.fullmatch(r"\s*_{10,}\s*", line):
+        if re.fullmatch(r"\s*_{10,}\s*", line) or _PHONE_SIGNATURE.fullmatch(line.strip()):
             lines = lines[:index]
             break
     text = "\n".join(lines)
@@ -401,7 +413,7 @@ def _below_the_quote(lines: list[str]) -> str:
         return ""
     below: list[str] = []
     for line in lines[quoted[-1] + 1 :]:
-        if line.rstrip() in ("--", "-- "):
+        if line.rstrip() in ("--", "-- ") or _PHONE_SIGNATURE.fullmatch(line.strip()):
             break
         below.append(line)
     return "\n".join(below).strip()

@@ -23,6 +23,14 @@ ATTRIBUTION = {
     ("thunderbird", "de"): "Am 22.11.26 um 09:00 schrieb El Grande:",
 }
 
+#: What an iPhone signs a mail with, in its owner's language.
+IPHONE = {
+    "en": "Sent from my iPhone",
+    "fr": "Envoyé de mon iPhone",
+    "de": "Von meinem iPhone gesendet",
+    "ru": "Отправлено с iPhone",
+}
+
 OUTLOOK_HEADER = {
     "en": ("From", "Sent", "To", "Subject"),
     "fr": ("De ", "Envoyé ", "À ", "Objet "),  # French typography: "De : ..."
@@ -55,7 +63,7 @@ def text_body(style: str, language: str, body: str, original: str) -> str:
             + original
         )
     attribution = ATTRIBUTION[(style, language)]
-    signature = {"gmail": "\n\n-- \nRed Player", "apple": "\n\nSent from my iPhone"}.get(style, "")
+    signature = {"gmail": "\n\n-- \nRed Player", "apple": f"\n\n{IPHONE[language]}"}.get(style, "")
     return f"{body}{signature}\n\n{attribution}\n\n{quoted(original)}\n"
 
 

@@ -24,7 +24,7 @@ import engine
 from engine import names
 from pbem.extensions import db
 from pbem.languages import TRANSLATIONS_DIR
-from pbem.store.models import Game, Move
+from pbem.store.models import Game, Move, TableTalk
 from tests.server.helpers import replay_log, replay_record
 from tests.server.mail_helpers import body_html, body_text
 from tests.server.mailin_helpers import reply
@@ -290,6 +290,11 @@ def test_four_languages_play_one_game_by_mail_and_page(mail_app, mail_api, smtp,
     assert engine.is_over(replay_record(record))
     assert [(m["player"], m["move"]) for m in record["moves"]] == played
     assert page.pages > 20 and in_their_words > 5 and {c for c, _ in played} == set(LANGUAGE)
+    # No reply held words for the table: the French iPhone's "Envoyé de mon iPhone" is no word.
+    with mail_app.app_context():
+        talk = db.session.execute(db.select(TableTalk.text)).scalars().all()
+        db.session.remove()
+    assert talk == []
     # The end is told to each in their language.
     for colour, email in emails.items():
         over = heading("the game is over", LANGUAGE[colour])

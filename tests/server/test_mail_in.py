@@ -693,6 +693,17 @@ def test_the_lmtp_door_plays_a_reply(mail_app, mail_api, smtp):
         # down to a line of the list that is not one.
         ("- take 3\n- card king\n- place aragon\n\n> hi", "- take 3\n- card king\n- place aragon"),
         ("take 3\n- card king\n-place aragon\n- Bob\n\n> hi", "take 3\n- card king\n-place aragon"),
+        # A phone's signature in the writer's language, which the library does not know.
+        (
+            "take 3\n\nEnvoyé de mon iPhone\n\n> Le 22 nov. 2026 à 09:00, X a écrit :\n> hi",
+            "take 3",
+        ),
+        (
+            "take 3\ntake from aragon\n\nVon meinem iPhone gesendet\n\n> hi",
+            "take 3\ntake from aragon",
+        ),
+        ("take 3\n\nОтправлено с iPhone\n\n> hi", "take 3"),
+        ("> power 9?\n\npower 9\n\nEnvoyé de mon iPad", "power 9"),
         ("power 9\n\n-- \nBob\n", "power 9"),
         ("place aragon\nSent from my iPhone\n", "place aragon"),
         ("done\n\n________________________________\nDe : El Grande\nObjet : x\n\nhi", "done"),
