@@ -81,14 +81,14 @@ LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
 
 _AUTO_SENDERS = ("mailer-daemon", "postmaster")
 
-#: The line a phone's mail app signs with, in the languages players write ("Sent from my
+#: The line a mail app signs with, in the languages players write ("Sent from my
 #: iPhone", "Envoyé de mon iPhone", "Von meinem iPhone gesendet", "Отправлено с iPhone",
-#: "Inviato da iPhone", "Enviado desde mi iPhone", "Get Outlook for Android"). The reply
-#: parser knows the English, Spanish and Italian ones only; the others were passed to the
-#: table as words, in every reply.
-_PHONE_SIGNATURE = re.compile(
+#: "Inviato da iPhone", "Enviado desde mi iPhone", "Get Outlook for Android"), and Proton
+#: Mail's. The reply parser knows the English, Spanish and Italian phones' only; the others
+#: were passed to the table as words, in every reply.
+_APP_SIGNATURE = re.compile(
     r"(?:sent from my|envoy[ée] de(?:puis)? mon|von meinem|inviato da|enviado desde|"
-    r"отправлено с|get outlook for|obtenir outlook pour) .{1,40}",
+    r"отправлено с|get outlook for|obtenir outlook pour|sent with proton mail) .{1,40}",
     re.IGNORECASE,
 )
 
@@ -347,9 +347,9 @@ def reply_part(text: str) -> str:
             lines = lines[:index]
             break
     # Outlook's rule of underscores starts its quoted header block, in any language, and a
-    # phone's own signature ends what was written.
+    # mail app's own signature ends what was written.
     for index, line in enumerate(lines):
-        if re.fullmatch(r"\s*_{10,}\s*", line) or _PHONE_SIGNATURE.fullmatch(line.strip()):
+        if re.fullmatch(r"\s*_{10,}\s*", line) or _APP_SIGNATURE.fullmatch(line.strip()):
             lines = lines[:index]
             break
     text = "\n".join(lines)
@@ -413,7 +413,7 @@ def _below_the_quote(lines: list[str]) -> str:
         return ""
     below: list[str] = []
     for line in lines[quoted[-1] + 1 :]:
-        if line.rstrip() in ("--", "-- ") or _PHONE_SIGNATURE.fullmatch(line.strip()):
+        if line.rstrip() in ("--", "-- ") or _APP_SIGNATURE.fullmatch(line.strip()):
             break
         below.append(line)
     return "\n".join(below).strip()

@@ -703,6 +703,7 @@ def test_the_lmtp_door_plays_a_reply(mail_app, mail_api, smtp):
             "take 3\ntake from aragon",
         ),
         ("take 3\n\nОтправлено с iPhone\n\n> hi", "take 3"),
+        ("take 3\n\nSent with Proton Mail secure email.\n\nOn Sunday, X wrote:\n\n> hi", "take 3"),
         ("> power 9?\n\npower 9\n\nEnvoyé de mon iPad", "power 9"),
         ("power 9\n\n-- \nBob\n", "power 9"),
         ("place aragon\nSent from my iPhone\n", "place aragon"),
