@@ -184,7 +184,7 @@ def _veto(mail: SeatMail, arguments: list[str]) -> None:
 
 
 def _fold_word(word: str) -> str:
-    return word.lower().strip(" .:!,")
+    return word.lower().strip(" .:!?,")
 
 
 def _say_orders(mail: SeatMail, given: orders.Orders) -> None:

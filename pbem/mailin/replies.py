@@ -45,7 +45,7 @@ class _Stale(Conflict):
 
 def _fold(word: str) -> str:
     word = unicodedata.normalize("NFKD", word.lower())
-    return "".join(c for c in word if not unicodedata.combining(c)).strip(" .:!,")
+    return "".join(c for c in word if not unicodedata.combining(c)).strip(" .:!?,")
 
 
 def handle(mail: SeatMail, text: str) -> Result:

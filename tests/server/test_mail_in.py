@@ -430,6 +430,8 @@ def test_commands(mail_app, mail_api, smtp):
     )
     result, text = command("HELP")
     assert "Play by reply" in text
+    result, text = command("help?")  # asked, not words for the table
+    assert (result.outcome, result.reason) == ("answered", "help") and "Play by reply" in text
     result, text = command("away 2030-12-20 2031-01-03")
     assert "You are away from 20 Dec 2030 to 03 Jan 2031" in text
     result, text = command("away tomorrow")
