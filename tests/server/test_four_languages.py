@@ -208,9 +208,9 @@ class PageSeat:
         self.played += json.loads(fields["moves"])
 
 
-#: The game's seed, fixed so that every run plays the same game: in this one the French
-#: player's whole turns hold a "take from" line below the first, which the reply parser takes
-#: for the start of a signature, with Apple Mail's "Sent from my iPhone" below them.
+#: The game's seed, fixed so that every run plays the same game: in this one a whole turn of
+#: the French player's holds a "take from" line below the first (which the reply parser takes
+#: for the start of a signature), with the iPhone's signature below it.
 GAME_SEED = 12
 
 
