@@ -75,7 +75,8 @@ def _stop(mail: SeatMail, arguments: list[str]) -> None:
     mail.lines.append(
         lazy_(
             "No more mail from this game will come to you (answers to your own mails still do). "
-            "Turn it back on with %(request)s.",
+            "Turn it back on from your page, %(link)s (or with %(request)s).",
+            link=f"{compose.base_url()}/me",
             request="PUT /api/players/me/preferences",
         )
     )

@@ -446,6 +446,10 @@ def test_commands(mail_app, mail_api, smtp):
     result, text = command("back")
     result, text = command("key")
     result, text = command("stop", style="apple", language="fr")
+    # The way back is the player's page, where a person who plays by mail can press it.
+    assert "Turn it back on from your page, https://pbem.example/me (or with" in " ".join(
+        text.split()
+    )
     with mail_app.app_context():
         player = db.session.execute(sa.select(Player).where(Player.email == email)).scalar_one()
         seat = db.session.execute(
