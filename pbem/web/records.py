@@ -127,10 +127,9 @@ def player_page(player_id: int) -> str:
 
 def _body_of(record: ratings.PlayerRecord, going: list[CurrentGame]) -> str:
     """A digest of what a player's page shows besides their drawn record: the page's body
-    is kept by it (with the drawing, which names the templates, code and catalogs, and the
-    links' root, and the language)."""
+    is kept by it, and read only with the drawing it was drawn with, which names the
+    templates, code, catalogs and links' root (and only in its language)."""
     shown = (
-        request.script_root,
         *(record["id"], record["name"], record["bot"], record["decisions"]),
         *(record["reliability"], *record["rating"].values()),
         *((game["id"], game["title"], game["status"], *game["colours"]) for game in going),
