@@ -19,7 +19,7 @@ from pbem.game.history import round_so_far
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.languages import LANGUAGES, _, in_language, known, language_of, lazy_, ngettext
-from pbem.mailin.reading import COMMAND_WORDS, Inbound, veto_standing
+from pbem.mailin.reading import COMMAND_WORDS, SENTENCE_MARKS, Inbound, veto_standing
 from pbem.notify import compose
 from pbem.notify.answers import Shown
 from pbem.notify.compose import Recipient
@@ -185,7 +185,7 @@ def _veto(mail: SeatMail, arguments: list[str]) -> None:
 
 
 def _fold_word(word: str) -> str:
-    return word.lower().strip(" .:!?,")
+    return word.lower().strip(SENTENCE_MARKS)
 
 
 def _say_orders(mail: SeatMail, given: orders.Orders) -> None:

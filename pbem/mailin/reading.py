@@ -65,6 +65,11 @@ VETO_SPELLINGS: dict[str, str] = {
 assert set(COMMAND_SPELLINGS.values()) == set(COMMAND_WORDS), "a word for every command"
 
 
+#: What may stand around a command's word written as a sentence ("Board.", "help?"): folded
+#: away before the word is looked up.
+SENTENCE_MARKS = " .:!?,"
+
+
 def command_word(word: str) -> str:
     """A command's English word for a word as written and folded (`доска` is `board`)."""
     return COMMAND_SPELLINGS.get(word, word)

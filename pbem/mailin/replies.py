@@ -22,7 +22,13 @@ from pbem.game.states import state_at
 from pbem.languages import N_, lazy_
 from pbem.mailin import commands
 from pbem.mailin.commands import SeatMail
-from pbem.mailin.reading import COMMAND_WORDS, VETO_STANDING, command_word, veto_standing
+from pbem.mailin.reading import (
+    COMMAND_WORDS,
+    SENTENCE_MARKS,
+    VETO_STANDING,
+    command_word,
+    veto_standing,
+)
 from pbem.mailin.result import Result, committed, duplicate
 from pbem.notify import addresses, outbox
 from pbem.notify.later import Later
@@ -45,7 +51,7 @@ class _Stale(Conflict):
 
 def _fold(word: str) -> str:
     word = unicodedata.normalize("NFKD", word.lower())
-    return "".join(c for c in word if not unicodedata.combining(c)).strip(" .:!?,")
+    return "".join(c for c in word if not unicodedata.combining(c)).strip(SENTENCE_MARKS)
 
 
 def handle(mail: SeatMail, text: str) -> Result:
