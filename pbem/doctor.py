@@ -73,10 +73,22 @@ def _scheduler(app: Flask) -> list[Finding]:
     health = report(app.config["PBEM_HEALTH_STALE_SECONDS"])
     if health["database"] != "ok":
         return []  # said under database
+    found = [Finding("warn", "scheduler", problem) for problem in health["problems"]]
+    outbox = health["outbox"]
+    if outbox and (outbox["retrying"] or outbox["failed_last_day"]):
+        found.append(
+            Finding(
+                "warn",
+                "outbox",
+                f"{outbox['retrying']} rows wait to be tried again and "
+                f"{outbox['failed_last_day']} failed in the last day (each alone: a player's "
+                "webhook or mailbox); their errors are in the outbox's last_error",
+            )
+        )
     if health["problems"]:
-        return [Finding("warn", "scheduler", problem) for problem in health["problems"]]
+        return found
     age = health["sweep"]["age_seconds"] if health["sweep"] else None
-    return [Finding("ok", "scheduler", f"last sweep {age:.0f} s ago")]
+    return [Finding("ok", "scheduler", f"last sweep {age:.0f} s ago"), *found]
 
 
 def _mail(app: Flask) -> list[Finding]:

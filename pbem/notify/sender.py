@@ -2,19 +2,25 @@
 leaves.
 
 A batch (at most `BATCH` rows, oldest first) is claimed by one statement that moves them
-queued -> sending (`FOR UPDATE SKIP LOCKED` in its subquery on PostgreSQL, so a second
-sender passes them by; SQLite serialises writers, and the update re-checks `queued`), so
-two senders (`pbem serve`'s and a `pbem mail send`) never send one row twice. The batch is
-sent over the one connection, and each row is marked sent in a commit of its own (one
-narrow UPDATE by id) as soon as the server accepted it, before the next one is sent: a
-sender killed, or its database connection cut, anywhere in a batch sends again at most the
-one message whose DATA was under way, and that as the same stored text (the same
-Message-ID, so the receiving end can drop the copy). A mark whose commit is cut off is
-tried again on a new connection, and the batch goes on. A failed send is retried with
-backoff (30 s, doubling, at most an hour apart); a row still failing a day after it was
-queued is marked failed, and the game's admin sees it in the game's JSON. A row left
-`sending` by a sender that died is queued again after ten minutes; a batch still sending
-after half that hands its unsent rows back.
+queued -> sending under a claim of the pass's own (`FOR UPDATE SKIP LOCKED` in its subquery
+on PostgreSQL, so a second sender passes them by; SQLite serialises writers, and the update
+re-checks `queued`), so two senders (`pbem serve`'s and a `pbem mail send`) never send one
+row twice. The batch is sent over the one connection, in id order, and each row is marked
+sent in a commit of its own (one narrow UPDATE by id) as soon as the server accepted it,
+before the next one is sent.
+
+A failure is its row's: whatever sending one mail, webhook or push raises (but the database
+going away), that row is retried with backoff (30 s, doubling, at most an hour apart) and
+marked failed a day after it was queued, or at once where this server will not post; the
+pass goes on to the next row, and the game's admin sees a failed row in the game's JSON.
+
+A claim is a lease (`LEASE`), renewed while its batch is sent. A sender killed, or its
+database connection cut, anywhere in a batch leaves its rows `sending` under a lease that
+runs out: the next pass hands the batch back at once, but for its first row still
+`sending`, the one whose DATA may have been under way, which goes out again after
+`STUCK_AFTER` as the same stored text (the same Message-ID, so the receiving end can drop
+the copy). So a dead sender delays one row, and sends at most that one twice.
+
 The mails a move causes wait in the outbox as what happened; each pass first composes them
 (`compose_queued`), then gathers digests, and only composed rows are claimed.
 """
@@ -22,6 +28,7 @@ The mails a move causes wait in the outbox as what happened; each pass first com
 from __future__ import annotations
 
 import json
+import secrets
 import smtplib
 import ssl
 import time
@@ -34,17 +41,25 @@ from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlparse
 
 from flask import Flask, current_app
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import aliased
 
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.notify import compose, composing, outbox, push, signing, webhooks
-from pbem.store.health import beat
+from pbem.store.health import FAILED_PASS, beat
 from pbem.store.models import Notification, Player
 from pbem.store.outage import is_outage, start_afresh
+from pbem.store.queries import changed
 
 GIVE_UP_AFTER = timedelta(days=1)
+#: How long the row a dead sender may have been sending waits before it is sent again.
 STUCK_AFTER = timedelta(minutes=10)
+#: How long a batch's claim holds from its last renewal; its sender renews it every third of
+#: that while it sends (one send, even to a slow server, takes less), so a claim older than
+#: this is a dead sender's.
+LEASE = timedelta(seconds=60)
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_WAIT = timedelta(hours=1)
 #: Rows claimed per statement (each is marked sent in a commit of its own).
@@ -188,9 +203,9 @@ def backoff(attempts: int) -> timedelta:
     return min(FIRST_RETRY * doubled, LONGEST_WAIT)
 
 
-def _claim_batch(size: int, moment: Any) -> list[Any]:
-    """Claim up to `size` due rows, oldest first, in one statement (queued -> sending,
-    attempts counted); their contents, in id order."""
+def _claim_batch(size: int, moment: Any, claim: str) -> list[Any]:
+    """Claim up to `size` due rows, oldest first, in one statement (queued -> sending under
+    `claim`, attempts counted); their contents, in id order."""
     due = (
         select(_outbox.c.id)
         .where(
@@ -206,14 +221,16 @@ def _claim_batch(size: int, moment: Any) -> list[Any]:
         # updates (a nested loop semi join), each scan skipping the rows just updated and
         # locking (so claiming) further ones: 107 rows for a LIMIT of 50.
         chosen = due.with_for_update(skip_locked=True).cte("due").prefix_with("MATERIALIZED")
-        claim = update(_outbox).where(_outbox.c.id == chosen.c.id)
+        taking = update(_outbox).where(_outbox.c.id == chosen.c.id)
     else:
-        claim = update(_outbox).where(_outbox.c.id.in_(due.scalar_subquery()))
+        taking = update(_outbox).where(_outbox.c.id.in_(due.scalar_subquery()))
     claimed = db.session.execute(
         # `queued` again: on SQLite the subquery's rows are checked under the write lock.
-        claim.where(_outbox.c.status == "queued")
-        # Stamped with the claim's own time: the stuck rule counts from it.
-        .values(status="sending", attempts=_outbox.c.attempts + 1, next_attempt_at=now())
+        taking.where(_outbox.c.status == "queued")
+        # Stamped with the claim's own time: the lease counts from it.
+        .values(
+            status="sending", claim=claim, attempts=_outbox.c.attempts + 1, next_attempt_at=now()
+        )
         .returning(
             _outbox.c.id,
             _outbox.c.channel,
@@ -226,6 +243,33 @@ def _claim_batch(size: int, moment: Any) -> list[Any]:
     ).all()
     db.session.commit()
     return sorted(claimed, key=lambda row: row.id)
+
+
+def hand_back_dead_batches(moment: Any) -> None:
+    """Queue again what dead senders left `sending`: a batch whose lease ran out goes back
+    at once (its attempts uncounted) but for its first row still `sending`, which its
+    sender may have been handing to the server when it died; that row, and any row of no
+    claim, after `STUCK_AFTER`. The caller commits."""
+    batch = aliased(Notification)
+    first_unsent = (
+        select(func.min(batch.id))
+        .where(batch.claim == _outbox.c.claim, batch.status == "sending")
+        .scalar_subquery()
+    )
+    db.session.execute(
+        update(_outbox)
+        .where(
+            _outbox.c.status == "sending",
+            _outbox.c.next_attempt_at <= moment - LEASE,
+            _outbox.c.id > first_unsent,
+        )
+        .values(status="queued", claim=None, attempts=_outbox.c.attempts - 1)
+    )
+    db.session.execute(
+        update(_outbox)
+        .where(_outbox.c.status == "sending", _outbox.c.next_attempt_at <= moment - STUCK_AFTER)
+        .values(status="queued", claim=None)
+    )
 
 
 #: How long the story of a seat a bot plays waits for more before it goes out as a digest,
@@ -328,24 +372,30 @@ _KEEP_FAILED = (
 
 
 def deliver_due(limit: int = 500) -> Delivery:
-    """Send what is due now (at most `limit` rows, oldest first) and say what happened."""
+    """Send what is due now (at most `limit` rows, oldest first) and say what happened. A
+    pass that fails (the database away, a key that cannot sign) is stamped for the health
+    report before its error goes on to the scheduler's log."""
+    try:
+        return _deliver_due(limit)
+    except Exception:
+        _note_failed_pass()
+        raise
+
+
+def _deliver_due(limit: int) -> Delivery:
     compose_queued(limit)  # first: a digest quotes its parts as composed
     collect_digests()
     moment = now()
-    # A sender that died mid-send leaves its row `sending`: queue it again.
-    db.session.execute(
-        update(_outbox)
-        .where(_outbox.c.status == "sending", _outbox.c.next_attempt_at <= moment - STUCK_AFTER)
-        .values(status="queued")
-    )
+    hand_back_dead_batches(moment)
     db.session.commit()
     result = Delivery()
     mail = transport(current_app._get_current_object())  # type: ignore[attr-defined]
     try:
         while result.sent + result.retried + result.failed < limit:
             size = min(BATCH, limit - (result.sent + result.retried + result.failed))
-            batch = _claim_batch(size, moment)
-            if not batch or not _send_batch(batch, mail, result):
+            claim = secrets.token_hex(16)
+            batch = _claim_batch(size, moment, claim)
+            if not batch or not _send_batch(batch, mail, result, claim):
                 break
     finally:
         mail.close()
@@ -354,57 +404,109 @@ def deliver_due(limit: int = 500) -> Delivery:
     return result
 
 
-def _send_batch(batch: list[Any], mail: Transport, result: Delivery) -> bool:
-    """Send a claimed batch, marking each row as soon as it is done: sent, in a commit of
-    its own the moment the server accepted it, or failed (`_failed`). A batch still sending
-    after half of `STUCK_AFTER` (a slow or timing-out server) hands its unsent rows back
-    before another sender could take them for stuck, and the pass ends (False); so does an
-    unexpected error."""
-    started = time.monotonic()
+def _note_failed_pass() -> None:
+    try:
+        db.session.rollback()
+        beat(FAILED_PASS)
+        db.session.commit()
+    except Exception as error:  # noqa: BLE001 (the database is away: the log has the pass's error)
+        current_app.logger.warning("could not stamp the failed mail pass: %s", error)
+        start_afresh()
+
+
+def _send_batch(batch: list[Any], mail: Transport, result: Delivery, claim: str) -> bool:
+    """Send a claimed batch in id order, marking each row as soon as it is done: sent, in a
+    commit of its own the moment the server accepted it, or to retry or failed (`_failed`),
+    whatever its sending raised, and on to the next. The claim is renewed every third of
+    `LEASE`; a batch still sending after half of `STUCK_AFTER` (a slow server) hands its
+    unsent rows back, and the pass ends (False); so does the database going away."""
+    started = renewed = time.monotonic()
     done: set[int] = set()
     try:
         for row in batch:
             if time.monotonic() - started > STUCK_AFTER.total_seconds() / 2:
                 break
+            if time.monotonic() - renewed > LEASE.total_seconds() / 3:
+                if not _renew(claim, len(batch) - len(done)):
+                    break  # paused past the lease: another sender has the rest now
+                renewed = time.monotonic()
             try:
-                if row.channel == "webhook":
-                    webhooks.post(row.recipient, row.message, current_app.config)
-                elif row.channel == "push":
-                    push.send(row, push.vapid_key(current_app))
-                else:
-                    mail.send(row.recipient, row.message)
-            except (OSError, smtplib.SMTPException) as error:
-                mail.close()  # a broken connection is opened afresh for the next one
+                _send_row(row, mail)
+            except Exception as error:
+                if is_outage(error):
+                    raise
+                _row_failed(row, error, mail, result)
                 done.add(row.id)
-                _failed([(row, error)], result)
-                db.session.commit()
                 continue
             # Done before it is marked: delivered, it must never be handed back as unsent,
             # even if the database stays away and its mark fails for good.
             done.add(row.id)
-            _mark_sent(row.id)
+            _mark_sent(row.id, claim)
             result.sent += 1
     finally:
         unsent = [row.id for row in batch if row.id not in done]
         if unsent:
-            _hand_back(unsent)
+            _hand_back(unsent, claim)
     return not unsent
 
 
-def _mark_sent(row_id: int) -> None:
+def _send_row(row: Any, mail: Transport) -> None:
+    if row.channel == "webhook":
+        webhooks.post(row.recipient, row.message, current_app.config)
+    elif row.channel == "push":
+        push.send(row, push.vapid_key(current_app))
+    else:
+        mail.send(row.recipient, row.message)
+
+
+def _row_failed(row: Any, error: Exception, mail: Transport, result: Delivery) -> None:
+    """One row's send failed: marked to retry or failed, in a commit of its own. An error
+    of no network or mail server is a bug met on this row: logged with its traceback."""
+    if not isinstance(error, OSError | smtplib.SMTPException):
+        current_app.logger.error(
+            "sending outbox row %s (%s) failed", row.id, row.channel, exc_info=error
+        )
+    if isinstance(error, SQLAlchemyError):
+        db.session.rollback()  # its statement failed: the mark goes in a transaction anew
+    if row.channel == "mail":
+        mail.close()  # a broken connection is opened afresh for the next one
+    # A push to a subscription that has ended deleted it (`push.Gone`): that commits too.
+    _failed([(row, error)], result)
+    db.session.commit()
+
+
+def _renew(claim: str, unsent: int) -> bool:
+    """Stamp the claim's rows still `sending` afresh; False if fewer than `unsent` are left
+    under it (its lease ran out and another sender handed them back)."""
+    renewed = changed(
+        db.session.execute(
+            update(_outbox)
+            .where(_outbox.c.claim == claim, _outbox.c.status == "sending")
+            .values(next_attempt_at=now())
+        )
+    )
+    db.session.commit()
+    return bool(renewed >= unsent)
+
+
+def _mark_sent(row_id: int, claim: str) -> None:
     """Mark one delivered row sent in a short transaction of its own. When the database
     goes away under it (the commit may or may not have landed: the mark is idempotent), it
     is tried again on a new connection, so the batch goes on; if the database stays away
-    the error ends the pass, and this row, the one in flight, goes out again after
-    `STUCK_AFTER`, the rest of the batch only once."""
+    the error ends the pass, and this row, the batch's first unsent one, goes out again
+    after `STUCK_AFTER`, the rest of the batch once its lease has run out."""
     for attempt, pause in enumerate(MARK_PAUSES):
         if pause:
             time.sleep(pause)
         try:
             db.session.execute(
                 update(_outbox)
-                .where(_outbox.c.id == row_id, _outbox.c.status == "sending")
-                .values(status="sent", sent_at=now(), last_error=None)
+                .where(
+                    _outbox.c.id == row_id,
+                    _outbox.c.status == "sending",
+                    _outbox.c.claim == claim,
+                )
+                .values(status="sent", sent_at=now(), last_error=None, claim=None)
             )
             db.session.commit()
             return
@@ -417,16 +519,20 @@ def _mark_sent(row_id: int) -> None:
             start_afresh()  # the pool has dropped the dead connection: the next is new
 
 
-def _hand_back(row_ids: list[int]) -> None:
+def _hand_back(row_ids: list[int], claim: str) -> None:
     """Queue claimed rows that were not sent again, their attempt uncounted. With the
-    database away this fails too: they then wait for the stuck rule, and the error that
-    ended the batch is the one raised."""
+    database away this fails too: they then wait for their lease to run out, and the error
+    that ended the batch is the one raised."""
     try:
         db.session.rollback()  # whatever the error that ended the batch cut off
         db.session.execute(
             update(_outbox)
-            .where(_outbox.c.id.in_(row_ids), _outbox.c.status == "sending")
-            .values(status="queued", attempts=_outbox.c.attempts - 1)
+            .where(
+                _outbox.c.id.in_(row_ids),
+                _outbox.c.status == "sending",
+                _outbox.c.claim == claim,
+            )
+            .values(status="queued", claim=None, attempts=_outbox.c.attempts - 1)
         )
         db.session.commit()
     except Exception as error:
@@ -465,6 +571,7 @@ def _failed(failures: list[tuple[Any, Exception]], result: Delivery) -> None:
         .where(_outbox.c.id == bindparam("row_id"))
         .values(
             status=bindparam("new_status"),
+            claim=None,
             next_attempt_at=bindparam("retry_at"),
             last_error=bindparam("error"),
         ),

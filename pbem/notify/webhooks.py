@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import http.client
 import ipaddress
+import re
 import socket
 import ssl
 from collections.abc import Iterable, Mapping
@@ -111,17 +112,42 @@ def _host(url: str) -> str:
     return host.lower()
 
 
+#: The `aud` claim a VAPID signature names (RFC 8292: the push service's origin), as py_vapid
+#: accepts it: a host without colons (so no IPv6 literal) and an optional port.
+_SIGNABLE_ORIGIN = re.compile(r"^https?://[^/:]+(:\d+)?$", re.IGNORECASE)
+
+
+def origin(url: str) -> str:
+    """The URL's scheme, host and port, without any user part: a push's `aud` claim."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+
+
 def refusal(url: str, config: Mapping[str, object], door: Door = WEBHOOK) -> str | None:
     """Why this server will not post to `url` as it is written, or None: the one check, when
     a webhook or push subscription is set and again when it is sent (which also checks where
-    its name resolves)."""
+    its name resolves). Whatever the sender would choke on is refused here, so a player's
+    URL can fail only its own row, never a pass."""
+    if any(ord(c) < 0x21 or ord(c) == 0x7F for c in url):
+        return f"This {door.one} URL holds a space or a control character."
     parts = urlsplit(url)
     allow_http = bool(config.get(f"{door.settings}_ALLOW_HTTP"))
     if parts.scheme != "https" and not (allow_http and parts.scheme == "http"):
         return f"{door.noun} must use https; this server does not post to other addresses."
+    try:
+        port = parts.port
+    except ValueError:  # "Port out of range", "could not be cast to integer"
+        port = 0
+    if port == 0:
+        return f"This {door.one} URL's port must be a number from 1 to 65535."
     host = _host(url)
     if not host:
         return f"This {door.one} URL names no host."
+    if door is PUSH and not _SIGNABLE_ORIGIN.match(origin(url)):
+        return (
+            f"{door.noun} are signed for their service's name, and {host} is an address "
+            "written out (an IPv6 literal): this server cannot sign for it."
+        )
     names, networks = _allowed(config, door)
     if host in names:
         return None
@@ -187,7 +213,7 @@ def send(
         raise WebhookRefused(refused)
     parts = urlsplit(url)
     host = _host(url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+    port = parts.port or (443 if parts.scheme == "https" else 80)  # checked by `refusal`
     address = _resolved(host, port, config, door)
     connection: http.client.HTTPConnection
     if parts.scheme == "https":

@@ -9,11 +9,11 @@ without knowing who reads the stamps, and the report reads only rows.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TypedDict
 
 from flask import current_app
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import and_, case, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pbem.clock import now
@@ -26,6 +26,11 @@ _heartbeats = Heartbeat.__table__
 
 #: The jobs that beat: the sweep (deadlines, bots) and the mail sender.
 JOBS = ("sweep", "mail")
+#: What a mail pass that failed stamps (the pass that succeeds stamps "mail").
+FAILED_PASS = "mail_failed"
+#: A row `sending` this long is stuck: past the ten minutes after which the sender queues
+#: again the row a dead sender may have been sending.
+SENDING_STUCK_AFTER = timedelta(minutes=15)
 
 #: A sweep older than this (seconds) means the scheduler is down; it sweeps every few
 #: seconds, so minutes leave room for a slow pass or a restart.
@@ -40,6 +45,9 @@ class JobHealth(TypedDict):
 class OutboxHealth(TypedDict):
     unsent: int
     oldest_age_seconds: float | None
+    overdue: int  # due longer than the stale limit, or stuck sending
+    retrying: int  # waiting to be tried again after a failure
+    failed_last_day: int
 
 
 class HealthReport(TypedDict):
@@ -70,7 +78,7 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
     problems: list[str] = []
     try:
         beats = dict(db.session.execute(select(_heartbeats.c.name, _heartbeats.c.at)).all())
-        waiting = backlog()
+        waiting = backlog(at, stale_after)
         db.session.commit()
     except SQLAlchemyError as error:
         db.session.rollback()
@@ -99,12 +107,16 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
             f"The last sweep was {sweep_age:.0f} s ago: the scheduler (`pbem scheduler`) "
             "is down or stuck, so deadlines and bots wait."
         )
+    problems += _mail_problems(beats, waiting, stale_after)
     return {
         "status": "failing" if problems else "ok",
         "database": "ok",
         "outbox": {
             "unsent": waiting["unsent"],
             "oldest_age_seconds": _age(waiting["oldest"], at),
+            "overdue": waiting["overdue"],
+            "retrying": waiting["retrying"],
+            "failed_last_day": waiting["failed_last_day"],
         },
         "sweep": jobs["sweep"],
         "mail": jobs["mail"],
@@ -127,22 +139,64 @@ def beat(job: str) -> None:
         db.session.execute(update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment))
 
 
+def _mail_problems(
+    beats: dict[str, datetime], waiting: Backlog, stale_after: float
+) -> list[str]:
+    """What needs a person in the sender: its passes failing, or rows no pass sends. A row
+    that fails alone (one player's webhook) is counted, not a problem: it fails alone."""
+    problems = []
+    good, failed = beats.get("mail"), beats.get(FAILED_PASS)
+    if failed is not None and (good is None or failed > good):
+        since = "no pass has succeeded yet" if good is None else f"the last good one at {good}"
+        problems.append(
+            f"The mail sender's passes are failing (the last at {failed.isoformat()}; "
+            f"{since}): its log (`pbem scheduler`) says why."
+        )
+    if waiting["overdue"]:
+        problems.append(
+            f"{waiting['overdue']} mails, webhooks or pushes have waited over "
+            f"{stale_after:.0f} s past their time: the sender is down or stuck."
+        )
+    return problems
+
+
 class Backlog(TypedDict):
     unsent: int
     oldest: datetime | None  # when the oldest unsent row was queued
+    overdue: int
+    retrying: int
+    failed_last_day: int
 
 
-def backlog() -> Backlog:
-    """Rows waiting to be sent, and the age of the oldest, for health checks."""
-    oldest = db.session.execute(
-        select(_outbox.c.created_at)
-        .where(or_(_outbox.c.status == "queued", _outbox.c.status == "sending"))
-        .order_by(_outbox.c.id)
-        .limit(1)
-    ).scalar()
-    count = (
-        db.session.query(Notification)
-        .filter(Notification.status.in_(("queued", "sending")))
-        .count()
+def backlog(at: datetime | None = None, stale_after: float = DEFAULT_STALE_AFTER) -> Backlog:
+    """Rows waiting to be sent and the age of the oldest, rows overdue (due longer than
+    `stale_after` seconds, or stuck sending), waiting for a retry, and failed in the last
+    day, in one statement, for health checks."""
+    at = at or now()
+    unsent = _outbox.c.status.in_(("queued", "sending"))
+    overdue = or_(
+        and_(
+            _outbox.c.status == "queued",
+            _outbox.c.next_attempt_at < at - timedelta(seconds=stale_after),
+            _outbox.c.message != "",
+        ),
+        and_(_outbox.c.status == "sending", _outbox.c.next_attempt_at < at - SENDING_STUCK_AFTER),
     )
-    return {"unsent": count, "oldest": oldest}
+    retrying = and_(_outbox.c.status == "queued", _outbox.c.attempts > 0)
+    failed = and_(_outbox.c.status == "failed", _outbox.c.next_attempt_at >= at - timedelta(days=1))
+    row = db.session.execute(
+        select(
+            func.count().filter(unsent),
+            func.min(case((unsent, _outbox.c.created_at))),
+            func.count().filter(overdue),
+            func.count().filter(retrying),
+            func.count().filter(failed),
+        ).where(_outbox.c.status.in_(("queued", "sending", "failed")))
+    ).one()
+    return {
+        "unsent": row[0],
+        "oldest": row[1],
+        "overdue": row[2],
+        "retrying": row[3],
+        "failed_last_day": row[4],
+    }

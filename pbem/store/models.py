@@ -374,6 +374,9 @@ class Notification(Model):
     # and the state at that seq (`notify.composing`): `message` is "" until then.
     payload: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="queued")  # queued, sent, failed
+    #: The batch a `sending` row was claimed in (a token of its sender's pass): a dead
+    #: sender's batch is known by it, and handed back but for its first unsent row.
+    claim: Mapped[str | None] = mapped_column(String(32))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(UtcDateTime())
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())

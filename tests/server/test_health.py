@@ -9,6 +9,7 @@ from pbem.notify.sender import deliver_due
 from pbem.schedule.sweep import sweep
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+EMPTY_OUTBOX = {"unsent": 0, "oldest_age_seconds": None, "overdue": 0, "retrying": 0, "failed_last_day": 0}
 
 
 def test_live_answers_at_once_without_a_database(tmp_path):
@@ -26,7 +27,7 @@ def test_before_any_sweep_the_health_check_fails_saying_to_start_the_scheduler(a
     assert body["status"] == "failing"
     assert body["database"] == "ok"
     assert body["sweep"] == {"last": None, "age_seconds": None}
-    assert body["outbox"] == {"unsent": 0, "oldest_age_seconds": None}
+    assert body["outbox"] == EMPTY_OUTBOX
     assert "pbem scheduler" in body["problems"][0]
 
 
@@ -79,7 +80,7 @@ def test_the_outbox_backlog_and_its_oldest_row(app, client, api):
     with app.app_context():
         deliver_due()
     body = client.get("/api/health").get_json()
-    assert body["outbox"] == {"unsent": 0, "oldest_age_seconds": None}
+    assert body["outbox"] == EMPTY_OUTBOX
     assert body["mail"] == {"last": (T0 + timedelta(seconds=90)).isoformat(), "age_seconds": 0.0}
 
 

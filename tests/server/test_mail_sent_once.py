@@ -4,10 +4,12 @@ batches five times, then run to the end, every delivery counted at a real SMTP s
 Each interruption comes while the server holds a mail's DATA (the message taken in, its
 250 not yet answered), the worst moment: the sender, a process of its own (forked, so it
 starts at once), is killed with SIGKILL; on PostgreSQL every other interruption instead
-terminates its database connections (`pg_terminate_backend`). Rows a killed sender left
-`sending` are made ten minutes older between runs, as the stuck rule waits. Every mail
-arrives, at most one more copy arrives per interruption, and a copy carries the Message-ID
-of the first.
+terminates its database connections (`pg_terminate_backend`). Between runs the lease of
+what a killed sender left `sending` runs out: the next run sends the dead batch but its
+first unsent row, the one whose DATA was under way, which goes out once the ten minutes of
+the stuck rule have passed too. Every mail arrives, every row of a dead batch but that one
+goes out within the next two runs, at most one more copy arrives per interruption, and a
+copy carries the Message-ID of the first.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import sqlalchemy as sa
 from pbem import create_app
 from pbem.clock import set_now
 from pbem.extensions import db
-from pbem.notify.sender import STUCK_AFTER, deliver_due
+from pbem.notify.sender import LEASE, STUCK_AFTER, deliver_due
 from pbem.store.models import Notification
 from tests.server.mail_helpers import Inbox
 from tests.server.test_mail_sender import queue_copies, serve_with, statuses
@@ -87,16 +89,32 @@ def give_each_its_own_message_id(app) -> dict[str, str]:
     return ids
 
 
-def age_rows_left_sending(app) -> None:
-    """Ten minutes pass for the rows a killed sender left `sending`."""
+def age_rows_left_sending(app, by: timedelta) -> set[int]:
+    """`by` passes for the rows a killed sender left `sending`; their ids."""
     with app.app_context():
+        left = set(
+            db.session.execute(sa.select(_outbox.c.id).where(_outbox.c.status == "sending"))
+            .scalars()
+            .all()
+        )
         db.session.execute(
             _outbox.update()
             .where(_outbox.c.status == "sending")
-            .values(next_attempt_at=datetime.now(UTC) - STUCK_AFTER - timedelta(seconds=1))
+            .values(next_attempt_at=datetime.now(UTC) - by - timedelta(seconds=1))
         )
         db.session.commit()
         db.session.remove()
+    return left
+
+
+def unsent_of(app, ids: set[int]) -> set[int]:
+    with app.app_context():
+        found = db.session.execute(
+            sa.select(_outbox.c.id).where(_outbox.c.id.in_(ids), _outbox.c.status != "sent")
+        )
+        unsent = set(found.scalars().all())
+        db.session.remove()
+    return unsent
 
 
 def test_a_sender_interrupted_five_times_sends_at_most_the_mail_in_flight_again(
@@ -129,14 +147,23 @@ def test_a_sender_interrupted_five_times_sends_at_most_the_mail_in_flight_again(
     config.update(TESTING=True, SQLALCHEMY_DATABASE_URI=url)
     fork = multiprocessing.get_context("fork")
     started = time.monotonic()
+    left_by_run: list[set[int]] = []
+    late: list[set[int]] = []  # each dead batch's rows not sent two runs after it died
     try:
-        for _ in range(12):
+        for _ in range(14):
             if statuses(mail_app) == {"sent": MAILS}:
                 break
             running.append(fork.Process(target=run_sender, args=(config,)))
             running[-1].start()
             running[-1].join(timeout=60)
-            age_rows_left_sending(mail_app)
+            if len(left_by_run) >= 2:
+                # What the run before last left, but the rows under way of earlier kills.
+                dead = left_by_run[-2] - (left_by_run[-3] if len(left_by_run) >= 3 else set())
+                late.append(unsent_of(mail_app, dead) - {min(dead, default=0)})
+            # The lease runs out; after the runs the kills needed, the stuck rule's ten
+            # minutes too, for the rows that were under way.
+            by = STUCK_AFTER if len(smtp.inbox.done) == len(INTERRUPT_AT) else LEASE
+            left_by_run.append(age_rows_left_sending(mail_app, by))
     finally:
         admin.dispose()
         for process in running:
@@ -154,6 +181,8 @@ def test_a_sender_interrupted_five_times_sends_at_most_the_mail_in_flight_again(
     )
     print(figures)
     assert len(smtp.inbox.done) == len(INTERRUPT_AT), figures
+    assert not any(late), (late, figures)
+    assert sum(1 for left in left_by_run if left) >= 1, figures  # some batch was left dead
     assert sorted(copies) == sorted(addresses), figures
     assert statuses(mail_app) == {"sent": MAILS}, figures
     assert duplicates <= len(smtp.inbox.done), figures

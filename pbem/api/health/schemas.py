@@ -13,6 +13,13 @@ class JobSchema(ma.Schema):
 class OutboxSchema(ma.Schema):
     unsent = ma.fields.Integer(metadata={"description": "mails and webhooks not yet sent"})
     oldest_age_seconds = ma.fields.Float(allow_none=True)
+    overdue = ma.fields.Integer(
+        metadata={"description": "rows due longer than the stale limit, or stuck sending"}
+    )
+    retrying = ma.fields.Integer(metadata={"description": "rows to be tried again after a failure"})
+    failed_last_day = ma.fields.Integer(
+        metadata={"description": "rows that failed for good in the last day (each its own)"}
+    )
 
 
 class HealthSchema(ma.Schema):
