@@ -52,9 +52,23 @@ SCHEDULER_DEFAULTS: dict[str, Any] = dict(
 )
 
 
+#: Mail in (pbem.mailin): the largest message read, the most the instance's mail-kept/
+#: folder holds of mails no reader could read, the answers one address gets an hour at most
+#: (a mail loop dies there), the authserv-id of our own receiving server whose
+#: Authentication-Results are believed (None: none are), a mailbox.
+MAIL_IN_DEFAULTS: dict[str, Any] = {
+    "MAIL_MAX_BYTES": 1024 * 1024,
+    "MAIL_KEPT_BYTES": 20 * 1024 * 1024,
+    "MAIL_ANSWERS_PER_HOUR": 30,
+    "MAIL_TRUSTED_AUTHSERV_ID": None,
+    "IMAP_URL": None,
+}
+
+
 def configure(app: Flask, config: dict[str, Any] | None) -> None:
     """Fill `app.config`: defaults first, then the environment, then `config`."""
     app.config.update(SCHEDULER_DEFAULTS)
+    app.config.update(MAIL_IN_DEFAULTS)
     app.config.update(
         SECRET_KEY=None,
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "pbem.sqlite"),
@@ -86,13 +100,6 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         # How long a seat's sign-in link (pbem.web.signin) stays good: a game lasts weeks,
         # and each mail carries a fresh link.
         PBEM_SEAT_LINK_MAX_AGE=30 * 24 * 3600,
-        # Mail in (pbem.mailin): the largest message read, the answers one address gets an
-        # hour at most (a mail loop dies there), the authserv-id of our own receiving
-        # server whose Authentication-Results are believed (None: none are), a mailbox.
-        MAIL_MAX_BYTES=1024 * 1024,
-        MAIL_ANSWERS_PER_HOUR=30,
-        MAIL_TRUSTED_AUTHSERV_ID=None,
-        IMAP_URL=None,
         # GET /api/health answers 503 when the last sweep is older than this (seconds).
         PBEM_HEALTH_STALE_SECONDS=300,
         # Logs (pbem.logs): one JSON object a line, or "text" for a person at a terminal.
@@ -164,6 +171,7 @@ def _from_environment(app: Flask) -> None:
             app.config[name] = os.environ[name].lower() in ("1", "true", "yes")
     for name in (
         "MAIL_MAX_BYTES",
+        "MAIL_KEPT_BYTES",
         "MAIL_ANSWERS_PER_HOUR",
         "PBEM_HEALTH_STALE_SECONDS",
         "PBEM_PROXY_HOPS",

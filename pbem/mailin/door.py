@@ -13,16 +13,15 @@ mail (and plays its moves, if any).
 from __future__ import annotations
 
 import hashlib
+import time
 from email.message import Message
-from pathlib import Path
 
 from flask import current_app
 
-from pbem.clock import now
 from pbem.game import games
 from pbem.game.players import normal_email
 from pbem.languages import in_language, language_of, lazy_
-from pbem.mailin import reading, replies
+from pbem.mailin import aside, reading, replies
 from pbem.mailin.commands import SeatMail
 from pbem.mailin.result import EX_NOUSER, Result, committed, duplicate
 from pbem.notify import addresses
@@ -30,13 +29,11 @@ from pbem.play import unit
 from pbem.play.inbound import answer_help, keep_aside, seen
 from pbem.store.outage import is_outage
 
-#: The folder of the instance where mails no reader can read are kept for the operator.
-KEPT_ASIDE = "mail-kept"
-
 
 def process_inbound(raw: bytes, *, recipient: str | None = None) -> Result:
     """Handle one RFC 822 message. `recipient` is the envelope recipient when the door
     knows it (SMTP's RCPT, the MTA's $ORIGINAL_RECIPIENT); else the headers name it."""
+    started = time.thread_time()
     try:
         result = _process(raw, recipient)
     except Exception as error:
@@ -58,6 +55,8 @@ def process_inbound(raw: bytes, *, recipient: str | None = None) -> Result:
             "game_id": result.game_id,
             "colour": result.colour,
             "played": len(result.played),
+            # What the mail cost this door's thread: reading, playing and answering it.
+            "cpu_ms": round((time.thread_time() - started) * 1000, 1),
         },
     )
     return result
@@ -108,10 +107,11 @@ def _from_seat(raw: bytes, mail: SeatMail) -> Result:
     if refusal is not None:
         reason, why = refusal
         return replies.refuse(mail, reason, why=why)
+    budget = reading.Budget()
     try:
-        text = reading.new_text(reading.parse_whole(raw))
+        text = reading.new_text(reading.parse_whole(raw, budget), budget)
     except reading.Malformed as error:
-        keep(raw)
+        aside.keep(raw, inbound.sender)
         return replies.refuse(
             mail,
             lazy_(
@@ -179,28 +179,18 @@ def _help(inbound: reading.Inbound) -> Result:
     return committed(inbound, Result("help", "help text", answered=answered))
 
 
-def keep(raw: bytes) -> Path:
-    """Keep a mail no reader can read as a file of the instance folder (`mail-kept/`), for
-    the operator to look at; its inbound_mails row says "quarantined"."""
-    folder = Path(current_app.instance_path) / KEPT_ASIDE
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{now():%Y%m%dT%H%M%S}-{hashlib.sha256(raw).hexdigest()[:16]}.eml"
-    path.write_bytes(raw)
-    return path
-
-
 def _kept_aside(raw: bytes, reason: str) -> Result:
     """Record a mail that met an error as kept aside (so it is never handled again), with no
     answer: what it says is not known."""
-    path = keep(raw)
     try:
         inbound = reading.read_headers(raw)
     except Exception:  # noqa: BLE001 (the headers are what failed: the bytes name it)
         inbound = reading.Inbound(raw, Message(), "", "")
+    kept = aside.keep(raw, inbound.sender)
     if not inbound.message_id or len(inbound.message_id) > 255:
         inbound.message_id = "sha256:" + hashlib.sha256(raw).hexdigest()
     keep_aside(inbound)
-    return committed(inbound, Result("quarantined", f"{reason}; kept in {path}"))
+    return committed(inbound, Result("quarantined", f"{reason}; {kept}"))
 
 
 __all__ = ["EX_NOUSER", "Result", "accepts", "process_inbound", "seat_of_address"]

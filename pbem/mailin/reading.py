@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
+import time
 import unicodedata
 from dataclasses import dataclass, field
 from email import errors, policy
@@ -98,15 +99,43 @@ _APP_SIGNATURE = re.compile(
 )
 
 
-#: The most parts (counted by their Content-Type lines) a mail may have: a reply has a few;
-#: the parser's recursion over a tree nested a thousand deep would break, and it is never
-#: a person's reply.
+#: The most parts a mail may have, counted before it is parsed: a reply has a few; a
+#: hundred thousand empty ones fit in a megabyte and cost the parser seconds each mail.
 MOST_PARTS = 100
 
 #: The most multiparts nested in one another: a reply nests three or four.
 MOST_DEPTH = 20
 
+#: The CPU seconds one mail may take to be parsed and its new text found: a reply takes a
+#: few milliseconds; past this it is kept aside, so no mail holds a door for long.
+READ_SECONDS = 1.0
+
+#: The most characters of a text part searched for what the writer added: their words and
+#: the quote of our mail fit many times over; past them is older quoting.
+MOST_TEXT = 100_000
+
 _CONTENT_TYPE = re.compile(rb"^content-type[ \t]*:", re.IGNORECASE | re.MULTILINE)
+#: A line that may open a part: the parser splits only at lines `--<boundary>`, and parts
+#: need no header, so these, not Content-Type lines, bound the parts (a signature's "-- "
+#: has a space, and is not one).
+_DELIMITER = re.compile(rb"^--\S", re.MULTILINE)
+
+
+class Budget:
+    """The CPU time one mail may spend being read (`READ_SECONDS`), counted on its thread
+    (a door reads mails on several threads at once)."""
+
+    def __init__(self, seconds: float = READ_SECONDS) -> None:
+        self.seconds = seconds
+        self.started = time.thread_time()
+
+    def spent(self) -> float:
+        return time.thread_time() - self.started
+
+    def check(self) -> None:
+        """Malformed once the mail has spent its budget: kept aside, never read again."""
+        if self.spent() > self.seconds:
+            raise Malformed(lazy_("reading it took too long"))
 
 
 class Unreadable(Exception):
@@ -232,10 +261,13 @@ def authentication_failure(inbound: Inbound, trusted: str | None) -> str | None:
     return ", ".join(failures) if failures else None
 
 
-def parse_whole(raw: bytes) -> EmailMessage:
-    """The whole mail, parsed within bounds (parts, depth): Malformed past them, or when
-    the parser fails on it, so one mail never stops a door."""
-    if len(_CONTENT_TYPE.findall(raw)) > MOST_PARTS:
+def parse_whole(raw: bytes, budget: Budget | None = None) -> EmailMessage:
+    """The whole mail, parsed within bounds (parts, counted before parsing; depth; the
+    mail's CPU budget): Malformed past them, or when the parser fails on it, so one mail
+    never stops a door."""
+    delimiters = len(_DELIMITER.findall(raw))
+    # Each multipart ends with a closing delimiter: a part more than its opening line.
+    if len(_CONTENT_TYPE.findall(raw)) > MOST_PARTS or delimiters > 2 * MOST_PARTS:
         raise Malformed(lazy_("it has more than %(most)s parts", most=MOST_PARTS))
     try:
         message = BytesParser(policy=policy.default).parsebytes(raw)
@@ -252,11 +284,14 @@ def parse_whole(raw: bytes) -> EmailMessage:
         payload = part.get_payload()
         if part.is_multipart() and isinstance(payload, list):
             stack += [(child, depth + 1) for child in payload if isinstance(child, Message)]
+    if budget is not None:
+        budget.check()
     return message
 
 
-def new_text(message: EmailMessage) -> str:
-    """The text the writer added: above our marker and the quote, without the signature."""
+def new_text(message: EmailMessage, budget: Budget | None = None) -> str:
+    """The text the writer added: above our marker and the quote, without the signature;
+    within the mail's CPU budget."""
     try:
         part = message.get_body(preferencelist=("plain", "html"))
     except (LookupError, KeyError, AttributeError, ValueError, TypeError):
@@ -265,10 +300,15 @@ def new_text(message: EmailMessage) -> str:
         raise Unreadable(lazy_("it has no text part"))
     content = _text(part)
     if part.get_content_subtype() == "html":
-        content = html_to_text(content)
+        content = html_to_text(content[: 4 * MOST_TEXT])  # markup weighs more than text
     elif _param(part, "format").lower() == "flowed":
-        content = unflow(content, delsp=_param(part, "delsp").lower() == "yes")
-    return reply_part(content)
+        content = unflow(content[:MOST_TEXT], delsp=_param(part, "delsp").lower() == "yes")
+    if budget is not None:
+        budget.check()
+    new = reply_part(content[:MOST_TEXT])
+    if budget is not None:
+        budget.check()
+    return new
 
 
 #: Defects that say a base64 body lost bytes: what decodes from it is not what was written.

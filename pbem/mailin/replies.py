@@ -44,6 +44,11 @@ CHANGEABLE = {"castillo_pick": "castillo_pick", "secret_pick": "secret_pick"}
 #: Tries at playing a reply while other moves keep landing first.
 TRIES = 3
 
+#: The most lines of a reply read (moves, commands, words): a whole turn and a word to the
+#: table take a dozen; reading each against the game costs, so a mail of thousands is
+#: refused whole rather than read for seconds.
+MOST_READ_LINES = 100
+
 
 class _Stale(Conflict):
     """The decision the mail answers is over."""
@@ -78,6 +83,18 @@ def handle(mail: SeatMail, text: str) -> Result:
                 "played. Write your moves at the top of your reply."
             ),
             why="empty",
+        )
+    if len(lines) > MOST_READ_LINES:
+        return refuse(
+            mail,
+            lazy_(
+                "Your mail had %(count)s lines above the quoted text, more than the %(most)s "
+                "read, so nothing was played and nothing passed on. Write only your moves, "
+                "commands and a few words.",
+                count=len(lines),
+                most=MOST_READ_LINES,
+            ),
+            why="too many lines",
         )
     said, moves = [], []
     for line in lines:

@@ -32,7 +32,7 @@ from pbem.notify.answers import AnswerContext, PendingNow, Shown
 from pbem.notify.compose import Recipient
 from pbem.play import unit
 from pbem.play.batch import Outcome, Plan, submit
-from pbem.play.talk import LONGEST, MOST_LINES, say
+from pbem.play.talk import LONGEST, MOST_LINES, pace_refusal, say
 from pbem.store.models import InboundMail
 
 _inbound = InboundMail.__table__
@@ -264,7 +264,17 @@ def _record(
 
 
 def _pass_on(connection: Connection, answer: SeatAnswer, talk: list[str], seq: int) -> None:
-    """Words to the table, kept and queued to the others (in the mail's transaction)."""
+    """Words to the table, kept and queued to the others (in the mail's transaction), if
+    the writer has not had their messages of the minute (the page's and the API's count
+    too; a mail's words are one message); else not, and the answer says why."""
+    refused = pace_refusal(connection, answer.game_id, answer.recipient.player_id)
+    if refused is not None:
+        note = lazy_(
+            "Your words to the table were not passed on: %(reason)s", reason=refused
+        )
+        if note not in answer.lines:  # the plan runs again when another move lands first
+            answer.lines.append(note)
+        return
     kept = say(
         connection,
         game_id=answer.game_id,

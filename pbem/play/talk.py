@@ -28,8 +28,9 @@ from pbem.words import status_word
 LONGEST = 500
 #: At most this many lines of one mail are passed on, or lines in one message.
 MOST_LINES = 20
-#: At most this many messages from the page and the API by one player in one game in
-#: `WINDOW`: enough for a conversation, too few to flood the others' mailboxes.
+#: At most this many messages by one player to one game's table in `WINDOW`, from the
+#: page, the API and mails together (a mail's words are one message): enough for a
+#: conversation, too few to flood the others' mailboxes.
 MOST_PER_WINDOW = 6
 WINDOW = timedelta(minutes=1)
 #: The games whose table is open: a finished game's players may still say "well played";
@@ -142,7 +143,9 @@ def write(
         )
     words = checked_text(text)
     connection = db.session.connection()
-    _check_pace(connection, game_id, seated.player_id)
+    refused = pace_refusal(connection, game_id, seated.player_id)
+    if refused is not None:
+        raise refused
     (message_id,) = _say(
         connection, game_id, game.title, colour, seated.player_id, [words], game.seq, source
     )
@@ -192,17 +195,19 @@ def checked_text(text: Any) -> str:
     return words
 
 
-def _check_pace(connection: Connection, game_id: int, player_id: int) -> None:
-    """Refuse a message past `MOST_PER_WINDOW` in this minute (from the page and the API: a
-    mail's lines have their own bound), saying when the next is taken. Counted and checked
-    in one statement (`limits.take`), so messages sent at once cannot all slip under it."""
+def pace_refusal(connection: Connection, game_id: int, player_id: int) -> TooMany | None:
+    """Count one message of the player's to the game's table, whichever door it came by
+    (the page, the API, a mail's words), and say why it is refused past `MOST_PER_WINDOW`
+    in this minute (with when the next is taken), or None. Counted and checked in one
+    statement (`limits.take`), so messages sent at once cannot all slip under it; the
+    caller's transaction rolls back a refused one's count with it."""
     moment = now()
     key = f"talk:game:{game_id}:player:{player_id}"
     if limits.take(connection, key, MOST_PER_WINDOW, WINDOW, moment):
-        return
+        return None
     seconds = int(WINDOW.total_seconds())
     wait = max(1, seconds - int(moment.timestamp()) % seconds)
-    raise TooMany(
+    return TooMany(
         N_(
             "You have written %(count)s messages to this table in the last minute, the most it "
             "takes; write again in %(wait)s seconds."

@@ -54,7 +54,10 @@ def keep_as_an_older_release_did(app, game_id: int, email: str) -> None:
         player = db.session.execute(sa.select(Player).where(Player.email == email)).scalar_one()
         player.preferences = {
             **(player.preferences or {}),
-            "webhooks": [{"game_id": game_id, "url": BAD_PORT}, {"game_id": game_id, "url": EXPLODES}],
+            "webhooks": [
+                {"game_id": game_id, "url": BAD_PORT},
+                {"game_id": game_id, "url": EXPLODES},
+            ],
         }
         browser = Browser().keys()
         db.session.add(

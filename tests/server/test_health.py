@@ -9,7 +9,13 @@ from pbem.notify.sender import deliver_due
 from pbem.schedule.sweep import sweep
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-EMPTY_OUTBOX = {"unsent": 0, "oldest_age_seconds": None, "overdue": 0, "retrying": 0, "failed_last_day": 0}
+EMPTY_OUTBOX = {
+    "unsent": 0,
+    "oldest_age_seconds": None,
+    "overdue": 0,
+    "retrying": 0,
+    "failed_last_day": 0,
+}
 
 
 def test_live_answers_at_once_without_a_database(tmp_path):

@@ -114,7 +114,9 @@ def test_a_dead_senders_batch_goes_out_once_its_lease_is_over_but_its_first_row(
     set_now(mail_app, START + timedelta(minutes=10))
     with mail_app.app_context():
         assert deliver_due().sent == 1
-        attempts = dict(db.session.execute(sa.select(_outbox.c.recipient, _outbox.c.attempts)).all())
+        attempts = dict(
+            db.session.execute(sa.select(_outbox.c.recipient, _outbox.c.attempts)).all()
+        )
         db.session.remove()
     assert statuses(mail_app) == {"sent": 4}
     received = Counter(r for rcpt, _ in smtp.inbox.messages for r in rcpt)
