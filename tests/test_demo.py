@@ -203,3 +203,21 @@ def test_the_demo_game_is_played_by_api_mail_and_page_against_bots(demo, browser
         10,
         "the move clicked on the page",
     )
+
+
+def test_the_sweeps_line_says_a_secret_pick_by_its_kind_alone():
+    """Where a bot's (or a timeout's) moves are worded for the log and `pbem sweep`: a pick
+    the table has not seen is not named, whichever seat made it; the rest is notation."""
+    from pbem.play.due import public_moves
+
+    moves = [
+        {"type": "castillo_pick", "region": "aragon"},
+        {"type": "secret_pick", "region": "galicia"},
+        {"type": "return_power_card", "card": 5},
+        {"type": "play_power_card", "card": 9},
+    ]
+    said = public_moves("blue", moves)
+    assert said == (
+        "Castillo disk (secret); secret disk (secret); take back a power card (secret); power 9"
+    )
+    assert not re.search(r"aragon|galicia|5", said), said
