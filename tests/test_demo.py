@@ -1,19 +1,24 @@
 """README's first command, `pbem demo`: from nothing to a game against bots, played by the
 API, by a reply mail and from the board page, on the embedded defaults (SQLite and mail
-files in a fresh instance folder); its hints run as printed from where README runs it, what
-it prints last is the link, the key and the mail folder, and its log is plain lines without
-the board page's poll."""
+files in a fresh instance folder). Its terminal is its player's: what it shows first is the
+link, the key and the newest mail (a name that stays, whose hint runs as printed), no
+migration or request line (they are in its log file; `--verbose` brings them back), a line
+for each new mail, and nothing of any seat's secret pick, nor does its log."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shlex
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
+from email import policy
+from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
@@ -23,18 +28,32 @@ from tests.server.mail_helpers import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The summary's last lines, in this order: they stay on screen.
-LAST = ("  Board (this link signs you in):  ", "  API key:  ", "  Mails to you are written to:  ")
+LAST = ("  Board (this link signs you in):  ", "  API key:  ", "  Your newest mail:  ")
+#: A migration's line (Alembic's) and a request's (pbem.logs), in either format.
+MIGRATION = re.compile(r"Running upgrade|Context impl")
+REQUEST = re.compile(r"\brequest\b.*\bpath\W")
 
 
-def pbem(*args: str, env: dict) -> list[str]:
+def pbem(*args: str) -> list[str]:
     return [sys.executable, "-c", "from pbem.cli import main; main()", *args]
 
 
+def headers(path: Path):
+    return BytesParser(policy=policy.default).parsebytes(path.read_bytes(), headersonly=True)
+
+
+def mail_files(tmp: Path) -> list[Path]:
+    """The demo's mail files, oldest first, without `latest.eml` (a copy of one)."""
+    folder = tmp / "instance" / "mail"
+    found = [p for p in folder.glob("*.eml") if p.name != "latest.eml"]
+    return sorted(found, key=lambda p: p.stat().st_mtime)
+
+
 @pytest.fixture
-def demo(tmp_path):
-    """`pbem demo` running from the checkout, as README runs it (its `pbem` not on the PATH),
-    and what it printed (stdout and stderr as a terminal shows them) up to the summary it
-    gives once serving; `lines` goes on filling as it runs."""
+def run_demo(tmp_path):
+    """Runs `pbem demo ARGS` from the checkout, as README runs it (its `pbem` not on the
+    PATH, stdin not a terminal), and gives what it printed (stdout and stderr as a terminal
+    shows them) up to the summary it gives once serving; `lines` goes on filling."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -43,64 +62,112 @@ def demo(tmp_path):
     env["PBEM_INSTANCE_PATH"] = str(tmp_path / "instance")
     scripts = str(Path(sys.executable).parent)
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != scripts)
-    port = free_port()
-    process = subprocess.Popen(
-        pbem("demo", "--port", str(port), env=env),
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines: list[str] = []
+    running = []
 
-    def read() -> None:
-        for line in process.stdout:
-            lines.append(line.rstrip("\n"))
+    def run(*args: str) -> dict:
+        port = free_port()
+        process = subprocess.Popen(
+            pbem("demo", "--port", str(port), *args),
+            env=env,
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        lines: list[str] = []
 
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
-        # The summary comes once the server answers: after its start-up line, not above it.
+        def read() -> None:
+            for line in process.stdout:
+                lines.append(line.rstrip("\n"))
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        running.append((process, reader))
         wait_for(lambda: any(line.startswith(LAST[-1]) for line in lines), 60, "the summary")
         end = next(i for i, line in enumerate(lines) if line.startswith(LAST[-1]))
-        text = "\n".join(lines[: end + 1])
-        assert "El Grande turn server on" in text, text
-        assert text.index("El Grande turn server on") < text.index("API key:"), text
-        yield {
-            "text": text,
+        return {
+            "text": "\n".join(lines[: end + 1]),
             "lines": lines,
             "env": env,
             "base": f"http://127.0.0.1:{port}",
             "tmp": tmp_path,
+            "game_id": int(re.search(r"demo: game (\d+), ", "\n".join(lines)).group(1)),
         }
+
+    try:
+        yield run
     finally:
-        process.terminate()
-        assert process.wait(timeout=20) in (0, -15)
-        reader.join(timeout=5)
+        for process, reader in running:
+            process.terminate()
+            assert process.wait(timeout=20) in (0, -15)
+            reader.join(timeout=5)
 
 
-def test_the_summary_ends_with_the_link_the_key_and_the_mail_folder(demo):
-    summary = demo["text"].split("El Grande demo:", 1)[1].splitlines()
+@pytest.fixture
+def demo(run_demo):
+    return run_demo()
+
+
+def test_the_first_seconds_show_the_link_the_key_and_the_newest_mail_and_no_log(demo):
+    time.sleep(3)  # the first sweeps, mail passes and the health check have logged by now
+    shown = list(demo["lines"])
+    summary = demo["text"].split("El Grande demo: game", 1)[1].splitlines()
     assert [line.split(":  ")[0] + ":  " for line in summary[-3:]] == list(LAST), summary
-    assert Path(summary[-1].split(":  ", 1)[1]) == demo["tmp"] / "instance" / "mail"
-    # Nothing of the start-up comes after it: the server's line and the first log are above.
-    assert demo["text"].index("El Grande turn server on") < demo["text"].index("El Grande demo:")
+    latest = Path(summary[-1].split(":  ", 1)[1])
+    assert latest == demo["tmp"] / "instance" / "mail" / "latest.eml"
+    assert latest.read_bytes() == mail_files(demo["tmp"])[-1].read_bytes()
+    assert re.match(r"pbem_\S{20,}$", summary[-2].split(":  ", 1)[1]), summary
+    assert "/sign-in/" in summary[-3]
+    # Stdin is no terminal: nobody is asked, and the player is given a name, not "You".
+    assert "Isabel (red) against 2 bots" in demo["text"], demo["text"]
+    # Nothing of the log on the terminal, and nothing after the summary until a mail comes.
+    assert not [line for line in shown if MIGRATION.search(line) or REQUEST.search(line)], shown
+    assert not [line for line in shown[len(demo["text"].splitlines()) :] if line.strip()], shown
+    # They are in the log file the terminal names.
+    log = Path(re.search(r"^  Log \(.+\): (\S+); ", demo["text"], re.M).group(1))
+    assert log == demo["tmp"] / "instance" / "demo.log"
+    logged = log.read_text()
+    assert "Running upgrade" in logged and "request method=GET path=/api/health/live" in logged
 
 
-def test_the_hints_run_as_printed_from_where_readme_runs_the_demo(demo):
-    text, env = demo["text"], demo["env"]
+def test_verbose_brings_the_migrations_and_the_requests_back_to_the_terminal(run_demo):
+    demo = run_demo("--verbose", "--name", "Ana")
+    assert MIGRATION.search(demo["text"]), demo["text"]
+    wait_for(lambda: any(REQUEST.search(line) for line in demo["lines"]), 10, "a request")
+    assert "Ana (red) against 2 bots" in demo["text"], demo["text"]
+    # And in the log file still.
+    assert "Running upgrade" in (demo["tmp"] / "instance" / "demo.log").read_text()
+
+
+def test_the_hints_run_as_printed_and_the_mail_one_answers_the_newest_mail(demo):
+    text, env, game_id = demo["text"], demo["env"], demo["game_id"]
     mail_hint = re.search(r"^    (.+ mail reply .+)$", text, re.M).group(1)
-    program = mail_hint.split(" mail reply ")[0]
+    program, _, rest = mail_hint.partition(" mail reply ")
     # README's command leaves `pbem` off the PATH: the hints name the script's path.
     if Path(sys.executable).parent == ROOT / ".venv" / "bin":
         assert program == ".venv/bin/pbem", mail_hint
     assert f"`{program} demo`" in text and f"`{program} serve`" in text, text
+    latest = Path(shlex.split(rest)[0])
+    assert latest.name == "latest.eml"
+    newest = mail_files(demo["tmp"])[-1]
+    assert headers(latest)["Message-ID"] == headers(newest)["Message-ID"]
+    assert "Isabel, you play red" in newest.read_text()  # the mails greet the player by name
+
     done = subprocess.run(
         ["bash", "-c", mail_hint], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Mail: answered: moves." in done.stdout, done.stdout
+    assert not done.stderr, done.stderr  # its log line went to the demo's log
+    written = [Path(p) for p in re.findall(r"new mail: (\S+\.eml)", done.stdout)]
+    answer = next(p for p in written if "Reply above this line to play" in p.read_text())
+    assert str(headers(newest)["Message-ID"]) in str(headers(answer)["References"])
+    # The demo's terminal says it in one line, naming where the newest mail always is.
+    said = wait_for(
+        lambda: [line for line in demo["lines"] if line.startswith("New mail")], 15, "its line"
+    )
+    assert said == [f"New mail, game {game_id}: your mail ({latest})"], said
 
     curl = shlex.split(re.search(r"^    (curl .+)$", text, re.M).group(1))
     assert curl[:2] == ["curl", "-H"] and len(curl) == 4, curl
@@ -110,8 +177,8 @@ def test_the_hints_run_as_printed_from_where_readme_runs_the_demo(demo):
 
 
 def test_the_log_is_plain_lines_without_the_board_page_poll(demo):
-    base, lines = demo["base"], demo["lines"]
-    game_id = int(re.search(r"demo: game (\d+)", demo["text"]).group(1))
+    base, game_id = demo["base"], demo["game_id"]
+    log = demo["tmp"] / "instance" / "demo.log"
     with urllib.request.urlopen(f"{base}/games/{game_id}/seq") as seq:
         etag = seq.headers["ETag"]
     with pytest.raises(urllib.error.HTTPError) as not_modified:
@@ -121,22 +188,20 @@ def test_the_log_is_plain_lines_without_the_board_page_poll(demo):
     assert not_modified.value.code == 304
     with urllib.request.urlopen(f"{base}/games/{game_id}") as page:  # this one is logged
         page.read()
-    wait_for(
-        lambda: any(f"path=/games/{game_id} " in line for line in lines), 10, "the page's line"
-    )
+    wait_for(lambda: f"path=/games/{game_id} " in log.read_text(), 10, "the page's line")
+    lines = log.read_text().splitlines()
     logged = [line for line in lines if " request " in line]
     assert logged and not [line for line in lines if line.startswith("{")], lines
     assert not [line for line in logged if "/seq" in line], logged
+    assert not [line for line in demo["lines"] if REQUEST.search(line)], demo["lines"]
 
 
 def test_the_demo_game_is_played_by_api_mail_and_page_against_bots(demo, browser):
-    text, base = demo["text"], demo["base"]
-    game_id = int(re.search(r"demo: game (\d+), you \(red\)", text).group(1))
+    text, base, game_id = demo["text"], demo["base"], demo["game_id"]
+    assert f"demo: game {game_id}, Isabel (red)" in text
     key = re.search(r"API key:  (pbem_\S+)", text).group(1)
     link = re.search(r"Board \(this link signs you in\):  (\S+)", text).group(1)
-    mail_file = Path(shlex.split(re.search(r" mail reply (.+)$", text, re.M).group(1))[0])
     assert link.startswith(f"{base}/games/{game_id}/sign-in/")
-    assert mail_file.parent == demo["tmp"] / "instance" / "mail" and mail_file.exists()
 
     # A 503 until the in-process scheduler has swept.
     health = wait_for(lambda: call(base, "GET", "/api/health"), 15, "the demo's first sweep")
@@ -157,11 +222,10 @@ def test_the_demo_game_is_played_by_api_mail_and_page_against_bots(demo, browser
             break
     assert view["seq"] > played["seq"], "the bots should have moved since red's last move"
 
-    # By mail: a reply to the latest mail, as a mail client writes it, read by the mail door.
-    mails = (demo["tmp"] / "instance" / "mail").glob("*.eml")
-    latest = max(mails, key=lambda p: p.stat().st_mtime)
+    # By mail: a reply to the newest mail, as a mail client writes it, read by the mail door.
+    latest = demo["tmp"] / "instance" / "mail" / "latest.eml"
     done = subprocess.run(
-        pbem("mail", "reply", str(latest), "moves", env=demo["env"]),
+        pbem("mail", "reply", str(latest), "moves"),
         env=demo["env"],
         capture_output=True,
         text=True,
@@ -180,7 +244,7 @@ def test_the_demo_game_is_played_by_api_mail_and_page_against_bots(demo, browser
     browser.get(link)  # a seat's link asks first: a page cannot sign anyone in unasked
     browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
     WebDriverWait(browser, 10).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".who .me"))
-    assert browser.find_element(By.CSS_SELECTOR, ".who .me").text == "You"
+    assert browser.find_element(By.CSS_SELECTOR, ".who .me").text == "Isabel"
     assert len(browser.find_elements(By.CSS_SELECTOR, "svg.board [data-region]")) == 9
     view = wait_for(my_turn, 20, "red's decision again")
     browser.get(f"{base}/games/{game_id}")
