@@ -285,3 +285,104 @@ def test_the_sweeps_line_says_a_secret_pick_by_its_kind_alone():
         "Castillo disk (secret); secret disk (secret); take back a power card (secret); power 9"
     )
     assert not re.search(r"aragon|galicia|5", said), said
+
+
+#: Move types whose fields the table does not see (yet): `engine.moves`' secret forms.
+HIDDEN = ("castillo_pick", "secret_pick", "return_power_card")
+#: A game whose greedy bots put caballeros in the Castillo by round 3, so that a bot picks
+#: its region in secret at round 3's end, while red leans to the Castillo too.
+CASTILLO_SEED = 7
+
+
+@pytest.fixture
+def demo_loggers():
+    """The loggers `log_to_file` takes over, given back as they were (the next test's)."""
+    from pbem.demo import LOGGERS
+
+    kept = {name: logging.getLogger(name) for name in LOGGERS}
+    before = {name: (list(lg.handlers), lg.propagate, lg.level) for name, lg in kept.items()}
+    yield
+    for name, logger in kept.items():
+        handlers, propagate, level = before[name]
+        for handler in set(logger.handlers) - set(handlers):
+            logger.removeHandler(handler)
+            handler.close()
+        for handler in handlers:
+            if handler not in logger.handlers:
+                logger.addHandler(handler)
+        logger.propagate, logger.level = propagate, level
+
+
+def castillo_by_a_bot(row) -> bool:
+    return row.colour != "red" and row.move["type"] == "castillo_pick"
+
+
+def red_plays(client, game_id: int, auth: dict) -> bool:
+    """Red's move when red must act, leaning to the Castillo (else the first legal one)."""
+    legal = client.get(f"/api/games/{game_id}/legal-moves", headers=auth).get_json()
+    if not legal["moves"]:
+        return False
+    move = next((m for m in legal["moves"] if m.get("to") == "castillo"), legal["moves"][0])
+    body = {"expected_seq": legal["seq"], "moves": [move]}
+    answer = client.post(f"/api/games/{game_id}/moves", json=body, headers=auth)
+    assert answer.status_code == 201, answer.get_json()
+    return True
+
+
+def test_no_line_of_the_terminal_or_the_log_names_a_secret_pick(
+    tmp_path, monkeypatch, capsys, demo_loggers
+):
+    """The demo in-process, as `pbem demo` wires it (its log file at DEBUG, its mail watch
+    printing), played past the bots' first Castillo picks: those are said only as picks."""
+    import engine
+    from pbem import create_app
+    from pbem.cli import upgrade_database
+    from pbem.demo import MailWatch, log_to_file, quiet_polls, start_demo
+    from pbem.extensions import db
+    from pbem.schedule import runner
+    from pbem.store.models import Move
+
+    monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: CASTILLO_SEED)
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/demo.sqlite",
+            "PBEM_LOG_FORMAT": "text",
+            "PBEM_LOG_LEVEL": "DEBUG",  # every line the log can hold
+            "PBEM_BASE_URL": "http://127.0.0.1:5999",
+        }
+    )
+    quiet_polls(app)
+    log = log_to_file(app)
+    upgrade_database(app)
+    demo = start_demo(app, "http://127.0.0.1:5999", "Ana")
+    print(demo)
+    watch = MailWatch(app)
+    client, auth = app.test_client(), {"Authorization": f"Bearer {demo.api_key}"}
+
+    def hidden_moves() -> list[Move]:
+        with app.app_context():
+            query = db.select(Move).where(Move.game_id == demo.game_id).order_by(Move.seq)
+            rows = db.session.execute(query).scalars().all()
+            return [row for row in rows if row.move["type"] in HIDDEN]
+
+    for _ in range(400):  # the sweep, the mail pass and red, as the scheduler and a person
+        # The scheduler's own jobs, not `sweep()`: they are what logs the sweep's lines.
+        runner._sweep_job(app)
+        runner._mail_job(app)
+        said = watch.news()
+        if said:
+            print(said)
+        if [row for row in hidden_moves() if castillo_by_a_bot(row)]:
+            break
+        red_plays(client, demo.game_id, auth)
+    picks = hidden_moves()
+    by_bots = [row for row in picks if castillo_by_a_bot(row)]
+    assert by_bots, f"no bot picked in the Castillo with seed {CASTILLO_SEED}: choose another"
+    out = capsys.readouterr()
+    shown = out.out + out.err + log.read_text()
+    assert "New mail, game " in out.out  # the terminal did say things, one of them a mail
+    named = [engine.format_move(row.move) for row in picks]  # "castillo aragon"
+    assert not [pick for pick in named if pick in shown], (named, shown[-3000:])
+    # Said, as a pick: the log still tells the operator what the bots did.
+    assert f"the bot played Castillo disk (secret) for {by_bots[0].colour}" in shown
