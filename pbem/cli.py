@@ -220,7 +220,10 @@ def demo(host: str, port: int, threads: int, name: str | None, verbose: bool) ->
     if name is None and not has_player(app) and sys.stdin.isatty() and sys.stdout.isatty():
         # Asked only of a person at a terminal: a script or a test never waits for an answer.
         name = click.prompt("Your name in the game", default=DEFAULT_NAME).strip() or None
-    demo = start_demo(app, base_url, name)
+    try:
+        demo = start_demo(app, base_url, name)
+    except ServiceError as error:  # a name of more than 100 characters
+        refuse("demo", error)
     demo.log_file = log
     watch = MailWatch(app)  # from here: the first mails are in the summary
     said = str(demo)
