@@ -85,8 +85,11 @@ class FileTransport:
         # another process) never opens half a mail, and two senders at once leave a whole
         # one. A copy rather than a link: Windows makes links only for its administrators.
         spare = self.folder / f".{LATEST}.{os.getpid()}.{threading.get_ident()}"
-        spare.write_text(message, encoding="utf-8")
-        os.replace(spare, self.folder / LATEST)
+        try:
+            spare.write_text(message, encoding="utf-8")
+            os.replace(spare, self.folder / LATEST)
+        except OSError:  # the copy open elsewhere (Windows): the mail itself is delivered
+            spare.unlink(missing_ok=True)
 
     def close(self) -> None:
         pass
