@@ -258,12 +258,13 @@ class MailWatch:
 
     def news(self) -> str | None:
         """A line for the mails to you written since the last call, or None."""
-        new = written_since(self.app, self.seen)
-        self.seen.update(new)
-        mine = [path for path in new if _headers(path)[0] == YOUR_EMAIL]
+        read = {path: _headers(path) for path in written_since(self.app, self.seen)}
+        # A file still being written (its headers not all there yet) is read next time.
+        self.seen.update(path for path, (to, subject) in read.items() if to and subject)
+        mine = [path for path, (to, subject) in read.items() if to == YOUR_EMAIL and subject]
         if not mine:
             return None
-        subject = _headers(mine[-1])[1]
+        subject = read[mine[-1]][1]
         # "[El Grande #3] Demo: you against two bots: Play a power card for this round"
         ours = re.fullmatch(rf"\[El Grande #(\d+)\] (?:{re.escape(TITLE)}: )?(.+)", subject)
         said = f"game {ours.group(1)}: {ours.group(2)}" if ours else subject
