@@ -9,6 +9,7 @@ SQLAlchemy, Alembic, APScheduler, aiosmtpd: 25 ms to 0.6 s each) is imported ins
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import sys
@@ -43,25 +44,28 @@ def upgrade_database(app: Flask) -> None:
         upgrade()
 
 
-def links_to_here(app: Flask, host: str, port: int) -> str:
+def links_to_here(app: Flask, host: str, port: int, *, say: bool = True) -> str:
     """Where links in mails point: PBEM_BASE_URL, else the address this process listens on
-    (not another port's), said at start. The sweep sends mail outside any request, so it
-    cannot take the address from one."""
+    (not another port's), said at start (`say`: the demo, whose links are this machine's
+    by design, does not). The sweep sends mail outside any request, so it cannot take the
+    address from one."""
     if app.config.get("PBEM_BASE_URL"):
         return str(app.config["PBEM_BASE_URL"])
     # Listening on every address (0.0.0.0): the links still need one a browser can open.
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     app.config["PBEM_BASE_URL"] = f"http://{shown}:{port}"
-    print(
-        f"Links in mails point at {app.config['PBEM_BASE_URL']} (PBEM_BASE_URL is unset; "
-        "set it to the address players reach).",
-        flush=True,
-    )
+    if say:
+        print(
+            f"Links in mails point at {app.config['PBEM_BASE_URL']} (PBEM_BASE_URL is unset; "
+            "set it to the address players reach).",
+            flush=True,
+        )
     return str(app.config["PBEM_BASE_URL"])
 
 
-def serve_here(app: Flask, host: str, port: int, threads: int) -> None:
-    """Serve with the scheduler (sweep and mail) in-process: the single-machine default."""
+def serve_here(app: Flask, host: str, port: int, threads: int, *, say: bool = True) -> None:
+    """Serve with the scheduler (sweep and mail) in-process: the single-machine default.
+    `say`: a line saying where and on which database (the demo says its own)."""
     # waitress: a production WSGI server in pure Python, so the one-command install needs no
     # compiler and runs anywhere (gunicorn remains the choice for scale-out). Imported here,
     # as APScheduler (25 ms) is: only serve and demo use them.
@@ -69,11 +73,12 @@ def serve_here(app: Flask, host: str, port: int, threads: int) -> None:
 
     from pbem.schedule.runner import start_background
 
-    print(
-        f"El Grande turn server on http://{host}:{port} "
-        f"(database {app.config['SQLALCHEMY_DATABASE_URI']})",
-        flush=True,
-    )
+    if say:
+        print(
+            f"El Grande turn server on http://{host}:{port} "
+            f"(database {app.config['SQLALCHEMY_DATABASE_URI']})",
+            flush=True,
+        )
     start_background(app)
     waitress_serve(app, host=host, port=port, threads=threads)
 
@@ -166,35 +171,74 @@ def serve(host: str, port: int, threads: int) -> None:
 
 @cli.command()
 @serving_options
-def demo(host: str, port: int, threads: int) -> None:
+@click.option(
+    "--name",
+    help="Your name in the game (default: the last demo's; the first one asks at a terminal, "
+    "and names you itself otherwise).",
+)
+@click.option(
+    "--verbose", is_flag=True, help="Log requests and migrations here too, not only to the log."
+)
+def demo(host: str, port: int, threads: int, name: str | None, verbose: bool) -> None:
     """Play against two bots on the embedded defaults, then serve.
 
     Makes the database, a player for you and a game against two bots, prints the board
-    link, your API key and your mail folder (last, once the server answers), then serves
-    as `pbem serve` does, logging plain lines without the board page's poll. Run it again
-    for another game: the key stays the same (kept in the instance folder's demo_api_key).
+    link, your API key and your newest mail (last, once the server answers), then serves
+    as `pbem serve` does, and says in a line each new mail to you. Requests, migrations and
+    the scheduler's lines go to the instance folder's demo.log (--verbose: here too). Run
+    it again for another game: the key stays the same (kept in the instance folder's
+    demo_api_key), and so does your name unless --name changes it.
 
-    Settings: PBEM_INSTANCE_PATH (the SQLite database and the mail files), PBEM_BASE_URL
-    (default here: http://HOST:PORT), PBEM_SWEEP_SECONDS (default here: 1, so bots answer
-    a second after you), DATABASE_URL, SMTP_URL.
+    Settings: PBEM_INSTANCE_PATH (the SQLite database, the mail files and the log),
+    PBEM_BASE_URL (default here: http://HOST:PORT), PBEM_SWEEP_SECONDS (default here: 1,
+    so bots answer a second after you), PBEM_LOG_LEVEL, DATABASE_URL, SMTP_URL.
     """
     # Not at the top: the demo's game brings the engine and the models (0.5 s to import).
-    from pbem.demo import quiet_polls, start_demo
+    from pbem.demo import (
+        DEFAULT_NAME,
+        MailWatch,
+        has_player,
+        log_to_file,
+        quiet_polls,
+        shown_path,
+        start_demo,
+    )
 
-    # Its terminal is a person's: plain lines (unless PBEM_LOG_FORMAT says otherwise),
-    # without the open board page's poll every 4 s.
+    # A name or a subject the terminal cannot write is written with "?", not a traceback.
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="replace")
+    # Its log is a person's too: plain lines (unless PBEM_LOG_FORMAT says otherwise),
+    # without the open board page's poll every 4 s, in a file, not on the terminal.
     app = create_app({"PBEM_LOG_FORMAT": os.environ.get("PBEM_LOG_FORMAT") or "text"})
     quiet_polls(app)
-    base_url = links_to_here(app, host, port)
+    log = log_to_file(app, verbose)
+    print(f"El Grande demo: starting (its log: {shown_path(log)}) ...", flush=True)
+    base_url = links_to_here(app, host, port, say=verbose)
     if not os.environ.get("PBEM_SWEEP_SECONDS"):
         app.config["PBEM_SWEEP_SECONDS"] = 1.0  # bots answer a second after you
     upgrade_database(app)
-    demo = start_demo(app, base_url)
-    # Said once the server answers (after its start-up lines), and again as it stops.
-    threading.Thread(target=_say_when_up, args=(base_url, str(demo)), daemon=True).start()
+    if name is None and not has_player(app) and sys.stdin.isatty() and sys.stdout.isatty():
+        # Asked only of a person at a terminal: a script or a test never waits for an answer.
+        name = click.prompt("Your name in the game", default=DEFAULT_NAME).strip() or None
     try:
-        serve_here(app, host, port, threads)
+        demo = start_demo(app, base_url, name)
+    except ServiceError as error:  # a name of more than 100 characters
+        refuse("demo", error)
+    demo.log_file = log
+    watch = MailWatch(app)  # from here: the first mails are in the summary
+    said = str(demo)
+    stop = threading.Event()
+
+    def say_when_up() -> None:
+        _say_when_up(base_url, said)
+        watch.follow(stop)  # after the summary, not above it
+
+    # Said once the server answers (after its start-up lines), and again as it stops.
+    threading.Thread(target=say_when_up, daemon=True).start()
+    try:
+        serve_here(app, host, port, threads, say=verbose)
     finally:
+        stop.set()
         print(f"\n{demo}\n", flush=True)
 
 
@@ -377,15 +421,23 @@ def mail_reply(file: str, text: str) -> NoReturn:
     """Answer a mail file the server wrote, as a mail client would.
 
     For the demo and drills: FILE is an .eml file from the instance folder's mail/ (where
-    mails go when SMTP_URL is unset), TEXT what to write above the quote, e.g. "power 9".
-    The reply is handed to the mail door, and the mail files written since are named; it
-    waits up to 10 s for a `pbem serve` or `pbem demo` on the same instance folder to
-    write the answer. Exits 1 if the reply's address names no seat, 2 if FILE cannot be
-    read.
+    mails go when SMTP_URL is unset; latest.eml is the newest), TEXT what to write above
+    the quote, e.g. "power 9". The reply is handed to the mail door, and the mail files
+    written since are named; it waits up to 10 s for a `pbem serve` or `pbem demo` on the
+    same instance folder to write the answer. Its log lines go to the instance folder's
+    demo.log, as the demo's do. Exits 1 if the reply's address names no seat, 2 if FILE
+    cannot be read.
 
     Settings: PBEM_INSTANCE_PATH, SMTP_URL, SECRET_KEY, MAIL_FROM, DATABASE_URL.
     """
-    raise SystemExit(reply_by_file(create_app(), file, text))
+    # Not at the top: the demo brings the models (0.5 s to import).
+    from pbem.demo import log_to_file
+
+    app = create_app()
+    # What it prints says what the mail door did; its log line ("mail in") joins the
+    # demo's log rather than the terminal of the person playing.
+    log_to_file(app)
+    raise SystemExit(reply_by_file(app, file, text))
 
 
 @mail.command("receive")

@@ -1,28 +1,38 @@
 """`pbem demo`: a game against two house bots on this machine, to play within a minute.
 
 It uses the embedded defaults (SQLite and mail as `.eml` files in the instance folder), makes
-a player for you with a fresh API key, starts a game with bots on the other seats, and says
-the three ways in: the board's sign-in link, the API key, and the mail files with how to
-answer one (`pbem mail reply`). Its hints name `pbem` as it was run (README's command,
-`.venv/bin/pbem demo`, puts nothing on the PATH), the link, the key and the mail folder
-come last, and its log is plain text without the board page's poll, so they stay on screen.
+a player for you (named with `--name`, asked at a terminal, else `DEFAULT_NAME`) with a
+fresh API key, starts a game with bots on the other seats, and says the three ways in: the
+board's sign-in link, the API key, and your newest mail (`instance/mail/latest.eml`) with
+how to answer it (`pbem mail reply`). Its terminal is its player's: requests, migrations and
+the scheduler's lines go to the instance folder's `demo.log` (`--verbose`: here too), the
+link, the key and the newest mail come last, and a new mail for you is said in one line.
+Its hints name `pbem` as it was run (README's command, `.venv/bin/pbem demo`, puts nothing
+on the PATH).
 """
 
 from __future__ import annotations
 
 import logging
+import logging.handlers
 import os
+import re
 import shlex
 import shutil
 import sys
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
+from email import policy
+from email.parser import BytesParser
 from pathlib import Path
 
 from flask import Flask, has_request_context, request
 
 from pbem.extensions import db
 from pbem.game.players import add_player, hash_api_key, new_api_key
-from pbem.notify.sender import deliver_due, mail_files, mail_folder, written_since
+from pbem.logs import JsonFormatter, TextFormatter, log_to
+from pbem.notify.sender import deliver_due, latest_mail, mail_files, written_since
+from pbem.play.accounts import rename
 from pbem.play.asked import SeatAsked
 from pbem.play.lifecycle import create_game
 from pbem.schedule.sweep import sweep
@@ -30,49 +40,84 @@ from pbem.store.models import Player
 from pbem.web.signin import seat_link
 
 #: What an open board page asks every 4 s (`/games/<id>/seq`): its requests are not logged
-#: in the demo, whose terminal is the player's.
+#: in the demo.
 POLL_ENDPOINT = "web.game_seq"
 
-#: Your seat, and the bots', in seat order.
-YOU = ("you@example.org", "You", "red")
+#: Your address and seat, and the bots' seats, in seat order.
+YOUR_EMAIL, YOUR_COLOUR = "you@example.org", "red"
 BOT_COLOURS = ("blue", "green")
+#: Your name when you give none: a name, as the other seats' players see it and the mails
+#: greet you ("Isabel, you play red"), and Castile's queen's.
+DEFAULT_NAME = "Isabel"
+TITLE = "Demo: you against two bots"
+
+#: The demo's log, in the instance folder: a 5 MB file and one before it, so that a demo left
+#: running for weeks keeps 10 MB at most.
+LOG_FILE = "demo.log"
+LOG_BYTES = 5_000_000
+#: The loggers the demo's log holds, each at its level (None: PBEM_LOG_LEVEL, as set): the
+#: app's lines (requests, the sweep, mail in), Alembic's migrations, the servers' warnings
+#: (APScheduler's "missed by" on a busy machine), which would otherwise reach the terminal.
+LOGGERS: dict[str, int | None] = {
+    "pbem": None,
+    "alembic": logging.INFO,
+    "flask_migrate": logging.INFO,
+    "waitress": logging.INFO,
+    "apscheduler": logging.WARNING,
+}
 
 
 @dataclass
 class Demo:
     game_id: int
     colour: str
+    name: str
     api_key: str
     board_link: str
     base_url: str
-    mail_folder: Path
-    mails: list[Path]
+    latest_mail: Path
+    log_file: Path | None = None
+    mails: list[Path] = field(default_factory=list)
 
     def __str__(self) -> str:
         pbem = pbem_command()
+        latest = shown_path(self.latest_mail)
         lines = [
-            f"El Grande demo: game {self.game_id}, you ({self.colour}) against "
-            f"{len(BOT_COLOURS)} bots. The bots answer within seconds.",
+            f"El Grande demo: game {self.game_id}, {self.name} ({self.colour}) against "
+            f"{len(BOT_COLOURS)} bots on {self.base_url}.",
+            "The bots answer within seconds; a line here says each new mail to you.",
             "",
+            "  On the board: the link below signs you in.",
+            f"  By mail: answer your newest mail (always {latest}) as a mail client",
+            '  would, with your moves instead of "moves" (e.g. "power 9"):',
+            f"    {pbem} mail reply {shlex.quote(latest)} moves",
             "  By the API:",
             f'    curl -H "Authorization: Bearer {self.api_key}" '
             f"{self.base_url}/api/games/{self.game_id}/legal-moves",
         ]
-        if self.mails:
-            lines += [
-                "  By mail: answer your latest mail as a mail client would (write your moves",
-                '  instead of "moves", e.g. "power 9"):',
-                f"    {pbem} mail reply {shlex.quote(str(self.mails[-1]))} moves",
-            ]
+        if self.log_file is not None:
+            lines.append(
+                f"  Log (requests, migrations, the bots' moves): {shown_path(self.log_file)}; "
+                f"`{pbem} demo --verbose` shows it here too."
+            )
         lines += [
             f"  Ctrl-C stops it; `{pbem} demo` makes another game, `{pbem} serve` serves "
             "without one.",
             "",
             f"  Board (this link signs you in):  {self.board_link}",
             f"  API key:  {self.api_key}",
-            f"  Mails to you are written to:  {self.mail_folder}{os.sep}",
+            f"  Your newest mail:  {latest}",
         ]
         return "\n".join(lines)
+
+
+def shown_path(path: Path) -> str:
+    """`path` as the demo's hints name it: relative to the working directory when it lies
+    under it (`instance/mail/latest.eml`, as README runs the demo), else whole."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path.absolute())
 
 
 def pbem_command() -> str:
@@ -87,11 +132,7 @@ def pbem_command() -> str:
     on_path = shutil.which("pbem")
     if on_path and os.path.samefile(on_path, script):
         return "pbem"
-    try:
-        shown = str(script.absolute().relative_to(Path.cwd()))
-    except ValueError:
-        shown = str(script.absolute())
-    return shlex.quote(shown)
+    return shlex.quote(shown_path(script))
 
 
 class _NotThePoll(logging.Filter):
@@ -111,33 +152,79 @@ def quiet_polls(app: Flask) -> None:
     app.logger.addFilter(_NotThePoll())
 
 
-def start_demo(app: Flask, base_url: str) -> Demo:
-    """Your player (its key kept in the instance folder, so that a second demo prints the
-    same one), a new game against bots, and its first mails."""
+def log_to_file(app: Flask, verbose: bool = False) -> Path:
+    """The demo's log lines (`LOGGERS`) to the instance folder's `demo.log`, and with
+    `verbose` to stderr too, as `pbem serve` writes them: the terminal is its player's, and
+    a line per request buried the link and the key. Before the database is upgraded, so
+    that the migrations' lines go there too (`pbem/migrations/env.py` keeps these)."""
+    path = Path(app.instance_path) / LOG_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handlers: list[logging.Handler] = [
+        logging.handlers.RotatingFileHandler(
+            path, maxBytes=LOG_BYTES, backupCount=1, encoding="utf-8"
+        )
+    ]
+    if verbose:
+        handlers.append(logging.StreamHandler(sys.stderr))
+    # A person reads it, in the file as on the terminal: lines, unless JSON is asked for.
+    json = app.config["PBEM_LOG_FORMAT"] == "json"
+    for handler in handlers:
+        handler.setFormatter(JsonFormatter() if json else TextFormatter())
+    for name, level in LOGGERS.items():
+        logger = logging.getLogger(name)
+        log_to(logger, handlers)
+        if level is not None:
+            logger.setLevel(level)
+    return path
 
-    email, name, colour = YOU
+
+def has_player(app: Flask) -> bool:
+    """Whether an earlier demo on this instance folder made your player (and named you)."""
+    with app.app_context():
+        return _you() is not None
+
+
+def _you() -> Player | None:
+    return db.session.execute(
+        db.select(Player).where(Player.email == YOUR_EMAIL)
+    ).scalar_one_or_none()
+
+
+def start_demo(app: Flask, base_url: str, name: str | None = None) -> Demo:
+    """Your player (its key kept in the instance folder, so that a second demo prints the
+    same one; `name` renames it, else an earlier demo's name stays), a new game against
+    bots, and its first mails."""
     before = mail_files(app)
     with app.app_context():
-        you = db.session.execute(
-            db.select(Player).where(Player.email == email)
-        ).scalar_one_or_none()
+        you = _you()
         key = _demo_key(app, you)
         if you is None:
-            you, key = add_player(email, name)
+            you, key = add_player(YOUR_EMAIL, name or DEFAULT_NAME)
         elif key is None:  # its key was not kept (or changed since): a fresh one to print
             key, you.api_key_hash = new_api_key()
+        if name:
+            rename(you, name)
         _keep_demo_key(app, key)
-        seats: list[SeatAsked] = [{"email": email, "colour": colour}]
+        seats: list[SeatAsked] = [{"email": YOUR_EMAIL, "colour": YOUR_COLOUR}]
         # Greedy bots: they answer at once, where the strong one searches for seconds.
         seats += [{"colour": c, "bot": True, "level": "greedy"} for c in BOT_COLOURS]
         # The operator's own game, which invites no one: not counted against the day's cap.
-        game = create_game(you, "Demo: you against two bots", seats, options={}, capped=False)
+        game = create_game(you, TITLE, seats, options={}, capped=False)
         db.session.commit()
-        game_id = game.id
+        game_id, named = game.id, you.name
         sweep()  # the bots' first answers, if the game opens with theirs
         deliver_due()
-        link = seat_link(game_id, colour, you.id)
-    return Demo(game_id, colour, key, link, base_url, mail_folder(app), written_since(app, before))
+        link = seat_link(game_id, YOUR_COLOUR, you.id)
+    return Demo(
+        game_id,
+        YOUR_COLOUR,
+        named,
+        key,
+        link,
+        base_url,
+        latest_mail(app),
+        mails=written_since(app, before),
+    )
 
 
 def _key_file(app: Flask) -> Path:
@@ -159,3 +246,46 @@ def _keep_demo_key(app: Flask, key: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.touch(mode=0o600, exist_ok=True)  # only its owner reads it
     path.write_text(key + "\n")
+
+
+class MailWatch:
+    """The new mails to you, said in one line each time some came (`news`): the terminal
+    stays quiet otherwise, and says no more than the mail's subject, which is yours."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.seen = mail_files(app)
+
+    def news(self) -> str | None:
+        """A line for the mails to you written since the last call, or None."""
+        read = {path: _headers(path) for path in written_since(self.app, self.seen)}
+        # A file still being written (its headers not all there yet) is read next time.
+        self.seen.update(path for path, (to, subject) in read.items() if to and subject)
+        mine = [path for path, (to, subject) in read.items() if to == YOUR_EMAIL and subject]
+        if not mine:
+            return None
+        subject = read[mine[-1]][1]
+        # "[El Grande #3] Demo: you against two bots: Play a power card for this round"
+        ours = re.fullmatch(rf"\[El Grande #(\d+)\] (?:{re.escape(TITLE)}: )?(.+)", subject)
+        said = f"game {ours.group(1)}: {ours.group(2)}" if ours else subject
+        more = f"; {len(mine) - 1} more before it" if len(mine) > 1 else ""
+        return f"New mail, {said} ({shown_path(latest_mail(self.app))}{more})"
+
+    def follow(self, stop: threading.Event, every: float = 1.0) -> None:
+        """Print `news` every `every` seconds until `stop` is set (a daemon thread's loop)."""
+        while not stop.wait(every):
+            line = self.news()
+            if line:
+                print(line, flush=True)
+
+
+def _headers(path: Path) -> tuple[str, str]:
+    """A mail file's recipient address and subject ('' for what it lacks or cannot read)."""
+    try:
+        with path.open("rb") as mail:
+            parsed = BytesParser(policy=policy.default).parse(mail, headersonly=True)
+    except OSError:  # pruned or replaced meanwhile
+        return "", ""
+    to = parsed["To"]
+    address = to.addresses[0].addr_spec if to is not None and to.addresses else ""
+    return address, " ".join(str(parsed["Subject"] or "").split())

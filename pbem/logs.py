@@ -50,6 +50,20 @@ class TextFormatter(logging.Formatter):
         return text.rstrip()
 
 
+def log_to(logger: logging.Logger, handlers: list[logging.Handler]) -> None:
+    """`logger`'s records to `handlers` alone, in place of those given it here before (and
+    of Flask's default one): configuring again replaces, never doubles, each line."""
+    for old in list(logger.handlers):
+        if old is default_handler or getattr(old, "pbem", False):
+            logger.removeHandler(old)
+            if old is not default_handler and old not in handlers:
+                old.close()  # a log file's: closed, not left open (the handler is ours)
+    for handler in handlers:
+        handler.pbem = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
+    logger.propagate = False
+
+
 def configure_logging(app: Flask) -> None:
     """Send the `pbem` loggers' records to stderr, formatted as `PBEM_LOG_FORMAT` says."""
     handler = logging.StreamHandler(sys.stderr)
@@ -58,13 +72,8 @@ def configure_logging(app: Flask) -> None:
     text = chosen == "text" or (chosen == "auto" and sys.stderr.isatty())
     handler.setFormatter(TextFormatter() if text else JsonFormatter())
     root = logging.getLogger("pbem")  # app.logger, and every pbem.* module's logger
-    for old in list(root.handlers):
-        if old is default_handler or getattr(old, "pbem", False):
-            root.removeHandler(old)
-    handler.pbem = True  # type: ignore[attr-defined]
-    root.addHandler(handler)
+    log_to(root, [handler])
     root.setLevel(app.config["PBEM_LOG_LEVEL"].upper())
-    root.propagate = False
 
 
 def _loggable_path() -> str:

@@ -1,6 +1,6 @@
 """`pbem demo` run twice on one instance folder prints the same API key: the second game
 does not revoke the key the first one printed (it is kept in the instance folder, for its
-owner alone)."""
+owner alone). The player keeps the name the first demo gave them, unless one is asked."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import stat
 
 from pbem import create_app
 from pbem.cli import upgrade_database
-from pbem.demo import start_demo
+from pbem.demo import DEFAULT_NAME, has_player, start_demo
 
 
 def test_a_second_demo_keeps_the_first_ones_key(tmp_path, monkeypatch):
@@ -31,3 +31,16 @@ def test_a_second_demo_keeps_the_first_ones_key(tmp_path, monkeypatch):
     third = start_demo(app, "http://127.0.0.1:5999")
     assert third.api_key != first.api_key and third.api_key.startswith("pbem_")
     assert client.get("/api/games", headers=auth).status_code == 401
+
+
+def test_the_player_is_named_once_and_renamed_only_when_asked(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_INSTANCE_PATH", str(tmp_path / "instance"))
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/demo.sqlite"})
+    app.config["PBEM_BASE_URL"] = "http://127.0.0.1:5999"
+    upgrade_database(app)
+    assert not has_player(app)  # the first demo: `pbem demo` asks a person at a terminal
+    assert start_demo(app, "http://127.0.0.1:5999").name == DEFAULT_NAME != "You"
+    assert has_player(app)
+    assert start_demo(app, "http://127.0.0.1:5999", "  Ana ").name == "Ana"
+    again = start_demo(app, "http://127.0.0.1:5999")
+    assert again.name == "Ana" and "Ana (red)" in str(again)

@@ -19,7 +19,10 @@ config = context.config
 # This line sets up loggers basically.
 # Keep the loggers already set up (the app's, gunicorn's): upgrading runs inside them.
 # Flask-Migrate always runs Alembic from the migrations' alembic.ini, so there is a file name.
-fileConfig(config.config_file_name, disable_existing_loggers=False)  # type: ignore[arg-type]
+# A process that gave Alembic's logger handlers of its own keeps them (the demo: its log
+# file, not its player's terminal); the others print the ini's lines on stderr.
+if not logging.getLogger('alembic').handlers:
+    fileConfig(config.config_file_name, disable_existing_loggers=False)  # type: ignore[arg-type]
 logger = logging.getLogger('alembic.env')
 
 

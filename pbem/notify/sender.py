@@ -28,9 +28,11 @@ The mails a move causes wait in the outbox as what happened; each pass first com
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import smtplib
 import ssl
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -77,8 +79,14 @@ class Transport(Protocol):
     def close(self) -> None: ...
 
 
+#: The name under which the mail folder keeps a copy of the newest mail it got.
+LATEST = "latest.eml"
+
+
 class FileTransport:
-    """The embedded default: each mail an `.eml` file in a folder (`instance/mail`)."""
+    """The embedded default: each mail an `.eml` file in a folder (`instance/mail`), named
+    by its Message-ID, and a copy of the newest one as `latest.eml` (whoever it is to: in
+    the demo, its one player's), a name that stays for a person to open or answer."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -88,6 +96,15 @@ class FileTransport:
         parsed = message_from_string(message, policy=policy.default)
         stem = (parsed["Message-ID"] or "message").strip("<>").replace("/", "_")
         (self.folder / f"{stem}.eml").write_text(message, encoding="utf-8")
+        # Written beside it, then renamed over it: a reader (or a `pbem mail reply` in
+        # another process) never opens half a mail, and two senders at once leave a whole
+        # one. A copy rather than a link: Windows makes links only for its administrators.
+        spare = self.folder / f".{LATEST}.{os.getpid()}.{threading.get_ident()}"
+        try:
+            spare.write_text(message, encoding="utf-8")
+            os.replace(spare, self.folder / LATEST)
+        except OSError:  # the copy open elsewhere (Windows): the mail itself is delivered
+            spare.unlink(missing_ok=True)
 
     def close(self) -> None:
         pass
@@ -154,8 +171,13 @@ def mail_folder(app: Flask) -> Path:
 
 
 def mail_files(app: Flask) -> set[Path]:
-    """The mail files written so far."""
-    return set(mail_folder(app).glob("*.eml"))
+    """The mail files written so far (not `latest.eml`, a copy of one of them)."""
+    return {path for path in mail_folder(app).glob("*.eml") if path.name != LATEST}
+
+
+def latest_mail(app: Flask) -> Path:
+    """Where the mail folder keeps a copy of the newest mail written to it."""
+    return mail_folder(app) / LATEST
 
 
 def written_since(app: Flask, before: set[Path]) -> list[Path]:

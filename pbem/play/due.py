@@ -33,6 +33,7 @@ from pbem.store import queries
 from pbem.store.health import beat
 from pbem.store.models import Deadline, Game, IdleLimit, Seat
 from pbem.timing import deadlines, policy
+from pbem.words import SECRET_MOVES
 
 _deadlines = Deadline.__table__
 _games = Game.__table__
@@ -210,10 +211,33 @@ def _play_for(
         db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
         db.session.commit()
         return None
-    said = "; ".join(engine.format_move(m) for m in outcome.moves)
+    said = public_moves(seat.colour, outcome.moves)
     if timed_out:
         return f"game {game.id}: {seat.colour} timed out on {kind}; played {said}"
     return f"game {game.id}: the bot played {said} for {seat.colour}"
+
+
+def public_moves(colour: str, moves: list[engine.Move]) -> str:
+    """`colour`'s moves as every player may see them: a secret pick (or a power card taken
+    back) by its kind alone, "Castillo disk (secret)", in English.
+
+    The sweep's line is logged at INFO (the demo's log, a log shipper) and printed by
+    `pbem sweep`: neither may tell anyone a seat's pick before the table learns it. The
+    engine decides what is hidden (`engine.visible_log`, as for a spectator); the entries
+    carry no events, so a pick stays hidden here even when its batch revealed the picks
+    (the board and the mails show them then)."""
+    entries: list[engine.LogEntry] = [
+        {"seq": number, "player": colour, "move": move, "events": []}
+        for number, move in enumerate(moves)
+    ]
+    said = []
+    for move, shown in zip(moves, engine.visible_log(entries, ()), strict=True):
+        hidden = shown.get("hidden")
+        kind = move["type"]
+        said.append(
+            SECRET_MOVES.get(kind, f"{kind} (secret)") if hidden else engine.format_move(move)
+        )
+    return "; ".join(said)
 
 
 def abandon_idle_games() -> list[str]:

@@ -74,3 +74,20 @@ def test_the_answer_another_process_sends_is_still_named(file_mail_app, monkeypa
     assert str(answer["In-Reply-To"]) != str(headers(decision)["Message-ID"])
     assert str(headers(decision)["Message-ID"]) in str(answer["References"])
     assert answer["To"].addresses[0].addr_spec == "you@example.org"
+
+
+def test_latest_eml_is_a_copy_of_the_newest_mail_and_answers_as_it(file_mail_app, capsys):
+    app = file_mail_app
+    demo = start_demo(app, "http://127.0.0.1:5000")
+    latest = sender.latest_mail(app)
+    assert latest.read_bytes() == demo.mails[-1].read_bytes()
+    assert latest not in sender.mail_files(app)  # not a mail of its own
+    code = cli.reply_by_file(app, str(latest), "moves")
+    out = capsys.readouterr().out
+    assert code == 0 and "Mail: answered: moves." in out, out
+    named = [Path(p) for p in re.findall(r"new mail: (\S+\.eml)", out)]
+    assert latest not in named and named, out
+    # The answer is in the thread of the newest mail, and is now the newest mail itself.
+    answer = headers(named[-1])
+    assert str(headers(demo.mails[-1])["Message-ID"]) in str(answer["References"])
+    assert latest.read_bytes() == named[-1].read_bytes()
