@@ -13,28 +13,47 @@ from pbem.paths import MIGRATIONS_DIR
 
 
 class App(Flask):
-    """Flask, with a GET that met the database gone tried once more (`pbem.store.outage`),
-    drawing its pages in `pbem.jinja`'s environment."""
+    """Flask, with a request whose transaction PostgreSQL chose as a deadlock's victim run
+    again in place (nothing of it was written), and a GET that met the database gone tried
+    once more (`pbem.store.outage`), drawing its pages in `pbem.jinja`'s environment."""
 
     jinja_environment = FlaskEnvironment
 
     def dispatch_request(self) -> ResponseReturnValue:
+        from pbem.store import outage  # the store loads with the app, not with `pbem`
+
+        for attempt in range(outage.DEADLOCK_TRIES):
+            before = set(vars(g))
+            try:
+                return self._dispatch_once()
+            except Exception as error:
+                if not outage.is_deadlock(error) or attempt == outage.DEADLOCK_TRIES - 1:
+                    raise
+                self._forget_since(before)
+                outage.start_afresh()
+        raise AssertionError("unreachable: the last try raises")
+
+    def _dispatch_once(self) -> ResponseReturnValue:
         if request.method not in ("GET", "HEAD"):
             return super().dispatch_request()
         before = set(vars(g))
         try:
             return super().dispatch_request()
         except Exception as error:
-            from pbem.store import outage  # the store loads with the app, not with `pbem`
+            from pbem.store import outage
 
-            if not outage.is_outage(error):
+            if not outage.is_outage(error) or outage.is_deadlock(error):
                 raise
             # Anything read on the lost connection goes with it: the session, the read
             # connection and what the view kept in `g`.
-            for name in set(vars(g)) - before:
-                delattr(g, name)
+            self._forget_since(before)
             outage.start_afresh()
             return super().dispatch_request()
+
+    @staticmethod
+    def _forget_since(before: set[str]) -> None:
+        for name in set(vars(g)) - before:
+            delattr(g, name)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

@@ -27,6 +27,7 @@ from pbem.mailin.result import EX_NOUSER, Result, committed, duplicate
 from pbem.notify import addresses
 from pbem.play import unit
 from pbem.play.inbound import answer_help, keep_aside, seen
+from pbem.store import outage
 from pbem.store.outage import is_outage
 
 
@@ -35,7 +36,7 @@ def process_inbound(raw: bytes, *, recipient: str | None = None) -> Result:
     knows it (SMTP's RCPT, the MTA's $ORIGINAL_RECIPIENT); else the headers name it."""
     started = time.thread_time()
     try:
-        result = _process(raw, recipient)
+        result = _process_trying_again(raw, recipient)
     except Exception as error:
         unit.rollback()
         if is_outage(error):
@@ -60,6 +61,19 @@ def process_inbound(raw: bytes, *, recipient: str | None = None) -> Result:
         },
     )
     return result
+
+
+def _process_trying_again(raw: bytes, recipient: str | None) -> Result:
+    """`_process`, again in place when PostgreSQL aborted its transaction for another's
+    sake (a deadlock's victim: nothing of it was written)."""
+    for attempt in range(outage.DEADLOCK_TRIES):
+        try:
+            return _process(raw, recipient)
+        except Exception as error:
+            if not outage.is_deadlock(error) or attempt == outage.DEADLOCK_TRIES - 1:
+                raise
+            unit.rollback()
+    raise AssertionError("unreachable: the last try raises")
 
 
 def seat_of_address(address: str) -> tuple[int, str] | None:

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from pbem.clock import now
 from pbem.errors import Invalid, NotFound
 from pbem.extensions import db
+from pbem.game.games import locked_game
 from pbem.languages import N_
 from pbem.store.models import Absence, Game, Player, Seat
 from pbem.store.queries import MAX_ID
@@ -60,9 +61,13 @@ def cancel(player: Player, absence_id: int) -> None:
 
 
 def _recompute(player: Player) -> None:
+    """The player's deadlines in each game going, moved by their absences: each game's row
+    locked before its deadlines (one lock order), the games in id order."""
     seated = select(Seat.game_id).where(Seat.player_id == player.id)
-    games = db.session.execute(
-        select(Game).where(Game.id.in_(seated), Game.status == "active")
+    going = db.session.execute(
+        select(Game.id).where(Game.id.in_(seated), Game.status == "active").order_by(Game.id)
     ).scalars()
-    for game in games:
-        deadlines.recompute(db.session.connection(), game.id, game.timing)
+    for game_id in list(going):
+        game = locked_game(game_id)
+        if game.status == "active":
+            deadlines.recompute(db.session.connection(), game.id, game.timing)

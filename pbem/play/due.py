@@ -63,8 +63,21 @@ def swept() -> None:
 
 
 def _claim(deadline_id: int) -> Row[Any] | None:
+    """The deadline row, claimed. On PostgreSQL its game's row is locked first, then the
+    deadline: every writer of a game's rows takes them in that order (the move path's
+    UPDATE of the game, `locked_game` for seat changes), so the sweep never holds a
+    deadline that a move waits for while it waits for that move's game. Both are skipped
+    if locked: a second sweep, or a move under way, has them; the next pass looks again."""
     query = select(_deadlines).where(_deadlines.c.id == deadline_id)
     if db.session.get_bind().dialect.name == "postgresql":
+        game = select(_deadlines.c.game_id).where(_deadlines.c.id == deadline_id)
+        locked = db.session.execute(
+            select(_games.c.id)
+            .where(_games.c.id == game.scalar_subquery())
+            .with_for_update(skip_locked=True)
+        ).first()
+        if locked is None:
+            return None
         query = query.with_for_update(skip_locked=True)
     return db.session.execute(query).first()
 

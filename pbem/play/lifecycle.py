@@ -13,7 +13,7 @@ from pbem.addresses import kept_address
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.extensions import db
 from pbem.game import ratings
-from pbem.game.games import get_game, locked_game
+from pbem.game.games import locked_game
 from pbem.game.players import (
     BOT_DOMAIN,
     house_bot,
@@ -535,8 +535,9 @@ def seat_to_bot(admin: Player, game_id: int, colour: str) -> Game:
 
 
 def _organised_seat(admin: Player, game_id: int, colour: str) -> tuple[Game, Seat]:
-    """The organiser's game, in play, and its `colour` seat."""
-    game = get_game(game_id)
+    """The organiser's game, in play, its row locked (a game's first lock, before its
+    deadlines: `locked_game`), and its `colour` seat."""
+    game = locked_game(game_id)
     _require_admin(game, admin)
     if game.status != "active":
         raise Conflict(
@@ -660,8 +661,9 @@ def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
 
 
 def set_bot(player: Player, game_id: int, colour: str, bot: bool) -> Game:
-    """A seat's holder hands it to the bot, or takes it back; the others are told."""
-    game = get_game(game_id)
+    """A seat's holder hands it to the bot, or takes it back; the others are told. The game's
+    row is locked first, before its deadlines are recomputed (one lock order)."""
+    game = locked_game(game_id)
     seat = next((s for s in game.seats if s.colour == colour), None)
     if seat is None:
         raise NotFound(

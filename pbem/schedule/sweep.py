@@ -13,6 +13,7 @@ from flask import current_app
 from pbem.clock import now
 from pbem.errors import ServiceError
 from pbem.play import due, unit
+from pbem.store import outage
 
 
 def sweep(limit: int = 500) -> list[str]:
@@ -37,7 +38,7 @@ def sweep(limit: int = 500) -> list[str]:
         for row in found[: limit - len(handled)]:
             handled.add(row)
             try:
-                line = due.act_on(row[0], moment, bot_time)
+                line = _act_on(row[0], moment, bot_time)
             except ServiceError:
                 unit.rollback()  # the game moved on under us: its next sweep sees it
                 continue
@@ -46,3 +47,16 @@ def sweep(limit: int = 500) -> list[str]:
     due.swept()
     unit.commit()
     return lines
+
+
+def _act_on(deadline_id: int, moment: Any, bot_time: due.BotTime) -> str | None:
+    """`due.act_on`, tried again in place when PostgreSQL aborted its transaction for
+    another's sake (a deadlock's victim: nothing of it was written)."""
+    for attempt in range(outage.DEADLOCK_TRIES):
+        try:
+            return due.act_on(deadline_id, moment, bot_time)
+        except Exception as error:
+            if not outage.is_deadlock(error) or attempt == outage.DEADLOCK_TRIES - 1:
+                raise
+            unit.rollback()
+    return None

@@ -37,6 +37,23 @@ def is_outage(error: BaseException) -> bool:
     return isinstance(error, sqlalchemy.exc.TimeoutError)  # the pool's: none free in time
 
 
+#: What PostgreSQL says of a transaction it aborted so that another could go on (a
+#: deadlock's victim, a serialization failure): nothing of it was written, and the same
+#: work tried again at once goes through.
+_TRY_AGAIN_STATES = frozenset({"40P01", "40001"})
+
+#: Times a door tries a unit of work whose transaction was such a victim.
+DEADLOCK_TRIES = 3
+
+
+def is_deadlock(error: BaseException) -> bool:
+    """Whether `error` is PostgreSQL aborting the transaction for another's sake (a
+    deadlock, a serialization failure): the door tries its work again in place. (One lock
+    order, a game's row before its deadlines, leaves none to meet; this is the backstop.)"""
+    orig = getattr(error, "orig", None)
+    return getattr(orig, "sqlstate", None) in _TRY_AGAIN_STATES
+
+
 def as_sqlalchemy_error(
     connection: Connection, error: Exception, sql: str, params: Any, cursor: Any
 ) -> BaseException:

@@ -113,3 +113,36 @@ def test_outage_errors_are_told_from_bugs():
     assert not is_outage(sa.exc.IntegrityError("INSERT", {}, Exception("duplicate key")))
     assert not is_outage(sa.exc.ProgrammingError("SELECT", {}, Exception("syntax error")))
     assert not is_outage(ValueError("a bug"))
+
+
+class _Victim(Exception):
+    """What psycopg raises for a deadlock's victim: SQLSTATE 40P01."""
+
+    sqlstate = "40P01"
+
+
+def test_a_deadlocks_victim_is_played_again_in_place_not_answered_503(app, api, monkeypatch):
+    """PostgreSQL aborts one transaction of a deadlock: nothing of it was written, so the
+    request runs again at once and answers as if nothing happened."""
+    from pbem.play import batch
+    from pbem.store.outage import is_deadlock
+
+    victim = sa.exc.OperationalError("UPDATE deadlines", {}, _Victim("deadlock detected"))
+    assert is_deadlock(victim) and not is_deadlock(ValueError("a bug"))
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    colour = _pending(api, game_id)
+    legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).json
+    real, calls = batch._commit, []
+
+    def deadlocked_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            db.session.rollback()
+            raise victim
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(batch, "_commit", deadlocked_once)
+    played = api.post_moves(game_id, keys[colour], legal["moves"][:1], legal["seq"])
+    assert played.status_code == 201, played.json
+    assert played.json["seq"] == legal["seq"] + 1 and len(calls) == 2
+    assert api.get(f"/api/games/{game_id}").json["seq"] == legal["seq"] + 1  # played once
