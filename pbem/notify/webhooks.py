@@ -19,6 +19,7 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
@@ -115,6 +116,10 @@ def refusal(url: str, config: Mapping[str, object], door: Door = WEBHOOK) -> str
     """Why this server will not post to `url` as it is written, or None: the one check, when
     a webhook or push subscription is set and again when it is sent (which also checks where
     its name resolves)."""
+    if any(c.isspace() or unicodedata.category(c) in ("Cc", "Cf") for c in url):
+        # A NUL in the host would fail its look-up with a ValueError, and a line break is a
+        # header's end: a URL holds neither, nor any space or invisible character.
+        return f"This {door.one} URL holds a space, a control or an invisible character."
     parts = urlsplit(url)
     allow_http = bool(config.get(f"{door.settings}_ALLOW_HTTP"))
     if parts.scheme != "https" and not (allow_http and parts.scheme == "http"):
