@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import marshmallow as ma
 from apispec import BasePlugin
+from email_validator import SPECIAL_USE_DOMAIN_NAMES
 
 from pbem import texts
 from pbem.addresses import MAX_LENGTH, kept_address
@@ -88,15 +90,29 @@ def OutgoingUrl(description: str) -> ma.fields.URL:  # noqa: N802 (reads as a fi
     )
 
 
+def _in_any_case(word: str) -> str:
+    # JSON Schema's patterns (ECMA 262) have no flag for case: each letter as a class.
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
+
+
+#: The special-use domains email-validator refuses (.test, .invalid, .onion ...), in any
+#: case: `kept_address` refuses an address under one, and the spec says so as a `pattern`.
+_SPECIAL_USE = "|".join(map(_in_any_case, SPECIAL_USE_DOMAIN_NAMES))
+_NOT_SPECIAL_USE = ma.validate.Regexp(
+    rf"^(?!.*[.@](?:{_SPECIAL_USE})$)", error="Not an address mail can reach."
+)
+
+
 class Address(ma.fields.String):
     """An email address, read as `pbem.addresses.kept_address` keeps it (so a refusal is a
     422 naming the field, with the sentence it gives); said in the spec as a string of
-    format email, at most 254 characters."""
+    format email, at most 254 characters, under no special-use domain."""
 
     def __init__(self, **kwargs: Any) -> None:
         metadata = {"format": "email", **kwargs.pop("metadata", {})}
-        # Never refuses (kept_address did first): it is there for the spec's maxLength.
-        kwargs.setdefault("validate", ma.validate.Length(max=MAX_LENGTH))
+        # Never refuse (kept_address did first): they are there for the spec's maxLength
+        # and pattern.
+        kwargs.setdefault("validate", [ma.validate.Length(max=MAX_LENGTH), _NOT_SPECIAL_USE])
         super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
