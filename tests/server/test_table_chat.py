@@ -90,9 +90,11 @@ def test_words_with_characters_of_direction_are_kept_as_written_and_mailed_isola
     # isolate of its own (U+2068 ... U+2069), so the mail's next words read as written.
     assert "  \u2068gg \u202eniw I\u202c\u2069\n  \u2068see \u2066you\u2069\u2069\n" in text
     assert "Answer in your own reply" in text.split("\u2066you")[1]
-    # The HTML part: the message's paragraph takes its own direction, each line isolated.
+    # The HTML part: the message's paragraph takes its own direction, each line isolated as
+    # in the text part (by characters: a tag beside a word reads as obfuscation to spam
+    # filters).
     html = body_html(mail)
-    lines = "<bdi>gg \u202eniw I</bdi><br><bdi>see \u2066you</bdi>"
+    lines = "\u2068gg \u202eniw I\u202c\u2069<br>\u2068see \u2066you\u2069\u2069"
     assert f'<p style="margin: 0.3em 0;" dir="auto">{lines}</p>' in html
 
 
