@@ -303,6 +303,8 @@ def mail_app(database_url, smtp):
             # The tests' webhook receiver listens on plain http on this machine.
             "PBEM_WEBHOOK_ALLOW_HTTP": True,
             "PBEM_WEBHOOK_ALLOWED_HOSTS": "127.0.0.1",
+            # Greedy house bots, as in `app`: the strong one thinks for a second a move.
+            "PBEM_DEFAULT_TIMING": {"takeover_bot": "greedy"},
         }
     )
     app.config["SMTP_URL"] = smtp.url  # read at each pass; this test's server
