@@ -1,8 +1,10 @@
 """Every change of stored state goes through `pbem.play`: the doors (`api`, `web`, `mailin`,
 `schedule`) call its functions and end their transaction through `pbem.play.unit`, and never
-touch the session, a connection or a write statement themselves. This test reads the doors'
-source (every function, nested ones too) and names each place that does; the tests at the
-end show it the kinds of code it must catch."""
+touch the session, a connection or a write statement themselves, never set an attribute of
+what may be a stored object (only of their own objects: `DOORS_OWN`), and take from
+`pbem.store` only what reads nothing (`FROM_THE_STORE`). This test reads the doors' source
+(every function, nested ones too) and names each place that does; the tests at the end show
+it the kinds of code it must catch."""
 
 from __future__ import annotations
 
@@ -43,6 +45,64 @@ FORBIDDEN_IMPORTS = {
 }
 
 
+#: What a door may take from `pbem.store`: the tables' classes (as types: querying them
+#: needs a session, which no door has), constants and types, and what says the database is
+#: away; never a function that writes.
+FROM_THE_STORE = {
+    ("pbem.store", "outage"),
+    ("pbem.store.outage", "is_outage"),
+    ("pbem.store.queries", "MAX_ID"),
+    ("pbem.store.queries", "ReaderParams"),
+    ("pbem.store.health", "HealthReport"),
+    ("pbem.store.health", "report"),
+    ("pbem.store.models", "*"),
+}
+#: The names a door's own objects go by, whose attributes it may set: itself, Flask's `g`,
+#: the app (at its making), a response, the signed cookie, a validation error, the mail it
+#: reads (`SeatMail`, `reading.Inbound`). A row of the database is none of these.
+DOORS_OWN = {"self", "g", "app", "response", "worker", "session", "refusal", "mail", "inbound"}
+
+
+def _from_the_store(module: str, name: str) -> bool:
+    return (module, name) in FROM_THE_STORE or (
+        module == "pbem.store.models" and ("pbem.store.models", "*") in FROM_THE_STORE
+    )
+
+
+def _attribute_offences(node: ast.AST, where: str) -> Iterator[str]:
+    """Attributes set on what is not the door's own (`DOORS_OWN`), or by `setattr`."""
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+        targets = [node.target]
+    for target in targets:
+        for sub in ast.walk(target):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store):
+                owner = ast.unparse(sub.value).split(".")[0].split("[")[0]
+                if owner not in DOORS_OWN:
+                    yield f"{where}: sets {ast.unparse(sub)}, which may be a stored object's"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id in ("setattr", "delattr"):
+            yield f"{where}: calls {node.func.id}(), which may change a stored object"
+
+
+def _store_offences(node: ast.AST, where: str) -> Iterator[str]:
+    """What a door takes from `pbem.store` beyond what reads nothing."""
+    if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pbem.store"):
+        for alias in node.names:
+            if not _from_the_store(node.module or "", alias.name):
+                yield f"{where}: takes {alias.name} from {node.module}: ask pbem.play"
+    elif isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name.startswith("pbem.store"):
+                yield f"{where}: imports {alias.name}: ask pbem.play"
+    elif isinstance(node, ast.Attribute) and node.attr == "query":
+        # `Game.query`: a table's class (a URL's parts have a `query` too).
+        if isinstance(node.value, ast.Name) and node.value.id[:1].isupper():
+            yield f"{where}: reads {ast.unparse(node)}, a table's own query"
+
+
 def _receiver(node: ast.expr) -> str:
     """`db.session` for `db.session.execute`, `connection` for `connection.execute`."""
     return ast.unparse(node).lower()
@@ -65,6 +125,8 @@ def offences(source: str, path: str = "<test>") -> Iterator[str]:
             name, receiver = node.func.attr, _receiver(node.func.value)
             if _runs_sql(name, receiver, cookie):
                 yield f"{where}: calls {receiver}.{name}()"
+        yield from _attribute_offences(node, where)
+        yield from _store_offences(node, where)
 
 
 def _runs_sql(name: str, receiver: str, cookie: str | None) -> bool:
@@ -112,6 +174,16 @@ def test_the_doors_write_only_through_play(path: Path) -> None:
         "def f(session):\n    session.delete(row)\n",
         "def f():\n    get_connection().execute(q)\n",
         "def f(s):\n    s.commit()\n",
+        # An attribute set on a stored object, and committed: what the ORM would write.
+        "def f(game_id):\n    game = games.get_game(game_id)\n    game.title = 'x'\n"
+        "    unit.commit()\n",
+        "def f(seat):\n    seat.bot += 1\n",
+        "def f(player):\n    setattr(player, 'name', 'x')\n",
+        # A write of the store's own, called from a door.
+        "from pbem.store import limits\ndef f(c):\n    limits.take(c, 'k', 1, w, m)\n",
+        "from pbem.store.queries import append_batch\n",
+        "import pbem.store.queries\n",
+        "def f():\n    Game.query.filter_by(id=1).delete()\n",
     ],
 )
 def test_the_test_catches_a_write_around_play(source: str) -> None:

@@ -1,15 +1,19 @@
-"""The house keeps its floors: every module of `engine/` and `pbem/` is in exactly one row of
-README's layering table, every import of it (inside functions too, and `importlib`'s or
-`__import__`'s with a constant name) goes down the table (or stays within one row), and no
-modules import one another in a circle. The table in README.md is the rule; this test reads
-it. The checks are functions of given modules and rows, so the tests at the end can show
-them the holes they close."""
+"""The house keeps its floors: every top-level directory of Python is a package of the table
+or one the wheel does not ship; every module of those packages is in exactly one row of
+README's layering table; every import of it (inside functions too, and `importlib`'s or
+`__import__`'s with a constant name) goes down the table (or stays within one row); no
+import is worked out at run time (`importlib`, `__import__`, `pkgutil`, `runpy`, `exec`,
+`eval`, `sys.modules`), but where `DYNAMIC` says why; and no modules import one another in
+a circle. The table in README.md is the rule; this test reads it. The checks are functions
+of given modules and rows, so the tests at the end can show them the holes they close."""
 
 from __future__ import annotations
 
 import ast
+import fnmatch
 import importlib.util
 import re
+import subprocess
 import sys
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -19,6 +23,19 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "pbem")
+#: Top-level directories of Python the wheel does not ship, and why they are outside the
+#: house: what runs beside the code, never imported by it.
+OUTSIDE = {
+    "tests": "the tests",
+    "bench": "benchmarks that print figures",
+    "deploy": "deployment's scripts (pbem-deliver.py imports the standard library alone)",
+}
+#: Dynamic imports allowed, by module and what it reaches for, with why: none imports a
+#: module of ours by a name worked out at run time.
+DYNAMIC = {
+    ("pbem.web.records", "sys.modules"): "reads the source files of modules already imported",
+    ("pbem.store.green", "sys.modules"): "asks whether gevent has patched the process",
+}
 
 
 @dataclass(frozen=True)
@@ -61,10 +78,43 @@ def table(text: str | None = None) -> list[Row]:
     return rows
 
 
-def modules() -> dict[str, Module]:
+def python_directories(root: Path = ROOT) -> set[str]:
+    """The top-level directories holding Python: those git keeps (a checkout's build/ and
+    .venv/ are not the house), else every one below `root`."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        listed = [p.relative_to(root).as_posix() for p in root.rglob("*.py")]
+    return {name.split("/")[0] for name in listed if "/" in name}
+
+
+def shipped_patterns() -> list[str]:
+    """What the wheel takes: pyproject's `[tool.setuptools.packages.find] include`."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(r"\[tool\.setuptools\.packages\.find\]\s*include\s*=\s*\[([^]]*)\]", text)
+    assert found, "pyproject.toml names no packages for the wheel"
+    return re.findall(r'"([^"]+)"', found.group(1))
+
+
+def outside_the_house(directories: Iterable[str], patterns: Iterable[str]) -> list[str]:
+    """What is wrong with the top-level directories of Python: one the wheel would ship
+    that is no package of the table, or one that is neither."""
+    wrong = []
+    for name in sorted(directories):
+        ships = any(fnmatch.fnmatch(name, p) for p in patterns)
+        if ships and name not in PACKAGES:
+            wrong.append(f"{name}/ ships in the wheel but is no package of the table")
+        elif not ships and name not in OUTSIDE:
+            wrong.append(f"{name}/ holds Python outside the house: put it in a package")
+    return wrong
+
+
+def modules(packages: Iterable[str] = PACKAGES) -> dict[str, Module]:
     """Every module of the real tree."""
     found = {}
-    for package in PACKAGES:
+    for package in packages:
         for path in (ROOT / package).rglob("*.py"):
             parts = list(path.relative_to(ROOT).with_suffix("").parts)
             if parts[-1] == "__init__":
@@ -198,6 +248,54 @@ def imports(module: Module, known: Collection[str]) -> Iterator[tuple[str, int]]
                 yield target, line
 
 
+#: Modules whose every use is an import worked out at run time.
+_IMPORTERS = ("importlib", "pkgutil", "runpy")
+#: Functions that import given a string, by whatever module or name they are reached.
+_IMPORTING = {
+    "__import__",
+    "import_module",
+    "resolve_name",
+    "run_module",
+    "run_path",
+    "find_spec",
+    "module_from_spec",
+    "spec_from_file_location",
+    "exec_module",
+    "load_module",
+}
+#: The builtins that run a string as code (bare names: `re.compile` is another thing).
+_RUNNING = {"exec", "eval", "compile"}
+
+
+def dynamic_imports(module: Module) -> list[tuple[str, int]]:
+    """Each place `module` may import or run code by a name worked out at run time: an
+    importing module imported, a name that imports or runs a string, `sys.modules`."""
+    found = []
+    for node in ast.walk(ast.parse(module.source)):
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names if a.name.startswith(_IMPORTERS)]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(_IMPORTERS):
+            found.append((node.module or "", node.lineno))
+        elif isinstance(node, ast.Name) and node.id in _IMPORTING | _RUNNING:
+            found.append((node.id, node.lineno))
+        elif isinstance(node, ast.Attribute):
+            if node.attr in _IMPORTING:
+                found.append((node.attr, node.lineno))
+            elif node.attr == "modules" and ast.unparse(node.value) == "sys":
+                found.append(("sys.modules", node.lineno))
+    return found
+
+
+def unexplained_dynamic(mods: Mapping[str, Module]) -> list[str]:
+    return [
+        f"{module.path}:{line} imports by a name worked out at run time ({what}): import it "
+        "by name, or say why in tests/test_layers.py's DYNAMIC"
+        for module in mods.values()
+        for what, line in dynamic_imports(module)
+        if (module.name, what) not in DYNAMIC
+    ]
+
+
 def _reachable(row: Row, rows: list[Row]) -> set[Row]:
     """Every row `row` may import, and theirs in turn."""
     by_name = {n: r for r in rows for n in (*r.members, *([r.alias] if r.alias else []))}
@@ -264,6 +362,18 @@ def circles(mods: Mapping[str, Module]) -> list[list[str]]:
         if node not in index:
             visit(node)
     return found
+
+
+def test_every_top_level_directory_of_python_is_a_package_of_the_table_or_outside() -> None:
+    assert outside_the_house(python_directories(), shipped_patterns()) == []
+    assert set(PACKAGES) <= python_directories()
+
+
+def test_no_import_is_worked_out_at_run_time() -> None:
+    wrong = unexplained_dynamic(modules())
+    assert wrong == [], "\n".join(wrong)
+    used = {(m.name, what) for m in modules().values() for what, _ in dynamic_imports(m)}
+    assert set(DYNAMIC) <= used, f"DYNAMIC names uses gone: {sorted(set(DYNAMIC) - used)}"
 
 
 def test_the_table_names_every_module() -> None:
@@ -385,3 +495,33 @@ def test_no_function_is_over_80_lines() -> None:
                 if lines > 80:
                     long.append(f"{name}.{node.name}: {lines} lines")
     assert long == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import importlib\nload = importlib.import_module\nload('pbem.web.board')",
+        "import importlib\nimportlib.__import__('pbem.web.board')",
+        "import pkgutil\npkgutil.resolve_name('pbem.web.board:render')",
+        "import sys\nboard = sys.modules['pbem.web.board']",
+        "exec('import pbem.web.board')",
+        "eval(\"__builtins__['__import__']('pbem.web.board')\")",
+        "import runpy\nrunpy.run_module('pbem.web.board')",
+    ],
+)
+def test_an_import_worked_out_at_run_time_is_refused(source: str) -> None:
+    """The holes closed: each of these once passed the walk, which reads only a constant
+    name given to `import_module` or `__import__` as written."""
+    body = "".join(f"    {line}\n" for line in source.splitlines())
+    module = Module("pbem.store.stray", "pbem/store/stray.py", f"def f():\n{body}", False)
+    assert unexplained_dynamic({module.name: module}), source
+
+
+def test_a_sibling_package_the_wheel_would_ship_is_refused() -> None:
+    """The hole closed: only engine/ and pbem/ were read, so pbemx/ beside them, which the
+    wheel's `pbem*` takes, passed every check."""
+    directories = {*python_directories(), "pbemx", "scripts"}
+    assert outside_the_house(directories, shipped_patterns()) == [
+        "pbemx/ ships in the wheel but is no package of the table",
+        "scripts/ holds Python outside the house: put it in a package",
+    ]
