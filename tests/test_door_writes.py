@@ -82,9 +82,9 @@ def _attribute_offences(node: ast.AST, where: str) -> Iterator[str]:
                 owner = ast.unparse(sub.value).split(".")[0].split("[")[0]
                 if owner not in DOORS_OWN:
                     yield f"{where}: sets {ast.unparse(sub)}, which may be a stored object's"
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        if node.func.id in ("setattr", "delattr"):
-            yield f"{where}: calls {node.func.id}(), which may change a stored object"
+    called = isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    if called and node.func.id in ("setattr", "delattr"):
+        yield f"{where}: calls {node.func.id}(), which may change a stored object"
 
 
 def _store_offences(node: ast.AST, where: str) -> Iterator[str]:
@@ -97,10 +97,14 @@ def _store_offences(node: ast.AST, where: str) -> Iterator[str]:
         for alias in node.names:
             if alias.name.startswith("pbem.store"):
                 yield f"{where}: imports {alias.name}: ask pbem.play"
-    elif isinstance(node, ast.Attribute) and node.attr == "query":
+    elif (
         # `Game.query`: a table's class (a URL's parts have a `query` too).
-        if isinstance(node.value, ast.Name) and node.value.id[:1].isupper():
-            yield f"{where}: reads {ast.unparse(node)}, a table's own query"
+        isinstance(node, ast.Attribute)
+        and node.attr == "query"
+        and isinstance(node.value, ast.Name)
+        and node.value.id[:1].isupper()
+    ):
+        yield f"{where}: reads {ast.unparse(node)}, a table's own query"
 
 
 def _receiver(node: ast.expr) -> str:
