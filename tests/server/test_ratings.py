@@ -532,6 +532,11 @@ def test_the_standings_list_people_with_five_rated_games_best_first(app, api):
         "provisional": False,
     }
     assert every["more"] is False
+    # At the boundary: five rated games are a rating, four a provisional one.
+    fifth = next(p for p in every["players"] if p["id"] == ids[0])["rating"]
+    assert (fifth["games"], fifth["provisional"]) == (5, False)
+    fourth = api.get(f"/api/players/{ids[2]}").get_json()["rating"]
+    assert (fourth["games"], fourth["provisional"]) == (4, True)
     threes = api.get("/api/ratings?players=3").get_json()["players"]
     assert [p["id"] for p in threes] == [ids[0], ids[3]]
     assert api.get("/api/ratings?players=4").get_json()["players"] == []

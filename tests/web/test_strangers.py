@@ -287,3 +287,30 @@ def test_the_new_game_form_says_when_the_days_games_are_made(app, api, client, c
     assert "as many games today" in parse(answer.get_data(as_text=True)).find("p", cls="error").text
     assert table_snapshot(app) == before
     assert outbox_count(app) > 0
+
+
+#: Dots other scripts write, which a mail program may read as a domain's.
+OTHER_DOTS = ["\u3002", "\uff61", "\uff0e"]
+#: Characters that show nothing, which may split a domain's letters.
+HIDDEN = [
+    "\u00ad",
+    *(chr(c) for c in range(0x200B, 0x2010)),
+    *(chr(c) for c in range(0x2060, 0x2065)),
+    "\ufeff",
+]
+
+
+@pytest.mark.parametrize("dot", OTHER_DOTS, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_link_written_with_another_scripts_dot_is_a_link(dot):
+    from pbem.play.strangers import looks_like_link
+
+    assert looks_like_link(f"paypal{dot}com")
+    assert not looks_like_link(f"paypal{dot} and friends")
+
+
+@pytest.mark.parametrize("hidden", HIDDEN, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_link_split_by_a_character_that_shows_nothing_is_a_link(hidden):
+    from pbem.play.strangers import looks_like_link
+
+    assert looks_like_link(f"evil.c{hidden}om/unlock")
+    assert not looks_like_link(f"evil c{hidden}om")
