@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from pbem import create_app
+from pbem import create_app, logs
 from pbem.cli import upgrade_database
 from pbem.extensions import db
 from pbem.game import state_cache
@@ -156,7 +156,10 @@ def app_as_made(config: dict) -> Flask:
     if key not in _MADE:
         made = create_app(config)
         _MADE[key] = _Made(made, dict(made.config), made.instance_path, dict(made.extensions))
-    return _MADE[key].app
+    app = _MADE[key].app
+    # The log to this test's stderr, as making the app would: the last test's is closed.
+    logs.configure_logging(app)
+    return app
 
 
 def put_back(app: Flask) -> None:

@@ -362,7 +362,9 @@ def test_words_to_the_table_reach_an_open_page_and_what_is_typed_stays(browser, 
     (item,) = by_css(browser, "ol.talk li[data-message]")
     assert item.get_attribute("data-colour") == "red"
     assert item.find_element("css selector", ".words").text == "I take <Castilla>"
-    assert "At the table: Red: I take <Castilla>" in by_css(browser, "p.live")[0].text
+    # The name and the words each isolated (U+2068 ... U+2069), which show nothing.
+    live = by_css(browser, "p.live")[0].text
+    assert "At the table: \u2068Red\u2069: \u2068I take <Castilla>\u2069" in live, live
     assert browser.execute_script("return window.notReloaded === true;")
     assert by_css(browser, "#talk-text")[0].get_attribute("value") == "Not so fast"
     by_css(browser, "form.talk button[type=submit]")[0].click()
