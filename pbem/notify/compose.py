@@ -112,6 +112,7 @@ def render(template: str, **context: Any) -> tuple[str, str]:
         "help_examples": moves.help_examples,
         "command": moves.command,
         "notation_line": moves.notation_line,
+        "scoring_rounds_line": words.scoring_rounds_line,
         "reply_above": _(REPLY_ABOVE),
         **context,
     }
@@ -442,6 +443,9 @@ def scoring_mail(
             for colour, player in standings
         ],
         "over": over,
+        "view": view,
+        # The round it followed: the state is the next round's by now (or the game's end).
+        "scored_round": view["rounds_total"] if over else view["round_number"] - 1,
         "winners": [words.colour_name(colour) for colour in view.get("winners", [])],
         "teams": view.get("teams"),
         "link": game_link(game_id),

@@ -23,6 +23,8 @@ from pbem.words.guide import (
     orders_played,
     plan_step,
     power_card_line,
+    round_of_chart,
+    scoring_rounds_line,
     veto_guide,
     worked_example,
 )
@@ -86,7 +88,9 @@ __all__ = [
     "plan_step",
     "points_by_source",
     "power_card_line",
+    "round_of_chart",
     "scores_by_round",
+    "scoring_rounds_line",
     "scoring_lines",
     "secret_move",
     "spot",

@@ -10,7 +10,7 @@ from typing import Any, TypedDict
 
 import engine
 from engine.data import INTRIGUE_QUOTAS, KING_CARD, NEIGHBOURS, POWER_CARDS, REGIONS
-from pbem.languages import N_, _, ngettext
+from pbem.languages import N_, _, list_text, ngettext
 from pbem.timing import policy
 from pbem.words.moves import notation_line
 from pbem.words.names import (
@@ -171,6 +171,29 @@ def power_card_line(card: int) -> str:
         notation=notation,
         caballeros=caballeros(allowance),
     )
+
+
+def scoring_rounds_line(view: Mapping[str, Any]) -> str:
+    """After which of the game's rounds the general scorings come, in the game's own count
+    of its rounds (a 6-round game's: after rounds 2, 4 and 6, never the chart's 3, 6, 9),
+    and whether this round ends with one: the panel's words and the mails' alike."""
+    rounds = view["scoring_rounds"]
+    line: str = ngettext(
+        "General scoring after round %(rounds)s of %(total)s.",
+        "General scoring after rounds %(rounds)s of %(total)s.",
+        len(rounds),
+        rounds=list_text([str(r) for r in rounds]),
+        total=view["rounds_total"],
+    )
+    if view["phase"] != "over" and view["round_number"] in rounds:
+        line += " " + _("This round ends with one.")
+    return line
+
+
+def round_of_chart(view: Mapping[str, Any], chart_round: int) -> int:
+    """A chart round (a kept Veto's `expires`) in the game's own count of its rounds."""
+    chart = list(view["chart"])
+    return chart.index(chart_round) + 1 if chart_round in chart else chart_round
 
 
 def king_neighbours(view: Mapping[str, Any]) -> list[str]:
