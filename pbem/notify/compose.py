@@ -373,6 +373,10 @@ def decision_mail(
         "story": words.story(engine.visible_log(since, {colour}), names or {}, colour),
         "guide": words.guide(view, colour, decision, names),
         "cards": _cards_to_choose(state, view, decision),
+        # A power card is played for a place in the order of this round's turns: which
+        # action cards they choose from, and where the king stands.
+        "round_cards": words.round_cards(view) if decision["kind"] == "power_card" else [],
+        "king_line": words.king_line(view),
         "power_cards": [
             words.power_card_line(m["card"]) for m in legal if m["type"] == "play_power_card"
         ],
