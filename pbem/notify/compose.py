@@ -757,9 +757,11 @@ def table_talk_mail(
     colour: str | None = None,
     lines: Sequence[str],
     seq: int,
+    said_at: datetime | str | None = None,
 ) -> EmailMessage:
     """Words a player wrote to the table (`speaker`, at `colour`, named in the reader's
-    language), passed on in the game's thread."""
+    language), passed on in the game's thread, with when they were said (`said_at`, kept
+    by `when`; written in UTC, the zone named, as no player's zone is kept)."""
     if colour is not None:
         speaker = f"{speaker} ({words.colour_name(colour)})"
     context = {
@@ -767,6 +769,7 @@ def table_talk_mail(
         "game_id": game_id,
         "speaker": speaker,
         "lines": lines,
+        "said": deadline_text(said_at),
         "link": game_link(game_id),
     }
     return message(

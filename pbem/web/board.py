@@ -345,11 +345,16 @@ def panel_context(
 
 
 def _deadline(iso: str | None) -> dict[str, str] | None:
-    """A deadline as the page shows it: ISO 8601 for the script (which writes it in the
-    reader's time zone), and in UTC for a page read without it."""
-    if iso is None:
-        return None
-    moment = datetime.fromisoformat(iso)
+    """A deadline as the page shows it (`moment_shown`)."""
+    return None if iso is None else moment_shown(iso)
+
+
+def moment_shown(moment: datetime | str) -> dict[str, str]:
+    """A moment (a deadline, when words were said) as the page shows it: ISO 8601 for the
+    script (which writes it in the reader's time zone), and in UTC, the zone named, for a
+    page read without it (no player's zone is kept)."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
     # Stored in UTC; SQLite hands a moment back without its zone.
     moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     return {"iso": moment.isoformat(), "text": wording.moment_text(moment)}
