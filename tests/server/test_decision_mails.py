@@ -9,16 +9,26 @@ from __future__ import annotations
 
 import re
 from email import message_from_string, policy
+from email.message import EmailMessage
+from types import SimpleNamespace
 
 import pytest
+import sqlalchemy as sa
 from markupsafe import escape
 
 import engine
 from engine.data import CARD_STACKS
 from pbem import words
+from pbem.extensions import db
 from pbem.languages import in_language
-from pbem.notify import compose
+from pbem.notify import addresses, compose, sender
 from pbem.notify.compose import Recipient
+from pbem.play import lifecycle
+from pbem.schedule.sweep import sweep
+from pbem.store.models import Notification, Player
+from tests.server.mailin_helpers import moves_listed, reply
+from tests.server.test_mail_in import inbound
+from tests.web.html import parse
 
 THREE = ["red", "blue", "green"]
 FOUR = ["red", "blue", "green", "yellow"]
@@ -49,9 +59,12 @@ def flat(text: str) -> str:
 
 
 def section(text: str, heading: str) -> list[str]:
-    """The indented lines under the line that starts `heading` (a wrapped line joined)."""
+    """The indented lines under the line that starts `heading` (a wrapped line joined; none
+    without that line)."""
     lines = text.split("\n")
-    start = next(i for i, line in enumerate(lines) if line.startswith(heading))
+    start = next((i for i, line in enumerate(lines) if line.startswith(heading)), None)
+    if start is None:
+        return []
     while not lines[start].rstrip().endswith(":"):  # the heading wraps
         start += 1
     found: list[str] = []
@@ -222,3 +235,125 @@ def test_the_footer_names_the_command_that_ends_the_mails_apart_from_the_move(ap
     assert '("stop" in a mail' in said  # the move that ends the special action
     assert '"stop mails" ends these mails for this game' in said
     assert '"stop" ends these mails' not in said
+
+
+# -- a whole game by mail ------------------------------------------------------------------
+
+#: New seeds for the whole game below (no other test plays them).
+WHOLE_GAME_SEEDS = [5_423_117, 8_807_311]
+HUMAN = "reader@example.org"
+
+
+def _mails_since(app, player_id: int, after: int) -> list[tuple[int, str, EmailMessage]]:
+    """The mails to the player queued after row `after`, composed as the sender composes
+    them: (row id, kind, mail)."""
+    with app.app_context():
+        sender.compose_queued()
+        rows = db.session.execute(
+            sa.select(Notification.id, Notification.kind, Notification.message)
+            .where(Notification.player_id == player_id, Notification.id > after)
+            .where(Notification.channel == "mail")
+            .order_by(Notification.id)
+        ).all()
+        db.session.remove()
+    return [(i, k, message_from_string(m, policy=policy.default)) for i, k, m in rows]
+
+
+def _listed_cards(text: str) -> list[str]:
+    return section(text, "This round's action cards")
+
+
+@pytest.mark.parametrize("seed", WHOLE_GAME_SEEDS)
+def test_a_short_game_by_mail_names_each_rounds_cards_and_counts_its_rounds_one_way(
+    app, api, monkeypatch, seed
+):
+    """A 6-round game, red answering every mail by reply (its worked example), greedy house
+    bots on the other seats: every power card mail names that round's five action cards as
+    the engine's view at its seq has them face up; the panel, every mail and the API say
+    the general scorings come after rounds 2, 4 and 6, and each mail its round of 6."""
+    monkeypatch.setattr(lifecycle, "secrets", SimpleNamespace(randbits=lambda _bits: seed))
+    key = api.register(HUMAN, "Reader")
+    seats = [{"email": HUMAN, "colour": "red"}]
+    seats += [{"colour": c, "bot": True, "level": "greedy"} for c in ("blue", "green")]
+    made = api.client.post(
+        "/api/games",
+        json={"title": "Short", "seats": seats, "options": {"rounds": 6}},
+        headers=api.auth(key),
+    )
+    assert made.status_code == 201, made.get_json()
+    game_id = made.get_json()["id"]
+    player_id = api.get("/api/players/me", key).get_json()["id"]
+    scorings_said = "General scoring after rounds 2, 4, and 6 of 6."
+    panel = parse(api.client.get(f"/games/{game_id}").get_data(as_text=True))
+    assert panel.find("p", cls="scorings").text == scorings_said
+    assert api.get(f"/api/games/{game_id}", key).get_json()["scoring_rounds"] == [2, 4, 6]
+    last, power_mails, rounds_named, scored_after = 0, 0, set(), []
+    for _ in range(400):
+        with app.app_context():
+            sweep()
+        mails = _mails_since(app, player_id, last)
+        last = max([last, *(i for i, _, _ in mails)])
+        view = api.get(f"/api/games/{game_id}", key).get_json()
+        for _, kind, mail in mails:
+            text = mail.get_body(preferencelist=("plain",)).get_content()
+            if kind in ("scoring", "game_over"):
+                found = re.search(r"General scoring after round (\d) of 6 in", text)
+                scored_after += [int(found[1])] if found else []
+                assert scorings_said in flat(text)
+            if kind != "decision":
+                continue
+            _, _, seq = addresses.read_message_id(str(mail["Message-ID"]))
+            then = api.get(f"/api/games/{game_id}/states/{seq}", key).get_json()
+            assert f"Round {then['round_number']} of 6." in text and scorings_said in flat(text)
+            if "Play a power card" not in text:
+                continue
+            power_mails += 1
+            rounds_named.add(then["round_number"])
+            with app.app_context():
+                face_up = sorted(then["action_cards"]["face_up"], key=lambda c: c["stack"])
+                titles = [f"{c['stack']}  {words.card_title(c['card'])} — " for c in face_up]
+            listed = _listed_cards(text)
+            assert len(listed) == 5 and all(
+                line.startswith(title) for line, title in zip(listed, titles, strict=True)
+            ), (listed, titles)
+        if view["status"] != "active":
+            break
+        if any(p["player"] == "red" for p in view["pending"]):
+            _answer(app, api, game_id, key, mails)
+    else:
+        raise AssertionError("the game did not end")
+    assert view["status"] == "finished"
+    assert power_mails == 6 and rounds_named == {1, 2, 3, 4, 5, 6}
+    assert scored_after == [2, 4]  # the third, after round 6, is the game's end
+    log = api.get(f"/api/games/{game_id}/log", key).get_json()["moves"]
+    general = [e for m in log for e in m["events"] if e["type"] == "general_scoring"]
+    assert [e["round_number"] for e in general] == view["scoring_rounds"] == [2, 4, 6]
+
+
+def _answer(app, api, game_id: int, key: str, mails: list) -> None:
+    """Red answers by mail: the newest decision mail's worked example, then, while the
+    decision is still theirs (an example stops before what it would reveal), the first move
+    each answer lists."""
+    asked = [m for _, kind, m in mails if kind == "decision"]
+    mail = asked[-1] if asked else None
+    for _ in range(40):
+        if mail is None:
+            return
+        text = mail.get_body(preferencelist=("plain",)).get_content()
+        lines = section(text, "A whole answer in one reply") or moves_listed(mail)[:1]
+        assert lines, text
+        result = inbound(app, reply(mail, "\n".join(lines), sender=HUMAN))
+        assert result.outcome == "played", (result, text)
+        view = api.get(f"/api/games/{game_id}", key).get_json()
+        if not any(p["player"] == "red" for p in view["pending"]):
+            return
+        answers = [m for _, kind, m in _mails_since(app, _player(app), 0) if kind == "answer"]
+        mail = answers[-1]
+    raise AssertionError("red's decision did not end")
+
+
+def _player(app) -> int:
+    with app.app_context():
+        found = db.session.execute(sa.select(Player.id).where(Player.email == HUMAN)).scalar()
+        db.session.remove()
+    return found
