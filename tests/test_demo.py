@@ -109,7 +109,13 @@ def demo(run_demo):
     return run_demo()
 
 
-def test_the_first_seconds_show_the_link_the_key_and_the_newest_mail_and_no_log(demo):
+def test_the_terminal_shows_the_link_the_key_and_the_newest_mail_and_the_log_the_rest(demo):
+    """One demo for both: its first seconds on the terminal, then its log file."""
+    first_seconds_show_the_link_the_key_and_the_newest_mail_and_no_log(demo)
+    the_log_is_plain_lines_without_the_board_page_poll(demo)
+
+
+def first_seconds_show_the_link_the_key_and_the_newest_mail_and_no_log(demo):
     time.sleep(3)  # the first sweeps, mail passes and the health check have logged by now
     shown = list(demo["lines"])
     summary = demo["text"].split("El Grande demo: game", 1)[1].splitlines()
@@ -140,7 +146,14 @@ def test_verbose_brings_the_migrations_and_the_requests_back_to_the_terminal(run
     assert "Running upgrade" in (demo["tmp"] / "instance" / "demo.log").read_text()
 
 
-def test_the_hints_run_as_printed_and_the_mail_one_answers_the_newest_mail(demo):
+def test_the_hints_run_as_printed_and_the_game_is_played_by_api_mail_and_page(demo, browser):
+    """One demo for both: its hints run as printed (before anything else writes mail),
+    then the game played by every door."""
+    the_hints_run_as_printed_and_the_mail_one_answers_the_newest_mail(demo)
+    the_demo_game_is_played_by_api_mail_and_page_against_bots(demo, browser)
+
+
+def the_hints_run_as_printed_and_the_mail_one_answers_the_newest_mail(demo):
     text, env, game_id = demo["text"], demo["env"], demo["game_id"]
     mail_hint = re.search(r"^    (.+ mail reply .+)$", text, re.M).group(1)
     program, _, rest = mail_hint.partition(" mail reply ")
@@ -176,7 +189,7 @@ def test_the_hints_run_as_printed_and_the_mail_one_answers_the_newest_mail(demo)
         assert r.status == 200 and b'"moves"' in r.read()
 
 
-def test_the_log_is_plain_lines_without_the_board_page_poll(demo):
+def the_log_is_plain_lines_without_the_board_page_poll(demo):
     base, game_id = demo["base"], demo["game_id"]
     log = demo["tmp"] / "instance" / "demo.log"
     with urllib.request.urlopen(f"{base}/games/{game_id}/seq") as seq:
@@ -196,7 +209,7 @@ def test_the_log_is_plain_lines_without_the_board_page_poll(demo):
     assert not [line for line in demo["lines"] if REQUEST.search(line)], demo["lines"]
 
 
-def test_the_demo_game_is_played_by_api_mail_and_page_against_bots(demo, browser):
+def the_demo_game_is_played_by_api_mail_and_page_against_bots(demo, browser):
     text, base, game_id = demo["text"], demo["base"], demo["game_id"]
     assert f"demo: game {game_id}, Isabel (red)" in text
     key = re.search(r"API key:  (pbem_\S+)", text).group(1)

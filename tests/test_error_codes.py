@@ -23,8 +23,10 @@ from pbem.languages import LANGUAGES, N_, TRANSLATIONS_DIR, in_language, later
 from pbem.words import refusals, status_word
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Where refusals are raised: the floors under the doors, and the ground's address check.
-DOMAIN = ["pbem/play", "pbem/notify", "pbem/game", "pbem/timing", "pbem/store", "pbem/addresses.py"]
+#: Where refusals are raised: the floors under the doors, and the ground's checks of what
+#: people type (an address, a name or a title).
+DOMAIN = ["pbem/play", "pbem/notify", "pbem/game", "pbem/timing", "pbem/store"]
+DOMAIN += ["pbem/addresses.py", "pbem/texts.py"]
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 #: Calls that say words in the language active now: never in a refusal's arguments (a value
 #: that is words goes through `later`, and is said when the sentence is).

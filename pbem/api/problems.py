@@ -17,6 +17,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
+from pbem.api.fields import Refusal
 from pbem.bodies import too_large
 from pbem.errors import ServiceError, TooMany
 from pbem.languages import _
@@ -35,7 +36,8 @@ class ProblemSchema(ma.Schema):
     code = ma.fields.String(
         metadata={
             "description": "The refusal's stable name (`game-not-active`), the same in every "
-            "language; absent where no service refused"
+            "language; absent where no service refused (a field refused by the service's "
+            "own rule, such as a name's or a title's, names it: `name-control-characters`)"
         }
     )
     errors = ma.fields.Raw(metadata={"description": "Field-level validation messages"})
@@ -74,6 +76,15 @@ def _flatten(messages: Any, prefix: str = "") -> list[str]:
     return [f"{prefix}: {messages}" if prefix else str(messages)]
 
 
+def _leaves(messages: Any) -> list[Any]:
+    """Marshmallow's messages, nested dicts and lists undone, in order."""
+    if isinstance(messages, dict):
+        return [leaf for value in messages.values() for leaf in _leaves(value)]
+    if isinstance(messages, list | tuple):
+        return [leaf for item in messages for leaf in _leaves(item)]
+    return [messages]
+
+
 class ProblemApi(Api):
     """flask-smorest's Api, with errors rendered and documented as problem+json."""
 
@@ -93,7 +104,11 @@ class ProblemApi(Api):
             detail = _("The request was not accepted: %(lines)s", lines="; ".join(lines))
             if not detail.endswith("."):
                 detail += "."
-            response = problem(code, detail, kind="invalid-request", errors=messages)
+            # A field the service's own rule refused (a name's, a title's) names that
+            # refusal, as the service's errors do; the first, if several.
+            refused = [m.code for m in _leaves(messages) if isinstance(m, Refusal)]
+            named = {"code": refused[0]} if refused else {}
+            response = problem(code, detail, kind="invalid-request", errors=messages, **named)
         elif code == 413:
             response = problem(
                 413, too_large(current_app.config.get("MAX_CONTENT_LENGTH")), kind="too-large"

@@ -21,6 +21,7 @@ from pbem.languages import N_
 from pbem.store import queries
 from pbem.store.models import BOT_DOMAIN as BOT_DOMAIN  # the house bots' (kept with the tables)
 from pbem.store.models import Player
+from pbem.texts import kept_text
 
 KEY_PREFIX = "pbem_"
 
@@ -96,6 +97,7 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
     an API key (returned once, stored only as a hash). People prove their own address by a
     mailed link instead (`play.accounts`). An address invited to a game but never claimed
     becomes this player; one that has a key already is refused."""
+    name = kept_text(name, "name")
     email = normal_email(email)
     if is_unreachable(email):
         # Also what keeps anyone from claiming a house bot's account by registering as it.
@@ -117,7 +119,7 @@ def add_player(email: str, name: str) -> tuple[Player, str]:
         player = Player(email=email, preferences={})
         db.session.add(player)
     key, player.api_key_hash = new_api_key()
-    player.name = name.strip()[:100]
+    player.name = name[:100]
     player.email_proved_at = now()
     player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
     try:

@@ -32,10 +32,10 @@ from pbem.mailin.reading import (
 from pbem.mailin.result import Result, committed, duplicate
 from pbem.notify import addresses, outbox
 from pbem.notify.later import Later
-from pbem.play import talk as talk_
 from pbem.play import unit
 from pbem.play.inbound import NothingPlayed, answer_seat, play_reply, seen
 from pbem.store.models import Game
+from pbem.texts import invisible
 from pbem.words import ASKS
 
 #: Decisions answered by a pick that may be changed until the last is in.
@@ -63,8 +63,8 @@ def handle(mail: SeatMail, text: str) -> Result:
     """Run the reply's commands, then play its moves (if any), and answer."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     # A line that shows nothing (zero-width spaces...) is neither a move nor words: said.
-    hidden = [line for line in lines if talk_.invisible(line)]
-    lines = [line for line in lines if not talk_.invisible(line)]
+    hidden = [line for line in lines if invisible(line)]
+    lines = [line for line in lines if not invisible(line)]
     if hidden:
         mail.lines.append(
             lazy_(

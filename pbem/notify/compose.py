@@ -89,7 +89,7 @@ def in_recipients_language(
 
 @cache
 def _environment() -> jinja2.Environment:
-    env = jinja.Environment(
+    env = jinja.MailEnvironment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,

@@ -20,6 +20,7 @@ import ipaddress
 import re
 import socket
 import ssl
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
@@ -128,8 +129,10 @@ def refusal(url: str, config: Mapping[str, object], door: Door = WEBHOOK) -> str
     a webhook or push subscription is set and again when it is sent (which also checks where
     its name resolves). Whatever the sender would choke on is refused here, so a player's
     URL can fail only its own row, never a pass."""
-    if any(ord(c) < 0x21 or ord(c) == 0x7F for c in url):
-        return f"This {door.one} URL holds a space or a control character."
+    if any(c.isspace() or unicodedata.category(c) in ("Cc", "Cf") for c in url):
+        # A NUL in the host would fail its look-up with a ValueError, and a line break is a
+        # header's end: a URL holds neither, nor any space or invisible character.
+        return f"This {door.one} URL holds a space, a control or an invisible character."
     parts = urlsplit(url)
     allow_http = bool(config.get(f"{door.settings}_ALLOW_HTTP"))
     if parts.scheme != "https" and not (allow_http and parts.scheme == "http"):

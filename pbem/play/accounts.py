@@ -32,6 +32,7 @@ from pbem.languages import N_
 from pbem.notify import compose, outbox
 from pbem.store import limits, queries, suppressed
 from pbem.store.models import EndedSession, Player, SignInLink
+from pbem.texts import kept_text
 
 #: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
 KEY_MAILS_PER_HOUR = 3
@@ -86,6 +87,8 @@ def mail_sign_in_link(
     With `name`, the link registers: asked for by `POST /api/players`, it makes the player
     so named (or signs in a known one) and shows a new API key once."""
     email = kept_address(email)
+    if name is not None:
+        name = kept_text(name, "name")  # kept in the link until it is spent: checked now
     if not _within_limit("mail-link:client", client, SIGN_IN_LINKS_PER_CLIENT):
         raise TooMany(
             N_(
@@ -216,7 +219,7 @@ def spend_sign_in_link(token: str, name: str | None) -> SignedIn:
     link = _good_link(token)
     offer = _offer(link)
     if offer.needs_name:
-        name = (name or offer.name or "").strip()
+        name = kept_text(name or offer.name or "", "name")
         if not name or len(name) > 100:
             raise Invalid(
                 N_("Choose the name the other players will see: 1 to 100 characters."),
@@ -456,7 +459,7 @@ def calendar_link(player: Player) -> str:
 def rename(player: Player, name: str) -> str:
     """The player's name becomes `name` (trimmed), what the other players see; the caller
     commits. The name kept."""
-    name = name.strip()
+    name = kept_text(name, "name")
     if not 1 <= len(name) <= 100:
         raise Invalid(
             N_("Your name is what the other players see: 1 to 100 characters."),

@@ -29,8 +29,9 @@ from pbem.notify.later import Later
 from pbem.play import chain, strangers
 from pbem.play.asked import JoinMinimums, SeatAsked
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
+from pbem.texts import kept_text
 from pbem.timing import bank, deadlines, policy
-from pbem.words import colour_later, status_word
+from pbem.words import colour_later, colour_name, status_word
 
 
 def check_seat_holders(game_options: dict[str, Any], holders: list[str]) -> None:
@@ -185,6 +186,27 @@ def _players_of(emails: list[str], seats: list[SeatAsked]) -> dict[str, Player]:
     return players
 
 
+def _named_seats(seats: list[SeatAsked]) -> list[SeatAsked]:
+    """The seats, each name given kept as `kept_text` keeps a name; a refusal names the
+    seat, as a game has several."""
+    named: list[SeatAsked] = []
+    for position, seat in enumerate(seats):
+        if seat.get("name") is None:
+            named.append(seat)
+            continue
+        try:
+            named.append({**seat, "name": kept_text(seat.get("name") or "", "name")})
+        except Invalid as error:
+            raise Invalid(
+                N_("The name given to seat %(seat)s (%(colour)s) is refused: %(problem)s"),
+                code="seat-name-refused",
+                seat=position + 1,
+                colour=later(colour_name, str(seat.get("colour"))),
+                problem=error,
+            ) from None
+    return named
+
+
 def create_game(
     creator: Player,
     title: str,
@@ -205,6 +227,8 @@ def create_game(
     who chose none. `capped`: counted against the day's caps on games and invitations
     (`play.strangers`); only the operator's own tools make games that are not. `join`: what
     a player must have to take an open seat."""
+    title = kept_text(title, "title")
+    seats = _named_seats(seats)
     emails, colours, options = _checked_seating(creator, seats, options, forming)
     strangers.check_words(title, seats)
     whole = policy.timing_of({**(default_timing or {}), **(timing or {})})

@@ -5,7 +5,6 @@ the other players."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +20,7 @@ from pbem.languages import N_, later
 from pbem.notify import outbox
 from pbem.store import limits
 from pbem.store.models import TableTalk
+from pbem.texts import invisible
 from pbem.words import status_word
 
 #: A word to the table is at most this long (a mail's longer line is cut, and the writer
@@ -40,19 +40,6 @@ OPEN_STATUSES = ("active", "finished")
 _talk = TableTalk.__table__
 # Control characters but the line break and the tab: a NUL would not even be stored.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-#: Letters that are drawn as nothing although Unicode calls them letters or symbols
-#: (Hangul fillers, the blank Braille pattern): favourites for posting a blank message.
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-#: Unicode's categories of what is drawn as nothing on its own.
-_INVISIBLE = frozenset(("Cc", "Cf", "Cs", "Zs", "Zl", "Zp", "Mn", "Me"))
-
-
-def invisible(text: str) -> bool:
-    """Whether `text` shows nothing: only whitespace, format characters (zero-width spaces
-    and joiners, direction marks), controls, combining marks with nothing to sit on, and
-    blank letters. The one rule for every door. (Unassigned code points may be an emoji
-    newer than this Python's tables, and private ones a font's icon: not refused.)"""
-    return all(c in _BLANK_LETTERS or unicodedata.category(c) in _INVISIBLE for c in text)
 
 
 def say(

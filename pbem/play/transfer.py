@@ -23,6 +23,7 @@ from typing import Any, NotRequired, TypedDict
 import marshmallow as ma
 
 import engine
+from pbem import texts
 from pbem.addresses import kept_address
 from pbem.errors import Invalid
 from pbem.extensions import db
@@ -305,10 +306,12 @@ def _format(marker: str) -> None:
 
 
 def _text(longest: int, message: str) -> Callable[[str], None]:
-    """One line of 1 to `longest` characters, not counting the spaces around it."""
+    """A name or a title as a new game's is kept (`texts.fault`: no control or direction
+    character, something to read), of 1 to `longest` characters, not counting the spaces
+    around it."""
 
     def check(value: str) -> None:
-        if not 1 <= len(value.strip()) <= longest or _CONTROL.search(value):
+        if not 1 <= len(value.strip()) <= longest or texts.fault(value.strip()) is not None:
             raise ma.ValidationError(message)
 
     return check
@@ -384,7 +387,13 @@ class _SeatSchema(ma.Schema):
     error_messages = {"type": "Seat $index is not an object."}
 
     colour = _string()
-    name = _string(validate=_text(100, "The name of seat $index must be 1 to 100 characters."))
+    name = _string(
+        validate=_text(
+            100,
+            "The name of seat $index must be 1 to 100 characters on one line, with something "
+            "to read and no control or direction characters (such as U+202E).",
+        )
+    )
     email = _string(validate=_email)
     bot = _Boolean(required=True, error_messages=_kind("true or false"))
 
@@ -440,7 +449,13 @@ class _DocumentSchema(ma.Schema):
     error_messages = {"type": _NOT_OURS}
 
     format = ma.fields.String(required=True, validate=_format, error_messages=_messages(_NOT_OURS))
-    title = _string(validate=_text(200, "The title must be 1 to 200 characters on one line."))
+    title = _string(
+        validate=_text(
+            200,
+            "The title must be 1 to 200 characters on one line, with something to read and no "
+            "control or direction characters (such as U+202E).",
+        )
+    )
     status = _string(
         validate=ma.validate.OneOf(
             IMPORTED_STATUSES, error="The status $repr is none of {choices}."

@@ -6,6 +6,7 @@ Thin: `play.accounts` does the work; these routes read forms and render."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 
@@ -207,6 +208,14 @@ def _change_email(player: Player, form: MultiDict[str, str]) -> str:
 def _add_webhook(player: Player, form: MultiDict[str, str]) -> str:
     raw, url = form.get("game", ""), form.get("url", "").strip()
     game_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
+    if any(unicodedata.category(c) in ("Cc", "Cf") for c in url):
+        # NUL, a line break, a zero-width space: copied along with the URL, never part of it.
+        raise Invalid(
+            _(
+                "This webhook URL holds a control or invisible character (such as NUL or a line "
+                "break): copy it again from your chat's settings."
+            )
+        )
     if not _WEBHOOK_URL.fullmatch(url):
         raise Invalid(_("A webhook is a web address starting https:// (your chat's webhook URL)."))
     style = "slack" if form.get("format") == "slack" else "discord"

@@ -1,6 +1,6 @@
 """Fixtures for the server tests: a migrated database (SQLite, or PostgreSQL from
-TEST_DATABASE_URL in a schema of its own), a fresh app per test, and helpers to make players
-and games through the API.
+TEST_DATABASE_URL in a schema of its own), an app per test as the factory made it, and
+helpers to make players and games through the API.
 """
 
 from __future__ import annotations
@@ -9,15 +9,18 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import quote
 
 import pytest
 import sqlalchemy as sa
+from flask import Flask
 
 from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.extensions import db
+from pbem.game import state_cache
 from pbem.game.players import add_player
 from tests.server.mail_helpers import SmtpServer
 
@@ -131,14 +134,53 @@ def empty_tables(app) -> None:
         db.engine.dispose()
 
 
+@dataclass
+class _Made:
+    """An app as `create_app` made it: what a test may change on it, as it was."""
+
+    app: Flask
+    config: dict
+    instance_path: str
+    extensions: dict
+
+
+#: The apps this worker made, one per configuration (its repr).
+_MADE: dict[str, _Made] = {}
+
+
+def app_as_made(config: dict) -> Flask:
+    """An app of `config`, as the factory makes it, made once per test worker and put back
+    as it was after each test (`put_back`): making one costs 90 ms of CPU (Werkzeug compiles
+    its routes, flask-smorest its spec), most of a short test's time."""
+    key = repr(sorted(config.items()))
+    if key not in _MADE:
+        made = create_app(config)
+        _MADE[key] = _Made(made, dict(made.config), made.instance_path, dict(made.extensions))
+    return _MADE[key].app
+
+
+def put_back(app: Flask) -> None:
+    """The app as it was made: its settings, its instance folder and its extensions (the set
+    clock and every per-worker cache gone: a new test's game 1 is not the last one's), with
+    a state cache of its own."""
+    made = next(m for m in _MADE.values() if m.app is app)
+    app.config.clear()
+    app.config.update(made.config)
+    app.instance_path = made.instance_path
+    app.extensions.clear()
+    app.extensions.update(made.extensions)
+    state_cache.init_app(app)
+
+
 @pytest.fixture
 def app(database_url):
     # House bots in tests are greedy unless a test names the strong one: it thinks for half
     # a second a move, and many tests play whole games by bots.
     config = {"PBEM_DEFAULT_TIMING": {"takeover_bot": "greedy"}}
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, **config})
+    app = app_as_made({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, **config})
     yield app
     empty_tables(app)
+    put_back(app)
 
 
 @pytest.fixture
@@ -252,21 +294,23 @@ def smtp():
 
 @pytest.fixture
 def mail_app(database_url, smtp):
-
-    app = create_app(
+    app = app_as_made(
         {
             "TESTING": True,
             "SQLALCHEMY_DATABASE_URI": database_url,
-            "SMTP_URL": smtp.url,
             "MAIL_FROM": "El Grande <play@pbem.example>",
             "PBEM_BASE_URL": "https://pbem.example",
             # The tests' webhook receiver listens on plain http on this machine.
             "PBEM_WEBHOOK_ALLOW_HTTP": True,
             "PBEM_WEBHOOK_ALLOWED_HOSTS": "127.0.0.1",
+            # Greedy house bots, as in `app`: the strong one thinks for a second a move.
+            "PBEM_DEFAULT_TIMING": {"takeover_bot": "greedy"},
         }
     )
+    app.config["SMTP_URL"] = smtp.url  # read at each pass; this test's server
     yield app
     empty_tables(app)
+    put_back(app)
 
 
 @pytest.fixture

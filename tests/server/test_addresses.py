@@ -43,6 +43,7 @@ CASES = pytest.mark.parametrize(("typed", "said"), list(BAD.values()), ids=list(
 #: A name that would break a header written carelessly: a comma, quotes, CRLF, non-ASCII.
 # No address in it: a seat's name holding one is refused before any mail (play.strangers).
 AWKWARD_NAME = 'Neo, "the One"\r\nBcc: mallory, Jörg'
+ONE_LINE_AWKWARD = 'Neo, "the One" Bcc: mallory, Jörg'
 
 
 def test_kept_address_keeps_one_form(app):
@@ -123,13 +124,15 @@ def test_the_functions_that_keep_an_address_refuse_it(app, api, typed, said):
 
 def test_a_good_address_is_kept_and_mailed_as_it_is_kept(mail_app, mail_api, smtp):
     """An invited newcomer at an internationalised domain, under a name that would break a
-    careless header: the outbox, the envelope and `To` all name the one kept address."""
+    careless header: the outbox, the envelope and `To` all name the one kept address. (Its
+    line break no door keeps any more: `pbem.texts`; a name kept before is the next
+    test's.)"""
     key = mail_api.register("Ada@Example.org", "Ada")
     body = {
         "title": "T",
         "seats": [
             {"email": "ada@example.org", "colour": "red"},
-            {"email": " Neo@Bücher.Example.org ", "colour": "blue", "name": AWKWARD_NAME},
+            {"email": " Neo@Bücher.Example.org ", "colour": "blue", "name": ONE_LINE_AWKWARD},
             {"bot": True, "colour": "green"},
         ],
     }

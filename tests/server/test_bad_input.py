@@ -152,6 +152,88 @@ def test_control_characters_are_refused_before_the_database(app, api, game):
     assert table_snapshot(app) == before
 
 
+# --- names and titles: one rule at every door (`pbem.texts.kept_text`) ---------------------
+
+#: What no name or title may hold: the text typed, words of the sentence that refuses it,
+#: and how its code ends (the code begins with what was refused: name- or title-).
+UNKEEPABLE = {
+    "NUL": ("Ann\x00Lee", "holds a control character", "control-characters"),
+    "CR LF": ("Ann\r\nLee", "holds a control character", "control-characters"),
+    "U+202E": (
+        "Ann \u202eeeL",
+        "holds a character that changes the direction",
+        "direction-characters",
+    ),
+    "invisible only": ("\u200b\u2060", "shows nothing", "invisible"),
+}
+
+
+def _registration(typed: str) -> tuple[str, dict, list[str]]:
+    return "/api/players", {"email": "newcomer@example.org", "name": typed}, ["name"]
+
+
+def _game(typed: str, where: str) -> tuple[str, dict, list[str]]:
+    seats = [
+        {"email": "ada@example.org", "colour": "red"},
+        {"email": "newcomer@example.org", "colour": "blue", "name": "Bea"},
+        {"bot": True, "colour": "green"},
+    ]
+    if where == "title":
+        return "/api/games", {"title": typed, "seats": seats}, ["title"]
+    seats[1]["name"] = typed
+    return "/api/games", {"title": "Sunday league", "seats": seats}, ["seats", "1", "name"]
+
+
+#: Every field of the API that takes a name or a title (giving a seat takes an address
+#: only; a player's name is given when they register, and changed on /me).
+DOORS = {
+    "a player's name (POST /api/players)": ("name", _registration),
+    "a game's title (POST /api/games)": ("title", lambda typed: _game(typed, "title")),
+    "a seat's name (POST /api/games)": ("name", lambda typed: _game(typed, "seat")),
+}
+
+
+@pytest.mark.parametrize("bad", UNKEEPABLE.values(), ids=UNKEEPABLE)
+@pytest.mark.parametrize("door", DOORS.values(), ids=DOORS)
+def test_a_name_or_title_that_cannot_be_kept_is_refused_and_changes_nothing(app, api, door, bad):
+    kind, request = door
+    typed, says, code = bad
+    key = api.register("ada@example.org", "Ada")
+    path, body, field = request(typed)
+    before = table_snapshot(app)
+    problem = assert_problem(api.client.post(path, json=body, headers=api.auth(key)), 422)
+    assert problem["code"] == f"{kind}-{code}"
+    assert f"This {kind} {says}" in problem["detail"]
+    errors = problem["errors"]
+    for step in field:
+        errors = errors[step]
+    # The field itself is named, with the same sentence.
+    assert errors and all(f"This {kind} {says}" in message for message in errors)
+    assert table_snapshot(app) == before
+
+
+def test_a_name_the_rule_keeps_is_kept_as_typed_less_the_blank_around_it(app, api):
+    key = api.register("ada@example.org", "Ada")
+    body = _game("  سارة 👩‍👩‍👧  ", "seat")[1]
+    made = api.client.post("/api/games", json=body, headers=api.auth(key))
+    assert made.status_code == 201, made.get_json()
+    (seat,) = [s for s in made.get_json()["seats"] if s["colour"] == "blue"]
+    assert seat["name"] == "سارة 👩‍👩‍👧"
+
+
+def test_a_nul_in_a_webhooks_url_is_refused_and_changes_nothing(app, api, game):
+    before = table_snapshot(app)
+    hook = {"game_id": game["id"], "url": "https://chat.example.org/hook/\x00"}
+    response = api.client.put(
+        "/api/players/me/preferences",
+        json={"webhooks": [hook]},
+        headers=api.auth(game["keys"][game["mover"]]),
+    )
+    problem = assert_problem(response, 422)
+    assert "webhooks.0.url" in problem["detail"] and problem["errors"]["webhooks"]["0"]["url"]
+    assert table_snapshot(app) == before
+
+
 # --- inputs Python can parse but the service cannot live with (each once gave a 500) ------
 
 HUGE = "9" * 5000

@@ -1,5 +1,5 @@
 """The console script upgrades a database from nothing, and the committed migrations match
-the models exactly."""
+the models exactly; `pbem players add` keeps a name by the rule every door keeps."""
 
 import pytest
 import sqlalchemy as sa
@@ -9,6 +9,8 @@ from alembic.migration import MigrationContext
 from pbem import create_app
 from pbem.cli import main
 from pbem.extensions import db
+from tests.server.conftest import table_snapshot
+from tests.server.test_bad_input import UNKEEPABLE
 
 
 def test_pbem_db_upgrade_creates_every_table(tmp_path, monkeypatch, capsys):
@@ -61,3 +63,17 @@ def test_an_unset_secret_is_made_once_in_the_instance_folder(tmp_path, monkeypat
     assert len(made) > 40 and (tmp_path / "secret_key").read_text() == made
     assert instance_secret(first) == made
     assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
+
+
+@pytest.mark.parametrize("bad", UNKEEPABLE.values(), ids=UNKEEPABLE)
+def test_pbem_players_add_refuses_a_name_no_door_keeps(app, monkeypatch, capsys, bad):
+    typed, says, _code = bad
+    monkeypatch.setenv("DATABASE_URL", app.config["SQLALCHEMY_DATABASE_URI"])
+    monkeypatch.setenv("SECRET_KEY", "players-add-test-secret")
+    before = table_snapshot(app)
+    with pytest.raises(SystemExit) as exit_:
+        main(["players", "add", "pia@example.org", "--name", typed])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and out == ""
+    assert err.startswith("pbem players add: ") and f"This name {says}" in err
+    assert table_snapshot(app) == before

@@ -114,7 +114,7 @@ def test_the_pages_body_is_kept_whole_until_what_else_it_shows_changes(
         db.session.get(Player, ann).name = "Ann the Renamed"
         db.session.commit()
     renamed = client.get(f"/players/{ann}").get_data(as_text=True)
-    assert "<h1>Ann the Renamed</h1>" in renamed and "<p>the kept drawing</p>" in renamed
+    assert "<h1><bdi>Ann the Renamed</bdi></h1>" in renamed and "<p>the kept drawing</p>" in renamed
     assert kept_rows(app, ann)["en"]["body_of"] != kept["body_of"]
 
     with app.app_context():
@@ -154,7 +154,7 @@ def test_a_stale_body_whose_drawing_went_meanwhile_is_drawn_from_all_read_anew(
 
     monkeypatch.setattr(record_reads, "drawn_record", lambda *args: None)
     html = client.get(f"/players/{ann}").get_data(as_text=True)
-    assert "<h1>Ann Again</h1>" in html
+    assert "<h1><bdi>Ann Again</bdi></h1>" in html
     assert finished_ids(html) == finished_ids(first) and len(finished_ids(html)) == 1
     assert kept_rows(app, ann)["en"]["body"] in html
 

@@ -38,6 +38,7 @@ from pbem.store.models import (
 )
 from tests.server.conftest import add_player_now, empty_tables, migrated_database, table_snapshot
 from tests.server.helpers import stored_state
+from tests.server.test_bad_input import UNKEEPABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -384,6 +385,32 @@ def test_an_aborted_game_keeps_its_status_and_end(app, api, fresh_app):
 
 
 # --- refusals -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", UNKEEPABLE.values(), ids=UNKEEPABLE)
+def test_a_title_or_seat_name_no_door_keeps_is_refused_and_changes_nothing(
+    app, api, pbem_cli, tmp_path, bad
+):
+    typed = bad[0]
+    game_id = new_game(api, ["red", "green", "blue"])
+    good = export(app, game_id, with_seed=True)
+    for seat in good["seats"]:  # players this database does not know: none is invited
+        seat["email"] = "renamed-" + seat["email"]
+    good["admin"] = "renamed-" + good["admin"]
+    seats = [good["seats"][0], {**good["seats"][1], "name": typed}, *good["seats"][2:]]
+    cases = {
+        "title": ({**good, "title": typed}, "The title must be 1 to 200 characters on one line"),
+        "seat": ({**good, "seats": seats}, "The name of seat 2 must be 1 to 100 characters"),
+    }
+    before = table_snapshot(app)
+    for name, (document, message) in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(document))
+        status, out, err = pbem_cli("import", str(path))
+        assert status == 2 and out == "", name
+        assert err.startswith("pbem import: ") and message in err, (name, err)
+        assert "no control or direction characters" in err, err
+        assert table_snapshot(app) == before, name
 
 
 def test_each_bad_file_is_refused_in_one_line_and_changes_nothing(app, api, pbem_cli, tmp_path):

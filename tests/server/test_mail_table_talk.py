@@ -69,6 +69,26 @@ def test_words_alone_are_passed_on_and_the_decision_stays_open(mail_app, mail_ap
     assert "Play a power card" in answer  # and what is still theirs to decide
 
 
+def test_words_with_characters_of_direction_are_kept_and_passed_on_isolated(
+    mail_app, mail_api, smtp
+):
+    game_id, keys, seats = start(mail_app, mail_api)
+    colour = to_move(mail_api, game_id)[0]
+    mail = latest_with_moves(smtp, seats[colour])
+    # An override left open (U+202E) and an isolate left open (U+2066), on two lines.
+    lines = ["Good \u202eluck all", "\u2066see you"]
+    result = inbound(mail_app, reply(mail, "\n".join(lines), sender=seats[colour]))
+    assert result.outcome == "answered"
+    assert _talk(mail_app) == [(colour, line, 0) for line in lines]  # kept as written
+    deliver(mail_app)
+    said = _said(smtp, seats, colour)
+    assert len(said) == len(seats) - 1
+    for text in said:
+        # Each line closed and isolated: what it opened reaches no word after it.
+        assert "  \u2068Good \u202eluck all\u202c\u2069\n" in text
+        assert "  \u2068\u2066see you\u2069\u2069\n" in text
+
+
 @pytest.mark.parametrize("typo", ["powr 5", "plcae aragon", "pwer 9"])
 def test_a_mistyped_move_is_refused_not_passed_on(mail_app, mail_api, smtp, typo):
     game_id, keys, seats = start(mail_app, mail_api)

@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy.exc import IntegrityError
 
 import engine
-from engine.bots import GreedyBot
+from engine.bots import RandomBot
 from pbem import play
 from pbem.cli import main
 from pbem.clock import now, set_now
@@ -34,25 +34,33 @@ OPENSKILL = PlackettLuce()
 
 
 def play_out(app, game_id: int, seed: int = 1, *, stop_before_end: bool = False):
-    """Play the game on by a greedy bot's moves for whoever must act, each through the play
-    function as that seat's holder: to its end, or (`stop_before_end`) up to its last move,
-    which is returned as (colour, move, seq)."""
-    bot = GreedyBot(seed)
+    """Play the game on by a random bot's moves for whoever must act, through the play
+    function as that seat's holder, each run of one seat's moves in one batch: to its end,
+    or (`stop_before_end`) up to its last move, which is returned as (colour, move, seq).
+    The bot plays in the engine first: the service plays what it chose, as it came."""
+    bot = RandomBot(seed)
     with app.app_context():
-        while True:
-            game = db.session.get(Game, game_id)
-            if game.status != "active":
-                return None
-            colour = game.pending[0]["player"]
-            holder = next(s.player_id for s in game.seats if s.colour == colour)
-            state = current_state(game_id, game.seed, game.seq)
+        game = db.session.get(Game, game_id)
+        holders = {s.colour: s.player_id for s in game.seats}
+        seq, state = game.seq, current_state(game_id, game.seed, game.seq)
+        runs: list[tuple[str, list]] = []
+        last = None
+        while not engine.is_over(state):
+            colour = engine.pending(state)[0]["player"]
             move = bot.choose(state, colour)
-            if stop_before_end and engine.is_over(engine.apply(state, colour, move)[0]):
-                seq = game.seq
-                db.session.remove()
-                return colour, move, seq
-            play.submit(Actor.by_player(holder, colour), game_id, game.seq, [move], source="api")
+            state, _ = engine.apply(state, colour, move)
+            if stop_before_end and engine.is_over(state):
+                last = (colour, move)
+                break
+            if runs and runs[-1][0] == colour:
+                runs[-1][1].append(move)
+            else:
+                runs.append((colour, [move]))
+        for colour, moves in runs:
+            actor = Actor.by_player(holders[colour], colour)
+            seq = play.submit(actor, game_id, seq, moves, source="api").seq
             db.session.remove()
+    return None if last is None else (*last, seq)
 
 
 def new_game_of(api, emails: list[str], colours: list[str], options=None, bots=()) -> int:

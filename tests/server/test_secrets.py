@@ -1,122 +1,59 @@
 """No request leaks a secret: another player's hand, an unrevealed secret pick, the card a
 `power_card_return` took back, or the game's seed before the end.
 
-What is secret is derived here from the rules' own record of the game (the engine state's
-hands, its pick maps while a pick is still missing, the plan step that takes a card back),
-never from the server's or the engine's visibility code under test. Whole games are played
-over HTTP; at every step where a secret is open (and every few steps otherwise) every
-endpoint is read by every viewer: each player, a stranger with a key, and nobody. In a
-two-colour game a viewer is a person holding two colours, who may see both colours' secrets
-and nothing of the other person's.
+What is secret is derived from the rules' own record of the game (`tests.secret_oracle`),
+never from the server's or the engine's visibility code under test. The engine's observer
+is held to it at every step of whole games (tests/engine/test_observer.py); here each door
+renders what it decided, at the moments a secret is open: games played in the engine are
+written into the server there (`tests.server.positions`), every endpoint is read by every
+viewer (each player, a stranger with a key, and nobody), and the next move is played
+through the API, its answer read by its mover. In a two-colour game a viewer is a person
+holding two colours, who may see both colours' secrets and nothing of the other person's.
 """
 
 from __future__ import annotations
 
-import json
 import random
-from collections import Counter
 
 import pytest
 
 import engine
-from pbem.extensions import db
-from pbem.store.models import Game
-from tests.server.helpers import MAX_MOVES, stored_state
+from tests.secret_oracle import (
+    EngineGame,
+    Moment,
+    people_of,
+    play_in_engine,
+    seed_with_face_up,
+    take_a_card_back,
+    to_castillo,
+)
+from tests.server.positions import import_at
 
-EVERY = 5
-
-
-def walk(obj, path=()):
-    """Every (path, dict) in a JSON document."""
-    if isinstance(obj, dict):
-        yield path, obj
-        for key, value in obj.items():
-            yield from walk(value, (*path, key))
-    elif isinstance(obj, list):
-        for index, value in enumerate(obj):
-            yield from walk(value, (*path, index))
-
-
-def open_pick_maps(state) -> dict[str, dict]:
-    """The rules' pick maps still missing a pick, by phase: the Castillo disks at general
-    scoring, and the secret disks of a special action collecting its inputs."""
-    maps = {}
-    if state.phase == "castillo_pick":
-        maps["castillo"] = state.picks
-    if state.special is not None and state.special.get("picks"):
-        maps["special"] = state.special["picks"]
-    return {phase: m for phase, m in maps.items() if None in m.values()}
+#: Games leaning to the Castillo, played once in the engine for the module.
+GAMES = {
+    "three": (["red", "blue", "green"], 21, {"rounds": 6}),
+    "five": (["red", "yellow", "green", "blue", "brown"], 22, {"rounds": 6}),
+    "two-colour": (["red", "yellow", "green", "blue"], 23, {"rounds": 6, "variant": "two_colour"}),
+}
 
 
-def cards_taken_back(state) -> Counter:
-    """(colour, card) of every power card taken back into a hand, or planned to be."""
-    frame = state.special or {}
-    planned = Counter(
-        (step["colour"], step["card"])
-        for step in frame.get("steps", [])
-        if step.get("do") == "power_card_return" and "card" in step
-    )
-    done = Counter((c, k) for c, cards in state.returned_cards.items() for k in cards)
-    return planned | done
+@pytest.fixture(scope="module")
+def played():
+    """{name: the engine game}, each played once for the module."""
+    made: dict[str, EngineGame] = {}
+
+    def game(name: str) -> EngineGame:
+        if name not in made:
+            colours, seed, options = GAMES[name]
+            made[name] = play_in_engine(
+                colours, seed, random.Random(seed), to_castillo, options=options
+            )
+        return made[name]
+
+    return game
 
 
-class Secrets:
-    """What is secret right now, and from whom."""
-
-    def __init__(self, seed: int):
-        self.seed = seed
-        # (phase, colour, seq of the pick, region)
-        self.open_picks: list[tuple[str, str, int, str]] = []
-        self.returns: list[tuple[str, int, int]] = []  # (colour, seq of the move, card)
-
-    def after(self, colour: str, seq: int, before, after) -> None:
-        """Note the move `colour` just played (now at `seq`), from the states around it."""
-        maps = open_pick_maps(after)
-        # A phase whose every pick is in is revealed (one move may close one phase and open
-        # another: the last secret pick of a round's last turn, then the Castillo's).
-        self.open_picks = [p for p in self.open_picks if p[0] in maps]
-        for phase, picks in maps.items():
-            if picks.get(colour) is not None:
-                self.open_picks.append((phase, colour, seq, picks[colour]))
-        for owner, card in cards_taken_back(after) - cards_taken_back(before):
-            self.returns.append((owner, seq, card))
-
-    def check(self, document, viewer: frozenset[str], where: str) -> None:
-        """`viewer`: the colours the reader holds (none for a stranger or nobody)."""
-        if self.seed > 10**9:  # a chosen small seed's digits turn up anywhere
-            assert str(self.seed) not in json.dumps(document), f"{where}: the seed leaked"
-        picks_by_seq = {(c, s): r for _, c, s, r in self.open_picks if c not in viewer}
-        returns_by_seq = {(c, s): k for c, s, k in self.returns if c not in viewer}
-        for path, node in walk(document):
-            for private in ("hand", "returned_cards"):
-                if private in node:
-                    assert len(path) >= 2 and path[-2] == "players" and path[-1] in viewer, (
-                        f"{where}: {set(viewer)} sees {private} at {path}"
-                    )
-            # A pick shown as {colour: {"region": ...}}: only the viewer's own.
-            for colour, value in node.items():
-                if isinstance(value, dict) and "region" in value and colour not in viewer:
-                    assert colour not in engine_colours(), (where, viewer, path, node)
-            # A plan step taking a card back names the card to its player only.
-            if node.get("do") == "power_card_return" and node.get("colour") not in viewer:
-                assert "card" not in node, (where, viewer, path, node)
-            # Log entries: another's open pick or returned card shows only its move type.
-            if isinstance(node.get("move"), dict) and "seq" in node:
-                key = (node.get("player"), node["seq"])
-                if key in picks_by_seq or key in returns_by_seq:
-                    assert node["move"] == {"type": node["move"]["type"]}, (where, viewer, node)
-                    assert node.get("hidden") is True, (where, viewer, node)
-                # Nor do the events of an open pick carry its region.
-                if key in picks_by_seq:
-                    for event in node.get("events", []):
-                        assert picks_by_seq[key] not in event.values(), (where, viewer, node)
-
-
-def engine_colours() -> frozenset[str]:
-    return frozenset(("red", "yellow", "green", "blue", "brown"))
-
-
-def read_everything(api, game_id, viewers, secrets: Secrets, seq: int, active=True) -> None:
+def read_everything(api, game_id, viewers, secrets, seq: int, active=True) -> None:
     """`viewers`: (key, the colours that key holds) for every reader."""
     for key, colours in viewers:
         paths = [
@@ -126,7 +63,7 @@ def read_everything(api, game_id, viewers, secrets: Secrets, seq: int, active=Tr
         ]
         if seq > 0:
             paths.append(f"/api/games/{game_id}/states/{seq - 1}")
-        if colours:
+        if colours and active:
             paths.append(f"/api/games/{game_id}/legal-moves")
         if len(colours) > 1:
             # A person holding two colours reads as either of them, too.
@@ -134,8 +71,9 @@ def read_everything(api, game_id, viewers, secrets: Secrets, seq: int, active=Tr
                 paths += [
                     f"/api/games/{game_id}?colour={colour}",
                     f"/api/games/{game_id}/states/{seq}?colour={colour}",
-                    f"/api/games/{game_id}/legal-moves?colour={colour}",
                 ]
+                if active:
+                    paths.append(f"/api/games/{game_id}/legal-moves?colour={colour}")
         if key:
             paths.append("/api/games")
         for path in paths:
@@ -146,129 +84,59 @@ def read_everything(api, game_id, viewers, secrets: Secrets, seq: int, active=Tr
         assert api.get(f"/api/games/{game_id}/record", key).status_code == (409 if active else 200)
 
 
-def server_state(app, game_id):
-    with app.app_context():
-        state = stored_state(db.session.get(Game, game_id))
-        db.session.remove()
-    return state
-
-
-def play_reading_everything(app, api, game_id, keys, colours, rng, prefer, *, until=None, lean=0.5):
-    """Play with every viewer reading every endpoint after each secret-bearing step.
-
-    `prefer(moves)` narrows the legal moves the random choice leans to (`lean` of the time).
-    Stops at the end of the game or once `until(secrets)` holds. Returns the Secrets."""
+def viewers_of(api, game: EngineGame, game_id: int, keys: dict[str, str]) -> list:
     stranger = api.register(f"stranger-{game_id}@example.org", "Stranger")
-    people = {key: frozenset(c for c in colours if keys[c] == key) for key in keys.values()}
-    viewers = [*people.items(), (stranger, frozenset()), (None, frozenset())]
-    with app.app_context():
-        secrets = Secrets(db.session.get(Game, game_id).seed)
-    before = server_state(app, game_id)
-    for step in range(MAX_MOVES):
-        view = api.get(f"/api/games/{game_id}").get_json()
-        if view["status"] != "active" or (until and until(secrets)):
-            break
-        if secrets.open_picks or secrets.returns or step % EVERY == 0:
-            read_everything(api, game_id, viewers, secrets, view["seq"])
-        colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
-        legal = api.get(f"/api/games/{game_id}/legal-moves?colour={colour}", keys[colour])
-        moves = legal.get_json()["moves"]
-        preferred = prefer(moves)
-        move = rng.choice(preferred if preferred and rng.random() < lean else moves)
-        seq = legal.get_json()["seq"]
+    people = [(keys[sorted(p)[0]], p) for p in people_of(game.colours, game.two_colour)]
+    return [*people, (stranger, frozenset()), (None, frozenset())]
+
+
+def read_at_and_play_on(app, api, game: EngineGame, moment: Moment, moves: int = 1) -> int:
+    """The game written into the server at `moment`, read by everyone; then its next
+    `moves` moves played through the API, each mover's answer read by them, and everyone
+    reading again after each. Returns the game's id."""
+    game_id, keys = import_at(app, api, game, moment.seq)
+    viewers = viewers_of(api, game, game_id, keys)
+    read_everything(api, game_id, viewers, moment.secrets, moment.seq)
+    person = {c: p for p in people_of(game.colours, game.two_colour) for c in p}
+    for seq in range(moment.seq, min(moment.seq + moves, len(game.log))):
+        colour, move = game.log[seq]
         response = api.post_moves(game_id, keys[colour], [move], seq, colour=colour)
         assert response.status_code == 201, response.get_json()
-        after = server_state(app, game_id)
-        secrets.after(colour, seq + 1, before, after)
-        # The mover's own answer: their view and the events must not show others' secrets.
-        secrets.check(response.get_json(), people[keys[colour]], f"POST moves by {colour}")
-        before = after
-    view = api.get(f"/api/games/{game_id}").get_json()
-    read_everything(api, game_id, viewers, secrets, view["seq"], view["status"] == "active")
-    return secrets, view
+        after = game.moments[seq + 1]
+        after.secrets.check(response.get_json(), person[colour], f"POST moves by {colour}")
+        active = not engine.is_over(after.state)
+        read_everything(api, game_id, viewers, after.secrets, seq + 1, active)
+    return game_id
 
 
-def to_castillo(moves):
-    """Lean towards the Castillo, so that several players have a secret pick to make."""
-    return [m for m in moves if m.get("to") == "castillo"]
+def special_pick(moment: Moment) -> bool:
+    return any(phase == "special" for phase, *_ in moment.secrets.open_picks)
 
 
-@pytest.mark.parametrize(
-    ("colours", "seed", "two_colour"),
-    [
-        (["red", "blue", "green"], 21, False),
-        (["red", "yellow", "green", "blue", "brown"], 22, False),
-        (["red", "yellow", "green", "blue"], 23, True),
-    ],
-)
-def test_no_endpoint_shows_a_viewer_anothers_secret(app, api, colours, seed, two_colour):
-    if two_colour:
-        game_id, keys = api.new_two_colour_game(colours, options={"rounds": 6})
-    else:
-        game_id, keys = api.new_game(colours, options={"rounds": 6})
-    saw = {"open_pick": False}
-
-    def note(secrets):
-        saw["open_pick"] |= bool(secrets.open_picks)
-        return False
-
-    secrets, view = play_reading_everything(
-        app, api, game_id, keys, colours, random.Random(seed), to_castillo, until=note
-    )
-    assert view["status"] == "finished"
-    assert saw["open_pick"], "the game never reached a secret pick with others still to pick"
-    # Once over, the record publishes everything, seed included.
-    assert api.get(f"/api/games/{game_id}/record").get_json()["seed"] == secrets.seed
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_no_endpoint_shows_a_viewer_anothers_secret(app, api, played, name):
+    game = played(name)
+    assert game.over
+    castillo = game.first("pick", lambda m: not special_pick(m))
+    read_at_and_play_on(app, api, game, castillo, moves=2)
+    if any(special_pick(m) for m in game.moments):
+        read_at_and_play_on(app, api, game, game.first("pick", special_pick), moves=2)
+    read_at_and_play_on(app, api, game, game.moments[len(game.moments) // 2])
+    # The last move ends the game: the record then publishes everything, seed included.
+    game_id = read_at_and_play_on(app, api, game, game.moments[-2])
+    assert api.get(f"/api/games/{game_id}/record").get_json()["seed"] == game.seed
 
 
-def seed_with_face_up(card: str, colours: list[str]) -> int:
-    return next(s for s in range(1000) if card in engine.new_game(colours, seed=s).face_up.values())
-
-
-def take_a_card_back(moves):
-    """Lean towards taking power_card_return and carrying it out."""
-    return [
-        m
-        for m in moves
-        if m.get("card") == "power_card_return"
-        or m["type"] in ("return_power_card", "do_special", "take_caballeros")
-    ]
-
-
-class SomeMovesAfterAReturn:
-    """An `until` that holds once more than `moves` steps were read after a card came back."""
-
-    def __init__(self, moves: int = 8) -> None:
-        self.moves = moves
-        self.steps = 0
-
-    def __call__(self, secrets: Secrets) -> bool:
-        if secrets.returns:
-            self.steps += 1
-        return self.steps > self.moves
-
-
-def test_no_endpoint_shows_which_power_card_came_back(app, api, monkeypatch):
+def test_no_endpoint_shows_which_power_card_came_back(app, api):
     """The card taken back with power_card_return is its player's secret, for good."""
     colours = ["red", "blue", "green"]
     seed = seed_with_face_up("power_card_return", colours)
-    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: seed)
-    game_id, keys = api.new_game(colours)
-
-    until = SomeMovesAfterAReturn()
-    secrets, view = play_reading_everything(
-        app,
-        api,
-        game_id,
-        keys,
-        colours,
-        random.Random(3),
-        take_a_card_back,
-        until=until,
-        lean=0.95,
-    )
-    assert secrets.returns, "nobody took a power card back"
-    assert view["status"] == "active" and until.steps > 8
+    game = play_in_engine(colours, seed, random.Random(3), take_a_card_back, lean=0.95)
+    back = game.first("return")
+    read_at_and_play_on(app, api, game, back, moves=3)
+    later = game.moments[min(back.seq + 8, len(game.moments) - 2)]
+    assert later.secrets.returns
+    read_at_and_play_on(app, api, game, later)
 
 
 def self_veto_window(state) -> bool:
@@ -283,45 +151,34 @@ def self_veto_window(state) -> bool:
     )
 
 
-def test_no_endpoint_shows_the_card_of_a_return_its_player_may_veto(app, api, monkeypatch):
+def keep_a_veto_and_take_a_card_back(moves):
+    return [
+        m
+        for m in moves
+        if m.get("card") in ("veto", "power_card_return")
+        or m["type"] in ("return_power_card", "do_special", "allow")
+    ]
+
+
+def test_no_endpoint_shows_the_card_of_a_return_its_player_may_veto(app, api):
     """The acting player, holding a Veto, answers the window on their own power_card_return:
     every view lists that window in `pending`, whose plan named the card to every reader
-    once (a failure of the random games above that a rerun did not repeat). Game seed 23
-    and move seed 3 reach such a window at move 51."""
+    once (a failure of the random games that a rerun did not repeat). Game seed 23 and move
+    seed 3 reach such a window."""
     colours = ["red", "blue", "green"]
-    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: 23)
-    game_id, keys = api.new_game(colours)
-
-    def keep_a_veto_and_take_a_card_back(moves):
-        return [
-            m
-            for m in moves
-            if m.get("card") in ("veto", "power_card_return")
-            or m["type"] in ("return_power_card", "do_special", "allow")
-        ]
-
-    windows = []
-
-    def past_the_window(secrets: Secrets) -> bool:
-        if self_veto_window(server_state(app, game_id)):
-            windows.append(len(secrets.returns))
-            return False
-        return bool(windows)
-
-    secrets, view = play_reading_everything(
-        app,
-        api,
-        game_id,
-        keys,
+    game = play_in_engine(
         colours,
+        23,
         random.Random(3),
         keep_a_veto_and_take_a_card_back,
-        until=past_the_window,
         lean=0.95,
+        stop=lambda g: self_veto_window(g.moments[-1].state) and len(g.moments) > 1,
     )
-    # The window was open, with the planned return known to the oracle, while all read.
-    assert windows and all(windows), "no self-vetoable power_card_return window was reached"
-    assert view["status"] == "active"
+    window = game.moments[-1]
+    assert self_veto_window(window.state), "no self-vetoable power_card_return window"
+    game_id, keys = import_at(app, api, game, window.seq)
+    viewers = viewers_of(api, game, game_id, keys)
+    read_everything(api, game_id, viewers, window.secrets, window.seq)
 
 
 # --- the log rules, on hand-made logs (cases a random game may not reach) ---------------------

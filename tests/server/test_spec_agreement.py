@@ -3,9 +3,12 @@ by the schema saying the server's rule or by the server keeping the schema's."""
 
 from __future__ import annotations
 
+import re
+
 import jsonschema
 import pytest
 
+from pbem import texts
 from tests.server.conftest import assert_problem, table_snapshot
 
 
@@ -146,3 +149,28 @@ def test_links_lead_from_a_new_game_to_its_moves(spec):
     targets = {link["operationRef"] for link in created.values()}
     assert "#/paths/~1api~1games~1{game_id}~1moves/post" in targets
     assert all(link["parameters"]["game_id"] == "$response.body#/id" for link in created.values())
+
+
+def test_every_name_and_title_in_a_request_carries_the_texts_rule_as_its_pattern(spec):
+    """What a client may check before it sends: the characters `pbem.texts.kept_text`
+    refuses, and something to read (the server refuses the rare rest, such as combining
+    marks alone, with the same 422)."""
+    schemas = spec["components"]["schemas"]
+    for schema, field in [("PlayerCreate", "name"), ("GameCreate", "title"), ("SeatIn", "name")]:
+        assert schemas[schema]["properties"][field]["pattern"] == texts.PATTERN, (schema, field)
+    pattern = re.compile(texts.PATTERN)
+    assert pattern.match("Ana María") and pattern.match("سارة")
+    assert not any(pattern.match(t) for t in ["a\x00b", "a\r\nb", "a\u202eb", "\u200b\u2060"])
+
+
+def test_an_address_under_a_special_use_domain_is_refused_as_the_spec_says(spec, client):
+    """schemathesis found `x@y.lgpw3b99.test` valid by the spec (format email) and refused by
+    the server (email-validator refuses .test, .invalid, .onion ...): the spec's pattern
+    says it now, in any case."""
+    email = spec["components"]["schemas"]["PlayerCreate"]["properties"]["email"]
+    pattern = re.compile(email["pattern"])
+    for address in ["ann@mail.example.TEST", "ann@b.onion", "ann@host.local", "ann@invalid"]:
+        assert not pattern.match(address), address
+        body = {"email": address, "name": "Ann"}
+        assert_problem(client.post("/api/players", json=body), 422)
+    assert pattern.match("ann@example.org") and pattern.match("ann@testing.org")

@@ -66,6 +66,38 @@ def test_a_seat_writes_and_the_others_are_mailed_as_text(mail_app, mail_api, smt
         assert "&lt;b&gt;all&lt;/b&gt;" in html
 
 
+#: Words to the table with characters of direction: an override left open (U+202E, which
+#: turns what follows it around) and an isolate left open (U+2066).
+TURNING = "gg \u202eniw I\nsee \u2066you"
+
+
+def test_words_with_characters_of_direction_are_kept_as_written_and_mailed_isolated(
+    mail_app, mail_api, smtp
+):
+    game_id, keys, seats = start(mail_app, mail_api)
+    written = _write(mail_api, game_id, keys["red"], TURNING)
+    assert written.status_code == 201, written.get_json()
+    assert written.get_json()["text"] == TURNING  # the writer's words, as written
+    assert _read(mail_api, game_id, keys["blue"]).get_json()["messages"][0]["text"] == TURNING
+    with mail_app.app_context():
+        kept = db.session.execute(sa.text("SELECT text FROM table_talk")).scalar_one()
+        db.session.remove()
+    assert kept == TURNING
+    deliver(mail_app)
+    (mail,) = _said_to(smtp, seats["blue"])
+    text = body_text(mail)
+    # The text part: each line that opens something closes it (U+202C, U+2069) inside an
+    # isolate of its own (U+2068 ... U+2069), so the mail's next words read as written.
+    assert "  \u2068gg \u202eniw I\u202c\u2069\n  \u2068see \u2066you\u2069\u2069\n" in text
+    assert "Answer in your own reply" in text.split("\u2066you")[1]
+    # The HTML part: the message's paragraph takes its own direction, each line isolated as
+    # in the text part (by characters: a tag beside a word reads as obfuscation to spam
+    # filters).
+    html = body_html(mail)
+    lines = "\u2068gg \u202eniw I\u202c\u2069<br>\u2068see \u2066you\u2069\u2069"
+    assert f'<p style="margin: 0.3em 0;" dir="auto">{lines}</p>' in html
+
+
 def test_words_from_a_mail_are_read_with_the_others(app, api):
     game_id, keys = api.new_game(["red", "blue"])
     _write(api, game_id, keys["blue"], "from the API")

@@ -151,3 +151,28 @@ def test_an_open_seat_needs_a_forming_game_and_a_seat_is_joined_once(app, api, c
     assert own.status_code == 409 and "already hold a seat" in own.get_data(as_text=True)
     taken = client.post(f"/games/{game_id}/join", data={"csrf_token": token, "colour": "blue"})
     assert taken.status_code == 409 and "not open" in taken.get_data(as_text=True)
+
+
+def test_the_games_that_need_players_and_an_invitation_isolate_names_and_titles(
+    app, api, client
+):
+    # A name and a title as kept before they were held to `pbem.texts`' rule: a U+202E in
+    # each would turn the words after it around, were it not isolated.
+    old_name, old_title = "Ada \u202eadA", "Cup \u202epuC"
+    game_id, _key = forming_game(app, api, client)
+    with app.app_context():
+        game = db.session.get_one(Game, game_id)
+        game.title = old_title
+        game.creator.name = old_name
+        db.session.commit()
+        db.session.remove()
+    listed = page(app.test_client(), "/games/open").find("tr", data_game=str(game_id))
+    title = listed.find("td", cls="title")
+    assert [b.text for b in title.find_all("bdi")] == [old_title, old_name]  # and "by ..."
+    assert old_name in [b.text for b in listed.find("td", cls="players").find_all("bdi")]
+    ((_, text),) = mails(app, game_id, "invitation")
+    link = urlsplit(re.search(r"Accept the seat: (\S+)", text)[1]).path
+    asks = parse(app.test_client().get(link).get_data(as_text=True)).find("main")
+    shown = [b.text for b in asks.find_all("bdi")]
+    assert shown[:2] == [old_title, old_name]  # its heading, and who invites
+    assert {old_name, "bea", "open"} <= set(shown[2:])  # each seat's holder, as named

@@ -1,5 +1,6 @@
 """`/me` beyond the name and the key: a new address, confirmed by a link mailed to it; webhooks
-for a game one plays in; how often mail comes; and signing out of every session at once."""
+for a game one plays in; how often mail comes; and signing out of every session at once. And
+what no name may hold, refused on `/me` as at every door."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from pbem.extensions import db
 from pbem.store.models import Player
 from tests.server.conftest import table_snapshot
+from tests.server.test_bad_input import UNKEEPABLE
 from tests.web.helpers import queued_mails, sign_in_seat, text_part
 from tests.web.html import parse
 from tests.web.test_new_game import sign_in_with_key
@@ -209,3 +211,32 @@ def test_mail_may_come_gathered_into_a_digest(app, api, client):
     # An hour count the page does not offer is taken as "each at once".
     assert client.post("/me", data={**data, "digest_hours": "5"}).status_code == 303
     assert api.get("/api/players/me/preferences", key).get_json()["digest_hours"] == 0
+
+
+@pytest.mark.parametrize("bad", UNKEEPABLE.values(), ids=UNKEEPABLE)
+def test_a_name_that_cannot_be_kept_is_refused_on_me_and_changes_nothing(app, api, client, bad):
+    typed, says, _code = bad
+    key = api.register("ida@example.org", "Ida")
+    token = sign_in_with_key(client, key)
+    before = table_snapshot(app)
+    answer = client.post("/me", data={"csrf_token": token, "action": "name", "name": typed})
+    assert answer.status_code == 422
+    page = parse(answer.get_data(as_text=True))
+    assert f"This name {says}" in page.find("p", cls="error").text
+    # The page again, its name form with it, the name as it was.
+    assert page.find("input", name="name").get("value") == "Ida"
+    assert table_snapshot(app) == before
+
+
+@pytest.mark.parametrize("url", ["https://chat.example.org/hook\x00", "https://chat\x00.example.org/"])
+def test_a_nul_in_a_webhooks_url_is_refused_on_me_and_changes_nothing(app, api, client, url):
+    # The host's look-up once failed on a NUL: a 500.
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    token = sign_in_with_key(client, keys["red"])
+    before = table_snapshot(app)
+    hook = {"csrf_token": token, "action": "webhook", "game": str(game_id), "url": url}
+    answer = client.post("/me", data=hook)
+    assert answer.status_code == 422
+    said = parse(answer.get_data(as_text=True)).find("p", cls="error").text
+    assert "This webhook URL holds a control or invisible character" in said
+    assert table_snapshot(app) == before

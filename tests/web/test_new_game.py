@@ -8,6 +8,7 @@ import pytest
 from pbem.extensions import db
 from pbem.store.models import Game, Notification
 from tests.server.conftest import table_snapshot
+from tests.server.test_bad_input import UNKEEPABLE
 from tests.web.helpers import queued_mails, text_part
 from tests.web.html import parse
 
@@ -207,3 +208,27 @@ def test_an_unsound_time_bank_on_the_form_says_what_to_mend(app, api, client, fi
     page = parse(answer.get_data(as_text=True))
     assert says in page.find("p", cls="error").text
     assert "checked" in page.find("input", name="pace", value="bank").attrs
+
+
+@pytest.mark.parametrize("bad", UNKEEPABLE.values(), ids=UNKEEPABLE)
+@pytest.mark.parametrize("field", ["title", "name-1", "name-2"])
+def test_a_title_or_seat_name_that_cannot_be_kept_is_refused_and_changes_nothing(
+    app, api, client, field, bad
+):
+    typed, says, _code = bad
+    key = api.register("jo@example.org", "Jo")
+    token = sign_in_with_key(client, key)
+    fields = {"who-2": "friend", "email-2": "kit@example.org", field: typed}
+    before = table_snapshot(app)
+    answer = client.post("/games/new", data=form(token, **fields))
+    assert answer.status_code == 422
+    page = parse(answer.get_data(as_text=True))
+    said = page.find("p", cls="error").text
+    if field == "title":
+        assert f"This title {says}" in said
+    else:  # the seat named as the form numbers it, and its colour
+        seat, colour = ("2", "blue") if field == "name-1" else ("3", "green")
+        assert f"The name given to seat {seat} ({colour}) is refused: This name {says}" in said
+    # The form again, with what was typed in it.
+    assert page.find("input", name="email-2").get("value") == "kit@example.org"
+    assert table_snapshot(app) == before

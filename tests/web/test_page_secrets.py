@@ -1,11 +1,12 @@
 """No page shows a viewer another's secret: the leak test of the API (tests/server/
 test_secrets.py), extended to the HTML pages.
 
-The same random games are played with the same record of what is secret (`Secrets`, derived
-from the rules' state); at every step with an open secret (and every few steps otherwise)
-the board now, the board at this seq and the one before, and the list are read by every
-viewer: each seat holder signed in through their seat's link, a stranger signed in with a
-key, and nobody. A seat's story since its last move (`section.since`) is read with them.
+The same engine games, with the same record of what is secret (`tests.secret_oracle`),
+are written into the server at the moments a secret is open; there, and after each of the
+next moves played through the API, the board now, the board at this seq and the one before,
+and the list are read by every viewer: each seat holder signed in through their seat's
+link, a stranger signed in with a key, and nobody. A seat's story since its last move
+(`section.since`) is read with them.
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ import pytest
 import engine
 from pbem import words
 from pbem.words.moves import log_text
-from tests.server.test_secrets import (
-    EVERY,
+from tests.secret_oracle import (
+    EngineGame,
+    Moment,
     Secrets,
-    SomeMovesAfterAReturn,
-    play_reading_everything,
+    play_in_engine,
     seed_with_face_up,
     take_a_card_back,
-    to_castillo,
 )
+from tests.server.positions import import_at
+from tests.server.test_secrets import played, special_pick  # noqa: F401 (a fixture)
 from tests.web.helpers import page, sign_in_seat
 from tests.web.html import Node, parse
 
@@ -140,62 +142,39 @@ def read_pages(viewers, game_id: int, seq: int, secrets: Secrets) -> Counter:
     return held
 
 
-def play_reading_pages(app, api, game_id, keys, colours, rng, prefer, until=None, lean=0.5):
-    viewers = page_viewers(app, api, game_id, keys, colours)
-    steps: dict = {"n": 0, "held": Counter()}
+def read_pages_at_and_play_on(app, api, game: EngineGame, moment: Moment, moves: int) -> Counter:
+    """The game written into the server at `moment`, its pages read by every viewer, then
+    after each of its next `moves` moves (played through the API) again; what the pages held
+    of others' secrets."""
+    game_id, keys = import_at(app, api, game, moment.seq)
+    viewers = page_viewers(app, api, game_id, keys, game.colours)
+    held = read_pages(viewers, game_id, moment.seq, moment.secrets)
+    for seq in range(moment.seq, min(moment.seq + moves, len(game.log))):
+        colour, move = game.log[seq]
+        response = api.post_moves(game_id, keys[colour], [move], seq, colour=colour)
+        assert response.status_code == 201, response.get_json()
+        held.update(read_pages(viewers, game_id, seq + 1, game.moments[seq + 1].secrets))
+    return held
 
-    def read_then_go_on(secrets: Secrets) -> bool:
-        steps["n"] += 1
-        if secrets.open_picks or secrets.returns or steps["n"] % EVERY == 0:
-            seq = api.get(f"/api/games/{game_id}").get_json()["seq"]
-            steps["held"].update(read_pages(viewers, game_id, seq, secrets))
-        return bool(until and until(secrets))
 
-    secrets, view = play_reading_everything(
-        app, api, game_id, keys, colours, rng, prefer, until=read_then_go_on, lean=lean
+@pytest.mark.parametrize("name", ["three", "two-colour"])
+def test_no_page_shows_a_viewer_anothers_secret(app, api, played, name):  # noqa: F811
+    game = played(name)
+    held = read_pages_at_and_play_on(
+        app, api, game, game.first("pick", lambda m: not special_pick(m)), moves=3
     )
-    read_pages(viewers, game_id, view["seq"], secrets)
-    return secrets, view, steps["held"]
-
-
-@pytest.mark.parametrize(
-    ("colours", "seed", "two_colour"),
-    [
-        (["red", "blue", "green"], 21, False),
-        (["red", "yellow", "green", "blue"], 23, True),
-    ],
-)
-def test_no_page_shows_a_viewer_anothers_secret(app, api, colours, seed, two_colour):
-    if two_colour:
-        game_id, keys = api.new_two_colour_game(colours, options={"rounds": 6})
-    else:
-        game_id, keys = api.new_game(colours, options={"rounds": 6})
-    _, view, held = play_reading_pages(
-        app, api, game_id, keys, colours, random.Random(seed), to_castillo
-    )
-    assert view["status"] == "finished"
+    held.update(read_pages_at_and_play_on(app, api, game, game.moments[-2], moves=1))
     assert held["log"], "no page ever showed a log entry of another's open secret pick"
     assert held["since"], "no page's story ever told another's open secret pick"
 
 
-def test_no_page_shows_which_power_card_came_back(app, api, monkeypatch):
+def test_no_page_shows_which_power_card_came_back(app, api):
     colours = ["red", "blue", "green"]
     seed = seed_with_face_up("power_card_return", colours)
-    monkeypatch.setattr("pbem.play.lifecycle.secrets.randbits", lambda bits: seed)
-    game_id, keys = api.new_game(colours)
-
-    secrets, view, held = play_reading_pages(
-        app,
-        api,
-        game_id,
-        keys,
-        colours,
-        random.Random(3),
-        take_a_card_back,
-        until=SomeMovesAfterAReturn(),
-        lean=0.95,
-    )
-    assert secrets.returns and view["status"] == "active"
+    game = play_in_engine(colours, seed, random.Random(3), take_a_card_back, lean=0.95)
+    back = game.first("return")
+    held = read_pages_at_and_play_on(app, api, game, back, moves=4)
+    held.update(read_pages_at_and_play_on(app, api, game, game.moments[back.seq + 8], moves=1))
     assert held["log"], "no page ever showed the log entry of another's taken-back card"
     assert held["since"], "no page's story ever told another's taken-back card"
 

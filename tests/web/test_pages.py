@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import sqlalchemy as sa
 
 import engine
 from engine.data import CASTILLO, REGIONS
@@ -25,7 +26,7 @@ from tests.web.helpers import (
     seat_link_for,
     sign_in_seat,
 )
-from tests.web.html import parse
+from tests.web.html import Node, parse
 
 
 def pending_colour(api, game_id: int) -> str:
@@ -462,6 +463,60 @@ def test_titles_and_names_are_escaped(app, api, client):
     assert doc.find("a", cls="me").text == attack
     assert doc.find("p", cls="flash").text == f"Signed in as {attack}."
     assert doc.find("title").text == f"{attack} · El Grande"
+
+
+#: A name and a title kept before names and titles were held to `pbem.texts`' rule: a
+#: U+202E left open in each would turn the words after it around, were it not isolated.
+OLD_NAME, OLD_TITLE = "Ann \u202ennA", "Cup \u202epuC"
+
+
+def _isolated(node: Node | None, text: str) -> bool:
+    """Whether `node` shows `text` in a `<bdi>` of its own."""
+    assert node is not None
+    return any(bdi.text == text for bdi in node.find_all("bdi"))
+
+
+def _kept_before_the_rule(app, game_id: int, colour: str) -> int:
+    """The game's title and its `colour` seat's holder's name as such a row holds them; the
+    holder's id."""
+    with app.app_context():
+        title = sa.text("UPDATE games SET title = :title WHERE id = :game")
+        db.session.execute(title, {"title": OLD_TITLE, "game": game_id})
+        holder = db.session.execute(
+            sa.text("SELECT player_id FROM seats WHERE game_id = :game AND colour = :colour"),
+            {"game": game_id, "colour": colour},
+        ).scalar_one()
+        name = sa.text("UPDATE players SET name = :name WHERE id = :id")
+        db.session.execute(name, {"name": OLD_NAME, "id": holder})
+        db.session.commit()
+        db.session.remove()
+    return holder
+
+
+def test_names_and_titles_are_isolated_wherever_a_page_shows_them(app, api, client):
+    game_id, keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
+    ann = _kept_before_the_rule(app, game_id, "red")
+    board = page(client, f"/games/{game_id}")
+    assert _isolated(board.find("div", cls="game-head").find("h1"), OLD_TITLE)
+    assert _isolated(board.find("p", cls="seated"), OLD_NAME)
+    assert _isolated(board.find("section", cls="players"), OLD_NAME)
+    row = page(client, "/").find("table", data_list="in-play").find("tr", data_game=str(game_id))
+    assert _isolated(row.find("td", cls="title"), OLD_TITLE)
+    assert _isolated(row.find("td", cls="players"), OLD_NAME)
+
+    play_random_game(api, game_id, keys, random.Random(3))
+    over = page(client, f"/games/{game_id}")
+    assert _isolated(over.find("section", cls="final-scoring"), OLD_NAME)
+    assert _isolated(over.find("div", cls="game-head").find("h1"), OLD_TITLE)
+    row = page(client, "/").find("table", data_list="finished").find("tr", data_game=str(game_id))
+    assert _isolated(row.find("td", cls="title"), OLD_TITLE)
+    record = page(client, f"/players/{ann}")
+    assert _isolated(record.find("h1"), OLD_NAME)
+    assert _isolated(record.find("tr", data_game=str(game_id)), OLD_TITLE)
+
+    sign_in_seat(app, client, game_id, "red")
+    me = page(client, "/me")
+    assert _isolated(me.find("h1"), OLD_NAME) and _isolated(me.find("a", cls="me"), OLD_NAME)
 
 
 def test_the_session_cookie_is_httponly_and_samesite_lax(app, api, client):

@@ -18,6 +18,7 @@ from pbem.extensions import db
 from pbem.play import accounts
 from pbem.store.models import Player
 from tests.server.conftest import table_snapshot
+from tests.server.test_bad_input import UNKEEPABLE
 from tests.web.helpers import queued_mails, text_part
 from tests.web.html import parse
 
@@ -250,3 +251,22 @@ def test_me_declares_an_absence_and_turns_a_games_mail_on_again(app, api, client
     unmute = {"csrf_token": token, "action": "unmute", "game": str(game_id)}
     assert client.post("/me", data=unmute).status_code == 303
     assert api.get("/api/players/me/preferences", key).get_json()["muted_games"] == []
+
+
+@pytest.mark.parametrize("bad", UNKEEPABLE.values(), ids=UNKEEPABLE)
+def test_a_newcomers_name_that_cannot_be_kept_is_refused_and_the_link_still_works(
+    app, client, clock, bad
+):
+    typed, says, _code = bad
+    ask(client, "olga@example.org")
+    link = link_in(mails_to(app, "olga@example.org")[0])
+    form = {"csrf_token": csrf(client, link)}
+    before = table_snapshot(app)
+    answer = client.post(link, data={**form, "name": typed})
+    assert answer.status_code == 422
+    page = parse(answer.get_data(as_text=True))
+    assert f"This name {says}" in page.find("p", cls="error").text
+    assert page.find("input", name="name") is not None  # asked again
+    assert table_snapshot(app) == before  # no player, and the link not spent
+    assert client.post(link, data={**form, "name": "Olga"}).status_code == 303
+    assert name_of(app, "olga@example.org") == "Olga"

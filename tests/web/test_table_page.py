@@ -89,6 +89,30 @@ def test_a_seat_writes_from_the_page_and_every_seat_sees_it_as_text(app, api):
         assert HOSTILE in mail.get_body(("plain",)).get_content()
 
 
+#: Words with characters of direction left open: U+202E (turns what follows around) and
+#: U+2066 (an isolate).
+TURNING = "\u202enoitceriD my way \u2066and yours"
+
+
+def test_words_with_characters_of_direction_are_kept_and_shown_isolated(app, api):
+    game_id, keys, clients = _seated(app, api)
+    assert _say(clients["red"], game_id, TURNING).status_code == 303
+    _say(clients["blue"], game_id, "and after it, mine")
+    doc = page(clients["green"], f"/games/{game_id}")
+    assert _words(doc) == [("red", "Red", TURNING), ("blue", "Blue", "and after it, mine")]
+    for item in doc.find("section", cls="table-talk").find_all("li", data_message=True):
+        # Each line's words and its writer's name take their own direction, apart from
+        # everything around them: the U+202E turns nothing of the next line or the name.
+        assert item.find("span", cls="words").get("dir") == "auto"
+        assert item.find("span", cls="who").get("dir") == "auto"
+    # The mail that passes it on carries it isolated in both parts.
+    to_green = [m for r, m in _outbox(app, "table_talk") if r.startswith("green-")]
+    mail = message_from_string(to_green[0], policy=policy.default)  # red's, written first
+    text = mail.get_body(("plain",)).get_content()
+    assert f"\u2068{TURNING}\u2069\u202c\u2069" in text
+    assert f"\u2068{TURNING}\u2069\u202c\u2069" in mail.get_body(("html",)).get_content()
+
+
 def test_the_public_and_a_stranger_see_no_table_and_cannot_write(app, api):
     game_id, keys, clients = _seated(app, api)
     _say(clients["red"], game_id, "only for the players")

@@ -41,8 +41,9 @@ class SeatInSchema(ma.Schema):
             + "); left out, the game's timing.takeover_bot"
         },
     )
-    name = ma.fields.String(
-        validate=ma.validate.Length(min=1, max=100),
+    name = Text(
+        100,
+        kind="name",
         metadata={
             "description": "With an email: the name the table sees for someone who has no "
             "account yet (they may choose another); one who has an account keeps their own"
@@ -90,7 +91,7 @@ class JoinMinimumsSchema(ma.Schema):
 
 
 class GameCreateSchema(ma.Schema):
-    title = Text(200, required=True)
+    title = Text(200, kind="title", required=True)
     seats = ma.fields.List(
         ma.fields.Nested(SeatInSchema),
         required=True,

@@ -8,7 +8,9 @@ from pbem.store.queries import MAX_ID
 
 class PlayerCreateSchema(ma.Schema):
     email = Address(required=True)
-    name = Text(100, required=True, metadata={"description": "How other players see you"})
+    name = Text(
+        100, kind="name", required=True, metadata={"description": "How other players see you"}
+    )
 
 
 class MailChoicesSchema(ma.Schema):

@@ -141,11 +141,14 @@
     return lines;
   }
   function talkSaid(after) {
-    // The words to the table after the one numbered `after`, as "Name: words" lines.
+    // The words to the table after the one numbered `after`, as "Name: words" lines, the
+    // name and the words each in an isolate (U+2068 ... U+2069): a line's U+202E turns
+    // nothing around it in the one sentence they are joined into.
     var lines = [];
     document.querySelectorAll("ol.talk li[data-message]").forEach(function (li) {
       if (parseInt(li.getAttribute("data-message"), 10) > after) {
-        lines.push(li.getAttribute("data-name") + ": " + li.querySelector(".words").textContent);
+        lines.push("\u2068" + li.getAttribute("data-name") + "\u2069: \u2068" +
+          li.querySelector(".words").textContent + "\u2069");
       }
     });
     return lines;
