@@ -270,7 +270,8 @@ def test_a_short_game_by_mail_names_each_rounds_cards_and_counts_its_rounds_one_
     """A 6-round game, red answering every mail by reply (its worked example), greedy house
     bots on the other seats: every power card mail names that round's five action cards as
     the engine's view at its seq has them face up; the panel, every mail and the API say
-    the general scorings come after rounds 2, 4 and 6, and each mail its round of 6."""
+    the general scorings come after rounds 2, 4 and 6, each mail its round of 6, and the
+    finished game's score chart counts six rounds."""
     monkeypatch.setattr(lifecycle, "secrets", SimpleNamespace(randbits=lambda _bits: seed))
     key = api.register(HUMAN, "Reader")
     seats = [{"email": HUMAN, "colour": "red"}]
@@ -328,6 +329,11 @@ def test_a_short_game_by_mail_names_each_rounds_cards_and_counts_its_rounds_one_
     log = api.get(f"/api/games/{game_id}/log", key).get_json()["moves"]
     general = [e for m in log for e in m["events"] if e["type"] == "general_scoring"]
     assert [e["round_number"] for e in general] == view["scoring_rounds"] == [2, 4, 6]
+    # The finished game's score chart counts the same rounds: the start, then 1 to 6.
+    finished = parse(api.client.get(f"/games/{game_id}").get_data(as_text=True))
+    chart = finished.find("figure", cls="score-chart")
+    ticks = [t.text for t in chart.find_all("text") if "round" in (t.get("class") or "")]
+    assert ticks == [str(n) for n in range(7)]
 
 
 def _answer(app, api, game_id: int, key: str, mails: list) -> None:
