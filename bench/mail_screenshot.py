@@ -123,6 +123,34 @@ def turn_mail(language: str = "en") -> tuple[str, str, engine.State, str]:
     return text, html, state, colour
 
 
+def power_card_mail(language: str = "en") -> tuple[str, str, engine.State, str]:
+    """The mid-game board played on to a round's power cards, two of them played: the
+    power card mail its next player gets, naming the round's five action cards."""
+
+    def asking(state: engine.State, events: engine.Events) -> bool:
+        pending = engine.pending(state)
+        return bool(pending) and pending[0]["kind"] == "power_card" and len(state.power_played) == 2
+
+    log: list[engine.LogEntry] = []
+    state, log = played_on(asking, log)
+    decision = engine.pending(state)[0]
+    colour = decision["player"]
+    last = max((e["seq"] for e in log if e["player"] == colour), default=0)
+    with _app().app_context():
+        mail = compose.decision_mail(
+            Recipient(1, f"{colour}@example.org", NAMES[colour], colour, language=language),
+            game_id=12,
+            title="Sunday league",
+            state=state,
+            decision=decision,
+            seq=len(log),
+            since=log[last:],
+            names=NAMES,
+        )
+    text, html = _parts(mail)
+    return text, html, state, colour
+
+
 def scoring_mail() -> tuple[str, str]:
     """The mail after the mid-game board's next general scoring, to its first colour."""
     state, log = played_on(
@@ -144,9 +172,9 @@ def scoring_mail() -> tuple[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Writes docs/mail-turn.png (desktop), docs/mail-turn-phone.png, docs/mail-scoring.png
-    and the text parts beside them (.txt), or into the folder given; with --language, the
-    turn mail in that language only."""
+    """Writes docs/mail-turn.png (desktop), docs/mail-turn-phone.png, docs/mail-scoring.png,
+    docs/mail-power-card.png (and -phone.png) and the text parts beside them (.txt), or into
+    the folder given; with --language, the turn mail in that language only."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?", type=Path, default=ROOT / "docs")
     parser.add_argument("--language", help="the turn mail in this language (de, fr, it, es, ru)")
@@ -163,6 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         scoring_text, scoring_html = scoring_mail()
         (folder / "mail-scoring.txt").write_text(scoring_text, encoding="utf-8")
         shots.append(("mail-scoring.png", scoring_html, WINDOW))
+        power_text, power_html, _, _ = power_card_mail()
+        (folder / "mail-power-card.txt").write_text(power_text, encoding="utf-8")
+        shots.append(("mail-power-card.png", power_html, WINDOW))
+        shots.append(("mail-power-card-phone.png", power_html, PHONE))
     with tempfile.TemporaryDirectory() as tmp:
         for name, part, window in shots:
             page = Path(tmp) / "mail.html"

@@ -41,6 +41,7 @@ def start_round(board: Board, events: Events) -> None:
         {
             "type": "round_started",
             "round": board.round,
+            "round_number": board.round_index + 1,
             "action_cards": [card for s in sorted(board.face_up) if (card := board.face_up[s])],
         }
     )
@@ -178,7 +179,9 @@ def next_round(board: Board, events: Events) -> None:
 
 
 def begin_general_scoring(board: Board, events: Events) -> None:
-    events.append({"type": "general_scoring", "round": board.round})
+    events.append(
+        {"type": "general_scoring", "round": board.round, "round_number": board.round_index + 1}
+    )
     pickers = [c for c in board.colours if board.count(c, CASTILLO) > 0]
     board.turn = None
     if pickers:

@@ -14,7 +14,7 @@ from typing import TypeVar, cast
 
 from engine import special
 from engine.board import Board, copy_json
-from engine.data import CASTILLO, COURT, PROVINCE, REGIONS
+from engine.data import CASTILLO, COURT, PROVINCE, REGIONS, SCORING_ROUNDS
 from engine.flow import can_place, team_results, winners
 from engine.moves import FORMS, Secrecy
 from engine.scoring import scoreboard
@@ -45,6 +45,8 @@ def view(board: Board, viewer: str | None) -> View:
         "round": board.round,
         "round_number": board.round_index + 1,
         "rounds_total": len(board.chart),
+        # The game's rounds after which a general scoring comes, in its own count.
+        "scoring_rounds": [i + 1 for i, chart in enumerate(board.chart) if chart in SCORING_ROUNDS],
         "chart": list(board.chart),
         "phase": board.phase,
         "king": board.king,

@@ -14,9 +14,11 @@ from engine import special_moves as _special_moves  # noqa: F401  (registers the
 from engine import cards as _cards  # noqa: F401  (registers every card's special action)
 # isort: on
 from engine.board import Board
+from engine.data import PLACES
 from engine.memo import per_call
 from engine.moves import IllegalMove, well_formed
 from engine.registry import RULES, rules_by_moment
+from engine.scoring import scoreboard
 from engine.special import action_for
 from engine.types import Events, Move
 
@@ -91,9 +93,24 @@ def default_move(board: Board, player: str) -> Move | None:
         # In the Castillo pick every legal move is one.
         picks = (m for m in moves if m["type"] == "castillo_pick" and m["region"] == home)
         return next(picks, moves[0])
+    if "place" in kinds:
+        # A turn's card places caballeros from court: a timed-out turn places them all, as
+        # its player would have, before it ends.
+        places = (m for m in moves if m["type"] == "place")
+        return min(places, key=lambda m: _placing_rank(board, player, m["to"]))
     # A veto window times out as `allow`; a turn ends; a special action under way ends
     # where the card allows, else takes its first listed step.
     for kind in ("allow", "choose_card", "end_special", "end_turn"):
         if kind in kinds:
             return next(m for m in moves if m["type"] == kind)
     return moves[0]
+
+
+def _placing_rank(board: Board, player: str, place: str) -> tuple[bool, int, int]:
+    """Where a timed-out turn places its next caballero, the least first: a place beside the
+    king where `player` is not first alone already, the one whose first value is highest
+    (a mobile scoreboard's if one lies there), then the board's order."""
+    here = board.in_place(place)
+    mine = here.get(player, 0)
+    first_alone = mine > 0 and all(mine > n for c, n in here.items() if c != player)
+    return first_alone, -scoreboard(board, place)[0], PLACES.index(place)

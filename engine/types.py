@@ -182,8 +182,14 @@ class HiddenMove(TypedDict):
 
 
 class RoundStartedEvent(TypedDict):
+    """A round began, with its action cards face up. `round_number` is the game's count of
+    its rounds (1 to `rounds_total`), what a person reads; `round` is the chart round (the
+    board's track, 1-9: a 6-round game plays chart rounds 2, 3, 5, 6, 8, 9). Events stored
+    before `round_number` was added lack it."""
+
     type: Literal["round_started"]
     round: int
+    round_number: NotRequired[int]
     action_cards: list[str]
 
 
@@ -203,8 +209,12 @@ class VetoExpiredEvent(TypedDict):
 
 
 class GeneralScoringEvent(TypedDict):
+    """A general scoring began, after the game's round `round_number` (chart round `round`:
+    3, 6 or 9)."""
+
     type: Literal["general_scoring"]
     round: int
+    round_number: NotRequired[int]
 
 
 class CastilloRevealedEvent(TypedDict):
@@ -680,13 +690,19 @@ class VetoView(TypedDict):
 
 
 class View(TypedDict):
-    """The game as one player (or, with `viewer` None, a spectator) may see it."""
+    """The game as one player (or, with `viewer` None, a spectator) may see it.
+
+    Its rounds are counted as a person reads them: round `round_number` of `rounds_total`,
+    a general scoring after each of `scoring_rounds` (a 6-round game: 2, 4 and 6). `round`
+    is the chart round (the board's track, 1-9), and `chart` the chart rounds the game
+    plays (a 6-round game: 2, 3, 5, 6, 8, 9); a kept Veto's `expires` is a chart round."""
 
     viewer: str | None
     colours: list[str]
     round: int
     round_number: int
     rounds_total: int
+    scoring_rounds: list[int]
     chart: list[int]
     phase: str
     king: str

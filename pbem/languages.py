@@ -16,7 +16,7 @@ are, and the board's names are read in all of these languages (`engine.names`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, date, datetime
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from babel.dates import format_skeleton, get_datetime_format
+from babel.lists import format_list
 from babel.numbers import format_percent, get_decimal_symbol, get_minus_sign_symbol
 from flask import Flask, current_app, g, has_app_context, has_request_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
@@ -236,6 +237,17 @@ def _utc(moment: datetime | str) -> datetime:
 @lru_cache(maxsize=4096)
 def _day_text(day: date, locale: str) -> str:
     return format_skeleton("yMMMd", day, locale=locale)
+
+
+def list_text(items: Sequence[str]) -> str:
+    """`items` as the language being rendered joins them in a sentence (Babel's: `2, 4, and
+    6`, `2, 4 und 6`, `2, 4 et 6`)."""
+    return _list_text(tuple(items), rendering_locale())
+
+
+@lru_cache(maxsize=1024)
+def _list_text(items: tuple[str, ...], locale: str) -> str:
+    return format_list(list(items), locale=locale)
 
 
 def number_text(value: float, digits: int = 1) -> str:

@@ -18,7 +18,17 @@ from pbem.errors import ServiceError
 from pbem.game.history import round_so_far
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
-from pbem.languages import LANGUAGES, _, in_language, known, language_of, lazy_, ngettext
+from pbem.languages import (
+    LANGUAGES,
+    _,
+    day_text,
+    in_language,
+    known,
+    language_of,
+    later,
+    lazy_,
+    ngettext,
+)
 from pbem.mailin.reading import COMMAND_WORDS, SENTENCE_MARKS, Inbound, veto_standing
 from pbem.notify import compose
 from pbem.notify.answers import Shown
@@ -116,8 +126,9 @@ def _away(mail: SeatMail, arguments: list[str]) -> None:
     mail.lines.append(
         lazy_(
             "You are away from %(start)s to %(end)s; your deadlines wait until you are back.",
-            start=f"{starts:%d %b %Y}",
-            end=f"{ends - timedelta(days=1):%d %b %Y}",
+            # The days as the answer's language writes them (Babel's), when it is written.
+            start=later(day_text, starts),
+            end=later(day_text, ends - timedelta(days=1)),
         )
     )
 

@@ -112,6 +112,7 @@ def render(template: str, **context: Any) -> tuple[str, str]:
         "help_examples": moves.help_examples,
         "command": moves.command,
         "notation_line": moves.notation_line,
+        "scoring_rounds_line": words.scoring_rounds_line,
         "reply_above": _(REPLY_ABOVE),
         **context,
     }
@@ -372,6 +373,10 @@ def decision_mail(
         "story": words.story(engine.visible_log(since, {colour}), names or {}, colour),
         "guide": words.guide(view, colour, decision, names),
         "cards": _cards_to_choose(state, view, decision),
+        # A power card is played for a place in the order of this round's turns: which
+        # action cards they choose from, and where the king stands.
+        "round_cards": words.round_cards(view) if decision["kind"] == "power_card" else [],
+        "king_line": words.king_line(view),
         "power_cards": [
             words.power_card_line(m["card"]) for m in legal if m["type"] == "play_power_card"
         ],
@@ -442,6 +447,9 @@ def scoring_mail(
             for colour, player in standings
         ],
         "over": over,
+        "view": view,
+        # The round it followed: the state is the next round's by now (or the game's end).
+        "scored_round": view["rounds_total"] if over else view["round_number"] - 1,
         "winners": [words.colour_name(colour) for colour in view.get("winners", [])],
         "teams": view.get("teams"),
         "link": game_link(game_id),
@@ -749,9 +757,11 @@ def table_talk_mail(
     colour: str | None = None,
     lines: Sequence[str],
     seq: int,
+    said_at: datetime | str | None = None,
 ) -> EmailMessage:
     """Words a player wrote to the table (`speaker`, at `colour`, named in the reader's
-    language), passed on in the game's thread."""
+    language), passed on in the game's thread, with when they were said (`said_at`, kept
+    by `when`; written in UTC, the zone named, as no player's zone is kept)."""
     if colour is not None:
         speaker = f"{speaker} ({words.colour_name(colour)})"
     context = {
@@ -759,6 +769,7 @@ def table_talk_mail(
         "game_id": game_id,
         "speaker": speaker,
         "lines": lines,
+        "said": deadline_text(said_at),
         "link": game_link(game_id),
     }
     return message(

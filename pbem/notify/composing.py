@@ -180,6 +180,7 @@ def table_talk(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Rea
         colour=payload["speaker_colour"],
         lines=payload["lines"],
         seq=payload["seq"],
+        said_at=payload.get("said_at"),  # a row queued before it was kept has none
     )
 
 

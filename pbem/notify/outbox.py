@@ -704,10 +704,11 @@ def table_talk(
     colour: str,
     lines: list[str],
     seq: int,
+    said_at: datetime | None = None,
 ) -> None:
-    """Words `colour`'s holder wrote to the table, to every other person in the game (once
-    each, to their first seat's thread), as their preferences say: a mail of its own, or a
-    part of their digest."""
+    """Words `colour`'s holder wrote to the table (at `said_at`), to every other person in
+    the game (once each, to their first seat's thread), as their preferences say: a mail of
+    its own, or a part of their digest."""
     seated = recipients(connection, game_id)
     speaker = next(r for r, _ in seated if r.colour == colour)
     # The speaker as named when they spoke, whoever holds the seat later.
@@ -720,7 +721,9 @@ def table_talk(
         if recipient.colour != first_colour(seated, recipient.player_id):
             continue
         if wants(preferences, game_id, "table_talk"):
+            # When, for the mail to say: a digest may gather words of days ago.
             payload = {"colour": recipient.colour, **said, "seq": seq}
+            payload["said_at"] = compose.when(said_at)
             rows.append(told_row(game_id, recipient, "table_talk", payload, preferences))
         if recipient.pushes and wants_push(preferences, game_id, "table_talk"):
             pushed.append((recipient.player_id, "table_talk", {**said}))

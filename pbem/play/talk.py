@@ -87,7 +87,15 @@ def _say(
         for line in lines
     ]
     ids = list(connection.execute(insert(_talk).returning(_talk.c.id), rows).scalars())
-    outbox.table_talk(connection, game_id=game_id, title=title, colour=colour, lines=lines, seq=seq)
+    outbox.table_talk(
+        connection,
+        game_id=game_id,
+        title=title,
+        colour=colour,
+        lines=lines,
+        seq=seq,
+        said_at=moment,
+    )
     return ids
 
 

@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 import jinja2
 from markupsafe import Markup, escape
 
-from engine.data import CASTILLO, REGIONS, SCORING_ROUNDS
+from engine.data import CASTILLO, REGIONS
 from pbem import jinja, languages, words
 from pbem.languages import N_, _, rendering_locale
 from pbem.paths import TEMPLATES_DIR
@@ -287,11 +287,7 @@ def panel_context(
     colours = list(view["colours"])
     players = view["players"]
     viewer = view.get("viewer")
-    chart = list(view.get("chart") or [])
-    round_now = view["round"]
     over = view.get("phase") == "over"
-    # Scoring after the current round counts as still to come until the game is over.
-    scorings = [] if over else [r for r in chart if r >= round_now and r in SCORING_ROUNDS]
     pending_by = _pending_by_colour(view)
     rows = []
     for colour in colours:
@@ -319,13 +315,12 @@ def panel_context(
         for colour, kinds in pending_by.items()
     ]
     return {
-        "round_number": view.get("round_number", round_now),
+        "round_number": view["round_number"],
         "rounds_total": view["rounds_total"],
-        "chart_round": round_now,
-        "short_game": view["rounds_total"] != len(SCORING_ROUNDS) * 3,
         "phase": _named(PHASE_NAMES, view["phase"]) if view.get("phase") else "",
         "over": over,
-        "scorings": scorings,
+        # In the game's own count of its rounds, as the mails say it.
+        "scorings": words.scoring_rounds_line(view),
         "king_region": place_name(view["king"]) if view.get("king") else "",
         "action_cards": _action_cards(view["action_cards"]),
         "players": rows,
@@ -338,7 +333,11 @@ def panel_context(
         "hand": hand,
         "pending": pending,
         "veto_holders": [
-            {**colour_chip(v["player"]), "name": names.get(v["player"], v["player"]), **v}
+            {
+                **colour_chip(v["player"]),
+                "name": names.get(v["player"], v["player"]),
+                "until": words.round_of_chart(view, v["expires"]),
+            }
             for v in view.get("veto", {}).get("holders", [])
         ],
         "winners": [{**colour_chip(c), "name": names.get(c, c)} for c in view.get("winners", [])],
@@ -346,11 +345,16 @@ def panel_context(
 
 
 def _deadline(iso: str | None) -> dict[str, str] | None:
-    """A deadline as the page shows it: ISO 8601 for the script (which writes it in the
-    reader's time zone), and in UTC for a page read without it."""
-    if iso is None:
-        return None
-    moment = datetime.fromisoformat(iso)
+    """A deadline as the page shows it (`moment_shown`)."""
+    return None if iso is None else moment_shown(iso)
+
+
+def moment_shown(moment: datetime | str) -> dict[str, str]:
+    """A moment (a deadline, when words were said) as the page shows it: ISO 8601 for the
+    script (which writes it in the reader's time zone), and in UTC, the zone named, for a
+    page read without it (no player's zone is kept)."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
     # Stored in UTC; SQLite hands a moment back without its zone.
     moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     return {"iso": moment.isoformat(), "text": wording.moment_text(moment)}
@@ -409,12 +413,10 @@ def _panel_macros() -> Any:
 
 
 _ROUND_FIELDS = (
-    "chart_round",
+    "round_number",
     "over",
     "winners",
-    "round_number",
     "rounds_total",
-    "short_game",
     "phase",
     "scorings",
     "king_region",

@@ -40,7 +40,15 @@ from pbem.play.talk import LONGEST as LONGEST_WORDS
 from pbem.play.talk import OPEN_STATUSES
 from pbem.store.models import Game, Seat
 from pbem.web.beside import Beside, beside, signed
-from pbem.web.board import PLACES, Chip, NamedChip, board_svg, colour_chip, panel_html
+from pbem.web.board import (
+    PLACES,
+    Chip,
+    NamedChip,
+    board_svg,
+    colour_chip,
+    moment_shown,
+    panel_html,
+)
 from pbem.web.links import link
 from pbem.web.signin import Reader, SignedIn
 from pbem.web.wording import card_text, colour_name
@@ -857,6 +865,7 @@ class TalkShown(NamedChip):
     id: int
     text: str
     seq: int
+    said: dict[str, str]  # when (`board.moment_shown`): a game lasts weeks
 
 
 @dataclass(frozen=True)
@@ -887,7 +896,14 @@ def table_shown(
         return None
     found, kept = table.talk_and_notes(page.game_id, player_id, TALK_SHOWN + 1)
     messages: list[TalkShown] = [
-        {**colour_chip(m.colour), "id": m.id, "name": m.name, "text": m.text, "seq": m.seq}
+        {
+            **colour_chip(m.colour),
+            "id": m.id,
+            "name": m.name,
+            "text": m.text,
+            "seq": m.seq,
+            "said": moment_shown(m.created_at),
+        }
         for m in found[-TALK_SHOWN:]
     ]
     return TableShown(

@@ -10,12 +10,13 @@ from typing import Any, TypedDict
 
 import engine
 from engine.data import INTRIGUE_QUOTAS, KING_CARD, NEIGHBOURS, POWER_CARDS, REGIONS
-from pbem.languages import N_, _, ngettext
+from pbem.languages import N_, _, list_text, ngettext
 from pbem.timing import policy
 from pbem.words.moves import notation_line
 from pbem.words.names import (
     caballeros,
     capitalised,
+    card_short_text,
     card_text,
     card_title,
     colour_name,
@@ -54,6 +55,32 @@ def face_up_cards(view: engine.View) -> list[FaceUpCard]:
             }
         )
     return cards
+
+
+class RoundCard(TypedDict):
+    """One of a round's five action cards, as a power card's decision lists them: its
+    stack's number (the caballeros it places), its name and its special action in a few
+    words."""
+
+    stack: int
+    card: str
+    title: str
+    text: str
+
+
+def round_cards(view: engine.View) -> list[RoundCard]:
+    """The round's action cards still face up, in stack order, each in a few words: what a
+    power card is played for (the higher card chooses among them first)."""
+    face_up = sorted(view["action_cards"]["face_up"], key=lambda c: c["stack"])
+    return [
+        {
+            "stack": c["stack"],
+            "card": c["card"],
+            "title": card_title(c["card"]),
+            "text": card_short_text(c["card"]),
+        }
+        for c in face_up
+    ]
 
 
 #: The moves a worked example prefers, first first: a whole turn that draws, chooses a card
@@ -173,6 +200,29 @@ def power_card_line(card: int) -> str:
     )
 
 
+def scoring_rounds_line(view: Mapping[str, Any]) -> str:
+    """After which of the game's rounds the general scorings come, in the game's own count
+    of its rounds (a 6-round game's: after rounds 2, 4 and 6, never the chart's 3, 6, 9),
+    and whether this round ends with one: the panel's words and the mails' alike."""
+    rounds = view["scoring_rounds"]
+    line: str = ngettext(
+        "General scoring after round %(rounds)s of %(total)s.",
+        "General scoring after rounds %(rounds)s of %(total)s.",
+        len(rounds),
+        rounds=list_text([str(r) for r in rounds]),
+        total=view["rounds_total"],
+    )
+    if view["phase"] != "over" and view["round_number"] in rounds:
+        line += " " + _("This round ends with one.")
+    return line
+
+
+def round_of_chart(view: Mapping[str, Any], chart_round: int) -> int:
+    """A chart round (a kept Veto's `expires`) in the game's own count of its rounds."""
+    chart = list(view["chart"])
+    return chart.index(chart_round) + 1 if chart_round in chart else chart_round
+
+
 def king_neighbours(view: Mapping[str, Any]) -> list[str]:
     """Where caballeros may be placed: the regions bordering the king's, and the Castillo."""
     return [place_name(r) for r in REGIONS if r in NEIGHBOURS[view["king"]]] + [_("the Castillo")]
@@ -190,14 +240,15 @@ def _pick_guide(
         count = view["castillo"]["caballeros"].get(colour, 0)
         return [
             ngettext(
-                "General scoring: your %(num)d caballero in the Castillo goes to the region you "
-                "pick now (never the king's). Picks stay secret until the last is in, and you "
-                "may change yours until then.",
-                "General scoring: your %(num)d caballeros in the Castillo go, all together, to "
-                "the region you pick now (never the king's). Picks stay secret until the last "
-                "is in, and you may change yours until then.",
+                "The Castillo is scored first; then your %(num)d caballero there goes to the "
+                "region you pick now (never the king's), and every region is scored with it "
+                "there.",
+                "The Castillo is scored first; then your %(num)d caballeros there go, all "
+                "together, to the region you pick now (never the king's), and every region is "
+                "scored with them there.",
                 count,
-            )
+            ),
+            _("Picks stay secret until the last is in, and you may change yours until then."),
         ]
     special = view["special"]
     if special is None:
@@ -215,9 +266,56 @@ def _pick_guide(
     if kind == "secret_pick":
         return [
             said,
+            *_secret_pick_does(view, colour, special),
             _("Your pick stays secret until the last is in; you may change it until then."),
         ]
     return [said, _('Write one "return court" or "return <region>" line for each caballero.')]
+
+
+def _secret_pick_does(
+    view: Mapping[str, Any], colour: str, special: Mapping[str, Any]
+) -> list[str]:
+    """What the reader's own secret pick does, by the card that asks it (the card's text
+    says it of everyone)."""
+    card = special["card"]
+    if card == "secret_two_from_region":
+        return [
+            _(
+                "Pick a region holding at least 2 of your caballeros (one holding a single "
+                "caballero only if none holds 2), not the king's: 2 of yours there go back "
+                "to your province."
+            )
+        ]
+    if card == "secret_all_from_region":
+        return [
+            _(
+                "Pick a region holding your caballeros, not the king's: all of yours there "
+                "go back to your province."
+            )
+        ]
+    if card == "eviction":
+        region = special["choices"].get("region")
+        if region is None:
+            return []
+        count = view["regions"][region]["caballeros"].get(colour, 0)
+        return [
+            ngettext(
+                "Your %(num)d caballero in %(region)s must leave it: pick the region it goes "
+                "to (neither %(region)s nor the king's).",
+                "Your %(num)d caballeros in %(region)s must leave it: pick the region they "
+                "all go to (neither %(region)s nor the king's).",
+                count,
+                region=place_name(region),
+            )
+        ]
+    if card == "secret_scoring":
+        return [
+            _(
+                "Pick any region, the king's too: once every pick is in, each region that "
+                "one player alone picked is scored."
+            )
+        ]
+    return []
 
 
 def plan_step(step: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
@@ -339,9 +437,11 @@ def intrigue_moves_left(view: Mapping[str, Any]) -> tuple[int, int] | None:
 
 
 def _chosen(turn: Mapping[str, Any], court: int) -> str:
-    """A turn after its card: the caballeros it may still place, and its special action."""
+    """A turn after its card: the caballeros it may still place (none once its special
+    action is under way, or placing closed: a turn's two actions are not split), and its
+    special action."""
     card = turn["card"]
-    left = min(turn["place_limit"] - turn["placed"], court)
+    left = min(turn["place_limit"] - turn["placed"], court) if turn["can_place"] else 0
     parts = []
     if left > 0:
         parts.append(
@@ -369,6 +469,75 @@ def _chosen(turn: Mapping[str, Any], court: int) -> str:
     return _("You chose %(card)s: %(parts)s.", card=card_title(card), parts=parts[0])
 
 
+#: The cards that hit the opponents one after another, in the order their player chooses
+#: with `target` (Italian rules 9.2: "il giocatore che l'ha scelta decide l'ordine"); who is
+#: hit first matters once a Veto may stop the action part way.
+_ORDERED_CARDS = frozenset(
+    {
+        "decay_all_court",
+        "decay_three_court",
+        "secret_two_from_region",
+        "secret_all_from_region",
+        "eviction",
+    }
+)
+#: The cards that hit every opponent at once: in the two-colour variant, only the one of the
+#: opponent's colours their player names with `target`.
+_EVERY_OPPONENT_CARDS = frozenset({"king_rages", "secret_scoring"})
+
+
+def _target_order(view: Mapping[str, Any], colour: str, names: Mapping[str, str]) -> list[str]:
+    """For the player planning a card that hits opponents, while `target` is theirs to
+    answer: what its order decides, and whom to name now (first, or next)."""
+    special = view.get("special")
+    if not special or special["player"] != colour or special["stage"] != "planning":
+        return []
+    card, choices = special["card"], special.get("choices") or {}
+    title = card_title(card)
+    if card == "eviction" and "region" not in choices:
+        return []  # the region first: the card's own text asks for it
+    hit = [c for c in choices.get("targets", []) if c != colour]
+    if "teams" in view:
+        if card not in _ORDERED_CARDS | _EVERY_OPPONENT_CARDS or hit:
+            return []
+        return [
+            _(
+                "%(card)s hits one of your opponent's two colours: choose which (\"target "
+                '<colour>").',
+                card=title,
+            )
+        ]
+    if card not in _ORDERED_CARDS:
+        return []
+    if card == "eviction":
+        first = _(
+            "You named %(region)s: %(card)s hits your opponents there one after another, in "
+            "the order you choose, and a Veto may stop it before it reaches the later ones.",
+            region=place_name(choices["region"]),
+            card=title,
+        )
+    else:
+        first = _(
+            "%(card)s hits your opponents one after another, in the order you choose, and a "
+            "Veto may stop it before it reaches the later ones.",
+            card=title,
+        )
+    if not hit:
+        return [
+            first,
+            _('Choose whom it hits first ("target <colour>"); the last follows by itself.'),
+        ]
+    after = ", ".join(who(c, names, colour) for c in hit)
+    return [
+        first,
+        _(
+            'Choose whom it hits next, after %(hit)s ("target <colour>"); the last follows by '
+            "itself.",
+            hit=after,
+        ),
+    ]
+
+
 def _power_card_guide(view: Mapping[str, Any]) -> list[str]:
     played = [
         f"{colour_name(c)} {p['power_card']}"
@@ -384,6 +553,16 @@ def _power_card_guide(view: Mapping[str, Any]) -> list[str]:
     if played:
         lines.append(_("Played this round: %(cards)s.", cards=", ".join(played)))
     return lines
+
+
+def king_line(view: Mapping[str, Any]) -> str:
+    """Where the king is, and so where caballeros from court may go (until a card moves
+    him)."""
+    return _(
+        "The king is in %(place)s: caballeros may be placed in %(places)s.",
+        place=place_name(view["king"]),
+        places=", ".join(king_neighbours(view)),
+    )
 
 
 def guide(
@@ -435,6 +614,7 @@ def guide(
         )
     elif turn["card"] is not None:
         lines.append(_chosen(turn, player["court"]))
+        lines += _target_order(view, colour, names or {})
         left = intrigue_moves_left(view)
         if left is not None:
             lines.append(
@@ -447,13 +627,9 @@ def guide(
                     total=left[1],
                 )
             )
-    lines.append(
-        _(
-            "The king is in %(place)s: caballeros may be placed in %(places)s.",
-            place=place_name(view["king"]),
-            places=", ".join(king_neighbours(view)),
-        )
-    )
+    if turn["step"] != "act" or turn["can_place"]:
+        # Once placing is over (the special action began), where they might go is not asked.
+        lines.append(king_line(view))
     return lines
 
 

@@ -82,7 +82,9 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         source=_place(m, "from"),
         place=_place(m, "to"),
     ),
-    "target": lambda m: _("target %(colour)s", colour=colour_name(str(m["player"]))),
+    # Whom the card hits next, in the order its player chooses (one colour of two, in the
+    # two-colour variant).
+    "target": lambda m: _("hit %(colour)s next", colour=colour_name(str(m["player"]))),
     "remove_caballero": lambda m: _(
         "remove %(colour)s from %(place)s", colour=_colour(m), place=_place(m, "region")
     ),

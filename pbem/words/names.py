@@ -88,6 +88,44 @@ CARD_TEXTS: dict[str, str] = {
 }
 
 
+#: Each action card's special action in a few words, for a list of a round's five cards
+#: where its whole line (`CARD_TEXTS`) would not fit: the power card mail's.
+CARD_SHORT_TEXTS: dict[str, str] = {
+    "intrigue_own_region": N_("spread all yours out of one region"),
+    "intrigue_court_two": N_("2 more from your court, anywhere"),
+    "intrigue_court_two_or_own_region": N_("2 more from your court, or spread a region of yours"),
+    "intrigue_five_from_region": N_("move up to 5 of any colours out of one region"),
+    "intrigue_three_foreign": N_("move up to 3 opponents' caballeros"),
+    "intrigue_three_any": N_("move up to 3 caballeros of any colours"),
+    "intrigue_two_own_two_foreign": N_("move 2 of yours and 2 opponents'"),
+    "intrigue_four_own": N_("move up to 4 of your caballeros"),
+    "intrigue_four_any": N_("move up to 4 caballeros of any colours"),
+    "veto": N_("keep it to stop a special action"),
+    "decay_all_court": N_("opponents send their whole court to the province"),
+    "decay_three_court": N_("opponents send 3 from court to the province"),
+    "king_rages": N_("opponents return 3 caballeros to the province"),
+    "one_from_each_opponent": N_("1 of each opponent's from a region to the province"),
+    "secret_two_from_region": N_("opponents return 2 from a region they pick in secret"),
+    "secret_all_from_region": N_("opponents empty a region they pick in secret"),
+    "score_chosen_region": N_("score a region of your choice"),
+    "score_four_regions": N_("score the regions whose first value is 4"),
+    "score_five_regions": N_("score the regions whose first value is 5"),
+    "score_six_seven_regions": N_("score the regions whose first value is 6 or 7"),
+    "score_castillo": N_("score the Castillo"),
+    "score_first_places": N_("every sole first place scores"),
+    "score_most_caballeros": N_("score the region with the most caballeros"),
+    "score_fewest_caballeros": N_("score the region with the fewest caballeros"),
+    "mobile_scoreboard": N_("lay or move a mobile scoreboard"),
+    "royal_adviser": N_("move the king to a neighbouring region"),
+    "eviction": N_("opponents leave a region you name, for one they pick in secret"),
+    "grande": N_("move your grande"),
+    "power_card_return": N_("a power card you played back to your hand"),
+    "court_two": N_("2 from your province to your court"),
+    "secret_scoring": N_("secret picks: a region picked once is scored"),
+    "king": N_("move the king to any region"),
+}
+
+
 #: The colours as prose names them (the notation keeps them English).
 COLOUR_NAMES: dict[str, str] = {
     "red": N_("red"),
@@ -113,6 +151,13 @@ def card_text(card: str) -> str:
     """An action card's special action in a line, in the current language ("" if none)."""
     text = CARD_TEXTS.get(card, "")
     return _(text) if text else ""
+
+
+def card_short_text(card: str) -> str:
+    """An action card's special action in a few words (`CARD_SHORT_TEXTS`), in the current
+    language; its whole line where it has none."""
+    text = CARD_SHORT_TEXTS.get(card)
+    return _(text) if text else card_text(card)
 
 
 def place_name(place: str) -> str:

@@ -203,7 +203,8 @@ _SENTENCES: dict[str, Sentence] = {
     "general_scoring": lambda e, n, p: _("General scoring:"),
     "round_started": lambda e, n, p: _(
         "Round %(round)s began; the action cards face up: %(cards)s.",
-        round=e["round"],
+        # The game's own count (a 6-round game's 1-6), the chart round for an older event.
+        round=e.get("round_number", e["round"]),
         cards=", ".join(card_title(c) for c in e["action_cards"]),
     ),
     "game_over": lambda e, n, p: _("The game is over."),

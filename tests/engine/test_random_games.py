@@ -12,6 +12,7 @@ import engine
 from engine.bots import RandomBot
 from engine.data import CABALLEROS_PER_COLOUR, CARD_STACKS, COLOURS
 from engine.rng import Rng
+from engine.scoring import scoreboard
 
 GAMES = 300
 TWO_COLOUR_GAMES = 30
@@ -180,6 +181,40 @@ def test_default_moves_alone_finish_a_game(players):
         state, _ = engine.apply(state, player, move)
         steps += 1
     assert steps < 2000 and engine.winners(state)
+
+
+@pytest.mark.parametrize("seed", [3, 11, 23])
+def test_a_timed_out_turn_places_what_its_card_lets_it_place(seed):
+    """A turn played by default moves takes its caballeros, chooses a card, and places as
+    many as that card and the court allow beside the king: each where the player is not
+    first alone yet if there is such a place, of those the highest first value."""
+    state = engine.new_game(["red", "blue", "green"], seed=seed)
+    while engine.pending(state)[0]["kind"] != "turn":
+        player = engine.pending(state)[0]["player"]
+        state, _ = engine.apply(state, player, engine.default_move(state, player))
+    player = engine.pending(state)[0]["player"]
+    placed: list[str] = []
+    allowed = None
+    while any(p["player"] == player for p in engine.pending(state)):
+        move = engine.default_move(state, player)
+        if move["type"] == "place":
+            if allowed is None:
+                allowed = min(state.turn["place_limit"], state.count(player, "court"))
+            places = [m["to"] for m in engine.legal_moves(state, player) if m["type"] == "place"]
+            open_places = [p for p in places if not _first_alone(state, player, p)] or places
+            assert move["to"] in open_places
+            assert scoreboard(state, move["to"])[0] == max(
+                scoreboard(state, p)[0] for p in open_places
+            )
+            placed.append(move["to"])
+        state, _ = engine.apply(state, player, move)
+    assert placed and len(placed) == allowed
+
+
+def _first_alone(state, player: str, place: str) -> bool:
+    here = state.in_place(place)
+    mine = here.get(player, 0)
+    return mine > 0 and all(mine > n for c, n in here.items() if c != player)
 
 
 GAME_IN_A_PROCESS = """

@@ -239,15 +239,28 @@ def test_general_scoring_without_castillo_caballeros_needs_no_pick(game):
 def test_the_short_game_plays_chart_rounds_2_3_5_6_8_9_with_three_scorings():
     rounds, scorings = [], []
     state = engine.new_game(THREE, seed=9, options={"rounds": 6})
-    rounds.append(engine.view(state, None)["round"])
+    view = engine.view(state, None)
+    rounds.append(view["round"])
+    numbers = [view["round_number"]]  # the game's own count, which people read
+    assert view["scoring_rounds"] == [2, 4, 6] and view["rounds_total"] == 6
     bot_state, log = play_random_game(THREE, seed=9, options={"rounds": 6}, bot_seed=4)
     for player, move in log:
         state, events = engine.apply(state, player, move)
         rounds += [e["round"] for e in events if e["type"] == "round_started"]
-        scorings += [e["round"] for e in events if e["type"] == "general_scoring"]
-    assert rounds == [2, 3, 5, 6, 8, 9]
-    assert scorings == [3, 6, 9]
+        numbers += [e["round_number"] for e in events if e["type"] == "round_started"]
+        scorings += [
+            (e["round"], e["round_number"]) for e in events if e["type"] == "general_scoring"
+        ]
+        if any(e["type"] == "round_started" for e in events):
+            assert engine.view(state, "red")["round_number"] == numbers[-1]
+    assert rounds == [2, 3, 5, 6, 8, 9] and numbers == [1, 2, 3, 4, 5, 6]
+    assert scorings == [(3, 2), (6, 4), (9, 6)]
     assert engine.is_over(state) and state == bot_state
+
+
+def test_the_whole_game_scores_after_its_rounds_3_6_and_9():
+    view = engine.view(engine.new_game(THREE, seed=9), None)
+    assert view["scoring_rounds"] == [3, 6, 9] and view["chart"] == list(range(1, 10))
 
 
 def test_game_end_winners_share_a_tie():

@@ -410,6 +410,29 @@ def test_a_pick_answers_its_decision_after_others_moved_and_may_be_changed(
 # -- commands --------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("fr", "du 20 déc. 2030 au 3 janv. 2031"), ("de", "vom 20. Dez. 2030 bis 3. Jan. 2031")],
+)
+def test_the_away_answer_writes_its_days_in_the_readers_language(
+    mail_app, mail_api, smtp, language, said
+):
+    game_id, keys, seats = start(mail_app, mail_api)
+    (colour,) = to_move(mail_api, game_id)
+    mail = latest_with_moves(smtp, seats[colour])
+    chosen = mail_api.client.put(
+        "/api/players/me/preferences",
+        json={"language": language},
+        headers=mail_api.auth(keys[colour]),
+    )
+    assert chosen.status_code == 200
+    inbound(mail_app, reply(mail, "away 2030-12-20 2031-01-03", sender=seats[colour]))
+    deliver(mail_app)
+    text = " ".join(body_text(smtp.inbox.to(seats[colour])[-1]).split())
+    # Its months its own (Babel's dates, as a deadline's), never English ones.
+    assert said in text and "Dec" not in text, text
+
+
 def test_commands(mail_app, mail_api, smtp):
     game_id, keys, seats = start(mail_app, mail_api)
     (colour,) = to_move(mail_api, game_id)
@@ -433,7 +456,7 @@ def test_commands(mail_app, mail_api, smtp):
     result, text = command("help?")  # asked, not words for the table
     assert (result.outcome, result.reason) == ("answered", "help") and "Play by reply" in text
     result, text = command("away 2030-12-20 2031-01-03")
-    assert "You are away from 20 Dec 2030 to 03 Jan 2031" in text
+    assert "You are away from Dec 20, 2030 to Jan 3, 2031" in text
     result, text = command("away tomorrow")
     assert '"away": write it' in text
     result, text = command("bot")

@@ -119,13 +119,27 @@ def test_the_panel_shows_the_viewers_hand_only():
         assert f'<span class="power-card-chip">{card}</span>' in mine
 
 
+def test_a_short_games_panel_counts_its_rounds_one_way():
+    """A 6-round game's panel says its own round and after which of its rounds the
+    general scorings come (2, 4 and 6), never the chart's rounds (2; 3, 6 and 9)."""
+    state = engine.new_game(COLOURS, seed=4, options={"rounds": 6})
+    view = engine.view(state, "blue")
+    root = ET.fromstring(str(panel_html(view)))
+    section = root.find(".//section[@data-round]")
+    assert section.get("data-round") == "1"
+    assert "".join(section.find("h2").itertext()) == "Round 1 of 6"
+    assert "chart" not in "".join(section.itertext())
+    said = section.find("p[@class='scorings']").text
+    assert said == "General scoring after rounds 2, 4, and 6 of 6."
+
+
 def test_the_panel_lists_round_cards_scores_and_whose_turn():
     state = engine.new_game(COLOURS, seed=4)
     view = engine.view(state, "blue")
     due = "2026-12-01T18:30:00+00:00"
     html = str(panel_html(view, deadlines={view["pending"][0]["player"]: due}))
     root = ET.fromstring(html)  # the partial is well-formed too
-    assert root.find(".//section[@data-round]").get("data-round") == str(view["round"])
+    assert root.find(".//section[@data-round]").get("data-round") == str(view["round_number"])
     cards = root.findall(".//section[@class='action-cards']//li")
     expected = sorted(c["stack"] for c in view["action_cards"]["face_up"])
     assert [int(li.get("data-stack")) for li in cards] == expected
@@ -140,7 +154,7 @@ def test_the_panel_lists_round_cards_scores_and_whose_turn():
     assert [li.get("data-colour") for li in waiting] == [p["player"] for p in view["pending"]]
     assert "due Tue, Dec 1, 18:30 UTC" in "".join(waiting[0].itertext())
     assert waiting[0].find(".//time").get("data-deadline") == due
-    assert "General scoring after" in html and "round 3" in html
+    assert "General scoring after rounds 3, 6, and 9 of 9." in html
 
 
 def test_taken_action_cards_name_who_took_them():

@@ -73,6 +73,25 @@ def test_a_veto_window_shows_its_plan_beside_the_choices(browser, live, app, api
     assert log[legal["seq"]]["move"] == {"type": "allow"} and log[legal["seq"]]["player"] == colour
 
 
+def test_words_to_the_table_say_when_in_the_readers_time_zone(browser, live, app, api):  # noqa: F811
+    game_id, keys = api.new_game(["red", "blue", "green"])
+    said = api.client.post(
+        f"/api/games/{game_id}/messages", json={"text": "Hola"}, headers=api.auth(keys["red"])
+    )
+    assert said.status_code == 201
+    moment = datetime.fromisoformat(said.get_json()["created_at"])
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    try:
+        open_seat_link(browser, app, game_id, "blue")
+        (time,) = by_css(browser, "ol.talk time[data-local]")
+        tokyo = moment.astimezone(ZoneInfo("Asia/Tokyo"))
+        assert datetime.fromisoformat(time.get_attribute("datetime")) == moment
+        assert f"{tokyo.day}" in time.text and f"{tokyo:%H:%M}" in time.text, time.text
+        assert "GMT+9" in time.text and "UTC" not in time.text, time.text
+    finally:
+        browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "UTC"})
+
+
 def test_cards_deadlines_and_a_scoring_as_chromium_shows_them(browser, live, app, api):  # noqa: F811
     game_id, keys = api.new_game(["red", "blue", "green"])
     rng = random.Random(9)

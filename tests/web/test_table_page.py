@@ -231,3 +231,41 @@ def test_notes_past_their_size_are_refused_and_given_back(app, api):
     assert "at most 10000" in doc.find("p", cls="error").text
     assert doc.find("textarea", id="notes-text").text == long
     assert table_snapshot(app) == before
+
+
+def test_words_to_the_table_say_when_on_the_page_in_the_mail_and_in_a_digest(app, api):
+    """A game lasts weeks: each word to the table says when it was said, on the page (in
+    UTC, the zone named, and as a <time> the page's script writes in the reader's zone),
+    in the mail that passes it on and in a digest's part, in the reader's language."""
+    game_id, keys, clients = _seated(app, api)
+    said_prefs = api.client.put(
+        "/api/players/me/preferences",
+        json={"digest_hours": 24, "language": "de"},
+        headers=api.auth(keys["green"]),
+    )
+    assert said_prefs.status_code == 200
+    set_now(app, T0 + timedelta(days=3, hours=6, minutes=5))
+    try:
+        assert _say(clients["red"], game_id, "Buenos días").status_code == 303
+    finally:
+        set_now(app, None)
+    doc = page(clients["blue"], f"/games/{game_id}")
+    (item,) = doc.find("section", cls="table-talk").find_all("li", data_message=True)
+    when = item.find("time", cls="said")
+    assert when.get("datetime") == when.get("data-local") == "2026-12-04T18:05:00+00:00"
+    assert when.text == "Fri, Dec 4, 18:05 UTC"
+    with app.app_context():
+        sender.compose_queued()
+        rows = db.session.execute(
+            sa.text(
+                "SELECT status, message FROM outbox WHERE kind = 'table_talk' ORDER BY id"
+            )
+        ).all()
+        db.session.remove()
+    parts = {status: message for status, message in rows}
+    mail = message_from_string(parts["queued"], policy=policy.default)  # blue's, at once
+    text = " ".join(mail.get_body(("plain",)).get_content().split())
+    assert 'wrote to the table in "' in text and "on Fri, Dec 4, 2026, 18:05 UTC:" in text
+    assert "on Fri, Dec 4, 2026, 18:05 UTC:" in mail.get_body(("html",)).get_content()
+    # Green's words wait for their digest, in German: its part says when too.
+    assert "am Fr., 4. Dez. 2026, 18:05 UTC an den Tisch" in " ".join(parts["digest"].split())

@@ -37,11 +37,11 @@
     });
   }
   function deadlines() {
-    // In the reader's own time zone (the page says UTC without this script), in the page's
-    // language rather than the browser's.
+    // Deadlines and when words were said to the table, in the reader's own time zone (the
+    // page says UTC without this script), in the page's language rather than the browser's.
     var language = document.documentElement.lang || undefined;
-    document.querySelectorAll("time[data-deadline]").forEach(function (time) {
-      var moment = new Date(time.getAttribute("data-deadline"));
+    document.querySelectorAll("time[data-deadline], time[data-local]").forEach(function (time) {
+      var moment = new Date(time.getAttribute("data-deadline") || time.getAttribute("data-local"));
       if (isNaN(moment)) return;
       time.textContent = moment.toLocaleString(language, {
         weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
@@ -98,6 +98,7 @@
     document.addEventListener("pbem:page-updated", sources);
     document.addEventListener("pbem:page-updated", places);
     document.addEventListener("pbem:page-updated", deadlines);
+    document.addEventListener("pbem:talk-updated", deadlines);
     var keys = { ArrowLeft: "previous-move", ArrowRight: "next-move", Home: "start", End: "now",
                  PageUp: "previous-round", PageDown: "next-round" };
     document.addEventListener("keydown", function (event) {
@@ -195,6 +196,9 @@
   }
   function swapTalkOnly(html, talkBefore) {
     swapTalk(new DOMParser().parseFromString(html, "text/html"));
+    // The words' times in the reader's zone; not page-updated, which would bind the board's
+    // places a second time.
+    document.dispatchEvent(new Event("pbem:talk-updated"));
     var words = talkSaid(talkBefore);
     var live = document.querySelector("p.live");
     if (live && words.length) live.textContent = live.getAttribute("data-at-table") + " " + words.join("; ");
