@@ -192,7 +192,7 @@ _PICK: dict[str, tuple[str, str]] = {
 
 #: The King's move, by card: a step to a neighbour (Royal adviser), or anywhere (King).
 _KING = {
-    "royal_adviser": N_("move the king on to %(place)s, next to his region"),
+    "royal_adviser": N_("move the king on to the neighbouring region %(place)s"),
     "king": N_("put the king in %(place)s"),
 }
 

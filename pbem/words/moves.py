@@ -59,13 +59,26 @@ def _card(move: Mapping[str, Any]) -> str:
 
 
 def _returned(move: Mapping[str, Any]) -> str:
-    where = term("court") if move["from"] == "court" else _place(move, "from")
-    said: str = _("send a caballero from %(place)s back to the province", place=where)
-    return said
+    if move["from"] == "court":
+        said: str = _("send a caballero from court back to the province")
+        return said
+    return _("send a caballero from %(place)s back to the province", place=_place(move, "from"))
 
 
 def _colour(move: Mapping[str, Any]) -> str:
     return colour_name(str(move["colour"]))
+
+
+def _moved(move: Mapping[str, Any]) -> str:
+    if move["from"] == move["to"]:  # the intrigue that empties a region may put some back
+        said: str = _("put a caballero back in %(place)s", place=_place(move, "to"))
+        return said
+    return _(
+        "move %(colour)s from %(source)s to %(place)s",
+        colour=_colour(move),
+        source=_place(move, "from"),
+        place=_place(move, "to"),
+    )
 
 
 #: The moves said in one sentence of their fields.
@@ -90,12 +103,7 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "name %(place)s for the special action", place=_place(m, "region")
     ),
     "special_option": lambda m: _option(str(m["option"])),
-    "move_caballero": lambda m: _(
-        "move %(colour)s from %(source)s to %(place)s",
-        colour=_colour(m),
-        source=_place(m, "from"),
-        place=_place(m, "to"),
-    ),
+    "move_caballero": _moved,
     "target": lambda m: _("target %(colour)s", colour=colour_name(str(m["player"]))),
     "remove_caballero": lambda m: _(
         "send a caballero of %(colour)s from %(place)s back to the province",
@@ -218,7 +226,7 @@ def moves_text(moves: Sequence[Mapping[str, Any]], card: str | None) -> list[str
 #: Moves a mail's list glosses with their words: those whose line does not say what they
 #: do (a region named, an opponent next, a pick), and every move of a special action, which
 #: does what its card says.
-_GLOSSED = SPECIAL_KINDS | {"castillo_pick"}
+_GLOSSED = (SPECIAL_KINDS - {"skip_special"}) | {"castillo_pick"}
 #: The notation's column in a mail's list of moves, before a gloss.
 _GLOSS_COLUMN = 30
 

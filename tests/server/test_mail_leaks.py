@@ -38,6 +38,7 @@ from pbem.notify import addresses, compose, header_fields, outbox, sender
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Notification, Seat
 from tests.server.conftest import Api, empty_tables
+from tests.server.helpers import said_forms
 from tests.server.test_secrets import Secrets, server_state
 
 POWER_CARDS = range(1, 14)
@@ -394,10 +395,13 @@ def check_row(app, row, moved, secrets: Secrets, seats, title, game_id, rng) -> 
     for phase, owner, _, region in secrets.open_picks:
         if owner not in person:
             pick = {"castillo": "castillo_pick", "special": "secret_pick"}[phase]
-            assert engine.format_move({"type": pick, "region": region}) not in told
+            # Neither in the notation nor in words, under any card (the mails are English).
+            for said in said_forms({"type": pick, "region": region}):
+                assert said not in told, said
     for owner, _, card in secrets.returns:
         if owner not in person:
-            assert engine.format_move({"type": "return_power_card", "card": card}) not in told
+            for said in said_forms({"type": "return_power_card", "card": card}):
+                assert said not in told, said
     # The same mail, composed with every other person's secrets scrambled.
     other = scrambled(state, sorted(person), rng)
     recipient = Recipient(player_id, holder[1], holder[2], colour)
