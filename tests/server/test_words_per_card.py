@@ -107,7 +107,10 @@ def steps(state: engine.State, most: int = 40):
     seen = set()
     for _ in range(most):
         asked = [
-            (p["player"], [m for m in engine.legal_moves(state, p["player"]) if m["type"] in ASKING])
+            (
+                p["player"],
+                [m for m in engine.legal_moves(state, p["player"]) if m["type"] in ASKING],
+            )
             for p in engine.pending(state)
         ]
         asked = [(player, moves) for player, moves in asked if moves]
