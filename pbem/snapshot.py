@@ -257,13 +257,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
     planned = _plan_to_a_place(client, turn, keys, seat)
     intrigue = new_game("Evening game", 11, 0)
     _play_to_an_intrigue(client, intrigue, keys, random.Random(11))
-    # A scoring card chosen, its region still to name; and the same card's region scored.
-    to_score = new_game("Market day", 13, 0)
-    scorer = _play_to_a_scoring_card(client, to_score, keys, random.Random(13), score=False)
-    scored_by_card = new_game("Market day, later", 13, 0)
-    scorer_after = _play_to_a_scoring_card(
-        client, scored_by_card, keys, random.Random(13), score=True
-    )
+    by_card = _scoring_card_scenes(client, keys, new_game, seat)
     # Words at the table of the game the board shows, from two of its players.
     for colour, words in (("yellow", "Good luck all!"), ("green", "Watch out for Aragon.")):
         auth = {"Authorization": f"Bearer {keys[colour]}"}
@@ -295,8 +289,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         "organise": ([f"{base}/games/{mid}/organise"], ""),
         "turn-plan": ([seat(turn)[1], f"{base}/games/{turn}/plan?{planned}"], ""),
         "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
-        "scoring-card": ([seat(to_score, scorer)[1]], ""),
-        "scored-by-card": ([seat(scored_by_card, scorer_after)[1]], ""),
+        **by_card,
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
         "finished": ([f"{base}/games/{done}"], ""),
         # Rosa's record after the season and the cup, and the standings they make.
@@ -440,6 +433,25 @@ def _bots_round_after_a_turn(app: Flask, client: Any, key: str) -> int:
         body = {"expected_seq": view["seq"], "moves": [move]}
         client.post(f"/api/games/{game_id}/moves", json=body, headers=auth)
     raise RuntimeError("round 4 never came")
+
+
+def _scoring_card_scenes(
+    client: Any,
+    keys: dict[str, str],
+    new_game: Callable[..., int],
+    seat: Callable[[int, str], tuple[str, str]],
+) -> dict[str, tuple[list[str], str]]:
+    """A scoring card chosen, its region still to name (its buttons say "score ..."); and
+    the same card's region scored: the page after it, its breakdown first."""
+    scenes = {}
+    for name, title, score in (
+        ("scoring-card", "Market day", False),
+        ("scored-by-card", "Market day, later", True),
+    ):
+        game_id = new_game(title, 13, 0)
+        colour = _play_to_a_scoring_card(client, game_id, keys, random.Random(13), score=score)
+        scenes[name] = ([seat(game_id, colour)[1]], "")
+    return scenes
 
 
 def _play_to_a_scoring_card(
