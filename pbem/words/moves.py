@@ -1,6 +1,9 @@
-"""Moves in words, in the reader's language: for the page's buttons and log, and for the
-mails' help, which gives each line of the notation beside what it does. Beside the engine's
-notation (`notation_line`, what players write), never instead of it."""
+"""Moves in words, in the reader's language: for the page's buttons, log and plan, the
+story and the answers, each said as what it does under the card that asks it
+(`card_moves`); and for the mails, which list each legal move in the notation with what it
+does beside it (`move_lines`), and whose help gives each line of the notation beside what it
+does. Beside the engine's notation (`notation_line`, what players write), never instead of
+it."""
 
 from __future__ import annotations
 
