@@ -38,18 +38,26 @@ from tests.server.mailin_helpers import reply
 from tests.server.test_mail_in import inbound
 from tests.web.helpers import sign_in_seat
 from tests.web.html import parse
+from tests.web.test_no_internal_words import KINDS
 from tests.web.test_pseudo_language import visible_text
 
 #: Ids that are also the game's words in English prose ("the king", "your grande", "a
 #: veto", "place", "allow"): a line may say them.
 ALSO_WORDS = {"king", "veto", "grande", "place", "target", "allow"}
-#: The engine's ids a reader never reads outside the lines that show what to type.
-IDS = sorted({*CARD_STACKS, *engine.MOVE_TYPES, "court_two", "own_region", *PLACES} - ALSO_WORDS)
-IDENTIFIER = re.compile(r"\b(" + "|".join(IDS) + r")\b")
+#: The engine's ids a reader never reads outside the lines that show what to type: the
+#: cards', the moves', the options', the places', and the decisions' kinds besides.
+IDS = {*CARD_STACKS, *engine.MOVE_TYPES, "court_two", "own_region", *PLACES}
+IDS = (IDS | {kind for kind in KINDS if "_" in kind}) - ALSO_WORDS
+#: An id, a None, or a turn's step as a view names it ("(draw)").
+IDENTIFIER = re.compile(r"\b(" + "|".join(sorted(IDS)) + r"|None)\b|(\((?:draw|act|special)\))")
 #: The blocks that tell what was played and what happened: words only, every line.
 TOLD = ("Played:", "Since your last move:", "This round so far:")
 HUMAN = "reader@example.org"
 SEED = 905_117  # a seed no other test plays
+
+
+def ids_in(text: str) -> list[str]:
+    return [match[0] for match in IDENTIFIER.finditer(text)]
 
 
 def shows_what_to_type(line: str, state: engine.State, colour: str) -> bool:
@@ -76,10 +84,12 @@ def identifiers(text: str, state: engine.State, colour: str, told: tuple[str, ..
         line = raw.strip()
         strict = line in told or (strict and bool(line))
         said = [line]
+        if not IDENTIFIER.search(line):
+            continue  # nothing to find, whatever the line is
         if not strict:
             said = [c for c in re.split(r" {2,}", line) if not shows(c, state, colour)]
             said = [_before_example(c, state, colour) for c in said]
-        found += [(match, raw) for part in said for match in IDENTIFIER.findall(part)]
+        found += [(match, raw) for part in said for match in ids_in(part)]
     return found
 
 
@@ -128,9 +138,7 @@ def test_no_move_or_effect_is_told_with_an_identifier_in_any_language(words_app,
                     told += words.played_lines(shown, names, reader)
                     for entry, card in zip(shown, words.cards_of(shown), strict=True):
                         told.append(words.entry_words(entry, card, own=False))
-                    found[language, reader] = sorted(
-                        {m for line in told for m in IDENTIFIER.findall(line)}
-                    )
+                    found[language, reader] = sorted({m for line in told for m in ids_in(line)})
                     assert len(told) > len(log), (language, reader)
     assert {key: ids for key, ids in found.items() if ids} == {}
 
@@ -255,12 +263,12 @@ class Seat:
         assert answer.status_code == 200, answer.get_json()
 
     def state(self) -> engine.State:
+        """The game now, secrets and all (what a line of the notation is read against)."""
         with self.app.app_context():
-            game = self.api.get(f"/api/games/{self.game_id}").get_json()
-            seed = db.session.execute(
-                sa.text("SELECT seed FROM games WHERE id = :id"), {"id": self.game_id}
-            ).scalar_one()
-            state = current_state(self.game_id, seed, game["seq"])
+            seq, seed = db.session.execute(
+                sa.text("SELECT seq, seed FROM games WHERE id = :id"), {"id": self.game_id}
+            ).one()
+            state = current_state(self.game_id, seed, seq)
             db.session.remove()
         return state
 
@@ -306,12 +314,12 @@ class Seat:
         self.answered_with_results += bool(named)
         self.scorings_told += any(ev["type"] == "score" for e in played for ev in e["events"])
 
-    def read_page(self, client) -> None:
-        """The seat's page in its language: no identifier in what it says."""
-        client.get(f"/language/{self.language}")
+    def read_page(self, client, language: str) -> None:
+        """The seat's page in `language`: no identifier in what it says."""
+        client.get(f"/language/{language}")
         html = client.get(f"/games/{self.game_id}").get_data(as_text=True)
         doc = parse(html)
-        with self.app.app_context(), in_language(self.language):
+        with self.app.app_context(), in_language(language):
             told = tuple(_(head) for head in TOLD)
         found = identifiers(visible_text(doc), self.state(), "red", told)
         # The story, the log's words (beside its notation), the guide, the buttons and what
@@ -323,9 +331,9 @@ class Seat:
         strict += [node.text for node in doc.find_all("p", cls="flash")]
         buttons = doc.find_all("button")
         strict += [node.text for node in buttons] + [node.get("title") or "" for node in buttons]
-        found += [(m, line) for line in strict for m in IDENTIFIER.findall(line)]
+        found += [(m, line) for line in strict for m in ids_in(line)]
         if found:
-            self.found[f"{self.language} page"] = found
+            self.found[f"{language} page {len(self.found)}"] = found
 
 
 def new_game(api: Api, monkeypatch) -> tuple[int, str]:
@@ -349,24 +357,32 @@ def test_a_game_by_mail_says_every_result_in_words_in_six_languages(game_app, mo
     page_client = game_app.test_client()
     sign_in_seat(game_app, page_client, game_id, "red")
     rng = random.Random(SEED)
-    spoken = []
+    spoken: list[str] = []
+    pages_read = 0
     for _step in range(300):
         with game_app.app_context():
             sweep()  # the bots play
             db.session.remove()
         view = api.get(f"/api/games/{game_id}").get_json()
         language = list(LANGUAGES)[(view["round_number"] - 1) % len(LANGUAGES)]
-        if language != seat.language or not spoken:
+        new_round = language != seat.language or not spoken
+        if new_round:
             seat.speak(language)
             spoken.append(language)
         seat.read_mails()
         if view["status"] != "active":
             break
         if any(p["player"] == "red" for p in view["pending"]):
-            seat.read_page(page_client)
+            # The page in the seat's language; in all six at a round's first decision.
+            for each in LANGUAGES if new_round else [language]:
+                seat.read_page(page_client, each)
+                pages_read += 1
             seat.answer(rng)
     assert view["status"] == "finished", view["status"]
     seat.read_mails()  # the game's end
+    for each in LANGUAGES:  # the final scoring's page
+        seat.read_page(page_client, each)
+    assert pages_read > 40, pages_read
     assert set(spoken) == set(LANGUAGES), spoken
     assert seat.answered_with_results >= 5 and seat.scorings_told >= 1, (
         seat.answered_with_results,
