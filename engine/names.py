@@ -9,7 +9,8 @@ notation writes: see `engine.notation.WRITTEN`). The ids
 Where the names come from:
 
 - English (`en`) is what pages and mails show today: the board's names, and each card's id
-  as words (`Score castillo`; the King card `King`).
+  as words (`Score five regions`; the King card `King`; the Castillo, a name, capitalised:
+  `Score Castillo`).
 - German (`de`): the regions are the German names the Hans im Glück rules use (Galicien,
   Altkastilien, Neukastilien, Katalonien, Sevilla, Granada, Valencia), with Baskenland and
   Aragonien, the standard German names. The cards' titles are the German ones printed on the
@@ -254,7 +255,7 @@ CARD_NAMES: dict[str, Names] = {
         "Подсчет: области по шесть и семь",
     ),
     "score_castillo": Names(
-        "Score castillo",
+        "Score Castillo",
         "Sonderwertung: Castillo",
         "Décompte : Castillo",
         "Assegnazione di Punti: Castillo",

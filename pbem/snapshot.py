@@ -139,14 +139,15 @@ DESKTOP, PHONE = (1366, 900), (390, 844)
 LANGUAGE_SCENES = ("board", "new-game")
 
 
-def pages(out_dir: Path, language: str | None = None) -> None:
+def pages(out_dir: Path, language: str | None = None, only: list[str] | None = None) -> None:
     """The pages of a served game, each at a laptop's size (`web-NAME.png`) and a phone's
     (`web-NAME-phone.png`), from a real server on a throwaway SQLite database: a seat's
     board mid-game (with words at the table), the games that need players, an invitation
     mail, the home page, `/me`, `/games/new` and a game's organiser page signed in, a turn
     being planned, an intrigue under way, a scoring opened in the log, and a finished game.
     With `language`, the browser asks for that language, and only LANGUAGE_SCENES are taken
-    (`web-NAME-LANGUAGE.png`, `web-NAME-LANGUAGE-phone.png`)."""
+    (`web-NAME-LANGUAGE.png`, `web-NAME-LANGUAGE-phone.png`). With `only`, only the scenes
+    of those names."""
     with tempfile.TemporaryDirectory() as tmp:
         # Rosa makes more games than a day allows a stranger: the season behind the ratings.
         app = create_app(
@@ -159,6 +160,8 @@ def pages(out_dir: Path, language: str | None = None) -> None:
         app.config["PBEM_BASE_URL"] = base
         threading.Thread(target=server.serve_forever, daemon=True).start()
         scenes = _scenes(app, client, base, Path(tmp))
+        if only:
+            scenes = {k: v for k, v in scenes.items() if k in only}
         if language:
             scenes = {f"{k}-{language}": v for k, v in scenes.items() if k in LANGUAGE_SCENES}
         try:
@@ -254,6 +257,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
     planned = _plan_to_a_place(client, turn, keys, seat)
     intrigue = new_game("Evening game", 11, 0)
     _play_to_an_intrigue(client, intrigue, keys, random.Random(11))
+    by_card = _scoring_card_scenes(client, keys, new_game, seat)
     # Words at the table of the game the board shows, from two of its players.
     for colour, words in (("yellow", "Good luck all!"), ("green", "Watch out for Aragon.")):
         auth = {"Authorization": f"Bearer {keys[colour]}"}
@@ -285,6 +289,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         "organise": ([f"{base}/games/{mid}/organise"], ""),
         "turn-plan": ([seat(turn)[1], f"{base}/games/{turn}/plan?{planned}"], ""),
         "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
+        **by_card,
         "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
         "finished": ([f"{base}/games/{done}"], ""),
         # Rosa's record after the season and the cup, and the standings they make.
@@ -430,6 +435,76 @@ def _bots_round_after_a_turn(app: Flask, client: Any, key: str) -> int:
     raise RuntimeError("round 4 never came")
 
 
+def _scoring_card_scenes(
+    client: Any,
+    keys: dict[str, str],
+    new_game: Callable[..., int],
+    seat: Callable[[int, str], tuple[str, str]],
+) -> dict[str, tuple[list[str], str]]:
+    """A scoring card chosen, its region still to name (its buttons say "score ..."); and
+    the same card's region scored: the page after it, its breakdown first."""
+    scenes = {}
+    for name, title, score in (
+        ("scoring-card", "Market day", False),
+        ("scored-by-card", "Market day, later", True),
+    ):
+        game_id = new_game(title, 13, 0)
+        colour = _play_to_a_scoring_card(client, game_id, keys, random.Random(13), score=score)
+        scenes[name] = ([seat(game_id, colour)[1]], "")
+    return scenes
+
+
+def _play_to_a_scoring_card(
+    client: Any, game_id: int, keys: dict[str, str], rng: random.Random, *, score: bool
+) -> str:
+    """Random moves until a seat's turn in round 2 or later may take Score chosen region: it
+    takes all the caballeros it may and the card, and (`score`) names the region most
+    colours hold to score. The seat's colour."""
+    for _ in range(3000):
+        view = client.get(f"/api/games/{game_id}").get_json()
+        colour = view["pending"][0]["player"]
+        auth = {"Authorization": f"Bearer {keys[colour]}"}
+        legal = client.get(f"/api/games/{game_id}/legal-moves", headers=auth).get_json()
+        takes = [m for m in legal["moves"] if m["type"] == "take_caballeros"]
+        cards = [m for m in legal["moves"] if m.get("card") == "score_chosen_region"]
+        later = view["round_number"] >= 2
+        if later and takes and _face_up(view, "score_chosen_region"):
+            move = max(takes, key=lambda m: m["count"])
+        elif later and cards:
+            _play(client, game_id, auth, legal["seq"], cards[0])
+            if score:
+                _score_the_fullest(client, game_id, auth)
+            return str(colour)
+        else:
+            move = rng.choice(legal["moves"])
+        _play(client, game_id, auth, legal["seq"], move)
+    raise RuntimeError("Score chosen region never came to a seat")
+
+
+def _face_up(view: dict[str, Any], card: str) -> bool:
+    return any(c["card"] == card for c in view["action_cards"]["face_up"])
+
+
+def _play(client: Any, game_id: int, auth: dict[str, str], seq: int, move: Any) -> None:
+    client.post(
+        f"/api/games/{game_id}/moves", json={"expected_seq": seq, "moves": [move]}, headers=auth
+    )
+
+
+def _score_the_fullest(client: Any, game_id: int, auth: dict[str, str]) -> None:
+    """Name, for the card's scoring, the region most colours hold (then most caballeros):
+    a breakdown with ranks."""
+    view = client.get(f"/api/games/{game_id}", headers=auth).get_json()
+    legal = client.get(f"/api/games/{game_id}/legal-moves", headers=auth).get_json()
+    regions = [m for m in legal["moves"] if m["type"] == "special_region"]
+    held = {
+        r: (len([n for n in v["caballeros"].values() if n]), sum(v["caballeros"].values()))
+        for r, v in view["regions"].items()
+    }
+    fullest = max(regions, key=lambda m: held.get(m["region"], (0, 0)))
+    _play(client, game_id, auth, legal["seq"], fullest)
+
+
 def _play_to_an_intrigue(
     client: Any, game_id: int, keys: dict[str, str], rng: random.Random
 ) -> None:
@@ -461,11 +536,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--language", help="pages: the board and /games/new only, as a browser in it asks"
     )
+    parser.add_argument(
+        "--only", action="append", help="pages: only the scene of this name (again for more)"
+    )
     args = parser.parse_args(argv)
     out_dir = args.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     if args.what == "pages":
-        pages(out_dir, args.language)
+        pages(out_dir, args.language, args.only)
         return 0
     shots = {
         "board-midgame.png": engine.view(midgame(), "red"),

@@ -161,13 +161,22 @@ def _board(mail: SeatMail, arguments: list[str]) -> None:
 
 
 def _log(mail: SeatMail, arguments: list[str]) -> None:
-    # What this seat may see of them: others' secret picks hidden until revealed.
+    # What this seat may see of them: others' secret picks hidden until revealed. The round
+    # from its start holds the card each of its turns chose, which their moves answered.
     shown = round_so_far(mail.game_id, [mail.colour])
-    mail.shown.log = [Later(partial(_log_line, e)) for e in shown]
+    cards = words.cards_of(shown)
+    mail.shown.log = [
+        Later(partial(_log_line, entry, card, mail.colour))
+        for entry, card in zip(shown, cards, strict=True)
+    ]
 
 
-def _log_line(entry: Mapping[str, Any]) -> str:
-    return f"{entry['seq']}. {entry['player']}: {compose.describe_log_entry(entry)}"
+def _log_line(entry: Mapping[str, Any], card: str | None, reader: str) -> str:
+    """A move of the round in words, as what it did under `card`, by its colour's name, and
+    below it what it made happen."""
+    move, effects = words.played_entry(entry, card, {}, reader)
+    said = f"{entry['seq']}. {words.colour_name(entry['player'])}: {move}"
+    return "\n    ".join([said, *effects])
 
 
 def _plan(mail: SeatMail, arguments: list[str]) -> None:

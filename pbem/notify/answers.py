@@ -17,7 +17,7 @@ from pbem.notify import compose
 from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
 from pbem.words import ASKS
-from pbem.words.moves import notation_line
+from pbem.words.moves import move_lines
 
 #: What others' pending decisions are called, in words (public: every view lists them).
 KINDS = {
@@ -62,7 +62,7 @@ class AnswerContext(PendingNow):
     recipient: Recipient
     game_id: int
     title: str
-    played: list[str]
+    played: list[Any]  # each move played in words, with what it did below it (`Later`)
     lines: list[str]
     board: Any
     log: list[Any] | None
@@ -115,7 +115,10 @@ def pending_now(state: engine.State, colour: str) -> PendingNow:
         waiting = lazy_("you.")
     else:
         waiting = Later(lambda: f"{named}.") if others else None
-    moves = [Later(partial(notation_line, m)) for m in engine.legal_moves(state, colour)]
+    legal = engine.legal_moves(state, colour)
+    card = words.card_in_play(engine.view(state, colour))
+    # Each in the notation as the answer's reader writes it, with what it does (its gloss).
+    moves = [Later(partial(_move_line, m, card)) for m in legal]
     asks: Any = (
         lazy_(ASKS.get(mine["kind"], N_("A decision is yours.")))
         if mine
@@ -131,6 +134,11 @@ def pending_now(state: engine.State, colour: str) -> PendingNow:
             )
         )
     return {"waiting": waiting, "moves": moves, "asks": asks}
+
+
+def _move_line(move: engine.Move, card: str | None) -> str:
+    (line,) = move_lines([move], card)
+    return line
 
 
 def _owed(state: engine.State, colour: str) -> int:

@@ -33,7 +33,7 @@ from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
 from pbem.words import ASKS, moves, place_name, term
 from pbem.words.board import board_table
-from pbem.words.moves import notation_line
+from pbem.words.moves import move_lines, moves_text, notation_line
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -317,11 +317,17 @@ def deadline_text(deadline: datetime | str | None) -> str | None:
         return str(deadline)
 
 
-def describe_log_entry(entry: Mapping[str, Any]) -> str:
-    """A log entry as its reader may see it, in the notation (a hidden one by its type)."""
-    if entry.get("hidden"):  # its kind alone, in words ("Castillo disk (secret)")
-        return words.secret_move(entry["move"]["type"])
-    return notation_line(entry["move"])
+def log_lines(
+    entries: Sequence[Mapping[str, Any]], before: str | None = None, reader: str | None = None
+) -> list[tuple[Mapping[str, Any], str, list[str]]]:
+    """Log entries as `reader` may see them (`engine.visible_log`), each with its move in
+    words, as what it did under the card that asked it (a hidden one by its kind), and what
+    it made happen. `before`: the action card in play before the first."""
+    told = []
+    for entry, card in zip(entries, words.cards_of(entries, before=before), strict=True):
+        move, effects = words.played_entry(entry, card, {}, reader)
+        told.append((entry, move, effects))
+    return told
 
 
 @in_recipients_language
@@ -354,7 +360,8 @@ def decision_mail(
         decision,
     )
     legal = engine.legal_moves(state, colour)
-    moves = [notation_line(m) for m in legal]
+    card = words.card_in_play(view)
+    moves = move_lines(legal, card)
     asks = _(ASKS.get(decision["kind"], N_("A decision is yours.")))
     context = {
         "recipient": recipient,
@@ -370,7 +377,9 @@ def decision_mail(
         "bank": words.bank_text(bank) if bank is not None else None,
         "link": game_link(game_id, recipient),
         "seq": seq,
-        "story": words.story(engine.visible_log(since, {colour}), names or {}, colour),
+        "story": words.story(
+            engine.visible_log(since, {colour}), names or {}, colour, after=card
+        ),
         "guide": words.guide(view, colour, decision, names),
         "cards": _cards_to_choose(state, view, decision),
         # A power card is played for a place in the order of this round's turns: which
@@ -557,9 +566,14 @@ def moves_mail(
     title: str,
     entries: Sequence[Mapping[str, Any]],
     seq: int,
+    before: str | None = None,
 ) -> EmailMessage:
-    """Every move preference: what another seat just played, as the recipient may see it."""
-    lines = [f"{words.colour_name(e['player'])}: {describe_log_entry(e)}" for e in entries]
+    """Every move preference: what another seat just played, as the recipient may see it,
+    in words, with what it made happen (`before`: the action card in play before it)."""
+    lines = []
+    for entry, move, effects in log_lines(entries, before, recipient.colour):
+        lines.append(f"{words.colour_name(entry['player'])}: {move}")
+        lines += [f"  {effect}" for effect in effects]
     context = {"title": title, "game_id": game_id, "lines": lines, "link": game_link(game_id)}
     return message(
         recipient,
@@ -583,7 +597,7 @@ def public_summary(
     (for webhooks, which post where anyone in a channel may read)."""
     view = engine.view(state, None)
     lines = [f"[El Grande #{game_id}] {title}"]
-    lines += [f"{e['player']}: {describe_log_entry(e)}" for e in entries]
+    lines += [f"{e['player']}: {move}" for e, move, _effects in log_lines(entries)]
     if scored:
         awards = [e for e in scored if e["type"] == "score"]
         lines += [f"{a['player']} +{a['points']} in {place_name(a['place'])}" for a in awards]
@@ -696,14 +710,17 @@ def timed_out_mail(
     moves: list[engine.Move],
     seq: int,
     bot_now: bool,
+    card: str | None = None,
 ) -> EmailMessage:
-    """Your time ran out: what the server played for you (a Veto window: it closed)."""
+    """Your time ran out: what the server played for you, in words, as what each move did
+    under `card`, the action card in play before them (a Veto window: it closed)."""
     context = {
         "recipient": recipient,
         "title": title,
         "game_id": game_id,
         "window": kind == "veto_window",
-        "moves": [notation_line(m) for m in moves],
+        # In words: the moves played, not lines to write.
+        "moves": moves_text(moves, card),
         "bot_now": bot_now,
         "link": game_link(game_id),
     }

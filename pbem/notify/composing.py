@@ -119,12 +119,15 @@ def reminder(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads
 def every_move(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
     """The moves after `after` up to `seq`, as the seats the row names (`seen`) may see them."""
     entries = reads.log(game.id, payload["after"], payload["seq"])
+    before = reads.state(game, payload["after"])
     return compose.moves_mail(
         to,
         game_id=game.id,
         title=game.title,
         entries=engine.visible_log(entries, set(payload["seen"])),
         seq=payload["seq"],
+        # The card in play before them, which their first moves may answer (public).
+        before=words.card_in_play(engine.view(before, None)),
     )
 
 
@@ -168,6 +171,7 @@ def timed_out(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Read
         moves=payload["moves"],
         seq=payload["seq"],
         bot_now=payload["bot_now"],
+        card=payload.get("card"),  # queued before it was kept: read as no card
     )
 
 

@@ -642,9 +642,10 @@ def timed_out(
     moves: list[engine.Move],
     seq: int,
     bot_now: bool,
+    card: str | None = None,
 ) -> None:
-    """Tell a seat what the server played when its time ran out; if a bot now takes the
-    seat, tell everyone."""
+    """Tell a seat what the server played when its time ran out (`card`: the action card in
+    play before, which its moves answered); if a bot now takes the seat, tell everyone."""
     seated = recipients(connection, game.id)
     recipient, preferences = next((r, p) for r, p in seated if r.colour == seat.colour)
     if wants(preferences, game.id, "decision"):
@@ -654,6 +655,7 @@ def timed_out(
             "moves": moves,
             "seq": seq,
             "bot_now": bot_now,
+            "card": card,
         }
         queue(connection, present([told_row(game.id, recipient, "timeout", payload)]))
     if bot_now:

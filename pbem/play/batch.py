@@ -34,7 +34,7 @@ from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
 from pbem.store.queries import MoveRow, SnapshotRow
 from pbem.timing import deadlines, policy
-from pbem.words import refusals, status_word
+from pbem.words import card_in_play, refusals, status_word
 
 #: Sources that are a person playing (their seat's timeouts in a row start again at 0).
 HUMAN_SOURCES = frozenset({"api", "email", "web", "admin"})
@@ -63,6 +63,12 @@ class Outcome:
     #: The whole state after the batch, secrets included: for the server's own use inside
     #: the transaction (`AlsoWrite`), never shown to anyone as it is.
     after: engine.State | None = field(default=None, repr=False)
+    #: The batch's moves as log entries, each with its events as the acting seat may see
+    #: them (none for a dry run that would uncover something): what an answer says it did.
+    entries: list[engine.LogEntry] = field(default_factory=list)
+    #: The action card in play before the batch (`words.card_in_play`): the card its
+    #: first moves answer.
+    card_before: str | None = None
 
 
 #: Called inside the batch's transaction, just before it commits, to write more rows with it.
@@ -170,6 +176,17 @@ def _outcome(
     shown, seq = (before, game.seq) if withheld else (after, new_seq)
     status = "finished" if engine.is_over(shown) else "active"
     view = game_view(shown, colour, game_id=game.game_id, title=game.title, seq=seq, status=status)
+    entries: list[engine.LogEntry] = [
+        {
+            "seq": game.seq + 1 + index,
+            "player": colour,
+            "move": played.move,
+            "events": engine.visible_events(played.events, [colour], committed=not dry_run),
+        }
+        for index, played in enumerate(batch.played)
+    ]
+    if dry_run and batch.reveals_hidden:
+        entries = [{**entry, "events": []} for entry in entries]
     return Outcome(
         game_id=game.game_id,
         player_id=seats.player_id,
@@ -184,6 +201,8 @@ def _outcome(
         moves=[played.move for played in batch.played],
         ordered=[(b.player, p.move) for b in ordered.batches for p in b.played],
         after=after,
+        entries=entries,
+        card_before=card_in_play(engine.view(before, colour)),
     )
 
 

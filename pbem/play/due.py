@@ -213,6 +213,7 @@ def _play_for(
             moves=outcome.moves,
             seq=outcome.seq,
             bot_now=takes_over,
+            card=outcome.card_before,
         )
 
     source = "timeout" if timed_out else "bot"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from typing import Any, Literal, Protocol
 
 from flask import current_app
@@ -23,6 +24,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 import engine
+from pbem import words
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.game.seating import Actor
@@ -30,6 +32,7 @@ from pbem.languages import lazy_
 from pbem.notify import answers, compose, outbox
 from pbem.notify.answers import AnswerContext, PendingNow, Shown
 from pbem.notify.compose import Recipient
+from pbem.notify.later import Later
 from pbem.play import unit
 from pbem.play.batch import Outcome, Plan, submit
 from pbem.play.talk import LONGEST, MOST_LINES, pace_refusal, say
@@ -175,8 +178,7 @@ def play_reply(
     def also_write(connection: Connection, outcome: Outcome) -> None:
         if talk:
             _pass_on(connection, answer, talk, outcome.seq)
-        # In the notation as the answer's reader writes it (in Russian, Russian words).
-        played = [engine.format_move(m, answer.recipient.language) for m in outcome.moves]
+        played = _played(connection, answer.game_id, outcome)
         answered.append(
             _answer(
                 connection,
@@ -199,6 +201,24 @@ def play_reply(
         also_write=also_write,
     )
     return outcome, bool(answered and answered[0])
+
+
+def _played(connection: Connection, game_id: int, outcome: Outcome) -> list[Any]:
+    """What the reply played, for its answer: each move in words, as what it did under the
+    card that asked it, with what it did below it (points per place scored, caballeros sent
+    back or moved and where, the Castillo's outcome), written as the answer is: in its
+    reader's language."""
+    names = {r.colour: r.name for r, _ in outbox.recipients(connection, game_id) if r.colour}
+    cards = words.cards_of(outcome.entries, before=outcome.card_before)
+
+    def said(entry: engine.LogEntry, card: str | None) -> str:
+        move, effects = words.played_entry(entry, card, names, outcome.colour)
+        return "\n    ".join([move, *effects])
+
+    return [
+        Later(partial(said, entry, card))
+        for entry, card in zip(outcome.entries, cards, strict=True)
+    ]
 
 
 def _may_answer(address: str) -> bool:
@@ -306,7 +326,7 @@ def _answer(
     outcome: str,
     state: engine.State | None,
     seq: int | None,
-    played: list[str] | None = None,
+    played: list[Any] | None = None,
 ) -> bool:
     """Record the mail and queue its answer (a mail that played nothing: unless past the
     hourly limit); the caller commits. True if an answer was queued."""
@@ -345,7 +365,8 @@ def _answer(
     }
     subject: Any
     if played:
-        subject = lazy_("played %(moves)s", moves="; ".join(played))
+        moves = Later(lambda: "; ".join(str(move).split("\n")[0] for move in played))
+        subject = lazy_("played %(moves)s", moves=moves)
     elif outcome in ("refused", "quarantined"):
         subject = lazy_("nothing was played")
     else:

@@ -35,6 +35,7 @@ from pbem.game.states import current_state
 from pbem.game.views import GameView, view_of_seats
 from pbem.kept import Drawn
 from pbem.languages import _, current_language, number_text
+from pbem.play.batch import Outcome
 from pbem.play.notes import LONGEST as LONGEST_NOTES
 from pbem.play.talk import LONGEST as LONGEST_WORDS
 from pbem.play.talk import OPEN_STATUSES
@@ -53,7 +54,7 @@ from pbem.web.links import link
 from pbem.web.signin import Reader, SignedIn
 from pbem.web.wording import card_text, colour_name
 from pbem.words import place_name
-from pbem.words.moves import log_text, move_text, notation
+from pbem.words.moves import move_text, moves_text, notation
 
 # --- the list of games -------------------------------------------------------------------
 
@@ -287,16 +288,20 @@ class Choices(TypedDict):
     guide: NotRequired[list[str]]
 
 
-def choices(moves: Sequence[Mapping[str, Any]]) -> Choices:
+def choices(moves: Sequence[Mapping[str, Any]], card: str | None = None) -> Choices:
     """The seat's legal moves as the page offers them: power cards, action cards, moves
-    aimed at one place (clickable on the board), moves between places, and the rest."""
+    aimed at one place (clickable on the board), moves between places, and the rest; each
+    in words, as what it does under `card`, the action card in play (`words.card_in_play`)."""
     power: list[Choice] = []
     cards: list[Choice] = []
     other: list[Choice] = []
     by_place: dict[str, list[Choice]] = {}
     by_source: dict[str, list[Choice]] = {}
     for move in moves:
-        choice: Choice = {"json": json.dumps(move, separators=(",", ":")), "text": move_text(move)}
+        choice: Choice = {
+            "json": json.dumps(move, separators=(",", ":")),
+            "text": move_text(move, card),
+        }
         target = move.get("to", move.get("region"))
         if move["type"] == "play_power_card":
             takes = POWER_CARDS[move["card"]]
@@ -346,15 +351,20 @@ class LogRow(Chip):
 
 
 def log_row(
-    entry: Mapping[str, Any], names: dict[str, str], shown: int, starts: Collection[int]
+    entry: Mapping[str, Any],
+    names: dict[str, str],
+    shown: int,
+    starts: Collection[int],
+    card: str | None = None,
 ) -> LogRow:
     """A log entry (as `engine.visible_log` shows it) as `log_entry` draws it; `starts` are
-    the seqs of the moves that started a round (`history.Record.starts`)."""
+    the seqs of the moves that started a round (`history.Record.starts`); `card`: the
+    action card whose special action its move answered (`words.cards_of`)."""
     return {
         "seq": entry["seq"],
         **colour_chip(entry["player"]),
         "name": names.get(entry["player"], entry["player"]),
-        "text": log_text(entry["move"]),
+        "text": words.entry_words(entry, card, own=False),
         # What a player writes in a mail for it (a hidden move has none to show).
         "notation": None if entry.get("hidden") else notation(entry["move"]),
         "hidden": bool(entry.get("hidden")),
@@ -395,7 +405,9 @@ def log_html(
     stands from the seq shown, and the links; an entry that scored, by every player's name
     (its scoring's lines name them all)."""
     drawn: list[Markup] = []
-    for entry in entries:
+    # The card each move answered, read from the stretch shown: a round's log holds the
+    # card each of its turns chose.
+    for entry, card in zip(entries, words.cards_of(entries), strict=True):
         seq = entry["seq"]
         key = (
             game.id,
@@ -407,10 +419,11 @@ def log_html(
             seq > shown,
             links["at"],
             tuple(names.items()) if history.scored(entry) else None,
+            card,
         )
 
-        def draw(entry: Mapping[str, Any] = entry) -> Markup:
-            row = log_row(entry, names, shown, starts)
+        def draw(entry: Mapping[str, Any] = entry, card: str | None = card) -> Markup:
+            row = log_row(entry, names, shown, starts, card)
             drawn_row: Markup = parts.log_entry(row, links)
             return drawn_row
 
@@ -702,6 +715,7 @@ def _draw_board_page(
 ) -> BoardPage:
     view = view_of_seats(game, own, shown, colour)
     viewer = view["viewer"]
+    card_now = words.card_in_play(view)  # the card a plan's first move answers
     if preview is not None and preview.view is not None:
         view = preview.view  # the seat's own view of the planned position
     record = history.record(game.id, game.seed, game.seq)
@@ -748,7 +762,7 @@ def _draw_board_page(
         final=parts.final_scoring(final) if final else Markup(""),
         moves=parts.moves(offered, viewer, colour_field) if offered is not None else None,
         orders_seat=viewer if own and game.status == "active" and shown == game.seq else None,
-        since=_since(parts, game, record, own, viewer, names, links)
+        since=_since(parts, game, record, own, viewer, names, links, card_now)
         if shown == game.seq
         else Markup(""),
         board=board,
@@ -758,7 +772,7 @@ def _draw_board_page(
         ),
         plans=plans,
         plan_url=link("web.plan", game_id=game.id),
-        plan=plan_shown(game.id, game.seq, preview, colour_field) if preview else None,
+        plan=plan_shown(game.id, game.seq, preview, colour_field, card_now) if preview else None,
         own=tuple(own),
         status=game.status,
         creator_id=game.creator_id,
@@ -773,17 +787,19 @@ def _since(
     viewer: str | None,
     names: dict[str, str],
     links: Mapping[str, str],
+    card_now: str | None,
 ) -> Markup:
     """For a seat, what the others did since its last move, as its next mail tells it
     (`words.story`, scorings with their breakdowns in place; led by a scoring its own last
     moves set off, `history.since_last_decision`), and a link to step through it from its
-    first move."""
+    first move. `card_now`: the action card in play now, which moves of a special action
+    still under way answer."""
     if viewer is None or viewer not in own or game.status not in ("active", "finished"):
         return Markup("")
     entries = history.new_to_seat(game.id, record, viewer)
     if not entries:
         return Markup("")
-    story = words.story(engine.visible_log(entries, set(own)), names, viewer)
+    story = words.story(engine.visible_log(entries, set(own)), names, viewer, after=card_now)
     first = links["at"].replace(links["slot"], str(entries[0]["seq"]))
     since: Markup = parts.since(story, first)
     return since
@@ -817,7 +833,7 @@ def _offered(
     state = current_state(game.id, game.seed, game.seq)
     if preview is not None and preview.state is not None:
         state = preview.state
-    offered = choices(engine.legal_moves(state, viewer))
+    offered = choices(engine.legal_moves(state, viewer), words.card_in_play(view))
     decision = next((p for p in view["pending"] if p["player"] == viewer), None)
     # What the decision needs said, as its mail says it.
     offered["guide"] = words.guide(view, viewer, decision, names) if decision else []
@@ -827,8 +843,11 @@ def _offered(
     return offered, decision is not None and decision["kind"] == "turn"
 
 
-def plan_shown(game_id: int, seq: int, preview: Preview, colour_field: str | None) -> PlanShown:
-    """The plan box's contents: the previewed steps, what Confirm plays, and where Undo
+def plan_shown(
+    game_id: int, seq: int, preview: Preview, colour_field: str | None, card: str | None = None
+) -> PlanShown:
+    """The plan box's contents: the previewed steps (in words, as what each does under the
+    card in play, `card`, or the one the plan chooses), what Confirm plays, and where Undo
     (the last step back) and Start again lead."""
     shown = preview.shown
     confirm = shown + ([preview.reveals] if preview.reveals is not None else [])
@@ -841,14 +860,33 @@ def plan_shown(game_id: int, seq: int, preview: Preview, colour_field: str | Non
             "web.plan", game_id=game_id, seq=seq, planned=_json(kept), colour=colour_field
         )
     return PlanShown(
-        steps=[move_text(m) for m in shown],
+        steps=moves_text(shown, card),
         planned_json=_json(shown),
         confirm_json=_json(confirm),
         confirm_count=len(confirm),
-        reveals=move_text(preview.reveals) if preview.reveals is not None else None,
+        reveals=moves_text(confirm, card)[-1] if preview.reveals is not None else None,
         undo_url=undo,
         restart_url=restart,
     )
+
+
+#: The most characters a page's notice of the moves just played gives to what they did: it
+#: rides in the session's cookie, and the breakdown of a scoring they set off is under
+#: "Since your last move" anyway (`history.since_last_decision`).
+NOTICE_MOST = 600
+
+
+def played_notice(outcome: Outcome, game: Any) -> str:
+    """What the page says of the moves its seat just played: each in words, as what it did
+    under the card that asked it, then what it did (points per place scored, caballeros
+    sent back or moved, picks revealed), cut short past `NOTICE_MOST` characters."""
+    names = {seat.colour: seat.player.name for seat in game.seats}
+    said = words.played(outcome.entries, names, outcome.colour, before=outcome.card_before)
+    notice = _("Played: %(moves)s.", moves="; ".join(move for move, _effects in said))
+    effects = " ".join(effect for _move, done in said for effect in done)
+    if len(effects) > NOTICE_MOST:
+        effects = effects[: effects.rfind(" ", 0, NOTICE_MOST)] + " …"
+    return f"{notice} {effects}".strip()
 
 
 def _json(moves: Sequence[Mapping[str, Any]]) -> str:

@@ -41,7 +41,6 @@ from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
 from pbem.web.links import link, own_path, site
 from pbem.web.status import status_of
-from pbem.words.moves import move_text
 
 bp = Blueprint(
     "web",
@@ -258,7 +257,7 @@ def play(game_id: int) -> ResponseReturnValue:
             raise
         # The board as it is now, with the reason: the same sentence the API would give.
         return _board(game_id, status_of(error), error.detail)
-    flash(_("Played: %(moves)s.", moves="; ".join(move_text(m) for m in outcome.moves)))
+    flash(pages.played_notice(outcome, get_game(game_id)))
     return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
 
 

@@ -1,13 +1,15 @@
 """What a person reads of the table, written once for mails, pages and answers, in the
 reader's language: the game's things by name (`names`), what happened (`story`), what a
-decision asks (`guide`), moves in words and the notation's help (`moves`), the engine's
-refusals (`refusals`), and the board as a text table (`board`).
+decision asks (`guide`), moves in words and the notation's help (`moves`), what a move does
+under the card that asks it and which card each logged move answered (`card_moves`), the
+engine's refusals (`refusals`), and the board as a text table (`board`).
 
-The names, the story and the guide are read as `words.<name>` (`from pbem import words`);
-the other modules by their own names. `engine.names` stays the engine's: the names of places,
-cards and terms in every language, which these use.
+The names, the story, the guide and the cards in play are read as `words.<name>` (`from
+pbem import words`); the other modules by their own names. `engine.names` stays the
+engine's: the names of places, cards and terms in every language, which these use.
 """
 
+from pbem.words.card_moves import card_in_play, cards_of
 from pbem.words.guide import (
     ASKS,
     EXAMPLE_MOST,
@@ -55,7 +57,11 @@ from pbem.words.names import (
 )
 from pbem.words.story import (
     SOURCES,
+    entry_words,
     event_lines,
+    played,
+    played_entry,
+    played_lines,
     points_by_source,
     scores_by_round,
     scoring_lines,
@@ -77,11 +83,14 @@ __all__ = [
     "caballeros",
     "capitalised",
     "card_examples",
+    "card_in_play",
     "card_short_text",
     "card_text",
     "card_title",
+    "cards_of",
     "colour_later",
     "colour_name",
+    "entry_words",
     "event_lines",
     "face_up_cards",
     "guide",
@@ -95,6 +104,9 @@ __all__ = [
     "ordinal",
     "place_name",
     "plan_step",
+    "played",
+    "played_entry",
+    "played_lines",
     "points_by_source",
     "power_card_line",
     "round_cards",

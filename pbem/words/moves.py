@@ -1,16 +1,20 @@
-"""Moves in words, in the reader's language: for the page's buttons and log, and for the
-mails' help, which gives each line of the notation beside what it does. Beside the engine's
-notation (`notation_line`, what players write), never instead of it."""
+"""Moves in words, in the reader's language: for the page's buttons, log and plan, the
+story and the answers, each said as what it does under the card that asks it
+(`card_moves`); and for the mails, which list each legal move in the notation with what it
+does beside it (`move_lines`), and whose help gives each line of the notation beside what it
+does. Beside the engine's notation (`notation_line`, what players write), never instead of
+it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import engine
 from engine import names
 from engine.notation import NOTATION, example
 from pbem.languages import N_, _, current_language, ngettext
+from pbem.words.card_moves import SPECIAL_KINDS, cards_of, hidden_under, under_card
 from pbem.words.names import SECRET_MOVES, card_title, colour_name, place_name, secret_move
 
 
@@ -22,17 +26,24 @@ def _place(move: Mapping[str, Any], field: str) -> str:
     return place_name(str(move[field])) if field in move else "?"
 
 
-def describe_move(move: Mapping[str, Any], own: bool = True) -> str:
+def describe_move(move: Mapping[str, Any], own: bool = True, card: str | None = None) -> str:
     """A move in plain words for a button (`own`: the mover's, "your grande"; else as the
-    log says it of whoever made it). A move shown without its fields reads as its kind
-    alone."""
+    log says it of whoever made it), as what it does under `card`, the action card whose
+    special action it belongs to (`card_moves.cards_of`, `card_moves.card_in_play`). A move
+    shown without its fields reads as its kind alone."""
     kind = str(move.get("type", ""))
     fields = set(move) - {"type"}
-    said: str
+    said = under_card(move, card, own)
+    if said is not None:
+        return said
     if not fields:
-        said = _(_BARE[kind]) if kind in _BARE else kind.replace("_", " ")
+        said = hidden_under(kind, card) or (
+            _(_BARE[kind]) if kind in _BARE else kind.replace("_", " ")
+        )
     elif kind == "move_grande" and not own:
         said = _("move the grande to %(place)s", place=_place(move, "to"))
+    elif kind == "castillo_pick" and not own:
+        said = _("send their Castillo caballeros to %(place)s", place=_place(move, "region"))
     elif kind in _WORDS:
         said = _WORDS[kind](move)
     else:
@@ -51,13 +62,26 @@ def _card(move: Mapping[str, Any]) -> str:
 
 
 def _returned(move: Mapping[str, Any]) -> str:
-    where = term("court") if move["from"] == "court" else _place(move, "from")
-    said: str = _("return a caballero from %(place)s", place=where)
-    return said
+    if move["from"] == "court":
+        said: str = _("send a caballero from court back to the province")
+        return said
+    return _("send a caballero from %(place)s back to the province", place=_place(move, "from"))
 
 
 def _colour(move: Mapping[str, Any]) -> str:
     return colour_name(str(move["colour"]))
+
+
+def _moved(move: Mapping[str, Any]) -> str:
+    if move["from"] == move["to"]:  # the intrigue that empties a region may put some back
+        said: str = _("put a caballero back in %(place)s", place=_place(move, "to"))
+        return said
+    return _(
+        "move %(colour)s from %(source)s to %(place)s",
+        colour=_colour(move),
+        source=_place(move, "from"),
+        place=_place(move, "to"),
+    )
 
 
 #: The moves said in one sentence of their fields.
@@ -70,23 +94,26 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "take_from_region": lambda m: _("take one from %(place)s", place=_place(m, "region")),
     "place": lambda m: _("place in %(place)s", place=_place(m, "to")),
     # Not "place in": this one begins the special action, which ends the placing.
-    "special_place": lambda m: _("special action: send one to %(place)s", place=_place(m, "to")),
-    "castillo_pick": lambda m: _("Castillo disk: %(place)s", place=_place(m, "region")),
-    "secret_pick": lambda m: _("secret disk: %(place)s", place=_place(m, "region")),
-    # Each card that asks for a region this way takes caballeros out of it.
-    "special_region": lambda m: _("take caballeros out of %(place)s", place=_place(m, "region")),
-    "special_option": lambda m: _option(str(m["option"])),
-    "move_caballero": lambda m: _(
-        "move %(colour)s from %(source)s to %(place)s",
-        colour=_colour(m),
-        source=_place(m, "from"),
-        place=_place(m, "to"),
+    "special_place": lambda m: _(
+        "special action: one more from court to %(place)s", place=_place(m, "to")
     ),
+    "castillo_pick": lambda m: _(
+        "send your Castillo caballeros to %(place)s", place=_place(m, "region")
+    ),
+    "secret_pick": lambda m: _("secret disk: %(place)s", place=_place(m, "region")),
+    # What naming a region does is its card's (`card_moves`): said so when it is not known.
+    "special_region": lambda m: _(
+        "name %(place)s for the special action", place=_place(m, "region")
+    ),
+    "special_option": lambda m: _option(str(m["option"])),
+    "move_caballero": _moved,
     # Whom the card hits next, in the order its player chooses (one colour of two, in the
     # two-colour variant).
     "target": lambda m: _("hit %(colour)s next", colour=colour_name(str(m["player"]))),
     "remove_caballero": lambda m: _(
-        "remove %(colour)s from %(place)s", colour=_colour(m), place=_place(m, "region")
+        "send a caballero of %(colour)s from %(place)s back to the province",
+        colour=_colour(m),
+        place=_place(m, "region"),
     ),
     "move_scoreboard": lambda m: _(
         "move the %(scoreboard)s scoreboard to %(place)s",
@@ -179,14 +206,47 @@ def notation_help() -> list[tuple[str, str]]:
     return lines
 
 
-def move_text(move: Mapping[str, Any]) -> str:
-    """A move in words, as the buttons show it."""
-    return describe_move(move)
+def move_text(move: Mapping[str, Any], card: str | None = None) -> str:
+    """A move in words, as the buttons show it: what it does under `card`, the action card
+    in play (`card_moves.card_in_play`)."""
+    return describe_move(move, card=card)
 
 
-def log_text(move: Mapping[str, Any]) -> str:
-    """A logged move in words, as the buttons say it but of whoever made it."""
-    return describe_move(move, own=False)
+def log_text(move: Mapping[str, Any], card: str | None = None) -> str:
+    """A logged move in words, as the buttons say it but of whoever made it (`card`: the
+    one it answered, `card_moves.cards_of`)."""
+    return describe_move(move, own=False, card=card)
+
+
+def moves_text(moves: Sequence[Mapping[str, Any]], card: str | None) -> list[str]:
+    """Moves played one after another from where `card` is in play (a planned turn, a
+    batch), each in words; a card chosen among them is the card of the moves after it."""
+    entries = [{"move": move, "events": []} for move in moves]
+    return [
+        describe_move(move, card=under)
+        for move, under in zip(moves, cards_of(entries, before=card), strict=True)
+    ]
+
+
+#: Moves a mail's list glosses with their words: those whose line does not say what they
+#: do (a region named, an opponent next, a pick), and every move of a special action, which
+#: does what its card says.
+_GLOSSED = (SPECIAL_KINDS - {"skip_special"}) | {"castillo_pick"}
+#: The notation's column in a mail's list of moves, before a gloss.
+_GLOSS_COLUMN = 30
+
+
+def move_lines(moves: Sequence[engine.Move], card: str | None) -> list[str]:
+    """Legal moves as a mail lists them for its reader to write: each line in the notation
+    and, for a move of a card's special action or a pick, what it does under `card` after a
+    "#", which a reply's reading skips: a line may be sent back as it stands."""
+    lines = []
+    for move in moves:
+        line = notation_line(move)
+        if move["type"] in _GLOSSED:
+            line = f"{line.ljust(_GLOSS_COLUMN - 2)}  # {describe_move(move, card=card)}"
+        lines.append(line)
+    return lines
 
 
 def notation(move: Mapping[str, Any]) -> str:

@@ -9,7 +9,8 @@ from typing import Any
 
 import engine
 from pbem.languages import N_, _, ngettext
-from pbem.words.moves import notation_line
+from pbem.words.card_moves import cards_of, hidden_under
+from pbem.words.moves import describe_move
 from pbem.words.names import capitalised, card_title, ordinal, place_name, secret_move, spot, who
 
 #: Where points come from, as the final standings sum them.
@@ -91,22 +92,49 @@ def event_lines(
 ) -> list[str]:
     """What a move's events did beyond the move itself, in words: caballeros moved or sent
     away (the reader's first), the king, grandes, scoreboards, picks revealed, vetoes and
-    every scoring with its breakdown."""
-    moved = [e for e in events if e["type"] == "caballeros_moved"]
+    every scoring with its breakdown. The Castillo's caballeros are told where they went in
+    their place, after the Castillo scored and before the regions do."""
+    moved = [e for e in events if e["type"] == "caballeros_moved" and e["from"] != "castillo"]
     moved.sort(key=lambda e: e["player"] != reader)
     lines = [_moved(e, names, reader) for e in moved]
     scores: list[Mapping[str, Any]] = []
+    out_of_castillo: list[Mapping[str, Any]] = []
     for event in events:
         if event["type"] == "score":
             scores.append(event)
             continue
-        if scores:
-            lines += scoring_lines(scores, names, reader)
-            scores = []
+        if event["type"] == "caballeros_moved":
+            if event["from"] == "castillo":
+                out_of_castillo.append(event)
+            continue
+        if scores or out_of_castillo:
+            lines += _scored_and_gone_out(scores, out_of_castillo, names, reader)
+            scores, out_of_castillo = [], []
         line = _event_line(event, names, reader)
         if line:
             lines.append(line)
-    return lines + scoring_lines(scores, names, reader)
+    return lines + _scored_and_gone_out(scores, out_of_castillo, names, reader)
+
+
+def _scored_and_gone_out(
+    scores: Sequence[Mapping[str, Any]],
+    out_of_castillo: list[Mapping[str, Any]],
+    names: Mapping[str, str],
+    reader: str | None,
+) -> list[str]:
+    """A run of scorings, with the Castillo's caballeros gone out among them: the Castillo's
+    scoring comes first, then where they went (the reader's first), then the regions'."""
+    out_of_castillo.sort(key=lambda e: e["player"] != reader)
+    gone = [_moved(e, names, reader) for e in out_of_castillo]
+    castillo = [s for s in scores if s["place"] == "castillo"]
+    regions = [s for s in scores if s["place"] != "castillo"]
+    if not gone:
+        return scoring_lines(scores, names, reader)
+    return [
+        *scoring_lines(castillo, names, reader),
+        *gone,
+        *scoring_lines(regions, names, reader),
+    ]
 
 
 def _picks(event: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
@@ -223,10 +251,17 @@ def _event_line(
 
 
 def story(
-    entries: Iterable[engine.ShownLogEntry], names: Mapping[str, str], reader: str | None
+    entries: Sequence[engine.ShownLogEntry],
+    names: Mapping[str, str],
+    reader: str | None,
+    *,
+    before: str | None = None,
+    after: str | None = None,
 ) -> list[str]:
-    """A stretch of the log as its reader may see it, in order: each player's moves in the
-    notation (a run of one player's moves on one line), then what they made happen."""
+    """A stretch of the log as its reader may see it, in order: each player's moves in
+    words, as what each did under the card that asked it (a run of one player's moves on one
+    line), then what they made happen. `before`, `after`: the action card in play before the
+    stretch and after it (`card_moves.card_in_play`), where the caller knows them."""
     lines: list[str] = []
     run_player: str | None = None
     run: list[str] = []
@@ -237,21 +272,72 @@ def story(
             lines.append(f"{capitalised(who(run_player, names, reader))}: {'; '.join(run)}")
             lines.extend(f"  {effect}" for effect in effects)
 
-    for entry in entries:
-        said = event_lines(entry["events"], names, reader)
+    for entry, card in zip(entries, cards_of(entries, before=before, after=after), strict=True):
+        said = event_lines(_told(entry), names, reader)
         if entry["player"] != run_player or effects:
             close()
             run_player, run, effects = entry["player"], [], []
-        run.append(_move_words(entry))
+        run.append(entry_words(entry, card, entry["player"] == reader))
         effects = said
     close()
     return lines
 
 
-def _move_words(entry: engine.ShownLogEntry) -> str:
+def played(
+    entries: Sequence[engine.ShownLogEntry],
+    names: Mapping[str, str],
+    reader: str | None,
+    *,
+    before: str | None = None,
+) -> list[tuple[str, list[str]]]:
+    """The reader's own moves just played, for the answer to them: each in words, with what
+    it did: points per place scored, caballeros sent back or moved and where, picks
+    revealed, the Castillo's outcome. `before`: the card in play before them."""
+    return [
+        played_entry(entry, card, names, reader)
+        for entry, card in zip(entries, cards_of(entries, before=before), strict=True)
+    ]
+
+
+def played_entry(
+    entry: Mapping[str, Any], card: str | None, names: Mapping[str, str], reader: str | None
+) -> tuple[str, list[str]]:
+    """One move of `played`, under `card` (`cards_of`): its words, and what it did."""
+    return entry_words(entry, card, entry["player"] == reader), event_lines(
+        _told(entry), names, reader
+    )
+
+
+def played_lines(
+    entries: Sequence[engine.ShownLogEntry],
+    names: Mapping[str, str],
+    reader: str | None,
+    *,
+    before: str | None = None,
+) -> list[str]:
+    """`played` as a mail's lines: each move, and under it (indented) what it did."""
+    lines: list[str] = []
+    for move, effects in played(entries, names, reader, before=before):
+        lines += [move, *(f"  {effect}" for effect in effects)]
+    return lines
+
+
+def entry_words(entry: Mapping[str, Any], card: str | None, own: bool) -> str:
+    """A log entry's move in words, as what it did under `card` (`own`: said to its
+    mover); a move its reader may not see, by its kind alone."""
+    move = entry["move"]
     if "hidden" in entry:
-        return secret_move(entry["move"]["type"])
-    return notation_line(entry["move"])
+        return hidden_under(move["type"], card) or secret_move(move["type"])
+    return describe_move(move, own=own, card=card)
+
+
+def _told(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The events of an entry its words have not said already (a special action skipped
+    by its own move)."""
+    events = entry.get("events") or []
+    if entry["move"].get("type") == "skip_special":
+        return [e for e in events if e["type"] != "special_skipped"]
+    return list(events)
 
 
 def points_by_source(entries: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:

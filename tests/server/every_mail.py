@@ -9,10 +9,11 @@ from email.message import EmailMessage
 from functools import cache
 
 import engine
-from pbem import languages
+from pbem import languages, words
 from pbem.languages import lazy_
 from pbem.notify import answers, compose
 from pbem.notify.compose import Recipient
+from pbem.notify.later import Later
 
 COLOURS = ["red", "blue", "green", "yellow"]
 NAMES = {"red": "Ana", "blue": "Björn", "green": "Вера", "yellow": "Dave"}
@@ -126,13 +127,27 @@ def _plain_mails(to: Recipient, language: str) -> Iterator[tuple[str, EmailMessa
         yield "help", answers.help_mail(to.email)
 
 
+def _said(entry: dict) -> list[str]:
+    move, effects = words.played_entry(entry, None, {}, entry["player"])
+    return [move, *effects]
+
+
 def _answers(
     to: Recipient, game: dict, state: engine.State, language: str
 ) -> Iterator[tuple[str, EmailMessage]]:
+    # What was played, as the door writes it for the reader (`pbem.play.inbound`): each
+    # move in words, as what it did, with what it did below it.
+    played = [{"type": "play_power_card", "card": 13}, {"type": "choose_card", "card": "king"}]
+    entries = [
+        {"seq": 4 + index, "player": to.colour or "blue", "move": move, "events": []}
+        for index, move in enumerate(played)
+    ]
+    entries[-1]["events"] = [{"type": "king_moved", "to": "aragon"}]
+    said = [Later(lambda e=e: "\n    ".join(_said(e))) for e in entries]
     context = {
         "recipient": to,
         **game,
-        "played": [],
+        "played": said,
         "lines": [],
         "board": None,
         "log": None,
@@ -142,9 +157,7 @@ def _answers(
         "hand": [],
         **answers.pending_now(state, to.colour or "blue"),
     }
-    # What was played, as the door writes it for the reader (`pbem.play.inbound`).
-    played = [{"type": "play_power_card", "card": 13}, {"type": "choose_card", "card": "king"}]
-    moves = "; ".join(engine.format_move(m, language) for m in played)
+    moves = Later(lambda: "; ".join(_said(e)[0] for e in entries))
     for subject in (
         lazy_("played %(moves)s", moves=moves),
         lazy_("nothing was played"),

@@ -92,3 +92,16 @@ def stored_state(game):
     from pbem.game.states import current_state
 
     return current_state(game.id, game.seed, game.seq)
+
+
+def said_forms(move: dict) -> set[str]:
+    """Every way a page or mail may tell `move` in the language being rendered: in the
+    notation, and in words under any card (or none), to its mover or of another. A secret
+    move is told by none of them to anyone else."""
+    from engine.data import CARD_STACKS
+    from pbem.words.moves import describe_move
+
+    forms = {engine.format_move(move)}
+    for card in (None, *CARD_STACKS):
+        forms |= {describe_move(move, own=own, card=card) for own in (True, False)}
+    return forms

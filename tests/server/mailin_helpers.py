@@ -174,7 +174,7 @@ def moves_listed(mail: EmailMessage) -> list[str]:
 
 def moves_under(text: str, heads: tuple[str, ...]) -> list[str]:
     """The moves listed (indented) under the first line starting with one of `heads`, each
-    without its gloss; none if no line does."""
+    without its gloss (in brackets, or after a "#"); none if no line does."""
     lines = text.split("\n")
     start = next((i for i, line in enumerate(lines) if line.startswith(heads)), None)
     if start is None:
@@ -183,5 +183,5 @@ def moves_under(text: str, heads: tuple[str, ...]) -> list[str]:
     for line in lines[start + 1 :]:
         if not line.startswith("  "):
             break
-        moves.append(line.strip().split(" (")[0])
+        moves.append(line.split("#")[0].strip().split(" (")[0])
     return moves

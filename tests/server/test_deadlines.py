@@ -96,7 +96,7 @@ def test_a_timeout_plays_the_default_move_and_mails_it(mail_app, mail_api, smtp)
     deliver(mail_app)
     address = dict(addresses_of(mail_app, game_id))[colour]
     (told,) = [m for m in smtp.inbox.to(address) if "your time ran out" in m["Subject"]]
-    assert "the server played for you:\n  power 1" in body_text(told)
+    assert "the server played for you:\n  power card 1\n" in body_text(told)
     # The next player's deadline runs from the timeout, not from the game's start.
     nxt = mail_api.get(f"/api/games/{game_id}").get_json()["deadlines"][0]
     assert nxt["due"] == (T0 + timedelta(hours=96)).isoformat()

@@ -81,13 +81,22 @@ def test_a_worked_example_answers_the_decision_whole(seed):
     assert examples > 40
 
 
-def test_the_story_says_moves_with_names_and_what_they_did():
+def test_the_story_says_moves_in_words_with_names_and_what_they_did():
     entries = [
+        {
+            "seq": 0,
+            "player": "red",
+            "move": {"type": "choose_card", "card": "king", "stack": 5},
+            "events": [{"type": "card_chosen", "player": "red", "card": "king", "stack": 5}],
+        },
         {
             "seq": 1,
             "player": "red",
             "move": {"type": "move_king", "to": "galicia"},
-            "events": [{"type": "king_moved", "to": "galicia"}],
+            "events": [
+                {"type": "king_moved", "to": "galicia"},
+                {"type": "turn_ended", "player": "red"},
+            ],
         },
         {"seq": 2, "player": "blue", "move": {"type": "secret_pick"}, "events": [], "hidden": True},
         {
@@ -118,9 +127,9 @@ def test_the_story_says_moves_with_names_and_what_they_did():
         },
     ]
     assert words.story(entries, NAMES, "green") == [
-        "Ann (red): king galicia",
+        "Ann (red): choose King (stack 5); put the king in Galicia",
         "  The king moved to Galicia.",
-        "Bob (blue): secret disk (secret); move green aragon>castillo",
+        "Bob (blue): secret disk (secret); move green from Aragon to Castillo",
         "  2 of your caballeros went from Aragon to the province.",
         "  1 of Bob (blue)'s caballeros went from Aragon to the Castillo.",
     ]

@@ -15,6 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 import engine
+from pbem import words
 from pbem.clock import set_now
 from pbem.extensions import db
 from pbem.notify.sender import compose_queued
@@ -222,8 +223,9 @@ def test_a_seat_a_bot_plays_gets_the_story_in_a_digest_and_a_mail_when_taken_bac
         db.session.remove()
     story = "\n".join(parts)
     flat = " ".join(story.split())
-    for entry in by_bot:  # the bot's every move is told, as the seat sees it
-        assert engine.format_move(entry["move"]) in flat, entry
+    cards = dict(zip((e["seq"] for e in log), words.cards_of(log), strict=True))
+    for entry in by_bot:  # the bot's every move is told in words, as the seat sees it
+        assert words.entry_words(entry, cards[entry["seq"]], own=False) in flat, entry
     assert "Your bot (red): " in story
     assert "Blue (blue): " in story or "Green (green): " in story
     # A day on, the parts go out as one digest (the player asked for no digest of their own).

@@ -10,7 +10,7 @@ from email import message_from_string, policy
 
 import sqlalchemy as sa
 
-import engine
+from pbem import words
 from pbem.extensions import db
 from pbem.notify import composing, sender
 from pbem.store.models import Notification
@@ -108,9 +108,11 @@ def test_a_moves_mails_are_rows_naming_it_and_say_the_same_after_the_next_move(m
         mail = message_from_string(later, policy=policy.default)
         assert str(mail["Subject"]).endswith(f"{mover} played")
         text = body_text(mail)
-        # Move N as its readers see it (a power card is shown once played), not move N + 1.
-        assert f"{mover}: {engine.format_move(said['move'])}" in text
-        assert f"{next_mover}: {engine.format_move(then['move'])}" not in text
+        # Move N as its readers see it (a power card is shown once played), in words, not
+        # move N + 1.
+        cards = words.cards_of(log)
+        assert f"{mover}: {words.entry_words(said, cards[seq - 1], own=False)}" in text
+        assert f"{next_mover}: {words.entry_words(then, cards[seq], own=False)}" not in text
 
 
 def test_a_scoring_mail_composed_after_later_moves_says_what_it_said_at_its_move(

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-import engine
 from pbem.extensions import db
 from pbem.mailin import process_inbound
 from pbem.mailin.smtpd import Listener
 from pbem.notify import addresses
 from pbem.store.models import Absence, InboundMail, Notification, Player, Seat
 from tests.server.conftest import TABLES_CHILD_FIRST, table_snapshot
+from tests.server.helpers import said_forms
 from tests.server.mail_helpers import body_text, free_port
 from tests.server.mailin_helpers import fresh_mail, moves_listed, reply, send_smtp
 from tests.server.test_mail_out import addresses_of, deliver
@@ -106,7 +106,9 @@ def test_a_reply_plays_as_each_client_quotes(mail_app, mail_api, smtp, style, la
     answer = smtp.inbox.to(seats[colour])[-1]
     incoming = re.search(rb"Message-ID: (<[^>]+>)", raw).group(1).decode()
     assert answer["In-Reply-To"] == incoming and incoming in answer["References"]
-    assert f"Played:\n  {move}" in body_text(answer)
+    # The game's first move, a power card: said in words (`power 13` is "power card 13").
+    assert move.startswith("power ")
+    assert f"Played:\n  power card {move.split()[-1]}\n" in body_text(answer)
     assert answer["Auto-Submitted"] == "auto-replied"
 
 
@@ -392,7 +394,8 @@ def test_a_pick_answers_its_decision_after_others_moved_and_may_be_changed(
     deliver(mail_app)
     text = body_text(smtp.inbox.to(seats[second])[-1])
     log = text.split("This round so far:")[1].split("\n\n")[0]
-    assert f"{first}: Castillo disk (secret)" in log and engine.format_move(pick) not in log
+    assert f"{first}: Castillo disk (secret)" in log
+    assert not any(said in log for said in said_forms(pick)), log
     result = inbound(mail_app, reply(mails[second], picks[0], sender=seats[second]))
     assert result.outcome == "played" and result.seq == seq + 2
     # A second reply to the same mail changes the pick: the last one is not in yet.

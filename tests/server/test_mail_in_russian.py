@@ -53,7 +53,11 @@ def test_a_russian_reply_plays_the_move_the_english_line_plays(mail_app, mail_ap
     assert result.played == [english[-1]]
     deliver(mail_app)
     answer = body_text(smtp.inbox.to(seats[colour])[-1])
-    assert russian[-1] in answer  # the answer says what was played, in the reader's words
+    # The answer says what was played in the reader's words (the game's first move: a power
+    # card, `сила 13`, "карта силы 13").
+    assert english[-1].startswith("power ")
+    played = answer.split("Сыграно:\n", 1)[1].split("\n\n", 1)[0]
+    assert played.strip() == f"карта силы {english[-1].split()[-1]}", played
 
 
 def test_english_lines_keep_playing_for_a_russian_reader(mail_app, mail_api, smtp):

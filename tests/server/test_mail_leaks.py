@@ -41,6 +41,7 @@ from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Notification, Seat
 from tests.secret_oracle import EngineGame, Secrets, play_in_engine
 from tests.server.conftest import Api, app_as_made, empty_tables, put_back
+from tests.server.helpers import said_forms
 from tests.server.positions import import_at
 
 POWER_CARDS = range(1, 14)
@@ -403,10 +404,13 @@ def check_row(app, row, moved, secrets: Secrets, seats, title, game_id, rng) -> 
     for phase, owner, _, region in secrets.open_picks:
         if owner not in person:
             pick = {"castillo": "castillo_pick", "special": "secret_pick"}[phase]
-            assert engine.format_move({"type": pick, "region": region}) not in told
+            # Neither in the notation nor in words, under any card (the mails are English).
+            for said in said_forms({"type": pick, "region": region}):
+                assert said not in told, said
     for owner, _, card in secrets.returns:
         if owner not in person:
-            assert engine.format_move({"type": "return_power_card", "card": card}) not in told
+            for said in said_forms({"type": "return_power_card", "card": card}):
+                assert said not in told, said
     # The same mail, composed with every other person's secrets scrambled.
     other = scrambled(state, sorted(person), rng)
     recipient = Recipient(player_id, holder[1], holder[2], colour)

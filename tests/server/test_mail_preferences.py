@@ -145,7 +145,8 @@ def test_a_webhook_gets_each_batch_as_the_public_sees_it(mail_app, mail_api, web
         assert set(body) == {field}
         assert body[field].startswith(f"[El Grande #{game_id}] ")
     log = mail_api.get(f"/api/games/{game_id}/log").get_json()["moves"]
-    assert f"{log[0]['player']}: power {log[0]['move']['card']}" in Hook.received[0][field]
+    # Each move in words, as the story says it (a power card: "power card 9").
+    assert f"{log[0]['player']}: power card {log[0]['move']['card']}" in Hook.received[0][field]
     # Hands are nobody's business in a channel: no view of a player is used.
     assert "hand" not in json.dumps(Hook.received)
 

@@ -1,6 +1,8 @@
 """The story since your last move: every decision mail begins with what the others did
-since that seat last moved, in order, with their names, as the seat may see it. Played over
-random games through the API; the mails are read as they were sent."""
+since that seat last moved, in order, with their names, as the seat may see it, each move in
+words as what it did under the card that asked it (the card read from the whole log, as the
+mail could not: it tells a stretch of it). Played over random games through the API; the
+mails are read as they were sent."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import random
 import pytest
 
 import engine
-from engine.moves import FORMS, Secrecy
+from pbem import words
 from pbem.game.history import STORY_MOST
 from pbem.notify import addresses
 from tests.server.mail_helpers import body_text
@@ -36,21 +38,14 @@ def _play_randomly(api, game_id, keys, rng) -> None:
     raise AssertionError("the game did not end")
 
 
-#: A secret move as an English story writes it (`pbem.words.SECRET_MOVES`).
-SECRET_IN_ENGLISH = {
-    "castillo_pick": "Castillo disk (secret)",
-    "secret_pick": "secret disk (secret)",
-    "return_power_card": "take back a power card (secret)",
-}
-
-
-def _shown(entry: dict) -> list[str]:
-    """How a story may write a move: in the notation, or (a secret) as its kind."""
-    move = entry["move"]
-    form = FORMS.get(move["type"])
-    secret = form is not None and form.secrecy is not Secrecy.PUBLIC
-    forms = [engine.format_move(move)]
-    return forms + [SECRET_IN_ENGLISH[move["type"]]] if secret else forms
+def _replayed(record: dict) -> list[engine.LogEntry]:
+    """A finished game's record with each move's events, played again from its seed."""
+    state = engine.new_game(record["colours"], seed=record["seed"], options=record["options"])
+    entries: list[engine.LogEntry] = []
+    for move in record["moves"]:
+        state, events = engine.apply(state, move["player"], move["move"])
+        entries.append({**move, "events": events})
+    return entries
 
 
 @pytest.mark.parametrize("colours", [["red", "blue", "green"], ["red", "blue", "green", "yellow"]])
@@ -61,7 +56,8 @@ def test_every_move_of_others_since_a_seats_last_move_is_in_its_next_decision_ma
     _play_randomly(mail_api, game_id, keys, random.Random(len(colours)))
     while deliver(mail_app).sent:
         pass
-    record = mail_api.get(f"/api/games/{game_id}/record").get_json()["moves"]
+    record = _replayed(mail_api.get(f"/api/games/{game_id}/record").get_json())
+    cards = dict(zip((e["seq"] for e in record), words.cards_of(record), strict=True))
     names = {colour: colour.title() for colour in colours}
     checked = 0
     for colour, email in addresses_of(mail_app, game_id):
@@ -76,12 +72,13 @@ def test_every_move_of_others_since_a_seats_last_move_is_in_its_next_decision_ma
             story = _story(text)
             assert bool(story) == bool(since), (colour, seq, text)
             at = 0
-            for entry in since:
+            for entry in engine.visible_log(since, {colour}):
                 assert entry["player"] != colour
-                found = [story.find(form, at) for form in _shown(entry)]
-                found = [i for i in found if i >= 0]
-                assert found, (colour, seq, entry, story[at:])
-                at = min(found) + 1
+                with mail_app.app_context():
+                    said = words.entry_words(entry, cards[entry["seq"]], own=False)
+                found = story.find(said, at)
+                assert found >= 0, (colour, seq, entry, said, story[at:])
+                at = found + 1
             for other in {e["player"] for e in since}:
                 assert f"{names[other]} ({other}):" in story
             checked += 1

@@ -51,7 +51,8 @@ def test_a_move_and_words_to_the_table_in_one_reply(mail_app, mail_api, smtp, wo
     assert len(said) == len(seats) - 1
     assert all("Good luck everyone!" in text and f"({colour})" in text for text in said)
     answer = body_text(smtp.inbox.to(seats[colour])[-1])
-    assert f"Played:\n  {move}" in answer
+    assert move.startswith("power ")  # the game's first move, said in words
+    assert f"Played:\n  power card {move.split()[-1]}\n" in answer
     assert 'Passed on to the other players: "Good luck everyone!"' in answer
 
 

@@ -56,7 +56,7 @@ def test_plan_by_mail_is_told_to_its_seat_alone_then_played(mail_app, mail_api, 
     green_new = smtp.inbox.to(seats["green"])[green_mails:]
     others = green_new + smtp.inbox.to(seats["red"])[red_mails:]
     assert green_new and not [m for m in others if "orders" in body_text(m).lower()]
-    assert "power 11" in body_text(green_new[-1])
+    assert "power card 11" in body_text(green_new[-1])  # its story, in words
 
 
 def test_plan_alone_cancels_and_a_bad_plan_says_how(mail_app, mail_api, smtp):

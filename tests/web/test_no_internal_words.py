@@ -1,11 +1,11 @@
-"""The table's words only: no page and no mail, in any of the six languages, shows an
-internal identifier (a move type, a decision kind, a turn's step) or a None, over a whole
-game's positions (the pages) and every kind of mail (`every_mail`); and no translated mail
-keeps a line of prose as the English one says it."""
+"""The table's words only: no mail, in any of the six languages, shows an internal
+identifier (a move type, a decision kind, a turn's step) or a None, over every kind of mail
+(`every_mail`); and no translated mail keeps a line of prose as the English one says it.
+The pages of a whole game are read for these, and for the cards' and regions' ids, in
+`tests/server/test_game_in_words.py`, with its mails (one whole game for both)."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -16,9 +16,7 @@ from engine.notation import NOTATION
 from pbem.languages import LANGUAGES
 from tests.server.every_mail import mails
 from tests.server.mail_helpers import body_text
-from tests.web.helpers import sign_in_seat
-from tests.web.html import parse
-from tests.web.test_pseudo_language import _notation_verbs, visible_text
+from tests.web.test_pseudo_language import _notation_verbs
 
 KINDS = {"power_card", "turn", "castillo_pick", "secret_pick", "king_rages", "veto_window"}
 STEPS = {"draw", "choose_card", "act", "special"}
@@ -79,30 +77,3 @@ def test_no_translated_mail_keeps_an_english_line(app):
             }
             assert kept == {}, (language, kept)
             assert sum(len(lines) for _, lines in english) > 200
-
-
-def test_no_page_names_an_internal_identifier_over_a_whole_game(app, api, client):
-    game_id, keys = api.new_game(["red", "blue", "green"], options={"rounds": 6})
-    sign_in_seat(app, client, game_id, "red")
-    rng = random.Random(5)
-    pages_read = 0
-    problems: dict[str, list[str]] = {}
-    for step in range(2000):
-        view = api.get(f"/api/games/{game_id}").get_json()
-        if step % 5 == 0 or view["status"] != "active":
-            for language in LANGUAGES:
-                path = f"/games/{game_id}"
-                doc = client.get(path, headers={"Accept-Language": language})
-                assert doc.status_code == 200
-                text = visible_text(parse(doc.get_data(as_text=True)))
-                words = found_in(text)
-                if words:
-                    problems[f"{language} seq {view['seq']}"] = words
-                pages_read += 1
-        if view["status"] != "active":
-            break
-        colour = rng.choice(sorted({p["player"] for p in view["pending"]}))
-        legal = api.get(f"/api/games/{game_id}/legal-moves", keys[colour]).get_json()
-        api.post_moves(game_id, keys[colour], [rng.choice(legal["moves"])], legal["seq"])
-    assert view["status"] == "finished", view["status"]
-    assert pages_read > 60 and problems == {}, problems

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import engine
-from pbem import words
+from engine.data import CARD_STACKS
 from pbem.words.moves import log_text
 from tests.secret_oracle import (
     EngineGame,
@@ -28,6 +28,7 @@ from tests.secret_oracle import (
     seed_with_face_up,
     take_a_card_back,
 )
+from tests.server.helpers import said_forms
 from tests.server.positions import import_at
 from tests.server.test_secrets import played, special_pick  # noqa: F401 (a fixture)
 from tests.web.helpers import page, sign_in_seat
@@ -52,6 +53,9 @@ def page_viewers(app, api, game_id, keys, colours):
 
 
 SECRET_KINDS = ("castillo_pick", "secret_pick", "return_power_card")
+#: A move shown without its fields, as the log and the story may tell it: by its kind, and
+#: the card it was made for where the log tells it.
+HIDDEN = {log_text({"type": kind}, card) for kind in SECRET_KINDS for card in (None, *CARD_STACKS)}
 
 
 def check_page(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str) -> Counter:
@@ -77,7 +81,7 @@ def check_page(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str) 
             held += 1
             text = entry.find("span", cls="text").text
             assert "hidden" in entry.classes, (where, viewer, key, text)
-            assert text in [log_text({"type": kind}) for kind in SECRET_KINDS], (where, text)
+            assert text in HIDDEN, (where, text)
             assert entry.find("code", cls="notation") is None, (where, key)
     return Counter(log=held, since=check_since(doc, viewer, secrets, where))
 
@@ -105,10 +109,12 @@ def check_since(doc: Node, viewer: frozenset[str], secrets: Secrets, where: str)
         theirs = " ".join(line for line in lines if line.split(":")[0].endswith(f"({colour})"))
         # The same colour may have made the same move in public since (a pick revealed
         # before this one was made): the log shows it so, and the story may tell it.
-        said = engine.format_move(move)
-        if said not in public_moves(doc, colour, first):
-            assert said not in theirs, (where, viewer, move, told)
-        assert words.SECRET_MOVES[move["type"]] in told, (where, viewer, move, told)
+        if engine.format_move(move) not in public_moves(doc, colour, first):
+            # Neither in the notation nor in words, under any card.
+            for said in said_forms(move):
+                assert said not in theirs, (where, viewer, move, said, told)
+        hidden = {log_text({"type": move["type"]}, card) for card in (None, *CARD_STACKS)}
+        assert any(said in told for said in hidden), (where, viewer, move, told)
     return held
 
 

@@ -9,10 +9,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-import engine
+from pbem import words
 from pbem.extensions import db
 from pbem.game import history
 from pbem.schedule.sweep import sweep
+from tests.server.helpers import said_forms
 from tests.server.test_bot_seats import new_bot_game
 from tests.web.helpers import open_seat_link, page, sign_in_seat
 from tests.web.test_pages_browser import by_css, click_and_wait, live  # noqa: F401
@@ -108,10 +109,12 @@ def red_turn_in_round_3(view, decision) -> bool:
 
 
 def bots_moves_since(api, game_id: int, key: str, after: int) -> list[str]:
+    """The bots' moves after `after`, in words, as what each did under the card that asked
+    it (read from the whole log, which holds the card each turn chose)."""
     log = api.get(f"/api/games/{game_id}/log", key).get_json()["moves"]
     return [
-        engine.format_move(entry["move"])
-        for entry in log
+        words.entry_words(entry, card, own=False)
+        for entry, card in zip(log, words.cards_of(log), strict=True)
         if entry["seq"] > after and entry["player"] != "red" and "hidden" not in entry
     ]
 
@@ -165,7 +168,8 @@ def test_a_story_shows_only_what_the_seat_may_see(app, api, client, monkeypatch)
     told = " ".join(since.text.split())
     assert told.count("Castillo disk (secret)") == len(picks), told
     for pick in picks:
-        assert engine.format_move(pick) not in told, (pick, told)
+        for said in said_forms(pick):  # neither in the notation nor in words
+            assert said not in told, (pick, said, told)
 
 
 def confirm_red_turn_by_clicking(browser, app, api, game_id: int) -> None:
