@@ -7,6 +7,7 @@ fix the sentence in the language of the moment it was raised."""
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
 from pathlib import Path
@@ -207,6 +208,7 @@ def _marked(tree: ast.Module) -> dict[str, str]:
     return found
 
 
+@functools.cache
 def _refusals() -> list[tuple[str, str, str | None, str | None, list[str]]]:
     """Every refusal the domain makes: (where, class, code, msgid, what it says now)."""
     trees = {path: ast.parse(path.read_text(), str(path)) for path in _domain_files()}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import importlib.util
 import re
 import subprocess
@@ -111,8 +112,19 @@ def outside_the_house(directories: Iterable[str], patterns: Iterable[str]) -> li
     return wrong
 
 
+@functools.cache
+def parsed(source: str) -> ast.Module:
+    """A module's tree, parsed once for every check that reads it."""
+    return ast.parse(source)
+
+
 def modules(packages: Iterable[str] = PACKAGES) -> dict[str, Module]:
-    """Every module of the real tree."""
+    """Every module of the real tree (read once; a copy each call, for a test to add to)."""
+    return dict(_modules(tuple(packages)))
+
+
+@functools.cache
+def _modules(packages: tuple[str, ...]) -> dict[str, Module]:
     found = {}
     for package in packages:
         for path in (ROOT / package).rglob("*.py"):
@@ -235,10 +247,15 @@ def imported(tree: ast.AST, package: str) -> Iterator[tuple[str, tuple[str, ...]
             yield found[0], found[1], node.lineno
 
 
+@functools.cache
+def _imported_by(source: str, package: str) -> tuple[tuple[str, tuple[str, ...], int], ...]:
+    return tuple(imported(parsed(source), package))
+
+
 def imports(module: Module, known: Collection[str]) -> Iterator[tuple[str, int]]:
     """Every module of ours (of `known`) that `module` imports, with the line."""
     package = module.name if module.is_package else module.name.rpartition(".")[0]
-    for base, names, line in imported(ast.parse(module.source), package):
+    for base, names, line in _imported_by(module.source, package):
         # `from pbem.web import board` imports the module `board`; `import name` its own
         targets = [f"{base}.{n}" if f"{base}.{n}" in known else base for n in names] or [base]
         for target in targets:
@@ -270,8 +287,13 @@ _RUNNING = {"exec", "eval", "compile"}
 def dynamic_imports(module: Module) -> list[tuple[str, int]]:
     """Each place `module` may import or run code by a name worked out at run time: an
     importing module imported, a name that imports or runs a string, `sys.modules`."""
+    return list(_dynamic_in(module.source))
+
+
+@functools.cache
+def _dynamic_in(source: str) -> tuple[tuple[str, int], ...]:
     found = []
-    for node in ast.walk(ast.parse(module.source)):
+    for node in ast.walk(parsed(source)):
         if isinstance(node, ast.Import):
             found += [(a.name, node.lineno) for a in node.names if a.name.startswith(_IMPORTERS)]
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(_IMPORTERS):
@@ -283,7 +305,7 @@ def dynamic_imports(module: Module) -> list[tuple[str, int]]:
                 found.append((node.attr, node.lineno))
             elif node.attr == "modules" and ast.unparse(node.value) == "sys":
                 found.append(("sys.modules", node.lineno))
-    return found
+    return tuple(found)
 
 
 def unexplained_dynamic(mods: Mapping[str, Module]) -> list[str]:
@@ -398,7 +420,7 @@ def test_the_engine_imports_only_the_standard_library() -> None:
         if not name.startswith("engine"):
             continue
         package = name if module.is_package else name.rpartition(".")[0]
-        for base, _, line in imported(ast.parse(module.source), package):
+        for base, _, line in imported(parsed(module.source), package):
             root = base.split(".")[0]
             if root != "engine" and root not in sys.stdlib_module_names:
                 outside.append(f"{module.path}:{line}: {base}")
@@ -489,7 +511,7 @@ def test_no_function_is_over_80_lines() -> None:
     """A function one can read on a screen: from its `def` to its last line, 80 at most."""
     long = []
     for name, module in modules().items():
-        for node in ast.walk(ast.parse(module.source)):
+        for node in ast.walk(parsed(module.source)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 lines = (node.end_lineno or node.lineno) - node.lineno + 1
                 if lines > 80:
