@@ -109,7 +109,7 @@ def play_runs(
 
     The first `submitted` batches go through the one play function; the rest are written
     as it writes them (`append_batch`, `snapshots_of`) without its mail and deadlines, in
-    one transaction, which keeps twenty whole games to a few seconds.
+    one transaction, which keeps a dozen whole games to a few seconds.
     """
     with app.app_context():
         game = db.session.get(Game, game_id)
@@ -237,11 +237,11 @@ def without(document: dict, *keys: str) -> dict:
 # --- round trips --------------------------------------------------------------------------
 
 
-def test_twenty_random_finished_games_survive_export_and_import(app, api, fresh_app):
+def test_twelve_random_finished_games_survive_export_and_import(app, api, fresh_app):
     fresh = fresh_app.test_client()
     rng = random.Random(20)
     setups = []
-    for number in range(20):
+    for number in range(12):
         kind = number % 4
         if kind == 3:
             colours, options = ["red", "yellow", "green", "blue"], {"variant": "two_colour"}
@@ -253,8 +253,9 @@ def test_twenty_random_finished_games_survive_export_and_import(app, api, fresh_
         timing = {"turn_hours": 24 + number, "quiet_days": ["sun"]} if number % 2 else {}
         setups.append((colours, options, timing, kind == 3))
     assert {len(c) for c, _, _, _ in setups} == {3, 4, 5}
-    assert sum(o.get("variant") == "two_colour" for _, o, _, _ in setups) == 5
-    assert sum(o.get("rounds") == 6 for _, o, _, _ in setups) >= 5
+    assert sum(o.get("variant") == "two_colour" for _, o, _, _ in setups) == 3
+    assert sum(o.get("rounds") == 6 for _, o, _, _ in setups) >= 3
+    assert sum("first_player" in o for _, o, _, _ in setups) >= 2
 
     pairs = []
     for number, (colours, options, timing, two_colour) in enumerate(setups):

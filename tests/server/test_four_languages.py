@@ -35,6 +35,10 @@ from tests.web.helpers import seat_link_for
 from tests.web.html import Node, parse
 from tests.web.test_pseudo_language import visible_text
 
+#: What it tries comes out the same on every database (words, mails and pages as read and
+#: written): once, in the SQLite pass; the PostgreSQL pass runs what a database decides.
+pytestmark = pytest.mark.database_free
+
 LANGUAGE = {"red": "de", "blue": "fr", "green": "ru", "yellow": "es"}
 ON_THE_PAGE = "yellow"
 #: The mail program each seat writes with (the attribution above the quote in its language).

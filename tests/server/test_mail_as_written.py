@@ -124,6 +124,7 @@ LAYOUTS = {
 }
 
 
+@pytest.mark.database_free  # how a mail program lays a reply out: no database decides it
 @pytest.mark.parametrize("agent", sorted(LAYOUTS))
 def test_a_reply_plays_as_these_programs_lay_it_out(mail_app, mail_api, smtp, agent):
     game_id, keys, seats = start(mail_app, mail_api)

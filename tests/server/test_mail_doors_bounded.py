@@ -57,6 +57,7 @@ def door_cpu_ms(records) -> list[float]:
     return [r.cpu_ms for r in records if r.getMessage() == "mail in"]
 
 
+@pytest.mark.database_free  # reading a mail, and files on disk: no database decides them
 def test_a_wide_mime_mail_is_kept_aside_within_a_second_by_each_door(
     mail_app, mail_api, smtp, kept, listener, tmp_path, caplog
 ):
@@ -84,12 +85,15 @@ def test_a_wide_mime_mail_is_kept_aside_within_a_second_by_each_door(
     assert "it has more than 100 parts" in body_text(refusal)
 
 
+@pytest.mark.database_free
 def test_fifty_broken_mails_from_one_player_leave_at_most_the_bound_on_disk(
     mail_app, mail_api, smtp, kept, listener, tmp_path
 ):
     from pbem.mailin.imap import poll_once
 
     mail_app.config["MAIL_KEPT_BYTES"] = 2 * 1024 * 1024
+    # Two of them answered (the answers' limit is not what is tried here, and each costs).
+    mail_app.config["MAIL_ANSWERS_PER_HOUR"] = 2
     game_id, email, mail, move = a_turn(mail_app, mail_api, smtp)
 
     def broken(number: int) -> bytes:

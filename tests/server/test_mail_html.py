@@ -11,7 +11,9 @@ import engine
 from bench.mail_screenshot import turn_mail
 from pbem.words import place_name
 
-pytestmark = pytest.mark.browser
+#: Chromium draws the mail as it was composed, whatever the database: once, in the SQLite
+#: pass (`database_free`).
+pytestmark = [pytest.mark.browser, pytest.mark.database_free]
 
 
 def test_a_turn_mail_renders_in_chromium(browser, tmp_path):

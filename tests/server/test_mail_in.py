@@ -88,6 +88,7 @@ CLIENTS = [
 ]
 
 
+@pytest.mark.database_free  # how a mail program writes a reply: no database decides it
 @pytest.mark.parametrize(("style", "language", "kind"), CLIENTS)
 def test_a_reply_plays_as_each_client_quotes(mail_app, mail_api, smtp, style, language, kind):
     game_id, keys, seats = start(mail_app, mail_api)

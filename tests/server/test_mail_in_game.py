@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 import sqlalchemy as sa
 
 import engine
@@ -15,6 +16,10 @@ from tests.server.helpers import replay_record
 from tests.server.mail_helpers import body_text, free_port
 from tests.server.mailin_helpers import moves_listed, reply, send_smtp
 from tests.server.test_mail_out import addresses_of, deliver
+
+#: The mail door's whole game: reading replies comes out the same on every database (the
+#: PostgreSQL pass plays whole games through the API: test_play, test_mail_out).
+pytestmark = pytest.mark.database_free
 
 STYLES = [
     ("gmail", "en", "text"),

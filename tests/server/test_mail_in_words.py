@@ -29,6 +29,10 @@ from tests.server.test_mail_in import (
 from tests.server.test_mail_in_unreadable import deep_mime, headers_of
 from tests.server.test_mail_out import deliver
 
+#: What it tries comes out the same on every database (words, mails and pages as read and
+#: written): once, in the SQLite pass; the PostgreSQL pass runs what a database decides.
+pytestmark = pytest.mark.database_free
+
 #: Words a person never reads: the API's move types and pending kinds that are not also
 #: the notation's names of cards (`card king_rages`), exception classes, None.
 KINDS = {"power_card", "turn", "castillo_pick", "secret_pick", "king_rages", "veto_window"}

@@ -28,6 +28,10 @@ from tests.engine.helpers import acting
 from tests.server.mail_helpers import body_text
 from tests.web.html import parse
 
+#: What it tries comes out the same on every database (words, mails and pages as read and
+#: written): once, in the SQLite pass; the PostgreSQL pass runs what a database decides.
+pytestmark = pytest.mark.database_free
+
 #: What each card asks said with, from the rule books: (English, German), each a pattern
 #: every move of the card's steps must match where it is offered. Written from the card
 #: texts: "Move any 4 Caballeros" / "beliebig umsetzen"; "send ... back to the provinces" /
