@@ -126,6 +126,8 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         PBEM_PROXY_HOPS=0,
         # How long a request body may pause before the request is given up (pbem.bodies).
         PBEM_BODY_PAUSE_SECONDS=BODY_PAUSE_SECONDS,
+        # How often an open board page asks whether the game moved (its answer a 304 while not).
+        PBEM_PAGE_POLL_SECONDS=4.0,
         # Caps a day (UTC) on what makes the server mail people who never asked
         # (pbem.play.strangers): games one player makes, invitations one player sends to
         # addresses with no account here, and invitations one such address receives from
@@ -187,6 +189,7 @@ def _from_environment(app: Flask) -> None:
         "PBEM_BOT_SECONDS",
         "PBEM_MAIL_SECONDS",
         "PBEM_BODY_PAUSE_SECONDS",
+        "PBEM_PAGE_POLL_SECONDS",
         "PBEM_OUTBOX_KEEP_DAYS",
     ):
         if os.environ.get(name):

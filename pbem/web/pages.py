@@ -742,6 +742,7 @@ def _draw_board_page(
         "at": link("web.game", game_id=game.id, seq=_SEQ_SLOT, colour=colour_field),
         "slot": _SEQ_SLOT,
         "poll": link("web.game_seq", game_id=game.id),
+        "poll_ms": str(int(float(current_app.config["PBEM_PAGE_POLL_SECONDS"]) * 1000)),
     }
     return BoardPage(
         game_id=game.id,

@@ -179,7 +179,9 @@ def put_back(app: Flask) -> None:
 def app(database_url):
     # House bots in tests are greedy unless a test names the strong one: it thinks for half
     # a second a move, and many tests play whole games by bots.
-    config = {"PBEM_DEFAULT_TIMING": {"takeover_bot": "greedy"}}
+    # An open page asks every half second whether the game moved (4 s by default): the
+    # browser tests wait for it.
+    config = {"PBEM_DEFAULT_TIMING": {"takeover_bot": "greedy"}, "PBEM_PAGE_POLL_SECONDS": 0.5}
     app = app_as_made({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, **config})
     yield app
     empty_tables(app)

@@ -123,9 +123,10 @@
 // words came, just the list of words is swapped. A page that looks back (replay) stays put.
 (function () {
   "use strict";
-  var EVERY_MS = 4000;
-  var etag = null;
   function nav() { return document.querySelector("nav.replay"); }
+  // How often: the server's setting (PBEM_PAGE_POLL_SECONDS), 4 s unless it says.
+  var EVERY_MS = (nav() && parseInt(nav().getAttribute("data-every"), 10)) || 4000;
+  var etag = null;
   function following() {
     var n = nav();
     return n && n.getAttribute("data-poll") && n.getAttribute("data-shown") === n.getAttribute("data-last");
