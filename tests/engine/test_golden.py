@@ -19,11 +19,13 @@ import engine
 from engine.bots import RandomBot
 from engine.rng import Rng
 
-from .test_random_games import game_setups
+from .test_random_games import RECORDED_GAMES, game_setups
 
-# The property test's games: every player count, 9 and 6 rounds, the two-colour variant,
-# every card's special action and vetoes.
-SETUPS = list(game_setups())
+# The games recorded: every player count, 9 and 6 rounds, the two-colour variant, every
+# card's special action and vetoes. The test plays every other one (any change to what the
+# engine plays shows in most games); recording plays them all.
+SETUPS = list(game_setups(*RECORDED_GAMES))
+CHECKED = 2
 RECORDED = Path(__file__).with_name("golden_digests.txt")
 
 
@@ -52,17 +54,20 @@ def play(colours, seed, options, with_views: bool) -> tuple[str, str, str]:
     return _sha(engine.to_dict(state)), events.hexdigest(), offered.hexdigest()
 
 
-def digest_all() -> Iterator[str]:
-    """One line per game: its seed and the first 16 hex digits of each digest."""
+def digest_all(every: int = 1) -> Iterator[str]:
+    """One line per game (of every `every`-th): its seed and the first 16 hex digits of
+    each digest."""
     for i, (colours, seed, options) in enumerate(SETUPS):
-        state, events, offered = play(colours, seed, options, with_views=i % 10 == 0)
-        yield f"{seed} {state[:16]} {events[:16]} {offered[:16]}"
+        if i % every == 0:
+            state, events, offered = play(colours, seed, options, with_views=i % 10 == 0)
+            yield f"{seed} {state[:16]} {events[:16]} {offered[:16]}"
 
 
 def test_golden_digests_unchanged():
     recorded = RECORDED.read_text().splitlines()
     assert len(recorded) == len(SETUPS)
-    for line, got in zip(recorded, digest_all(), strict=True):
+    checked = recorded[::CHECKED]
+    for line, got in zip(checked, digest_all(CHECKED), strict=True):
         assert got == line, "seed, then digests of: final state, events, pending + legal moves"
 
 

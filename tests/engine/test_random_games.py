@@ -14,8 +14,10 @@ from engine.data import CABALLEROS_PER_COLOUR, CARD_STACKS, COLOURS
 from engine.rng import Rng
 from engine.scoring import scoreboard
 
-GAMES = 300
-TWO_COLOUR_GAMES = 30
+GAMES = 150
+TWO_COLOUR_GAMES = 20
+#: The games the golden digests were recorded for (tests/engine/test_golden.py).
+RECORDED_GAMES = (300, 30)
 #: The costly invariants are checked after every this many moves (a different phase of the
 #: moves each game, so that no kind of step is always skipped).
 SAMPLED = 4
@@ -68,13 +70,16 @@ def check_view_keeps_secrets(state: engine.State, view: dict, viewer: str | None
     assert '"seed"' not in text and '"action_decks"' not in text
 
 
-def game_setups():
+def game_setups(games: int = GAMES, two_colour_games: int = TWO_COLOUR_GAMES):
+    """Every player count, 9 and 6 rounds, then the two-colour variant: `games` and
+    `two_colour_games` of them, the same first ones whatever the counts but the two-colour
+    games' colours (drawn after the others')."""
     rng = Rng(2024)
-    for n in range(GAMES):
+    for n in range(games):
         players = 2 + n % 4
         colours = rng.shuffled(COLOURS)[:players]
         yield colours, n, {"rounds": 9 if n % 3 else 6}
-    for n in range(GAMES, GAMES + TWO_COLOUR_GAMES):
+    for n in range(games, games + two_colour_games):
         yield rng.shuffled(COLOURS)[:4], n, {"variant": "two_colour"}
 
 
