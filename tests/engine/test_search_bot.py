@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import engine
-from engine.bots import GreedyBot, SearchBot
+from engine.bots import GreedyBot, RandomBot, SearchBot
 from engine.bots.search import deal
 from engine.rng import Rng
 from tests.engine.test_greedy_bot import scramble
@@ -85,15 +85,16 @@ def test_search_bot_is_deterministic_for_a_playout_budget() -> None:
 
 
 def test_search_bot_plays_only_legal_moves() -> None:
-    """Whole games with one search bot (tiny budget) among greedy bots: every choice is
-    among the legal moves, in three-, four- and two-colour games alike."""
+    """Whole games with one search bot (tiny budget) among random bots (quick, and any
+    position may come): every choice is among the legal moves, in three-, four- and
+    two-colour games alike."""
     for colours, options, seed in (
         (THREE, {"rounds": 6}, 1),
         (FOUR, {"rounds": 6}, 2),
-        (FOUR, {"variant": "two_colour"}, 3),
+        (FOUR, {"variant": "two_colour", "rounds": 6}, 3),
     ):
-        bots: dict[str, GreedyBot | SearchBot] = {
-            c: GreedyBot(seed + i) for i, c in enumerate(colours)
+        bots: dict[str, RandomBot | SearchBot] = {
+            c: RandomBot(seed + i) for i, c in enumerate(colours)
         }
         searcher = colours[seed % len(colours)]
         bots[searcher] = SearchBot(seed, playouts=2)
