@@ -2,6 +2,7 @@
 
 import contextlib
 import json
+import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -99,7 +100,11 @@ def test_positions_cover_every_special_stage():
     assert {stage for _, stage in stages} == {"planning", "inputs", "window"}
 
 
-@settings(max_examples=3000, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+#: Moves thrown at the positions each run; ENGINE_FUZZ_EXAMPLES=20000 for a longer hunt.
+EXAMPLES = int(os.environ.get("ENGINE_FUZZ_EXAMPLES", "1200"))
+
+
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(
     st.sampled_from(range(len(POSITIONS))),
     st.sampled_from(["red", "blue", "green", "yellow", "brown", None, 3]),
