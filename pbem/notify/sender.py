@@ -271,27 +271,41 @@ def hand_back_dead_batches(moment: Any) -> None:
     """Queue again what dead senders left `sending`: a batch whose lease ran out goes back
     at once (its attempts uncounted) but for its first row still `sending`, which its
     sender may have been handing to the server when it died; that row, and any row of no
-    claim, after `STUCK_AFTER`. The caller commits."""
-    batch = aliased(Notification)
-    first_unsent = (
-        select(func.min(batch.id))
-        .where(batch.claim == _outbox.c.claim, batch.status == "sending")
-        .scalar_subquery()
+    claim, after `STUCK_AFTER`. A look by the due index first: most passes find none. The
+    caller commits."""
+    leased = {"leased": moment - LEASE}
+    if db.session.execute(_ANY_LEASE_OVER, leased).first() is None:
+        return
+    db.session.execute(_HAND_BACK_LEASED, leased)
+    db.session.execute(_HAND_BACK_STUCK, {"stuck": moment - STUCK_AFTER})
+
+
+_batch = aliased(Notification)
+#: Whether any row is `sending` under a lease that ran out.
+_ANY_LEASE_OVER = (
+    select(_outbox.c.id)
+    .where(_outbox.c.status == "sending", _outbox.c.next_attempt_at <= bindparam("leased"))
+    .limit(1)
+)
+#: A dead batch's rows but its first still `sending`, queued again, their try uncounted.
+_HAND_BACK_LEASED = (
+    update(_outbox)
+    .where(
+        _outbox.c.status == "sending",
+        _outbox.c.next_attempt_at <= bindparam("leased"),
+        _outbox.c.id
+        > select(func.min(_batch.id))
+        .where(_batch.claim == _outbox.c.claim, _batch.status == "sending")
+        .scalar_subquery(),
     )
-    db.session.execute(
-        update(_outbox)
-        .where(
-            _outbox.c.status == "sending",
-            _outbox.c.next_attempt_at <= moment - LEASE,
-            _outbox.c.id > first_unsent,
-        )
-        .values(status="queued", claim=None, attempts=_outbox.c.attempts - 1)
-    )
-    db.session.execute(
-        update(_outbox)
-        .where(_outbox.c.status == "sending", _outbox.c.next_attempt_at <= moment - STUCK_AFTER)
-        .values(status="queued", claim=None)
-    )
+    .values(status="queued", claim=None, attempts=_outbox.c.attempts - 1)
+)
+#: A row `sending` past STUCK_AFTER (a dead batch's first, a row of no claim), queued again.
+_HAND_BACK_STUCK = (
+    update(_outbox)
+    .where(_outbox.c.status == "sending", _outbox.c.next_attempt_at <= bindparam("stuck"))
+    .values(status="queued", claim=None)
+)
 
 
 #: How long the story of a seat a bot plays waits for more before it goes out as a digest,
@@ -521,15 +535,7 @@ def _mark_sent(row_id: int, claim: str) -> None:
         if pause:
             time.sleep(pause)
         try:
-            db.session.execute(
-                update(_outbox)
-                .where(
-                    _outbox.c.id == row_id,
-                    _outbox.c.status == "sending",
-                    _outbox.c.claim == claim,
-                )
-                .values(status="sent", sent_at=now(), last_error=None, claim=None)
-            )
+            db.session.execute(_MARK_SENT, {"row": row_id, "claimed": claim, "moment": now()})
             db.session.commit()
             return
         except Exception as error:
@@ -539,6 +545,18 @@ def _mark_sent(row_id: int, claim: str) -> None:
                 "marking outbox row %s sent failed (%s): trying again", row_id, error
             )
             start_afresh()  # the pool has dropped the dead connection: the next is new
+
+
+#: One delivered row marked sent, if it is still its batch's.
+_MARK_SENT = (
+    update(_outbox)
+    .where(
+        _outbox.c.id == bindparam("row"),
+        _outbox.c.status == "sending",
+        _outbox.c.claim == bindparam("claimed"),
+    )
+    .values(status="sent", sent_at=bindparam("moment"), last_error=None, claim=None)
+)
 
 
 def _hand_back(row_ids: list[int], claim: str) -> None:
