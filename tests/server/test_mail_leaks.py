@@ -181,7 +181,8 @@ def lean(moves: list[dict], rng: random.Random) -> dict:
 
 @pytest.fixture(scope="module")
 def composing_app():
-    """The composer needs an app's config (MAIL_FROM, PBEM_BASE_URL, SECRET_KEY) only."""
+    """The composer needs an app's config (MAIL_FROM, PBEM_BASE_URL, SECRET_KEY) only: no
+    database, so its tests are `database_free` (once, in the SQLite pass)."""
     app = create_app(
         {
             "TESTING": True,
@@ -204,6 +205,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.database_free
 @pytest.mark.parametrize(("colours", "options", "seed"), GAMES, ids=lambda v: str(v))
 def test_no_mail_depends_on_another_persons_secret(composing_app, colours, options, seed):
     rng = random.Random(seed)
@@ -262,6 +264,7 @@ def _open_picks(state: engine.State) -> dict[str, str | None]:
     return picks
 
 
+@pytest.mark.database_free
 def test_mails_after_a_card_is_taken_back_do_not_depend_on_which(composing_app):
     """A game steered to play power_card_return, then every mail for a while after it."""
     colours = ["red", "blue", "green"]
@@ -296,6 +299,7 @@ def test_mails_after_a_card_is_taken_back_do_not_depend_on_which(composing_app):
     assert after_return > 10, "nobody took a power card back"
 
 
+@pytest.mark.database_free
 def test_a_self_veto_windows_mails_name_the_card_to_its_player_alone(composing_app):
     """Green plays power_card_return holding a Veto, blue holds one too: both answer the
     window, and each decision mail shows the numbered plan as the observer shows it to its
