@@ -170,7 +170,9 @@ def running_server(tmp_path_factory, name: str, extra: dict[str, str]) -> Iterat
             assert "Traceback" not in errors, errors[-4000:]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory) -> Iterator[Server]:
+    """One gunicorn for a test worker's hostile tests (each makes players and games of its
+    own): starting one takes seconds."""
     with running_server(tmp_path_factory, "hostile", {"PBEM_PROXY_HOPS": "1"}) as running:
         yield running
