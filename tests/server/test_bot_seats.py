@@ -10,10 +10,13 @@ from pbem.store.models import Notification, Player
 from tests.server.conftest import assert_problem, table_snapshot
 
 
-def new_bot_game(api, colours=("red", "blue", "green"), options=None):
+def new_bot_game(api, colours=("red", "blue", "green"), options=None, level=None):
+    """A game of one person (the first colour) against bots (of `level`, else the default:
+    the strong one, whose search is timed, so its moves vary with the machine's load)."""
     key = api.register("human@example.org", "Human")
     seats = [{"email": "human@example.org", "colour": colours[0]}]
-    seats += [{"colour": c, "bot": True} for c in colours[1:]]
+    bot = {"bot": True, "level": level} if level else {"bot": True}
+    seats += [{"colour": c, **bot} for c in colours[1:]]
     response = api.client.post(
         "/api/games",
         json={"title": "Against bots", "seats": seats, "options": options or {}},
