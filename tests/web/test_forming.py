@@ -153,9 +153,7 @@ def test_an_open_seat_needs_a_forming_game_and_a_seat_is_joined_once(app, api, c
     assert taken.status_code == 409 and "not open" in taken.get_data(as_text=True)
 
 
-def test_the_games_that_need_players_and_an_invitation_isolate_names_and_titles(
-    app, api, client
-):
+def test_the_games_that_need_players_and_an_invitation_isolate_names_and_titles(app, api, client):
     # A name and a title as kept before they were held to `pbem.texts`' rule: a U+202E in
     # each would turn the words after it around, were it not isolated.
     old_name, old_title = "Ada \u202eadA", "Cup \u202epuC"

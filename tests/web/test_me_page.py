@@ -228,7 +228,9 @@ def test_a_name_that_cannot_be_kept_is_refused_on_me_and_changes_nothing(app, ap
     assert table_snapshot(app) == before
 
 
-@pytest.mark.parametrize("url", ["https://chat.example.org/hook\x00", "https://chat\x00.example.org/"])
+@pytest.mark.parametrize(
+    "url", ["https://chat.example.org/hook\x00", "https://chat\x00.example.org/"]
+)
 def test_a_nul_in_a_webhooks_url_is_refused_on_me_and_changes_nothing(app, api, client, url):
     # The host's look-up once failed on a NUL: a 500.
     game_id, keys = api.new_game(["red", "blue", "green"])

@@ -18,7 +18,6 @@ from tests.server.test_bot_seats import new_bot_game
 from tests.web.helpers import open_seat_link, page, sign_in_seat
 from tests.web.test_pages_browser import by_css, click_and_wait, live  # noqa: F401
 
-
 #: The bots' level: the greedy bot answers the same in every position however loaded the
 #: machine (the strong one searches for a time), so a seed (below) gives the same game.
 BOTS = "greedy"

@@ -257,9 +257,7 @@ def test_words_to_the_table_say_when_on_the_page_in_the_mail_and_in_a_digest(app
     with app.app_context():
         sender.compose_queued()
         rows = db.session.execute(
-            sa.text(
-                "SELECT status, message FROM outbox WHERE kind = 'table_talk' ORDER BY id"
-            )
+            sa.text("SELECT status, message FROM outbox WHERE kind = 'table_talk' ORDER BY id")
         ).all()
         db.session.remove()
     parts = {status: message for status, message in rows}
