@@ -86,7 +86,10 @@ def test_words_to_the_table_say_when_in_the_readers_time_zone(browser, live, app
         (time,) = by_css(browser, "ol.talk time[data-local]")
         tokyo = moment.astimezone(ZoneInfo("Asia/Tokyo"))
         assert datetime.fromisoformat(time.get_attribute("datetime")) == moment
-        assert f"{tokyo.day}" in time.text and f"{tokyo:%H:%M}" in time.text, time.text
+        # An English page writes the hour on a 12-hour clock (05:00 PM), whatever the hour
+        # the test runs at.
+        assert f"{tokyo.day}" in time.text and f"{tokyo:%I:%M}" in time.text, time.text
+        assert tokyo.strftime("%p") in time.text, time.text
         assert "GMT+9" in time.text and "UTC" not in time.text, time.text
     finally:
         browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "UTC"})
