@@ -110,4 +110,3 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         hops = int(app.config["PBEM_PROXY_HOPS"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
     return app
-

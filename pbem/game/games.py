@@ -12,7 +12,7 @@ from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.game.players import is_unreachable
 from pbem.languages import N_
-from pbem.store import queries, reads
+from pbem.store import queries, reads, tables
 from pbem.store.models import Game, Player, Seat
 from pbem.store.queries import MAX_ID
 from pbem.timing import deadlines
@@ -59,13 +59,16 @@ def locked_game(game_id: int) -> Game:
     if not 0 < game_id <= MAX_ID:
         return get_game(game_id)
     connection = db.session.connection()
-    games = Game.__table__
     if connection.dialect.name == "postgresql":
-        connection.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
+        connection.execute(
+            select(tables.games.c.id).where(tables.games.c.id == game_id).with_for_update()
+        )
     else:
         # SQLite locks the whole database for the first write; busy_timeout makes the
         # others wait for it, as they wait on PostgreSQL for the row.
-        connection.execute(update(games).where(games.c.id == game_id).values(id=games.c.id))
+        connection.execute(
+            update(tables.games).where(tables.games.c.id == game_id).values(id=tables.games.c.id)
+        )
     game = db.session.get(Game, game_id, populate_existing=True)
     if game is None:
         return get_game(game_id)

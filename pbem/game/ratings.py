@@ -30,28 +30,12 @@ from sqlalchemy import (
 
 from pbem.errors import NotFound
 from pbem.languages import N_
-from pbem.store import reads
+from pbem.store import reads, tables
 from pbem.store.models import (
-    CardPlay,
-    Decision,
-    DrawnRecord,
-    Game,
-    GameRating,
-    Player,
-    PlayerRating,
-    Seat,
     is_person,
 )
 from pbem.store.prepared import Prepared, all_together, part_columns
 from pbem.store.queries import MAX_ID
-
-_players = Player.__table__
-_ratings = PlayerRating.__table__
-_results = GameRating.__table__
-_decisions = Decision.__table__
-_games = Game.__table__
-_seats = Seat.__table__
-_card_plays = CardPlay.__table__
 
 #: openskill's Weng-Lin Plackett-Luce model with its own defaults (mu 25, sigma 25/3): the
 #: one model every rating is computed and shown with.
@@ -161,9 +145,9 @@ def _no_player(player_id: int) -> NotFound:
 
 #: A person's last RELIABILITY_WINDOW decisions (`player`), over the (player, id) index.
 _LAST_DECISIONS = (
-    select(_decisions.c.how)
-    .where(_decisions.c.player_id == bindparam("player"))
-    .order_by(_decisions.c.id.desc())
+    select(tables.decisions.c.how)
+    .where(tables.decisions.c.player_id == bindparam("player"))
+    .order_by(tables.decisions.c.id.desc())
     .limit(RELIABILITY_WINDOW)
     .subquery()
 )
@@ -180,40 +164,39 @@ _RELIABILITY = (
     .subquery("reliability")
 )
 
-_drawn = DrawnRecord.__table__
-_WITH_RATING = _players.outerjoin(_ratings, _ratings.c.player_id == _players.c.id).join(
-    _RELIABILITY, true()
-)
+_WITH_RATING = tables.players.outerjoin(
+    tables.player_ratings, tables.player_ratings.c.player_id == tables.players.c.id
+).join(_RELIABILITY, true())
 
 
 def _record_read(*more: Any, joined: FromClause = _WITH_RATING) -> Select[Any]:
     """A player's record (`player`) in one read: name, rating, reliability (and `more`)."""
     return (
         select(
-            _players.c.id,
-            _players.c.name,
-            is_person(_players.c.email).label("person"),
-            _ratings.c.mu,
-            _ratings.c.sigma,
-            _ratings.c.games,
+            tables.players.c.id,
+            tables.players.c.name,
+            is_person(tables.players.c.email).label("person"),
+            tables.player_ratings.c.mu,
+            tables.player_ratings.c.sigma,
+            tables.player_ratings.c.games,
             _RELIABILITY.c.in_time,
             _RELIABILITY.c.owed,
             *more,
         )
         .select_from(joined)
-        .where(_players.c.id == bindparam("player"))
+        .where(tables.players.c.id == bindparam("player"))
     )
 
 
 # Built once and prepared: making a statement costs more than the database's answer to it.
 _RECORD = Prepared(_record_read())
 #: The games a player's seats are in that are still going.
-_SEATS_GOING = _seats.join(
-    _games,
+_SEATS_GOING = tables.seats.join(
+    tables.games,
     and_(
-        _games.c.id == _seats.c.game_id,
+        tables.games.c.id == tables.seats.c.game_id,
         # Each status bound on its own: a prepared statement has no expanding IN list.
-        or_(*(_games.c.status == status for status in CURRENT_STATUSES)),
+        or_(*(tables.games.c.status == status for status in CURRENT_STATUSES)),
     ),
 )
 
@@ -221,7 +204,9 @@ _SEATS_GOING = _seats.join(
 def _going_read(*columns: Any) -> Select[Any]:
     """`columns` of each seat a player (`player`) holds in a game still going."""
     return (
-        select(*columns).select_from(_SEATS_GOING).where(_seats.c.player_id == bindparam("player"))
+        select(*columns)
+        .select_from(_SEATS_GOING)
+        .where(tables.seats.c.player_id == bindparam("player"))
     )
 
 
@@ -229,20 +214,20 @@ def _going_read(*columns: Any) -> Select[Any]:
 _RECORD_COLUMNS = {
     column.name: column
     for column in _record_read(
-        _players.c.record_seq,
+        tables.players.c.record_seq,
         # Non-null when a drawing of the record as it is was kept: its body is read, and
         # the drawing itself only when the body is stale (`drawn_record`).
-        _drawn.c.record_seq.label("drawn_seq"),
-        _drawn.c.body.label("drawn_body"),
-        _drawn.c.body_of.label("drawn_body_of"),
+        tables.drawn_records.c.record_seq.label("drawn_seq"),
+        tables.drawn_records.c.body.label("drawn_body"),
+        tables.drawn_records.c.body_of.label("drawn_body_of"),
     ).selected_columns
 }
 _GOING_COLUMNS = {
-    "game_id": _games.c.id,
-    "game_title": _games.c.title,
-    "game_status": _games.c.status,
-    "colour": _seats.c.colour,
-    "place": _seats.c.position,
+    "game_id": tables.games.c.id,
+    "game_title": tables.games.c.title,
+    "game_status": tables.games.c.status,
+    "colour": tables.seats.c.colour,
+    "place": tables.seats.c.position,
 }
 #: The record with what their page drew of it and kept in `language` with `drawing`, if it
 #: is of their record as it is (null columns otherwise), and the number it would be kept by
@@ -256,31 +241,35 @@ _RECORD_DRAWN_AND_GOING = Prepared(
         select(*part_columns(0, _PAGE_COLUMNS, **_RECORD_COLUMNS))
         .select_from(
             _WITH_RATING.outerjoin(
-                _drawn,
+                tables.drawn_records,
                 and_(
-                    _drawn.c.player_id == _players.c.id,
-                    _drawn.c.language == bindparam("language"),
-                    _drawn.c.drawing == bindparam("drawing"),
-                    _drawn.c.record_seq == _players.c.record_seq,
+                    tables.drawn_records.c.player_id == tables.players.c.id,
+                    tables.drawn_records.c.language == bindparam("language"),
+                    tables.drawn_records.c.drawing == bindparam("drawing"),
+                    tables.drawn_records.c.record_seq == tables.players.c.record_seq,
                 ),
             )
         )
-        .where(_players.c.id == bindparam("player")),
+        .where(tables.players.c.id == bindparam("player")),
         _going_read(*part_columns(1, _PAGE_COLUMNS, **_GOING_COLUMNS)),
     ).order_by(*(literal_column(name) for name in ("part", "game_id", "place")))
 )
 #: A player's record kept drawn in `language` with `drawing` at `record_seq`: its chart and
 #: games only, read when the body kept with them is stale, to draw the body again.
 _DRAWN = Prepared(
-    select(_drawn.c.chart, _drawn.c.games).where(
-        _drawn.c.player_id == bindparam("player"),
-        _drawn.c.language == bindparam("language"),
-        _drawn.c.drawing == bindparam("drawing"),
-        _drawn.c.record_seq == bindparam("record_seq"),
+    select(tables.drawn_records.c.chart, tables.drawn_records.c.games).where(
+        tables.drawn_records.c.player_id == bindparam("player"),
+        tables.drawn_records.c.language == bindparam("language"),
+        tables.drawn_records.c.drawing == bindparam("drawing"),
+        tables.drawn_records.c.record_seq == bindparam("record_seq"),
     )
 )
 #: A person's kept rating history (no row before their first rated game).
-_HISTORY = Prepared(select(_ratings.c.history).where(_ratings.c.player_id == bindparam("player")))
+_HISTORY = Prepared(
+    select(tables.player_ratings.c.history).where(
+        tables.player_ratings.c.player_id == bindparam("player")
+    )
+)
 
 
 def player_record(player_id: int) -> PlayerRecord:
@@ -445,31 +434,33 @@ def _player_page(
 #: `skip` on, at most `most`.
 _RESULTS = Prepared(
     select(
-        _games.c.id,
-        _games.c.title,
-        _results.c.rated_at,
-        _results.c.players,
-        _results.c.rank,
-        _results.c.score,
-        _results.c.bot_finished,
-        _results.c.rated,
-        _results.c.mu_before,
-        _results.c.sigma_before,
-        _results.c.mu_after,
-        _results.c.sigma_after,
+        tables.games.c.id,
+        tables.games.c.title,
+        tables.game_ratings.c.rated_at,
+        tables.game_ratings.c.players,
+        tables.game_ratings.c.rank,
+        tables.game_ratings.c.score,
+        tables.game_ratings.c.bot_finished,
+        tables.game_ratings.c.rated,
+        tables.game_ratings.c.mu_before,
+        tables.game_ratings.c.sigma_before,
+        tables.game_ratings.c.mu_after,
+        tables.game_ratings.c.sigma_after,
     )
-    .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
-    .where(_results.c.player_id == bindparam("player"))
-    .order_by(_results.c.rated_at.desc(), _results.c.game_id.desc())
+    .select_from(
+        tables.game_ratings.join(tables.games, tables.games.c.id == tables.game_ratings.c.game_id)
+    )
+    .where(tables.game_ratings.c.player_id == bindparam("player"))
+    .order_by(tables.game_ratings.c.rated_at.desc(), tables.game_ratings.c.game_id.desc())
     .offset(bindparam("skip"))
     .limit(bindparam("most"))
 )
 
 #: The games a player (`player`) holds seats in that are still going.
 _CURRENT = Prepared(
-    _going_read(_games.c.id, _games.c.title, _games.c.status, _seats.c.colour).order_by(
-        _games.c.id, _seats.c.position
-    )
+    _going_read(
+        tables.games.c.id, tables.games.c.title, tables.games.c.status, tables.seats.c.colour
+    ).order_by(tables.games.c.id, tables.seats.c.position)
 )
 
 
@@ -501,7 +492,9 @@ def _current(rows: Sequence[Any]) -> list[CurrentGame]:
 def _known_player(player_id: int) -> None:
     """NotFound unless there is such a player."""
     found = 0 < player_id <= MAX_ID and (
-        reads.connection().execute(select(_players.c.id).where(_players.c.id == player_id)).first()
+        reads.connection()
+        .execute(select(tables.players.c.id).where(tables.players.c.id == player_id))
+        .first()
         is not None
     )
     if not found:
@@ -536,7 +529,9 @@ def _iso(moment: datetime | None) -> str | None:
 
 #: The newest rated result's id (0 before any): a new one with each rated game, and after a
 #: rebuild, whose results are written anew.
-_NEWEST_RESULT = Prepared(select(func.coalesce(func.max(_results.c.id), 0, type_=Integer)))
+_NEWEST_RESULT = Prepared(
+    select(func.coalesce(func.max(tables.game_ratings.c.id), 0, type_=Integer))
+)
 
 
 #: The standings as drawn (a page, an API answer) are kept per worker by `standings_version`
@@ -554,20 +549,30 @@ def standings_version() -> int:
 def standings(players: int | None = None, page: int = 1, per_page: int = 50) -> Standings:
     """The people with at least PROVISIONAL_BELOW rated games (of `players` players, if
     given), the best conservative rating first: a page of them."""
-    counted = _ratings.c.games if players is None else _ratings.c[f"games_{players}"]
+    counted = (
+        tables.player_ratings.c.games
+        if players is None
+        else tables.player_ratings.c[f"games_{players}"]
+    )
     rows = (
         reads.connection()
         .execute(
             select(
-                _players.c.id,
-                _players.c.name,
-                _ratings.c.mu,
-                _ratings.c.sigma,
-                _ratings.c.games,
+                tables.players.c.id,
+                tables.players.c.name,
+                tables.player_ratings.c.mu,
+                tables.player_ratings.c.sigma,
+                tables.player_ratings.c.games,
             )
-            .select_from(_ratings.join(_players, _players.c.id == _ratings.c.player_id))
+            .select_from(
+                tables.player_ratings.join(
+                    tables.players, tables.players.c.id == tables.player_ratings.c.player_id
+                )
+            )
             .where(counted >= PROVISIONAL_BELOW)
-            .order_by(_ratings.c.ordinal.desc(), _ratings.c.player_id.desc())
+            .order_by(
+                tables.player_ratings.c.ordinal.desc(), tables.player_ratings.c.player_id.desc()
+            )
             .offset((page - 1) * per_page)
             .limit(per_page + 1)
         )
@@ -596,9 +601,9 @@ class CardStat(TypedDict):
 
 #: A person's (`player`) card plays, the most chosen first.
 _CARDS = Prepared(
-    select(_card_plays.c.card, _card_plays.c.plays, _card_plays.c.points)
-    .where(_card_plays.c.player_id == bindparam("player"))
-    .order_by(_card_plays.c.plays.desc(), _card_plays.c.card)
+    select(tables.card_plays.c.card, tables.card_plays.c.plays, tables.card_plays.c.points)
+    .where(tables.card_plays.c.player_id == bindparam("player"))
+    .order_by(tables.card_plays.c.plays.desc(), tables.card_plays.c.card)
 )
 
 
@@ -634,9 +639,12 @@ def beside_names(player_ids: list[int]) -> dict[int, BesideName]:
     ratings = {
         row.player_id: rating_of(row.mu, row.sigma, row.games)
         for row in connection.execute(
-            select(_ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.games).where(
-                _ratings.c.player_id.in_(player_ids)
-            )
+            select(
+                tables.player_ratings.c.player_id,
+                tables.player_ratings.c.mu,
+                tables.player_ratings.c.sigma,
+                tables.player_ratings.c.games,
+            ).where(tables.player_ratings.c.player_id.in_(player_ids))
         )
     }
     shares = reliabilities(player_ids)
@@ -651,13 +659,13 @@ def reliabilities(player_ids: list[int]) -> dict[int, tuple[float | None, int]]:
     decisions, numbered newest first by a window over the (player, id) index."""
     numbered = (
         select(
-            _decisions.c.player_id,
-            _decisions.c.how,
+            tables.decisions.c.player_id,
+            tables.decisions.c.how,
             func.row_number()
-            .over(partition_by=_decisions.c.player_id, order_by=_decisions.c.id.desc())
+            .over(partition_by=tables.decisions.c.player_id, order_by=tables.decisions.c.id.desc())
             .label("age"),
         )
-        .where(_decisions.c.player_id.in_(player_ids))
+        .where(tables.decisions.c.player_id.in_(player_ids))
         .subquery()
     )
     rows = reads.connection().execute(
@@ -689,24 +697,24 @@ def game_results(game_id: int) -> dict[str, GameResult]:
     before it is rated)."""
     rows = reads.connection().execute(
         select(
-            _seats.c.colour,
-            _results.c.player_id,
-            _results.c.rank,
-            _results.c.rated,
-            _results.c.bot_finished,
-            _results.c.mu_before,
-            _results.c.sigma_before,
-            _results.c.mu_after,
-            _results.c.sigma_after,
+            tables.seats.c.colour,
+            tables.game_ratings.c.player_id,
+            tables.game_ratings.c.rank,
+            tables.game_ratings.c.rated,
+            tables.game_ratings.c.bot_finished,
+            tables.game_ratings.c.mu_before,
+            tables.game_ratings.c.sigma_before,
+            tables.game_ratings.c.mu_after,
+            tables.game_ratings.c.sigma_after,
         )
         .select_from(
-            _results.join(
-                _seats,
-                (_seats.c.game_id == _results.c.game_id)
-                & (_seats.c.player_id == _results.c.player_id),
+            tables.game_ratings.join(
+                tables.seats,
+                (tables.seats.c.game_id == tables.game_ratings.c.game_id)
+                & (tables.seats.c.player_id == tables.game_ratings.c.player_id),
             )
         )
-        .where(_results.c.game_id == game_id)
+        .where(tables.game_ratings.c.game_id == game_id)
     )
     out: dict[str, GameResult] = {}
     for row in rows:
@@ -739,15 +747,17 @@ def seat_records(game_id: int) -> list[SeatRecord]:
         reads.connection()
         .execute(
             select(
-                _seats.c.colour,
-                _seats.c.player_id,
-                _seats.c.open,
-                _players.c.name,
-                is_person(_players.c.email).label("person"),
+                tables.seats.c.colour,
+                tables.seats.c.player_id,
+                tables.seats.c.open,
+                tables.players.c.name,
+                is_person(tables.players.c.email).label("person"),
             )
-            .select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
-            .where(_seats.c.game_id == game_id)
-            .order_by(_seats.c.position)
+            .select_from(
+                tables.seats.join(tables.players, tables.players.c.id == tables.seats.c.player_id)
+            )
+            .where(tables.seats.c.game_id == game_id)
+            .order_by(tables.seats.c.position)
         )
         .all()
     )

@@ -20,16 +20,11 @@ from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, Seating, seating
 from pbem.languages import N_
-from pbem.store import reads
-from pbem.store.models import Note, Player, TableTalk
+from pbem.store import reads, tables
 from pbem.store.prepared import Prepared, all_together
 
 #: At most this many words to the table in one answer of the API.
 MOST_PER_PAGE = 200
-
-_talk = TableTalk.__table__
-_players = Player.__table__
-_notes = Note.__table__
 
 
 class Notes(TypedDict):
@@ -68,14 +63,14 @@ def seated_at(actor: Actor, game_id: int, *, read_only: bool = True) -> Seating:
 
 #: The words to the table with their writers' names, as a `Message` holds them.
 _MESSAGES = select(
-    _talk.c.id,
-    _talk.c.seq,
-    _talk.c.colour,
-    _players.c.name,
-    _talk.c.text,
-    _talk.c.source,
-    _talk.c.created_at,
-).join(_players, _players.c.id == _talk.c.player_id)
+    tables.table_talk.c.id,
+    tables.table_talk.c.seq,
+    tables.table_talk.c.colour,
+    tables.players.c.name,
+    tables.table_talk.c.text,
+    tables.table_talk.c.source,
+    tables.table_talk.c.created_at,
+).join(tables.players, tables.players.c.id == tables.table_talk.c.player_id)
 
 
 def messages(
@@ -83,8 +78,8 @@ def messages(
 ) -> list[Message]:
     """The game's words to the table after the one numbered `after`, oldest first."""
     rows = connection.execute(
-        _MESSAGES.where(_talk.c.game_id == game_id, _talk.c.id > after)
-        .order_by(_talk.c.id)
+        _MESSAGES.where(tables.table_talk.c.game_id == game_id, tables.table_talk.c.id > after)
+        .order_by(tables.table_talk.c.id)
         .limit(limit)
     ).all()
     return [Message(*row) for row in rows]
@@ -92,13 +87,13 @@ def messages(
 
 #: A page's table: the game's last words to it, newest first, and one player's notes.
 _LATEST_TALK = Prepared(
-    _MESSAGES.where(_talk.c.game_id == bindparam("game"))
-    .order_by(_talk.c.id.desc())
+    _MESSAGES.where(tables.table_talk.c.game_id == bindparam("game"))
+    .order_by(tables.table_talk.c.id.desc())
     .limit(bindparam("count"))
 )
 _NOTES = Prepared(
-    select(_notes.c.text).where(
-        _notes.c.player_id == bindparam("player"), _notes.c.game_id == bindparam("game")
+    select(tables.notes.c.text).where(
+        tables.notes.c.player_id == bindparam("player"), tables.notes.c.game_id == bindparam("game")
     )
 )
 
@@ -130,8 +125,8 @@ def read_messages(
 def notes_of(connection: Connection, player_id: int, game_id: int) -> tuple[str, datetime | None]:
     """The player's notes on the game and when they last changed (none yet: empty, None)."""
     row = connection.execute(
-        select(_notes.c.text, _notes.c.updated_at).where(
-            _notes.c.player_id == player_id, _notes.c.game_id == game_id
+        select(tables.notes.c.text, tables.notes.c.updated_at).where(
+            tables.notes.c.player_id == player_id, tables.notes.c.game_id == game_id
         )
     ).first()
     return ("", None) if row is None else (row.text, row.updated_at)

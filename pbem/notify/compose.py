@@ -377,9 +377,7 @@ def decision_mail(
         "bank": words.bank_text(bank) if bank is not None else None,
         "link": game_link(game_id, recipient),
         "seq": seq,
-        "story": words.story(
-            engine.visible_log(since, {colour}), names or {}, colour, after=card
-        ),
+        "story": words.story(engine.visible_log(since, {colour}), names or {}, colour, after=card),
         "guide": words.guide(view, colour, decision, names),
         "cards": _cards_to_choose(state, view, decision),
         # A power card is played for a place in the order of this round's turns: which

@@ -34,30 +34,31 @@ from pbem.languages import language_of, lazy_
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
 from pbem.notify.preferences import StoredPreferences, wants, wants_push
-from pbem.store.models import Deadline, Game, Notification, Player, PushSubscription, Seat
+from pbem.store import tables
+from pbem.store.models import Deadline, Game, Player, Seat
 from pbem.store.prepared import Prepared
 from pbem.timing import policy
 
-_OUTBOX = insert(Notification.__table__)
-_seats, _players, _games = Seat.__table__, Player.__table__, Game.__table__
-_subscriptions = PushSubscription.__table__
+_OUTBOX = insert(tables.outbox)
 
 # Read after every batch (`after_batch`): prepared, as the move path's other reads are.
 RECIPIENTS = Prepared(
     select(
-        _seats.c.colour,
-        _players.c.id,
-        _players.c.email,
-        _players.c.name,
-        _players.c.preferences,
-        _seats.c.bot,
-        _games.c.language,
-        exists().where(_subscriptions.c.player_id == _players.c.id).label("pushes"),
+        tables.seats.c.colour,
+        tables.players.c.id,
+        tables.players.c.email,
+        tables.players.c.name,
+        tables.players.c.preferences,
+        tables.seats.c.bot,
+        tables.games.c.language,
+        exists()
+        .where(tables.push_subscriptions.c.player_id == tables.players.c.id)
+        .label("pushes"),
     )
-    .join(_players, _players.c.id == _seats.c.player_id)
-    .join(_games, _games.c.id == _seats.c.game_id)
-    .where(_seats.c.game_id == bindparam("game"))
-    .order_by(_seats.c.position)
+    .join(tables.players, tables.players.c.id == tables.seats.c.player_id)
+    .join(tables.games, tables.games.c.id == tables.seats.c.game_id)
+    .where(tables.seats.c.game_id == bindparam("game"))
+    .order_by(tables.seats.c.position)
 )
 
 
@@ -195,9 +196,9 @@ def push_rows(connection: Connection, game_id: int, pushed: Sequence[Pushed]) ->
     players = {player_id for player_id, _, _ in pushed}
     endpoints: dict[int, list[str]] = {}
     for player_id, endpoint in connection.execute(
-        select(_subscriptions.c.player_id, _subscriptions.c.endpoint)
-        .where(_subscriptions.c.player_id.in_(players))
-        .order_by(_subscriptions.c.id)
+        select(tables.push_subscriptions.c.player_id, tables.push_subscriptions.c.endpoint)
+        .where(tables.push_subscriptions.c.player_id.in_(players))
+        .order_by(tables.push_subscriptions.c.id)
     ):
         endpoints.setdefault(player_id, []).append(endpoint)
     return [

@@ -18,10 +18,7 @@ from sqlalchemy import and_, delete, or_, select
 
 from pbem.clock import now
 from pbem.extensions import db
-from pbem.store import queries
-from pbem.store.models import Notification
-
-_outbox = Notification.__table__
+from pbem.store import queries, tables
 
 #: Statuses of a row whose message has gone (as itself, or inside a digest).
 DELIVERED = ("sent", "digested")
@@ -37,13 +34,13 @@ def prune_outbox() -> int:
     # written), so never after it went: the condition on it lets the (status,
     # next_attempt_at) index find the rows; the one on `sent_at` keeps the retention exact.
     old = (
-        select(_outbox.c.id)
+        select(tables.outbox.c.id)
         .where(
             or_(
-                and_(_outbox.c.status.in_(DELIVERED), _outbox.c.sent_at < cutoff),
-                and_(_outbox.c.status == "failed", _outbox.c.channel == "push"),
+                and_(tables.outbox.c.status.in_(DELIVERED), tables.outbox.c.sent_at < cutoff),
+                and_(tables.outbox.c.status == "failed", tables.outbox.c.channel == "push"),
             ),
-            _outbox.c.next_attempt_at < cutoff,
+            tables.outbox.c.next_attempt_at < cutoff,
         )
         .limit(BATCH)
     )
@@ -52,7 +49,7 @@ def prune_outbox() -> int:
         ids = db.session.execute(old).scalars().all()
         if ids:
             pruned += queries.changed(
-                db.session.execute(delete(_outbox).where(_outbox.c.id.in_(ids)))
+                db.session.execute(delete(tables.outbox).where(tables.outbox.c.id.in_(ids)))
             )
         db.session.commit()
         if len(ids) < BATCH:

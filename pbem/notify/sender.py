@@ -50,6 +50,7 @@ from sqlalchemy.orm import aliased
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.notify import compose, composing, outbox, push, signing, webhooks
+from pbem.store import tables
 from pbem.store.health import FAILED_PASS, beat
 from pbem.store.models import Notification, Player
 from pbem.store.outage import is_outage, start_afresh
@@ -69,8 +70,6 @@ BATCH = 50
 #: Seconds to wait before each new try of a mark whose commit the database cut off: a
 #: restart or failover is back in a few seconds.
 MARK_PAUSES = (0.0, 0.5, 2.0)
-
-_outbox = Notification.__table__
 
 
 class Transport(Protocol):
@@ -229,13 +228,13 @@ def _claim_batch(size: int, moment: Any, claim: str) -> list[Any]:
     """Claim up to `size` due rows, oldest first, in one statement (queued -> sending under
     `claim`, attempts counted); their contents, in id order."""
     due = (
-        select(_outbox.c.id)
+        select(tables.outbox.c.id)
         .where(
-            _outbox.c.status == "queued",
-            _outbox.c.next_attempt_at <= moment,
-            _outbox.c.message != "",  # composed (see compose_queued)
+            tables.outbox.c.status == "queued",
+            tables.outbox.c.next_attempt_at <= moment,
+            tables.outbox.c.message != "",  # composed (see compose_queued)
         )
-        .order_by(_outbox.c.id)
+        .order_by(tables.outbox.c.id)
         .limit(size)
     )
     if db.session.get_bind().dialect.name == "postgresql":
@@ -243,24 +242,27 @@ def _claim_batch(size: int, moment: Any, claim: str) -> list[Any]:
         # updates (a nested loop semi join), each scan skipping the rows just updated and
         # locking (so claiming) further ones: 107 rows for a LIMIT of 50.
         chosen = due.with_for_update(skip_locked=True).cte("due").prefix_with("MATERIALIZED")
-        taking = update(_outbox).where(_outbox.c.id == chosen.c.id)
+        taking = update(tables.outbox).where(tables.outbox.c.id == chosen.c.id)
     else:
-        taking = update(_outbox).where(_outbox.c.id.in_(due.scalar_subquery()))
+        taking = update(tables.outbox).where(tables.outbox.c.id.in_(due.scalar_subquery()))
     claimed = db.session.execute(
         # `queued` again: on SQLite the subquery's rows are checked under the write lock.
-        taking.where(_outbox.c.status == "queued")
+        taking.where(tables.outbox.c.status == "queued")
         # Stamped with the claim's own time: the lease counts from it.
         .values(
-            status="sending", claim=claim, attempts=_outbox.c.attempts + 1, next_attempt_at=now()
+            status="sending",
+            claim=claim,
+            attempts=tables.outbox.c.attempts + 1,
+            next_attempt_at=now(),
         )
         .returning(
-            _outbox.c.id,
-            _outbox.c.channel,
-            _outbox.c.player_id,
-            _outbox.c.recipient,
-            _outbox.c.message,
-            _outbox.c.attempts,
-            _outbox.c.created_at,
+            tables.outbox.c.id,
+            tables.outbox.c.channel,
+            tables.outbox.c.player_id,
+            tables.outbox.c.recipient,
+            tables.outbox.c.message,
+            tables.outbox.c.attempts,
+            tables.outbox.c.created_at,
         )
     ).all()
     db.session.commit()
@@ -283,27 +285,31 @@ def hand_back_dead_batches(moment: Any) -> None:
 _batch = aliased(Notification)
 #: Whether any row is `sending` under a lease that ran out.
 _ANY_LEASE_OVER = (
-    select(_outbox.c.id)
-    .where(_outbox.c.status == "sending", _outbox.c.next_attempt_at <= bindparam("leased"))
+    select(tables.outbox.c.id)
+    .where(
+        tables.outbox.c.status == "sending", tables.outbox.c.next_attempt_at <= bindparam("leased")
+    )
     .limit(1)
 )
 #: A dead batch's rows but its first still `sending`, queued again, their try uncounted.
 _HAND_BACK_LEASED = (
-    update(_outbox)
+    update(tables.outbox)
     .where(
-        _outbox.c.status == "sending",
-        _outbox.c.next_attempt_at <= bindparam("leased"),
-        _outbox.c.id
+        tables.outbox.c.status == "sending",
+        tables.outbox.c.next_attempt_at <= bindparam("leased"),
+        tables.outbox.c.id
         > select(func.min(_batch.id))
-        .where(_batch.claim == _outbox.c.claim, _batch.status == "sending")
+        .where(_batch.claim == tables.outbox.c.claim, _batch.status == "sending")
         .scalar_subquery(),
     )
-    .values(status="queued", claim=None, attempts=_outbox.c.attempts - 1)
+    .values(status="queued", claim=None, attempts=tables.outbox.c.attempts - 1)
 )
 #: A row `sending` past STUCK_AFTER (a dead batch's first, a row of no claim), queued again.
 _HAND_BACK_STUCK = (
-    update(_outbox)
-    .where(_outbox.c.status == "sending", _outbox.c.next_attempt_at <= bindparam("stuck"))
+    update(tables.outbox)
+    .where(
+        tables.outbox.c.status == "sending", tables.outbox.c.next_attempt_at <= bindparam("stuck")
+    )
     .values(status="queued", claim=None)
 )
 
@@ -318,14 +324,14 @@ def collect_digests() -> int:
     their digest_hours; returns how many digests were queued."""
     waiting = db.session.execute(
         select(
-            _outbox.c.id,
-            _outbox.c.player_id,
-            _outbox.c.kind,
-            _outbox.c.message,
-            _outbox.c.created_at,
+            tables.outbox.c.id,
+            tables.outbox.c.player_id,
+            tables.outbox.c.kind,
+            tables.outbox.c.message,
+            tables.outbox.c.created_at,
         )
-        .where(_outbox.c.status == "digest")
-        .order_by(_outbox.c.id)
+        .where(tables.outbox.c.status == "digest")
+        .order_by(tables.outbox.c.id)
     ).all()
     by_player: dict[int, list[Any]] = {}
     for row in waiting:
@@ -344,8 +350,8 @@ def collect_digests() -> int:
         mail = compose.digest_mail(recipient, [r.message for r in rows])
         outbox.queue(db.session.connection(), outbox.rows_for([(recipient, "digest", mail)], None))
         db.session.execute(
-            _outbox.update()
-            .where(_outbox.c.id.in_([r.id for r in rows]))
+            tables.outbox.update()
+            .where(tables.outbox.c.id.in_([r.id for r in rows]))
             .values(status="digested", sent_at=moment)
         )
         queued += 1
@@ -361,17 +367,17 @@ def compose_queued(limit: int = 500) -> int:
     how many were composed."""
     rows = db.session.execute(
         select(
-            _outbox.c.id,
-            _outbox.c.game_id,
-            _outbox.c.player_id,
-            _outbox.c.channel,
-            _outbox.c.kind,
-            _outbox.c.recipient,
-            _outbox.c.status,
-            _outbox.c.payload,
+            tables.outbox.c.id,
+            tables.outbox.c.game_id,
+            tables.outbox.c.player_id,
+            tables.outbox.c.channel,
+            tables.outbox.c.kind,
+            tables.outbox.c.recipient,
+            tables.outbox.c.status,
+            tables.outbox.c.payload,
         )
-        .where(_outbox.c.status.in_(("queued", "digest")), _outbox.c.message == "")
-        .order_by(_outbox.c.id)
+        .where(tables.outbox.c.status.in_(("queued", "digest")), tables.outbox.c.message == "")
+        .order_by(tables.outbox.c.id)
         .limit(limit)
     ).all()
     reads = composing.Reads()
@@ -395,14 +401,14 @@ def compose_queued(limit: int = 500) -> int:
 #: A composed row's message kept: only while it waits with none, so that of two passes
 #: composing one row at once the first one's is the one sent.
 _KEEP_COMPOSED = (
-    update(_outbox)
-    .where(_outbox.c.id == bindparam("row"), _outbox.c.message == "")
+    update(tables.outbox)
+    .where(tables.outbox.c.id == bindparam("row"), tables.outbox.c.message == "")
     .values(message=bindparam("composed"))
 )
 #: A row that could not be composed: failed, with why.
 _KEEP_FAILED = (
-    update(_outbox)
-    .where(_outbox.c.id == bindparam("row"), _outbox.c.message == "")
+    update(tables.outbox)
+    .where(tables.outbox.c.id == bindparam("row"), tables.outbox.c.message == "")
     .values(status="failed", last_error=bindparam("error"))
 )
 
@@ -516,8 +522,8 @@ def _renew(claim: str, unsent: int) -> bool:
     under it (its lease ran out and another sender handed them back)."""
     renewed = changed(
         db.session.execute(
-            update(_outbox)
-            .where(_outbox.c.claim == claim, _outbox.c.status == "sending")
+            update(tables.outbox)
+            .where(tables.outbox.c.claim == claim, tables.outbox.c.status == "sending")
             .values(next_attempt_at=now())
         )
     )
@@ -549,11 +555,11 @@ def _mark_sent(row_id: int, claim: str) -> None:
 
 #: One delivered row marked sent, if it is still its batch's.
 _MARK_SENT = (
-    update(_outbox)
+    update(tables.outbox)
     .where(
-        _outbox.c.id == bindparam("row"),
-        _outbox.c.status == "sending",
-        _outbox.c.claim == bindparam("claimed"),
+        tables.outbox.c.id == bindparam("row"),
+        tables.outbox.c.status == "sending",
+        tables.outbox.c.claim == bindparam("claimed"),
     )
     .values(status="sent", sent_at=bindparam("moment"), last_error=None, claim=None)
 )
@@ -566,13 +572,13 @@ def _hand_back(row_ids: list[int], claim: str) -> None:
     try:
         db.session.rollback()  # whatever the error that ended the batch cut off
         db.session.execute(
-            update(_outbox)
+            update(tables.outbox)
             .where(
-                _outbox.c.id.in_(row_ids),
-                _outbox.c.status == "sending",
-                _outbox.c.claim == claim,
+                tables.outbox.c.id.in_(row_ids),
+                tables.outbox.c.status == "sending",
+                tables.outbox.c.claim == claim,
             )
-            .values(status="queued", claim=None, attempts=_outbox.c.attempts - 1)
+            .values(status="queued", claim=None, attempts=tables.outbox.c.attempts - 1)
         )
         db.session.commit()
     except Exception as error:
@@ -607,8 +613,8 @@ def _failed(failures: list[tuple[Any, Exception]], result: Delivery) -> None:
             result.retried += 1
         result.errors.append(str(error))
     db.session.execute(
-        update(_outbox)
-        .where(_outbox.c.id == bindparam("row_id"))
+        update(tables.outbox)
+        .where(tables.outbox.c.id == bindparam("row_id"))
         .values(
             status=bindparam("new_status"),
             claim=None,

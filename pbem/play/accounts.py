@@ -30,8 +30,8 @@ from pbem.game.players import (
 )
 from pbem.languages import N_
 from pbem.notify import compose, outbox
-from pbem.store import limits, queries, suppressed
-from pbem.store.models import EndedSession, Player, SignInLink
+from pbem.store import limits, queries, suppressed, tables
+from pbem.store.models import Player, SignInLink
 from pbem.texts import kept_text
 
 #: New keys mailed to one player per hour, at most: a loop or a prankster stops there.
@@ -226,9 +226,10 @@ def spend_sign_in_link(token: str, name: str | None) -> SignedIn:
                 code="name-length",
             )
     # The spend is one conditional update: of N requests with this link, one changes the row.
-    links = SignInLink.__table__
     spent = db.session.connection().execute(
-        update(links).where(links.c.id == link.id, links.c.used_at.is_(None)).values(used_at=now())
+        update(tables.sign_in_links)
+        .where(tables.sign_in_links.c.id == link.id, tables.sign_in_links.c.used_at.is_(None))
+        .values(used_at=now())
     )
     if spent.rowcount != 1:
         raise _used_already()
@@ -421,10 +422,13 @@ def end_session(sid: str, lifetime: timedelta) -> None:
     The caller commits."""
     connection = db.session.connection()
     moment = now()
-    ended = EndedSession.__table__
-    connection.execute(delete(ended).where(ended.c.ended_at < moment - lifetime))
+    connection.execute(
+        delete(tables.ended_sessions).where(tables.ended_sessions.c.ended_at < moment - lifetime)
+    )
     # Signing out twice (a copied cookie, or two tabs at once) keeps the first row.
-    ended_now = queries.insert_or_else(connection, ended).values(sid=sid, ended_at=moment)
+    ended_now = queries.insert_or_else(connection, tables.ended_sessions).values(
+        sid=sid, ended_at=moment
+    )
     connection.execute(ended_now.on_conflict_do_nothing())
 
 

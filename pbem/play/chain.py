@@ -15,15 +15,15 @@ from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
 import engine
-from pbem.store.models import Game, Order, Seat
+from pbem.store import tables
 from pbem.store.prepared import Prepared
-
-_orders, _seats, _games = Order.__table__, Seat.__table__, Game.__table__
 
 #: The game's row locked before its orders are read, by a move and by orders
 #: given: so an order saved while a move is under way is either read by that move or
 #: saved after it (and then sees the decision pending), never lost between the two.
-_LOCK_GAME = select(_games.c.seq).where(_games.c.id == bindparam("game")).with_for_update()
+_LOCK_GAME = (
+    select(tables.games.c.seq).where(tables.games.c.id == bindparam("game")).with_for_update()
+)
 
 #: A chain of orders (seat after seat answering at once) plays at most this many moves: each
 #: seat answers a decision once, so a real chain is far shorter; this only bounds a loop.
@@ -33,9 +33,18 @@ MOST_CHAINED = 40
 ANSWERED = frozenset({"power_card", "veto_window"})
 
 STANDING = Prepared(
-    select(_orders.c.colour, _orders.c.power_cards, _orders.c.veto_allow_round, _seats.c.player_id)
-    .join(_seats, (_seats.c.game_id == _orders.c.game_id) & (_seats.c.colour == _orders.c.colour))
-    .where(_orders.c.game_id == bindparam("game"))
+    select(
+        tables.orders.c.colour,
+        tables.orders.c.power_cards,
+        tables.orders.c.veto_allow_round,
+        tables.seats.c.player_id,
+    )
+    .join(
+        tables.seats,
+        (tables.seats.c.game_id == tables.orders.c.game_id)
+        & (tables.seats.c.colour == tables.orders.c.colour),
+    )
+    .where(tables.orders.c.game_id == bindparam("game"))
 )
 
 
@@ -92,9 +101,9 @@ def _power_players(batch: engine.Batch[engine.State]) -> set[str]:
 #: SQLite has no row locks: an update that changes nothing takes its one write lock, which
 #: it holds until the transaction ends, and begins the transaction there.
 _TOUCH_GAME = (
-    update(_games)
-    .where(_games.c.id == bindparam("game"), _games.c.seq == bindparam("seq"))
-    .values(seq=_games.c.seq)
+    update(tables.games)
+    .where(tables.games.c.id == bindparam("game"), tables.games.c.seq == bindparam("seq"))
+    .values(seq=tables.games.c.seq)
 )
 
 
@@ -155,8 +164,8 @@ def spend(connection: Connection, game_id: int, colours: set[str]) -> None:
     """Clear the power-card lists that were used up, in the batch's transaction."""
     if colours:
         connection.execute(
-            update(_orders)
-            .where(_orders.c.game_id == game_id, _orders.c.colour.in_(sorted(colours)))
+            update(tables.orders)
+            .where(tables.orders.c.game_id == game_id, tables.orders.c.colour.in_(sorted(colours)))
             .values(power_cards=[])
         )
 
@@ -164,7 +173,9 @@ def spend(connection: Connection, game_id: int, colours: set[str]) -> None:
 def forget(connection: Connection, game_id: int, colours: list[str]) -> None:
     """Seats that change hands: their orders were the old holder's, and go with them."""
     connection.execute(
-        delete(_orders).where(_orders.c.game_id == game_id, _orders.c.colour.in_(colours))
+        delete(tables.orders).where(
+            tables.orders.c.game_id == game_id, tables.orders.c.colour.in_(colours)
+        )
     )
 
 

@@ -29,16 +29,11 @@ from pbem.game.seating import Actor
 from pbem.notify import outbox
 from pbem.play.batch import Outcome, submit
 from pbem.play.house_bots import HouseBot, house_bot
-from pbem.store import queries
+from pbem.store import queries, tables
 from pbem.store.health import beat
-from pbem.store.models import Deadline, Game, IdleLimit, Seat
+from pbem.store.models import Game, Seat
 from pbem.timing import deadlines, policy
 from pbem.words import SECRET_MOVES
-
-_deadlines = Deadline.__table__
-_games = Game.__table__
-_idle_limits = IdleLimit.__table__
-_seats = Seat.__table__
 
 #: A decision played out by the server takes at most this many moves (a whole turn).
 MOST_MOVES = 60
@@ -49,9 +44,14 @@ def due_deadlines(moment: datetime, limit: int) -> list[tuple[int, Any, str, str
     decision), which together know a row (SQLite may give a new row a deleted one's id, and
     a bot's next decision may open at the moment its last was due)."""
     rows = db.session.execute(
-        select(_deadlines.c.id, _deadlines.c.next_at, _deadlines.c.colour, _deadlines.c.decision)
-        .where(_deadlines.c.next_at <= moment)
-        .order_by(_deadlines.c.next_at)
+        select(
+            tables.deadlines.c.id,
+            tables.deadlines.c.next_at,
+            tables.deadlines.c.colour,
+            tables.deadlines.c.decision,
+        )
+        .where(tables.deadlines.c.next_at <= moment)
+        .order_by(tables.deadlines.c.next_at)
         .limit(limit)
     ).all()
     return [(row.id, row.next_at, row.colour, row.decision) for row in rows]
@@ -68,12 +68,12 @@ def _claim(deadline_id: int) -> Row[Any] | None:
     UPDATE of the game, `locked_game` for seat changes), so the sweep never holds a
     deadline that a move waits for while it waits for that move's game. Both are skipped
     if locked: a second sweep, or a move under way, has them; the next pass looks again."""
-    query = select(_deadlines).where(_deadlines.c.id == deadline_id)
+    query = select(tables.deadlines).where(tables.deadlines.c.id == deadline_id)
     if db.session.get_bind().dialect.name == "postgresql":
-        game = select(_deadlines.c.game_id).where(_deadlines.c.id == deadline_id)
+        game = select(tables.deadlines.c.game_id).where(tables.deadlines.c.id == deadline_id)
         locked = db.session.execute(
-            select(_games.c.id)
-            .where(_games.c.id == game.scalar_subquery())
+            select(tables.games.c.id)
+            .where(tables.games.c.id == game.scalar_subquery())
             .with_for_update(skip_locked=True)
         ).first()
         if locked is None:
@@ -109,7 +109,7 @@ def act_on(deadline_id: int, moment: datetime, bot_time: BotTime | None = None) 
     seat = next(s for s in game.seats if s.colour == row.colour)
     timing = policy.timing_of(game.timing)
     if game.status != "active":
-        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
+        db.session.execute(delete(tables.deadlines).where(tables.deadlines.c.id == row.id))
         db.session.commit()
         return None
     due_at = row.due_at
@@ -136,8 +136,8 @@ def _remind(
     owed = policy.reminders_owed(timing, due_at, moment, sent)
     sent += owed
     db.session.execute(
-        update(_deadlines)
-        .where(_deadlines.c.id == row.id)
+        update(tables.deadlines)
+        .where(tables.deadlines.c.id == row.id)
         .values(reminders_sent=sent, next_at=policy.next_look(timing, due_at, sent))
     )
     if owed:
@@ -201,7 +201,9 @@ def _play_for(
         timeouts = seat.timeouts + 1
         takes_over = timeouts >= timing["bot_after_timeouts"]
         connection.execute(
-            update(_seats).where(_seats.c.id == seat.id).values(timeouts=timeouts, bot=takes_over)
+            update(tables.seats)
+            .where(tables.seats.c.id == seat.id)
+            .values(timeouts=timeouts, bot=takes_over)
         )
         if takes_over:  # the bot answers the seat's open decisions at once
             deadlines.recompute(connection, game.id, game.timing)
@@ -222,7 +224,7 @@ def _play_for(
             Actor.scheduler(seat.colour), game.id, game.seq, plan, source=source, also_write=tell
         )
     except NothingToPlay:  # the decision is no longer the seat's: its deadline goes
-        db.session.execute(delete(_deadlines).where(_deadlines.c.id == row.id))
+        db.session.execute(delete(tables.deadlines).where(tables.deadlines.c.id == row.id))
         db.session.commit()
         return None
     said = public_moves(seat.colour, outcome.moves)
@@ -261,7 +263,7 @@ def abandon_idle_games() -> list[str]:
     moment = now()
     due = (
         db.session.execute(
-            select(_idle_limits.c.game_id).where(_idle_limits.c.abandon_at <= moment)
+            select(tables.idle_limits.c.game_id).where(tables.idle_limits.c.abandon_at <= moment)
         )
         .scalars()
         .all()
@@ -271,15 +273,16 @@ def abandon_idle_games() -> list[str]:
         # Deleted only if still due: a person who moved meanwhile has put it off.
         gone = queries.changed(
             db.session.execute(
-                delete(_idle_limits).where(
-                    _idle_limits.c.game_id == game_id, _idle_limits.c.abandon_at <= moment
+                delete(tables.idle_limits).where(
+                    tables.idle_limits.c.game_id == game_id,
+                    tables.idle_limits.c.abandon_at <= moment,
                 )
             )
         )
         abandoned = gone and queries.changed(
             db.session.execute(
-                update(_games)
-                .where(_games.c.id == game_id, _games.c.status == "active")
+                update(tables.games)
+                .where(tables.games.c.id == game_id, tables.games.c.status == "active")
                 .values(status="abandoned", pending=[], updated_at=moment)
             )
         )
@@ -289,8 +292,8 @@ def abandon_idle_games() -> list[str]:
             lines.append(f"game {game_id}: abandoned, no player having moved in it for too long")
         elif gone and queries.changed(
             db.session.execute(
-                update(_games)
-                .where(_games.c.id == game_id, _games.c.status == "forming")
+                update(tables.games)
+                .where(tables.games.c.id == game_id, tables.games.c.status == "forming")
                 .values(status="cancelled", pending=[], updated_at=moment)
             )
         ):

@@ -36,9 +36,7 @@ from pbem.notify.later import Later
 from pbem.play import unit
 from pbem.play.batch import Outcome, Plan, submit
 from pbem.play.talk import LONGEST, MOST_LINES, pace_refusal, say
-from pbem.store.models import InboundMail
-
-_inbound = InboundMail.__table__
+from pbem.store import tables
 
 
 class Received(Protocol):
@@ -92,7 +90,9 @@ class NothingPlayed:
 def earlier(message_id: str) -> str | None:
     """What became of this message before (its outcome), None if it is new."""
     return db.session.execute(
-        select(_inbound.c.outcome).where(_inbound.c.message_id == message_id)
+        select(tables.inbound_mails.c.outcome).where(
+            tables.inbound_mails.c.message_id == message_id
+        )
     ).scalar()
 
 
@@ -229,11 +229,11 @@ def _may_answer(address: str) -> bool:
     since = now() - timedelta(hours=1)
     count = db.session.execute(
         select(func.count())
-        .select_from(_inbound)
+        .select_from(tables.inbound_mails)
         .where(
-            _inbound.c.answered_to == address,
-            _inbound.c.outcome != "played",
-            _inbound.c.received_at >= since,
+            tables.inbound_mails.c.answered_to == address,
+            tables.inbound_mails.c.outcome != "played",
+            tables.inbound_mails.c.received_at >= since,
         )
     ).scalar_one()
     return bool(count < int(current_app.config["MAIL_ANSWERS_PER_HOUR"]))
@@ -247,14 +247,14 @@ def _may_answer_seat(game_id: int, colour: str, sender: str) -> bool:
     since = now() - timedelta(hours=1)
     count = db.session.execute(
         select(func.count())
-        .select_from(_inbound)
+        .select_from(tables.inbound_mails)
         .where(
-            _inbound.c.game_id == game_id,
-            _inbound.c.colour == colour,
-            _inbound.c.sender == sender[:254],
-            _inbound.c.outcome != "played",
-            _inbound.c.answered_to.is_not(None),
-            _inbound.c.received_at >= since,
+            tables.inbound_mails.c.game_id == game_id,
+            tables.inbound_mails.c.colour == colour,
+            tables.inbound_mails.c.sender == sender[:254],
+            tables.inbound_mails.c.outcome != "played",
+            tables.inbound_mails.c.answered_to.is_not(None),
+            tables.inbound_mails.c.received_at >= since,
         )
     ).scalar_one()
     return bool(count < int(current_app.config["MAIL_ANSWERS_PER_HOUR"]))
@@ -270,7 +270,7 @@ def _record(
     answered_to: str | None,
 ) -> None:
     connection.execute(
-        insert(_inbound),
+        insert(tables.inbound_mails),
         {
             "message_id": mail.message_id,
             "game_id": game_id,
@@ -289,9 +289,7 @@ def _pass_on(connection: Connection, answer: SeatAnswer, talk: list[str], seq: i
     too; a mail's words are one message); else not, and the answer says why."""
     refused = pace_refusal(connection, answer.game_id, answer.recipient.player_id)
     if refused is not None:
-        note = lazy_(
-            "Your words to the table were not passed on: %(reason)s", reason=refused
-        )
+        note = lazy_("Your words to the table were not passed on: %(reason)s", reason=refused)
         if note not in answer.lines:  # the plan runs again when another move lands first
             answer.lines.append(note)
         return

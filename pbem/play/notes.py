@@ -14,12 +14,11 @@ from pbem.extensions import db
 from pbem.game import table
 from pbem.game.seating import Actor
 from pbem.languages import N_
-from pbem.store.models import Note
+from pbem.store import tables
 
 #: A player's notes on one game hold at most this many characters.
 LONGEST = 10_000
 
-_notes = Note.__table__
 # Control characters but the line break and the tab: a NUL would not even be stored.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -50,17 +49,21 @@ def keep(actor: Actor, game_id: int, text: Any) -> table.Notes:
             code="notes-control-characters",
         )
     connection = db.session.connection()
-    mine = (_notes.c.player_id == player_id) & (_notes.c.game_id == game_id)
+    mine = (tables.notes.c.player_id == player_id) & (tables.notes.c.game_id == game_id)
     moment = now()
     if not text.strip():
-        connection.execute(delete(_notes).where(mine))
+        connection.execute(delete(tables.notes).where(mine))
         return {"text": "", "updated_at": None}
-    changed = connection.execute(update(_notes).where(mine).values(text=text, updated_at=moment))
+    changed = connection.execute(
+        update(tables.notes).where(mine).values(text=text, updated_at=moment)
+    )
     if not changed.rowcount:
         row = {"player_id": player_id, "game_id": game_id, "text": text, "updated_at": moment}
         try:
             with db.session.begin_nested():  # a savepoint: the same form sent twice at once
-                connection.execute(insert(_notes).values(**row))
+                connection.execute(insert(tables.notes).values(**row))
         except IntegrityError:  # the other request's row came first: this text replaces it
-            connection.execute(update(_notes).where(mine).values(text=text, updated_at=moment))
+            connection.execute(
+                update(tables.notes).where(mine).values(text=text, updated_at=moment)
+            )
     return {"text": text, "updated_at": moment}

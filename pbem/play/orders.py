@@ -20,11 +20,8 @@ from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state
 from pbem.languages import N_, _, later
 from pbem.play import batch, chain
-from pbem.store import reads
-from pbem.store.models import Order
+from pbem.store import reads, tables
 from pbem.words import status_word
-
-_orders = Order.__table__
 
 #: Tries to save an order and play it at once while other moves keep landing first.
 TRIES = 3
@@ -188,10 +185,12 @@ def _save(
 ) -> None:
     key = {"game_id": game_id, "colour": colour}
     connection.execute(
-        delete(_orders).where(_orders.c.game_id == game_id, _orders.c.colour == colour)
+        delete(tables.orders).where(
+            tables.orders.c.game_id == game_id, tables.orders.c.colour == colour
+        )
     )
     connection.execute(
-        insert(_orders).values(
+        insert(tables.orders).values(
             **key, power_cards=cards, veto_allow_round=allow_round, updated_at=now()
         )
     )

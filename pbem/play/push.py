@@ -15,6 +15,7 @@ from pbem.errors import Invalid, NotFound
 from pbem.extensions import db
 from pbem.languages import N_
 from pbem.notify import push, webhooks
+from pbem.store import tables
 from pbem.store.models import Player, PushSubscription
 from pbem.store.queries import MAX_ID, insert_or_else
 
@@ -80,7 +81,7 @@ def subscribe(player: Player, endpoint: str, p256dh: str, auth: str) -> PushSubs
     held = {"player_id": player.id, "p256dh": p256dh, "auth": auth}
     connection = db.session.connection()
     connection.execute(
-        insert_or_else(connection, PushSubscription.__table__)
+        insert_or_else(connection, tables.push_subscriptions)
         .values(endpoint=endpoint, created_at=now(), **held)
         .on_conflict_do_update(index_elements=["endpoint"], set_=held)
     )

@@ -24,34 +24,18 @@ from sqlalchemy.engine import Connection
 import engine
 from pbem.extensions import db
 from pbem.game.ratings import HISTORY_POINTS, MODEL, PLAYER_COUNTS, ordinal
+from pbem.store import tables
 from pbem.store.models import (
-    CardPlay,
-    DrawnRecord,
-    Game,
-    GameRating,
-    Move,
-    Player,
-    PlayerRating,
-    Seat,
     is_person,
 )
 from pbem.store.queries import insert_or_else
 
-_ratings = PlayerRating.__table__
-_results = GameRating.__table__
-_seats = Seat.__table__
-_players = Player.__table__
-_games = Game.__table__
-_moves = Move.__table__
-_card_plays = CardPlay.__table__
-_drawn_records = DrawnRecord.__table__
-
 #: Each move of a game, in order: who sent it (null for a bot's or a timeout's) and what it
 #: made happen.
 _MOVES_IN_ORDER = (
-    select(_moves.c.player_id, _moves.c.events)
-    .where(_moves.c.game_id == bindparam("game"))
-    .order_by(_moves.c.seq)
+    select(tables.moves.c.player_id, tables.moves.c.events)
+    .where(tables.moves.c.game_id == bindparam("game"))
+    .order_by(tables.moves.c.seq)
 )
 
 #: Each seat's holder at the game's end, and whether that holder is a person to rate: one
@@ -59,14 +43,16 @@ _MOVES_IN_ORDER = (
 #: they do not hold; a rating is kept for whoever shows it is theirs.
 _HOLDERS = (
     select(
-        _seats.c.colour,
-        _seats.c.player_id,
-        _seats.c.bot,
-        (is_person(_players.c.email) & _players.c.email_proved_at.is_not(None)).label("person"),
+        tables.seats.c.colour,
+        tables.seats.c.player_id,
+        tables.seats.c.bot,
+        (is_person(tables.players.c.email) & tables.players.c.email_proved_at.is_not(None)).label(
+            "person"
+        ),
     )
-    .select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
-    .where(_seats.c.game_id == bindparam("game"))
-    .order_by(_seats.c.position)
+    .select_from(tables.seats.join(tables.players, tables.players.c.id == tables.seats.c.player_id))
+    .where(tables.seats.c.game_id == bindparam("game"))
+    .order_by(tables.seats.c.position)
 )
 
 
@@ -152,7 +138,7 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
             for result, rating in zip(team, rates, strict=True):
                 after[result.player_id] = (float(rating.mu), float(rating.sigma))
     connection.execute(
-        insert(_results),
+        insert(tables.game_ratings),
         [
             {
                 "game_id": game_id,
@@ -175,9 +161,9 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
         _move_ratings_on(connection, before, after, histories, players, ended)
     # Their records changed: what their pages kept drawn is stale from this commit on.
     connection.execute(
-        update(_players)
-        .where(_players.c.id.in_(sorted(r.player_id for r in found)))
-        .values(record_seq=_players.c.record_seq + 1)
+        update(tables.players)
+        .where(tables.players.c.id.in_(sorted(r.player_id for r in found)))
+        .values(record_seq=tables.players.c.record_seq + 1)
     )
 
 
@@ -219,13 +205,13 @@ def _count_card_plays(connection: Connection, game_id: int, people: dict[str, in
     found = card_plays(moves, people)
     if not found:
         return
-    statement = insert_or_else(connection, _card_plays)
+    statement = insert_or_else(connection, tables.card_plays)
     connection.execute(
         statement.on_conflict_do_update(
-            index_elements=[_card_plays.c.player_id, _card_plays.c.card],
+            index_elements=[tables.card_plays.c.player_id, tables.card_plays.c.card],
             set_={
-                "plays": _card_plays.c.plays + statement.excluded.plays,
-                "points": _card_plays.c.points + statement.excluded.points,
+                "plays": tables.card_plays.c.plays + statement.excluded.plays,
+                "points": tables.card_plays.c.points + statement.excluded.points,
             },
         ),
         [
@@ -247,15 +233,20 @@ def _locked_ratings(
         prior = {"mu": MODEL.mu, "sigma": MODEL.sigma, "ordinal": ordinal(MODEL.mu, MODEL.sigma)}
         counts = {"games": 0, **{f"games_{n}": 0 for n in PLAYER_COUNTS}}
         connection.execute(
-            insert_or_else(connection, _ratings).on_conflict_do_nothing(
-                index_elements=[_ratings.c.player_id]
+            insert_or_else(connection, tables.player_ratings).on_conflict_do_nothing(
+                index_elements=[tables.player_ratings.c.player_id]
             ),
             [{"player_id": p, **prior, **counts, "updated_at": moment} for p in player_ids],
         )
     query = (
-        select(_ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.history)
-        .where(_ratings.c.player_id.in_(player_ids))
-        .order_by(_ratings.c.player_id)
+        select(
+            tables.player_ratings.c.player_id,
+            tables.player_ratings.c.mu,
+            tables.player_ratings.c.sigma,
+            tables.player_ratings.c.history,
+        )
+        .where(tables.player_ratings.c.player_id.in_(player_ids))
+        .order_by(tables.player_ratings.c.player_id)
     )
     if create:
         query = query.with_for_update()
@@ -277,18 +268,18 @@ def _move_ratings_on(
 ) -> None:
     """Each person's new rating, one more rated game counted, and the shown rating after it
     added to their kept history (which starts at the one before their first)."""
-    counted = {"games": _ratings.c.games + 1}
+    counted = {"games": tables.player_ratings.c.games + 1}
     if players in PLAYER_COUNTS:
         column = f"games_{players}"
-        counted[column] = _ratings.c[column] + 1
+        counted[column] = tables.player_ratings.c[column] + 1
     statement = (
-        update(_ratings)
-        .where(_ratings.c.player_id == bindparam("player"))
+        update(tables.player_ratings)
+        .where(tables.player_ratings.c.player_id == bindparam("player"))
         .values(
             mu=bindparam("mu"),
             sigma=bindparam("sigma"),
             ordinal=bindparam("shown"),
-            history=bindparam("history", type_=_ratings.c.history.type),
+            history=bindparam("history", type_=tables.player_ratings.c.history.type),
             updated_at=moment,
             **counted,
         )
@@ -309,12 +300,16 @@ def _history_after(history: list[float], shown: float) -> list[float]:
 
 #: Every finished game with the moment of its last move (when it ended), in that order.
 _FINISHED_IN_ORDER = (
-    select(_games.c.id, _moves.c.created_at)
+    select(tables.games.c.id, tables.moves.c.created_at)
     .select_from(
-        _games.join(_moves, (_moves.c.game_id == _games.c.id) & (_moves.c.seq == _games.c.seq))
+        tables.games.join(
+            tables.moves,
+            (tables.moves.c.game_id == tables.games.c.id)
+            & (tables.moves.c.seq == tables.games.c.seq),
+        )
     )
-    .where(_games.c.status == "finished")
-    .order_by(_moves.c.created_at, _games.c.id)
+    .where(tables.games.c.status == "finished")
+    .order_by(tables.moves.c.created_at, tables.games.c.id)
 )
 
 
@@ -332,12 +327,14 @@ def rebuild() -> int:
         )
     # Every record is written anew: none drawn before holds (the games rated again raise
     # their people's numbers too, but a person may have no result left).
-    connection.execute(delete(_drawn_records))
-    connection.execute(delete(_card_plays))
-    connection.execute(delete(_results))
-    connection.execute(delete(_ratings))
+    connection.execute(delete(tables.drawn_records))
+    connection.execute(delete(tables.card_plays))
+    connection.execute(delete(tables.game_ratings))
+    connection.execute(delete(tables.player_ratings))
     ended = connection.execute(_FINISHED_IN_ORDER).all()
     for game_id, moment in ended:
-        stored = connection.execute(select(_games.c.state).where(_games.c.id == game_id))
+        stored = connection.execute(
+            select(tables.games.c.state).where(tables.games.c.id == game_id)
+        )
         rate_game(connection, game_id, engine.from_dict(stored.scalar_one(), copy=False), moment)
     return len(ended)

@@ -17,12 +17,8 @@ from sqlalchemy.sql.expression import Executable
 
 from pbem.extensions import db
 from pbem.game.ratings import Drawn, DrawnAs
-from pbem.store import outage
-from pbem.store.models import DrawnRecord
+from pbem.store import outage, tables
 from pbem.store.queries import insert_or_else
-
-_drawn = DrawnRecord.__table__
-
 
 #: The INSERT that writes over what was kept for a player and language, per dialect: built
 #: once, since building it costs more than running it.
@@ -32,10 +28,10 @@ _UPSERTS: dict[str, Executable] = {}
 def _upsert(connection: Connection) -> Executable:
     name = connection.dialect.name
     if name not in _UPSERTS:
-        statement = insert_or_else(connection, _drawn)
+        statement = insert_or_else(connection, tables.drawn_records)
         columns = ("drawing", "record_seq", "chart", "games", "body", "body_of")
         _UPSERTS[name] = statement.on_conflict_do_update(
-            index_elements=[_drawn.c.player_id, _drawn.c.language],
+            index_elements=[tables.drawn_records.c.player_id, tables.drawn_records.c.language],
             set_={column: statement.excluded[column] for column in columns},
         )
     return _UPSERTS[name]

@@ -18,8 +18,7 @@ from pbem.game import table
 from pbem.game.seating import Actor, held_colours
 from pbem.languages import N_, later
 from pbem.notify import outbox
-from pbem.store import limits
-from pbem.store.models import TableTalk
+from pbem.store import limits, tables
 from pbem.texts import invisible
 from pbem.words import status_word
 
@@ -37,7 +36,6 @@ WINDOW = timedelta(minutes=1)
 #: an aborted or abandoned game has nobody left at its table.
 OPEN_STATUSES = ("active", "finished")
 
-_talk = TableTalk.__table__
 # Control characters but the line break and the tab: a NUL would not even be stored.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -86,7 +84,11 @@ def _say(
         }
         for line in lines
     ]
-    ids = list(connection.execute(insert(_talk).returning(_talk.c.id), rows).scalars())
+    ids = list(
+        connection.execute(
+            insert(tables.table_talk).returning(tables.table_talk.c.id), rows
+        ).scalars()
+    )
     outbox.table_talk(
         connection,
         game_id=game_id,

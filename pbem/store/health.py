@@ -18,11 +18,8 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pbem.clock import now
 from pbem.extensions import db
-from pbem.store.models import Heartbeat, Notification
+from pbem.store import tables
 from pbem.store.queries import changed
-
-_outbox = Notification.__table__
-_heartbeats = Heartbeat.__table__
 
 #: The jobs that beat: the sweep (deadlines, bots) and the mail sender.
 JOBS = ("sweep", "mail")
@@ -77,7 +74,9 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
     at = now()
     problems: list[str] = []
     try:
-        beats = dict(db.session.execute(select(_heartbeats.c.name, _heartbeats.c.at)).all())
+        beats = dict(
+            db.session.execute(select(tables.heartbeats.c.name, tables.heartbeats.c.at)).all()
+        )
         waiting = backlog(at, stale_after)
         db.session.commit()
     except SQLAlchemyError as error:
@@ -128,20 +127,22 @@ def beat(job: str) -> None:
     """Record that `job` finished a pass now; the pass commits it with its own work."""
     moment = now()
     done = changed(
-        db.session.execute(update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment))
+        db.session.execute(
+            update(tables.heartbeats).where(tables.heartbeats.c.name == job).values(at=moment)
+        )
     )
     if done:
         return
     try:
         with db.session.begin_nested():
-            db.session.execute(insert(_heartbeats).values(name=job, at=moment))
+            db.session.execute(insert(tables.heartbeats).values(name=job, at=moment))
     except IntegrityError:  # another process's first beat came first
-        db.session.execute(update(_heartbeats).where(_heartbeats.c.name == job).values(at=moment))
+        db.session.execute(
+            update(tables.heartbeats).where(tables.heartbeats.c.name == job).values(at=moment)
+        )
 
 
-def _mail_problems(
-    beats: dict[str, datetime], waiting: Backlog, stale_after: float
-) -> list[str]:
+def _mail_problems(beats: dict[str, datetime], waiting: Backlog, stale_after: float) -> list[str]:
     """What needs a person in the sender: its passes failing, or rows no pass sends. A row
     that fails alone (one player's webhook) is counted, not a problem: it fails alone."""
     problems = []
@@ -173,25 +174,31 @@ def backlog(at: datetime | None = None, stale_after: float = DEFAULT_STALE_AFTER
     `stale_after` seconds, or stuck sending), waiting for a retry, and failed in the last
     day, in one statement, for health checks."""
     at = at or now()
-    unsent = _outbox.c.status.in_(("queued", "sending"))
+    unsent = tables.outbox.c.status.in_(("queued", "sending"))
     overdue = or_(
         and_(
-            _outbox.c.status == "queued",
-            _outbox.c.next_attempt_at < at - timedelta(seconds=stale_after),
-            _outbox.c.message != "",
+            tables.outbox.c.status == "queued",
+            tables.outbox.c.next_attempt_at < at - timedelta(seconds=stale_after),
+            tables.outbox.c.message != "",
         ),
-        and_(_outbox.c.status == "sending", _outbox.c.next_attempt_at < at - SENDING_STUCK_AFTER),
+        and_(
+            tables.outbox.c.status == "sending",
+            tables.outbox.c.next_attempt_at < at - SENDING_STUCK_AFTER,
+        ),
     )
-    retrying = and_(_outbox.c.status == "queued", _outbox.c.attempts > 0)
-    failed = and_(_outbox.c.status == "failed", _outbox.c.next_attempt_at >= at - timedelta(days=1))
+    retrying = and_(tables.outbox.c.status == "queued", tables.outbox.c.attempts > 0)
+    failed = and_(
+        tables.outbox.c.status == "failed",
+        tables.outbox.c.next_attempt_at >= at - timedelta(days=1),
+    )
     row = db.session.execute(
         select(
             func.count().filter(unsent),
-            func.min(case((unsent, _outbox.c.created_at))),
+            func.min(case((unsent, tables.outbox.c.created_at))),
             func.count().filter(overdue),
             func.count().filter(retrying),
             func.count().filter(failed),
-        ).where(_outbox.c.status.in_(("queued", "sending", "failed")))
+        ).where(tables.outbox.c.status.in_(("queued", "sending", "failed")))
     ).one()
     return {
         "unsent": row[0],

@@ -13,25 +13,23 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete
 from sqlalchemy.engine import Connection
 
-from pbem.store.models import RateCount
+from pbem.store import tables
 from pbem.store.queries import insert_or_else
 
-_counts = RateCount.__table__
 
-
-def take(
-    connection: Connection, key: str, limit: int, window: timedelta, moment: datetime
-) -> bool:
+def take(connection: Connection, key: str, limit: int, window: timedelta, moment: datetime) -> bool:
     """Count one use of `key` in the window holding `moment`; True while the count, this use
     included, is at most `limit`. On PostgreSQL the row stays locked until the caller's
     transaction ends, so concurrent uses of one key are counted one after another."""
     seconds = int(window.total_seconds())
     start = int(moment.timestamp()) // seconds * seconds
-    counted = insert_or_else(connection, _counts).values(key=key[:300], window_start=start, count=1)
+    counted = insert_or_else(connection, tables.rate_counts).values(
+        key=key[:300], window_start=start, count=1
+    )
     statement = counted.on_conflict_do_update(
-        index_elements=[_counts.c.key, _counts.c.window_start],
-        set_={"count": _counts.c.count + 1},
-    ).returning(_counts.c.count)
+        index_elements=[tables.rate_counts.c.key, tables.rate_counts.c.window_start],
+        set_={"count": tables.rate_counts.c.count + 1},
+    ).returning(tables.rate_counts.c.count)
     count: int = connection.execute(statement).scalar_one()
     return count <= limit
 
@@ -42,9 +40,9 @@ def used(connection: Connection, key: str, window: timedelta, moment: datetime) 
     seconds = int(window.total_seconds())
     start = int(moment.timestamp()) // seconds * seconds
     found = connection.execute(
-        _counts.select()
-        .with_only_columns(_counts.c.count)
-        .where(_counts.c.key == key[:300], _counts.c.window_start == start)
+        tables.rate_counts.select()
+        .with_only_columns(tables.rate_counts.c.count)
+        .where(tables.rate_counts.c.key == key[:300], tables.rate_counts.c.window_start == start)
     ).scalar_one_or_none()
     return int(found or 0)
 
@@ -52,4 +50,6 @@ def used(connection: Connection, key: str, window: timedelta, moment: datetime) 
 def prune(connection: Connection, moment: datetime, keep: timedelta = timedelta(days=2)) -> int:
     """Forget windows that ended long ago (the longest limit is a day)."""
     cutoff = int((moment - keep).timestamp())
-    return connection.execute(delete(_counts).where(_counts.c.window_start < cutoff)).rowcount
+    return connection.execute(
+        delete(tables.rate_counts).where(tables.rate_counts.c.window_start < cutoff)
+    ).rowcount

@@ -34,20 +34,7 @@ from sqlalchemy.engine import Connection, CursorResult, Result, Row
 from sqlalchemy.exc import IntegrityError
 
 import engine
-from pbem.store.models import (
-    Absence,
-    Deadline,
-    EndedSession,
-    Game,
-    IdempotencyRecord,
-    IdleLimit,
-    Move,
-    Notification,
-    Player,
-    Seat,
-    Snapshot,
-    TableTalk,
-)
+from pbem.store import tables
 from pbem.store.prepared import (
     Prepared,
     Written,
@@ -88,23 +75,21 @@ class SnapshotRow(TypedDict):
     state: dict[str, Any]  # engine.to_dict's JSON
 
 
-_games = Game.__table__
-_seats = Seat.__table__
-_players = Player.__table__
-_moves = Move.__table__
-_snapshots = Snapshot.__table__
-_idle_limits = IdleLimit.__table__
-
 # What every read of a game by the move path or the API names it by.
-_GAME_NAMED = (_games.c.id.label("game_id"), _games.c.seq, _games.c.status, _games.c.title)
+_GAME_NAMED = (
+    tables.games.c.id.label("game_id"),
+    tables.games.c.seq,
+    tables.games.c.status,
+    tables.games.c.title,
+)
 # What the move path reads of a game and of the caller's seats in it (never the big state).
 _GAME_AND_SEAT_COLUMNS = (
     *_GAME_NAMED,
-    _games.c.colours,
-    _games.c.seed,
-    _games.c.timing,
-    _seats.c.colour.label("own_colour"),
-    _seats.c.timeouts.label("own_timeouts"),
+    tables.games.c.colours,
+    tables.games.c.seed,
+    tables.games.c.timing,
+    tables.seats.c.colour.label("own_colour"),
+    tables.seats.c.timeouts.label("own_timeouts"),
 )
 
 
@@ -114,13 +99,16 @@ def _game_and_seats(*columns: Any) -> Select[Any]:
     return (
         select(*columns)
         .select_from(
-            _games.outerjoin(
-                _seats,
-                and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == bindparam("player")),
+            tables.games.outerjoin(
+                tables.seats,
+                and_(
+                    tables.seats.c.game_id == tables.games.c.id,
+                    tables.seats.c.player_id == bindparam("player"),
+                ),
             )
         )
-        .where(_games.c.id == bindparam("game"))
-        .order_by(_seats.c.position)
+        .where(tables.games.c.id == bindparam("game"))
+        .order_by(tables.seats.c.position)
     )
 
 
@@ -129,14 +117,20 @@ def _caller_at_game(*columns: Any) -> Select[Any]:
     asks, whether the game exists and which seats they hold. The game columns are null when
     there is no such game; no row at all means no player holds the key."""
     return (
-        select(_players.c.id.label("player_id"), *columns)
+        select(tables.players.c.id.label("player_id"), *columns)
         .select_from(
-            _players.outerjoin(_games, _games.c.id == bindparam("game")).outerjoin(
-                _seats, and_(_seats.c.game_id == _games.c.id, _seats.c.player_id == _players.c.id)
+            tables.players.outerjoin(
+                tables.games, tables.games.c.id == bindparam("game")
+            ).outerjoin(
+                tables.seats,
+                and_(
+                    tables.seats.c.game_id == tables.games.c.id,
+                    tables.seats.c.player_id == tables.players.c.id,
+                ),
             )
         )
-        .where(_players.c.api_key_hash == bindparam("key_hash"))
-        .order_by(_seats.c.position)
+        .where(tables.players.c.api_key_hash == bindparam("key_hash"))
+        .order_by(tables.seats.c.position)
     )
 
 
@@ -147,20 +141,19 @@ SELECT_CALLER_AT_GAME = _caller_at_game(*_GAME_AND_SEAT_COLUMNS)
 # who made the game (who is told of undelivered mail), not what only a move needs.
 _VIEW_COLUMNS = (
     *_GAME_NAMED,
-    _games.c.seed,
-    _games.c.pending,
-    _games.c.creator_id,
-    _seats.c.colour.label("own_colour"),
+    tables.games.c.seed,
+    tables.games.c.pending,
+    tables.games.c.creator_id,
+    tables.seats.c.colour.label("own_colour"),
 )
 
-_me = _players.alias("me")
-_ended = EndedSession.__table__
+_me = tables.players.alias("me")
 
 
 def _session_live() -> Any:
     """The reader's session (`sid`) was not signed out: checked inside each query that reads
     the signed-in player, so it costs no round trip of its own."""
-    return ~exists().where(_ended.c.sid == bindparam("sid", type_=String))
+    return ~exists().where(tables.ended_sessions.c.sid == bindparam("sid", type_=String))
 
 
 # A game as its page shows it, with every seat and the name of its holder, and the name of
@@ -171,19 +164,19 @@ def _session_live() -> Any:
 SELECT_GAME_PAGE = (
     select(
         _me.c.name.label("player_name"),
-        _games.c.id,
-        _games.c.seq,
-        _games.c.seed,
-        _games.c.status,
-        _games.c.title,
-        _games.c.creator_id,
-        _seats.c.colour.label("seat_colour"),
-        _seats.c.player_id.label("seat_player"),
-        _players.c.name.label("seat_name"),
+        tables.games.c.id,
+        tables.games.c.seq,
+        tables.games.c.seed,
+        tables.games.c.status,
+        tables.games.c.title,
+        tables.games.c.creator_id,
+        tables.seats.c.colour.label("seat_colour"),
+        tables.seats.c.player_id.label("seat_player"),
+        tables.players.c.name.label("seat_name"),
     )
     .select_from(
-        _games.outerjoin(_seats, _seats.c.game_id == _games.c.id)
-        .outerjoin(_players, _players.c.id == _seats.c.player_id)
+        tables.games.outerjoin(tables.seats, tables.seats.c.game_id == tables.games.c.id)
+        .outerjoin(tables.players, tables.players.c.id == tables.seats.c.player_id)
         .outerjoin(
             _me,
             and_(
@@ -193,108 +186,110 @@ SELECT_GAME_PAGE = (
             ),
         )
     )
-    .where(_games.c.id == bindparam("game"))
-    .order_by(_seats.c.position)
+    .where(tables.games.c.id == bindparam("game"))
+    .order_by(tables.seats.c.position)
 )
 
 # The signed-in player, while their session's epoch is still theirs (see Player.session_epoch)
 # and the session `sid` was not signed out.
-SELECT_PLAYER_NAME = select(_players.c.id, _players.c.name).where(
-    _players.c.id == bindparam("player"),
-    _players.c.session_epoch == bindparam("epoch", type_=Integer),
+SELECT_PLAYER_NAME = select(tables.players.c.id, tables.players.c.name).where(
+    tables.players.c.id == bindparam("player"),
+    tables.players.c.session_epoch == bindparam("epoch", type_=Integer),
     _session_live(),
 )
 
 # The seq comes back with the state so a cached state is always filed under its own seq.
-SELECT_STATE = select(_games.c.seq, _games.c.state).where(_games.c.id == bindparam("game"))
-SELECT_SEQ = select(_games.c.seq).where(_games.c.id == bindparam("game"))
+SELECT_STATE = select(tables.games.c.seq, tables.games.c.state).where(
+    tables.games.c.id == bindparam("game")
+)
+SELECT_SEQ = select(tables.games.c.seq).where(tables.games.c.id == bindparam("game"))
 
 SELECT_SNAPSHOT_AT_OR_BEFORE = (
-    select(_snapshots.c.seq, _snapshots.c.state)
-    .where(_snapshots.c.game_id == bindparam("game"), _snapshots.c.seq <= bindparam("seq"))
-    .order_by(_snapshots.c.seq.desc())
+    select(tables.snapshots.c.seq, tables.snapshots.c.state)
+    .where(
+        tables.snapshots.c.game_id == bindparam("game"), tables.snapshots.c.seq <= bindparam("seq")
+    )
+    .order_by(tables.snapshots.c.seq.desc())
     .limit(1)
 )
 
 SELECT_MOVES_BETWEEN = (
-    select(_moves.c.seq, _moves.c.colour, _moves.c.move)
+    select(tables.moves.c.seq, tables.moves.c.colour, tables.moves.c.move)
     .where(
-        _moves.c.game_id == bindparam("game"),
-        _moves.c.seq > bindparam("after"),
-        _moves.c.seq <= bindparam("upto"),
+        tables.moves.c.game_id == bindparam("game"),
+        tables.moves.c.seq > bindparam("after"),
+        tables.moves.c.seq <= bindparam("upto"),
     )
-    .order_by(_moves.c.seq)
+    .order_by(tables.moves.c.seq)
 )
 
 # A stretch of the log as the pages show it: each move with its events.
-SELECT_LOG_BETWEEN = SELECT_MOVES_BETWEEN.add_columns(_moves.c.events)
+SELECT_LOG_BETWEEN = SELECT_MOVES_BETWEEN.add_columns(tables.moves.c.events)
 
 # What an open game page polls: the game's seq and status (public to anyone).
-_talk = TableTalk.__table__
 # What a page polls: the game's seq and status, and for a reader holding a seat (`player`
 # at their session's `epoch`, in session `sid` not signed out; null: nobody signed in) the
 # id of the last word to the table, so talk shows without a move.
 SELECT_GAME_SEQ = select(
-    _games.c.seq,
-    _games.c.status,
-    select(func.max(_talk.c.id))
+    tables.games.c.seq,
+    tables.games.c.status,
+    select(func.max(tables.table_talk.c.id))
     .where(
-        _talk.c.game_id == _games.c.id,
+        tables.table_talk.c.game_id == tables.games.c.id,
         exists().where(
-            _seats.c.game_id == _games.c.id,
-            _seats.c.player_id == bindparam("player", type_=Integer),
-            _players.c.id == _seats.c.player_id,
-            _players.c.session_epoch == bindparam("epoch", type_=Integer),
+            tables.seats.c.game_id == tables.games.c.id,
+            tables.seats.c.player_id == bindparam("player", type_=Integer),
+            tables.players.c.id == tables.seats.c.player_id,
+            tables.players.c.session_epoch == bindparam("epoch", type_=Integer),
             _session_live(),
         ),
     )
     .scalar_subquery()
     .label("talk"),
-).where(_games.c.id == bindparam("game"))
+).where(tables.games.c.id == bindparam("game"))
 
 # Where a seat's story starts (`history.since_last_move`): its last move up to a seq.
-SELECT_LAST_MOVE_OF = select(func.max(_moves.c.seq)).where(
-    _moves.c.game_id == bindparam("game"),
-    _moves.c.colour == bindparam("colour"),
-    _moves.c.seq <= bindparam("upto"),
+SELECT_LAST_MOVE_OF = select(func.max(tables.moves.c.seq)).where(
+    tables.moves.c.game_id == bindparam("game"),
+    tables.moves.c.colour == bindparam("colour"),
+    tables.moves.c.seq <= bindparam("upto"),
 )
 
 # Where the story of a bot's stint starts: the seat's last move a person made.
-SELECT_LAST_PERSON_MOVE_OF = SELECT_LAST_MOVE_OF.where(_moves.c.source.not_in(("bot", "timeout")))
+SELECT_LAST_PERSON_MOVE_OF = SELECT_LAST_MOVE_OF.where(
+    tables.moves.c.source.not_in(("bot", "timeout"))
+)
 
 # Where a game's rounds start: a snapshot is written at setup (seq 0) and after each move
 # that started a round (`states.snapshots_of`).
 SELECT_SNAPSHOT_SEQS = (
-    select(_snapshots.c.seq)
-    .where(_snapshots.c.game_id == bindparam("game"))
-    .order_by(_snapshots.c.seq)
+    select(tables.snapshots.c.seq)
+    .where(tables.snapshots.c.game_id == bindparam("game"))
+    .order_by(tables.snapshots.c.seq)
 )
 
 # Beside a game's page and view: each pending decision's deadline, and a time-bank game's
 # banks.
-_deadlines = Deadline.__table__
-_absences = Absence.__table__
-_outbox = Notification.__table__
 SELECT_DEADLINES = (
-    select(_deadlines.c.colour, _deadlines.c.decision, _deadlines.c.due_at)
-    .where(_deadlines.c.game_id == bindparam("game"))
-    .order_by(_deadlines.c.due_at)
+    select(tables.deadlines.c.colour, tables.deadlines.c.decision, tables.deadlines.c.due_at)
+    .where(tables.deadlines.c.game_id == bindparam("game"))
+    .order_by(tables.deadlines.c.due_at)
 )
 # A time-bank game's banks, each seat's as of when its clock last started (`bank_at`);
 # no row for a game of fixed deadlines.
-_BANKED = (_seats.c.game_id == bindparam("game"), _seats.c.bank_seconds.is_not(None))
+_BANKED = (tables.seats.c.game_id == bindparam("game"), tables.seats.c.bank_seconds.is_not(None))
 SELECT_BANKS = (
-    select(_seats.c.colour, _seats.c.bank_seconds, _seats.c.bank_at)
+    select(tables.seats.c.colour, tables.seats.c.bank_seconds, tables.seats.c.bank_at)
     .where(*_BANKED)
-    .order_by(_seats.c.position)
+    .order_by(tables.seats.c.position)
 )
 # The messages the sender gave up on, told to the game's maker.
 _UNDELIVERED = (
-    _outbox.c.game_id == bindparam("game"),
-    _outbox.c.status == "failed",
+    tables.outbox.c.game_id == bindparam("game"),
+    tables.outbox.c.status == "failed",
     # A push that failed is its player's device's business (often a subscription that
     # ended), and its endpoint is theirs alone: not the game's maker's to see.
-    _outbox.c.channel != "push",
+    tables.outbox.c.channel != "push",
 )
 
 # A game's whole view in one statement (`views.callers_view`), a row per thing read, told
@@ -305,19 +300,19 @@ _UNDELIVERED = (
 # together in one round trip, they cost the worker 0.23 ms of CPU, against 0.13 ms.
 VIEW_PART_GAME, VIEW_PART_DEADLINE, VIEW_PART_AWAY, VIEW_PART_BANK, VIEW_PART_UNDELIVERED = range(5)
 _VIEW_FILLED = {
-    "place": _seats.c.position,
+    "place": tables.seats.c.position,
     **{column.name: column for column in _VIEW_COLUMNS},
-    "decision": _deadlines.c.decision,
-    "due_at": _deadlines.c.due_at,
-    "until": _absences.c.ends_at,
-    "bank_seconds": _seats.c.bank_seconds,
-    "bank_at": _seats.c.bank_at,
-    "recipient": _outbox.c.recipient,
-    "kind": _outbox.c.kind,
-    "created_at": _outbox.c.created_at,
-    "attempts": _outbox.c.attempts,
-    "last_error": _outbox.c.last_error,
-    "colour": _seats.c.colour,
+    "decision": tables.deadlines.c.decision,
+    "due_at": tables.deadlines.c.due_at,
+    "until": tables.absences.c.ends_at,
+    "bank_seconds": tables.seats.c.bank_seconds,
+    "bank_at": tables.seats.c.bank_at,
+    "recipient": tables.outbox.c.recipient,
+    "kind": tables.outbox.c.kind,
+    "created_at": tables.outbox.c.created_at,
+    "attempts": tables.outbox.c.attempts,
+    "last_error": tables.outbox.c.last_error,
+    "colour": tables.seats.c.colour,
 }
 
 
@@ -341,41 +336,45 @@ def _view_of_game(first: Select[Any], *, mail: bool) -> CompoundSelect[Any]:
         _view_row(
             VIEW_PART_DEADLINE,
             type_coerce(null(), Integer),
-            colour=_deadlines.c.colour,
-            decision=_deadlines.c.decision,
-            due_at=_deadlines.c.due_at,
-        ).where(_deadlines.c.game_id == bindparam("game")),
+            colour=tables.deadlines.c.colour,
+            decision=tables.deadlines.c.decision,
+            due_at=tables.deadlines.c.due_at,
+        ).where(tables.deadlines.c.game_id == bindparam("game")),
         _view_row(
             VIEW_PART_AWAY,
-            _seats.c.position,
-            colour=_seats.c.colour,
-            until=func.max(_absences.c.ends_at),
+            tables.seats.c.position,
+            colour=tables.seats.c.colour,
+            until=func.max(tables.absences.c.ends_at),
         )
-        .select_from(_seats.join(_absences, _absences.c.player_id == _seats.c.player_id))
+        .select_from(
+            tables.seats.join(
+                tables.absences, tables.absences.c.player_id == tables.seats.c.player_id
+            )
+        )
         .where(
-            _seats.c.game_id == bindparam("game"),
-            _absences.c.starts_at <= bindparam("moment"),
-            _absences.c.ends_at > bindparam("moment"),
+            tables.seats.c.game_id == bindparam("game"),
+            tables.absences.c.starts_at <= bindparam("moment"),
+            tables.absences.c.ends_at > bindparam("moment"),
         )
-        .group_by(_seats.c.colour, _seats.c.position),
+        .group_by(tables.seats.c.colour, tables.seats.c.position),
         _view_row(
             VIEW_PART_BANK,
-            _seats.c.position,
-            colour=_seats.c.colour,
-            bank_seconds=_seats.c.bank_seconds,
-            bank_at=_seats.c.bank_at,
+            tables.seats.c.position,
+            colour=tables.seats.c.colour,
+            bank_seconds=tables.seats.c.bank_seconds,
+            bank_at=tables.seats.c.bank_at,
         ).where(*_BANKED),
     ]
     if mail:
         parts.append(
             _view_row(
                 VIEW_PART_UNDELIVERED,
-                _outbox.c.id,
-                recipient=_outbox.c.recipient,
-                kind=_outbox.c.kind,
-                created_at=_outbox.c.created_at,
-                attempts=_outbox.c.attempts,
-                last_error=_outbox.c.last_error,
+                tables.outbox.c.id,
+                recipient=tables.outbox.c.recipient,
+                kind=tables.outbox.c.kind,
+                created_at=tables.outbox.c.created_at,
+                attempts=tables.outbox.c.attempts,
+                last_error=tables.outbox.c.last_error,
             ).where(*_UNDELIVERED)
         )
     order = ("part", "place", "due_at")
@@ -383,7 +382,7 @@ def _view_of_game(first: Select[Any], *, mail: bool) -> CompoundSelect[Any]:
 
 
 _GAME_IN_VIEW = _view_part(
-    VIEW_PART_GAME, _seats.c.position, **{column.name: column for column in _VIEW_COLUMNS}
+    VIEW_PART_GAME, tables.seats.c.position, **{column.name: column for column in _VIEW_COLUMNS}
 )
 SELECT_CALLER_VIEW_OF_GAME = _view_of_game(
     _caller_at_game(*_GAME_IN_VIEW).order_by(None), mail=True
@@ -411,11 +410,11 @@ SNAPSHOT_AT_OR_BEFORE = Prepared(SELECT_SNAPSHOT_AT_OR_BEFORE)
 # The conditional update is where two racing writers are told apart: the database lets one
 # of them change the row from `expected_seq`; the other finds no such row and leaves.
 CLAIM_SEQ = Written(
-    update(_games)
+    update(tables.games)
     .where(
-        _games.c.id == bindparam("game"),
-        _games.c.seq == bindparam("expected_seq"),
-        _games.c.status == "active",
+        tables.games.c.id == bindparam("game"),
+        tables.games.c.seq == bindparam("expected_seq"),
+        tables.games.c.status == "active",
     )
     .values(
         seq=bindparam("new_seq"),
@@ -429,18 +428,21 @@ CLAIM_SEQ = Written(
 # A person's move (not the server's) puts off abandoning the game. Its own narrow row: the
 # game's row is then updated in place (see models.IdleLimit). Unchanged, it is not written.
 PUT_OFF_ABANDONING = Written(
-    update(_idle_limits)
+    update(tables.idle_limits)
     .where(
-        _idle_limits.c.game_id == bindparam("game"),
-        _idle_limits.c.abandon_at < bindparam("abandon_at"),
+        tables.idle_limits.c.game_id == bindparam("game"),
+        tables.idle_limits.c.abandon_at < bindparam("abandon_at"),
     )
     .values(abandon_at=bindparam("abandon_at"))
 )
 
 # `seat_colour`, not `colour`: an UPDATE keeps its columns' own names for the SET clause.
 RESET_TIMEOUTS = (
-    update(_seats)
-    .where(_seats.c.game_id == bindparam("game"), _seats.c.colour == bindparam("seat_colour"))
+    update(tables.seats)
+    .where(
+        tables.seats.c.game_id == bindparam("game"),
+        tables.seats.c.colour == bindparam("seat_colour"),
+    )
     .values(timeouts=0)
 )
 
@@ -451,10 +453,10 @@ def _insert_all(table: Table, *columns: str) -> Written:
 
 
 APPEND_MOVES = _insert_all(
-    _moves, "game_id", "seq", "colour", "player_id", "move", "events", "source", "created_at"
+    tables.moves, "game_id", "seq", "colour", "player_id", "move", "events", "source", "created_at"
 )
-INSERT_SNAPSHOTS = _insert_all(_snapshots, "game_id", "seq", "state")
-INSERT_ANSWER = insert(IdempotencyRecord.__table__)
+INSERT_SNAPSHOTS = _insert_all(tables.snapshots, "game_id", "seq", "state")
+INSERT_ANSWER = insert(tables.idempotency_records)
 
 
 def id_or_zero(game_id: int) -> int:

@@ -9,24 +9,24 @@ from datetime import datetime
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
-from pbem.store.models import SuppressedAddress
+from pbem.store import tables
 from pbem.store.queries import insert_or_else
-
-_suppressed = SuppressedAddress.__table__
 
 
 def suppress(connection: Connection, email: str, moment: datetime) -> None:
     """Never invite `email` again (a normal, lowercased address); done already: nothing."""
     connection.execute(
-        insert_or_else(connection, _suppressed)
+        insert_or_else(connection, tables.suppressed_addresses)
         .values(email=email[:254], created_at=moment)
-        .on_conflict_do_nothing(index_elements=[_suppressed.c.email])
+        .on_conflict_do_nothing(index_elements=[tables.suppressed_addresses.c.email])
     )
 
 
 def lift(connection: Connection, email: str) -> None:
     """`email` may be invited again (its holder showed it is theirs by signing in with it)."""
-    connection.execute(delete(_suppressed).where(_suppressed.c.email == email))
+    connection.execute(
+        delete(tables.suppressed_addresses).where(tables.suppressed_addresses.c.email == email)
+    )
 
 
 def among(connection: Connection, emails: Iterable[str]) -> set[str]:
@@ -34,5 +34,9 @@ def among(connection: Connection, emails: Iterable[str]) -> set[str]:
     wanted = list(set(emails))
     if not wanted:
         return set()
-    found = connection.execute(select(_suppressed.c.email).where(_suppressed.c.email.in_(wanted)))
+    found = connection.execute(
+        select(tables.suppressed_addresses.c.email).where(
+            tables.suppressed_addresses.c.email.in_(wanted)
+        )
+    )
     return set(found.scalars())

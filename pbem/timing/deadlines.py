@@ -13,74 +13,66 @@ from sqlalchemy import String, bindparam, delete, func, insert, select
 from sqlalchemy.engine import Connection, Row
 
 import engine
+from pbem.store import tables
 from pbem.store.models import (
-    Absence,
-    Deadline,
-    Decision,
-    Game,
-    Player,
-    Seat,
     UtcDateTime,
     is_person,
 )
 from pbem.store.prepared import Prepared
 from pbem.timing import bank, policy
 
-_deadlines = Deadline.__table__
-_seats = Seat.__table__
-_absences = Absence.__table__
-_decisions = Decision.__table__
-_players = Player.__table__
-_games = Game.__table__
-_held = Seat.__table__.alias("held")
+_held = tables.seats.alias("held")
 
 # Read with every move (`sync`): prepared, as the move path's other reads are.
 GAME_DEADLINES = Prepared(
     select(
-        _deadlines.c.id,
-        _deadlines.c.colour,
-        _deadlines.c.decision,
-        _deadlines.c.opened_at,
-        _deadlines.c.due_at,
-        _deadlines.c.reminders_sent,
-        _deadlines.c.moved,
-    ).where(_deadlines.c.game_id == bindparam("game"))
+        tables.deadlines.c.id,
+        tables.deadlines.c.colour,
+        tables.deadlines.c.decision,
+        tables.deadlines.c.opened_at,
+        tables.deadlines.c.due_at,
+        tables.deadlines.c.reminders_sent,
+        tables.deadlines.c.moved,
+    ).where(tables.deadlines.c.game_id == bindparam("game"))
 )
 GAME_SEATS = Prepared(
     select(
-        _seats.c.colour,
-        _seats.c.player_id,
-        _seats.c.bot,
-        _seats.c.timeouts,
-        _seats.c.bank_seconds,
-        _seats.c.bank_at,
-    ).where(_seats.c.game_id == bindparam("game"))
+        tables.seats.c.colour,
+        tables.seats.c.player_id,
+        tables.seats.c.bot,
+        tables.seats.c.timeouts,
+        tables.seats.c.bank_seconds,
+        tables.seats.c.bank_at,
+    ).where(tables.seats.c.game_id == bindparam("game"))
 )
 #: A seat's bank settled, or its clock started (`bank`).
 SET_BANK = (
-    _seats.update()
-    .where(_seats.c.game_id == bindparam("game"), _seats.c.colour == bindparam("seat_colour"))
+    tables.seats.update()
+    .where(
+        tables.seats.c.game_id == bindparam("game"),
+        tables.seats.c.colour == bindparam("seat_colour"),
+    )
     .values(bank_seconds=bindparam("seconds"), bank_at=bindparam("since"))
 )
 
 
 #: A closed decision of a seat, kept if a person holds the seat (a house bot's is not).
-RECORD_DECISION = insert(_decisions).from_select(
+RECORD_DECISION = insert(tables.decisions).from_select(
     ["player_id", "game_id", "colour", "decision", "due_at", "closed_at", "how"],
     select(
-        _seats.c.player_id,
-        _seats.c.game_id,
-        _seats.c.colour,
+        tables.seats.c.player_id,
+        tables.seats.c.game_id,
+        tables.seats.c.colour,
         bindparam("decision", type_=String()),
         bindparam("due_at", type_=UtcDateTime()),
         bindparam("closed_at", type_=UtcDateTime()),
         bindparam("how", type_=String()),
     )
-    .select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
+    .select_from(tables.seats.join(tables.players, tables.players.c.id == tables.seats.c.player_id))
     .where(
-        _seats.c.game_id == bindparam("game"),
-        _seats.c.colour == bindparam("colour"),
-        is_person(_players.c.email),
+        tables.seats.c.game_id == bindparam("game"),
+        tables.seats.c.colour == bindparam("colour"),
+        is_person(tables.players.c.email),
     ),
 )
 
@@ -121,7 +113,9 @@ def sync(
     existing = {(r.colour, r.decision): r for r in rows}
     closed = [r for key, r in existing.items() if key in reopened or key not in pending]
     if closed:
-        connection.execute(delete(_deadlines).where(_deadlines.c.id.in_([r.id for r in closed])))
+        connection.execute(
+            delete(tables.deadlines).where(tables.deadlines.c.id.in_([r.id for r in closed]))
+        )
         _record(connection, game_id, closed, answered_by or {}, moment)
     existing = {key: r for key, r in existing.items() if key in pending and key not in reopened}
     due = {c: r.due_at for (c, _), r in existing.items() if (c, _) in pending}
@@ -169,7 +163,7 @@ def sync(
                     "reminders_sent": passed,
                 }
             )
-        connection.execute(insert(_deadlines), new_rows)
+        connection.execute(insert(tables.deadlines), new_rows)
     return due
 
 
@@ -238,8 +232,8 @@ def _run_clocks(
                 else policy.next_look(timing, due[key], row.reminders_sent or [])
             )
             connection.execute(
-                _deadlines.update()
-                .where(_deadlines.c.id == row.id)
+                tables.deadlines.update()
+                .where(tables.deadlines.c.id == row.id)
                 .values(due_at=due[key], next_at=next_at, moved=row.moved + 1)
             )
     return due
@@ -249,7 +243,7 @@ def close_abandoned(connection: Connection, game_id: int, moment: datetime) -> N
     """A game abandoned by silence: each decision still open closes unanswered, kept
     against its holder (a person) as a decision they never made."""
     rows = GAME_DEADLINES.all(connection, {"game": game_id})
-    connection.execute(delete(_deadlines).where(_deadlines.c.game_id == game_id))
+    connection.execute(delete(tables.deadlines).where(tables.deadlines.c.game_id == game_id))
     _record(connection, game_id, rows, {row.colour: "abandoned" for row in rows}, moment)
 
 
@@ -285,9 +279,9 @@ def absences_of(
     connection: Connection, player_ids: list[int]
 ) -> dict[int, list[tuple[datetime, datetime]]]:
     rows = connection.execute(
-        select(_absences.c.player_id, _absences.c.starts_at, _absences.c.ends_at).where(
-            _absences.c.player_id.in_(player_ids)
-        )
+        select(
+            tables.absences.c.player_id, tables.absences.c.starts_at, tables.absences.c.ends_at
+        ).where(tables.absences.c.player_id.in_(player_ids))
     ).all()
     out: dict[int, list[tuple[datetime, datetime]]] = {}
     for row in rows:
@@ -303,7 +297,9 @@ def recompute(connection: Connection, game_id: int, timing: policy.StoredTiming)
     clock = bank.clock_of(timing)
     seats = seats_of(connection, game_id)
     away = absences_of(connection, [s.player_id for s in seats.values()])
-    rows = connection.execute(select(_deadlines).where(_deadlines.c.game_id == game_id)).all()
+    rows = connection.execute(
+        select(tables.deadlines).where(tables.deadlines.c.game_id == game_id)
+    ).all()
     for row in rows:
         seat = seats[row.colour]
         opened = row.opened_at
@@ -317,8 +313,8 @@ def recompute(connection: Connection, game_id: int, timing: policy.StoredTiming)
         due_at += timedelta(hours=row.extended_hours)  # what the organiser added stays
         next_at = opened if seat.bot else policy.next_look(timing, due_at, row.reminders_sent)
         connection.execute(
-            _deadlines.update()
-            .where(_deadlines.c.id == row.id)
+            tables.deadlines.update()
+            .where(tables.deadlines.c.id == row.id)
             .values(due_at=due_at, next_at=next_at, moved=row.moved + (due_at != row.due_at))
         )
 
@@ -330,14 +326,16 @@ def extend(
     deadlines; none when the seat has nothing pending."""
     timing = policy.timing_of(timing)
     rows = connection.execute(
-        select(_deadlines).where(_deadlines.c.game_id == game_id, _deadlines.c.colour == colour)
+        select(tables.deadlines).where(
+            tables.deadlines.c.game_id == game_id, tables.deadlines.c.colour == colour
+        )
     ).all()
     moved = []
     for row in rows:
         due_at = row.due_at + timedelta(hours=hours)
         connection.execute(
-            _deadlines.update()
-            .where(_deadlines.c.id == row.id)
+            tables.deadlines.update()
+            .where(tables.deadlines.c.id == row.id)
             .values(
                 due_at=due_at,
                 next_at=policy.next_look(timing, due_at, row.reminders_sent),
@@ -356,9 +354,9 @@ def earliest(connection: Connection, game_ids: Collection[int]) -> dict[tuple[in
     if not game_ids:
         return due
     rows = connection.execute(
-        select(_deadlines.c.game_id, _deadlines.c.colour, _deadlines.c.due_at).where(
-            _deadlines.c.game_id.in_(list(game_ids))
-        )
+        select(
+            tables.deadlines.c.game_id, tables.deadlines.c.colour, tables.deadlines.c.due_at
+        ).where(tables.deadlines.c.game_id.in_(list(game_ids)))
     )
     for game_id, colour, due_at in rows:
         key = (game_id, colour)
@@ -372,33 +370,33 @@ def owed_by(connection: Connection, player_id: int) -> list[Row[Any]]:
     soonest first. Nothing of another seat's."""
     query = (
         select(
-            _deadlines.c.game_id,
-            _deadlines.c.colour,
-            _deadlines.c.decision,
-            _deadlines.c.opened_at,
-            _deadlines.c.due_at,
-            _deadlines.c.moved,
-            _games.c.title,
-            _games.c.language,
-            _games.c.timing,
+            tables.deadlines.c.game_id,
+            tables.deadlines.c.colour,
+            tables.deadlines.c.decision,
+            tables.deadlines.c.opened_at,
+            tables.deadlines.c.due_at,
+            tables.deadlines.c.moved,
+            tables.games.c.title,
+            tables.games.c.language,
+            tables.games.c.timing,
             # How many seats they hold in the game: a two-colour game's event names its seat.
             select(func.count())
-            .where(_held.c.game_id == _deadlines.c.game_id, _held.c.player_id == player_id)
+            .where(_held.c.game_id == tables.deadlines.c.game_id, _held.c.player_id == player_id)
             .scalar_subquery()
             .label("seats_held"),
         )
         .select_from(
-            _deadlines.join(
-                _seats,
-                (_seats.c.game_id == _deadlines.c.game_id)
-                & (_seats.c.colour == _deadlines.c.colour),
-            ).join(_games, _games.c.id == _deadlines.c.game_id)
+            tables.deadlines.join(
+                tables.seats,
+                (tables.seats.c.game_id == tables.deadlines.c.game_id)
+                & (tables.seats.c.colour == tables.deadlines.c.colour),
+            ).join(tables.games, tables.games.c.id == tables.deadlines.c.game_id)
         )
         .where(
-            _seats.c.player_id == player_id,
-            _seats.c.bot.is_(False),
-            _games.c.status == "active",
+            tables.seats.c.player_id == player_id,
+            tables.seats.c.bot.is_(False),
+            tables.games.c.status == "active",
         )
-        .order_by(_deadlines.c.due_at, _deadlines.c.game_id, _deadlines.c.colour)
+        .order_by(tables.deadlines.c.due_at, tables.deadlines.c.game_id, tables.deadlines.c.colour)
     )
     return cast("list[Row[Any]]", list(connection.execute(query).all()))

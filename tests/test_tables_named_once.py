@@ -1,0 +1,61 @@
+"""Every table is named once, in `pbem.store.tables`: above `store`, a statement is written
+on `tables.games`, never on a module's own alias of `Game.__table__` (so a grep for a
+table's name finds every statement on it). This test reads every module of `pbem` outside
+`store` (nested functions too) and names each place that reaches a model's `__table__`."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STORE = ROOT / "pbem" / "store"
+
+
+def tables_reached(source: str) -> list[int]:
+    """The lines of `source` that read a model's `__table__`."""
+    return sorted(
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr == "__table__"
+    )
+
+
+def modules_above_the_store() -> list[Path]:
+    return sorted(
+        path
+        for path in (ROOT / "pbem").rglob("*.py")
+        if STORE not in path.parents and "migrations" not in path.parts
+    )
+
+
+@pytest.mark.parametrize("path", modules_above_the_store(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_above_the_store_names_a_table_itself(path: Path) -> None:
+    lines = tables_reached(path.read_text(encoding="utf-8"))
+    assert not lines, (
+        f"{path.relative_to(ROOT)}: a table named at lines {lines}: use pbem.store.tables"
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "_games = Game.__table__\n",
+        "def f():\n    seats = models.Seat.__table__\n    return seats\n",
+        "statement = insert(Notification.__table__)\n",
+    ],
+)
+def test_the_test_catches_a_table_named_outside_the_store(source: str) -> None:
+    assert tables_reached(source)
+
+
+def test_every_model_has_its_table_in_the_store_s_list() -> None:
+    """`pbem.store.tables` names every table the models define, under the table's own name."""
+    from pbem.extensions import db
+    from pbem.store import tables
+
+    named = {name: table for name, table in vars(tables).items() if hasattr(table, "c")}
+    assert {t.name: t for t in named.values()} == dict(db.metadata.tables)
+    assert all(name == table.name for name, table in named.items())
