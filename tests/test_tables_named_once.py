@@ -6,37 +6,34 @@ table's name finds every statement on it). This test reads every module of `pbem
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-STORE = ROOT / "pbem" / "store"
+from tests.test_layers import Module, modules, parsed
 
 
 def tables_reached(source: str) -> list[int]:
     """The lines of `source` that read a model's `__table__`."""
     return sorted(
         node.lineno
-        for node in ast.walk(ast.parse(source))
+        for node in ast.walk(parsed(source))
         if isinstance(node, ast.Attribute) and node.attr == "__table__"
     )
 
 
-def modules_above_the_store() -> list[Path]:
-    return sorted(
-        path
-        for path in (ROOT / "pbem").rglob("*.py")
-        if STORE not in path.parents and "migrations" not in path.parts
-    )
+def modules_above_the_store() -> list[Module]:
+    """`pbem`'s modules outside `store` (the layering test's reading of the tree, made once)."""
+    return [
+        module
+        for name, module in sorted(modules(("pbem",)).items())
+        if not name.startswith(("pbem.store", "pbem.migrations"))
+    ]
 
 
-@pytest.mark.parametrize("path", modules_above_the_store(), ids=lambda p: str(p.relative_to(ROOT)))
-def test_no_module_above_the_store_names_a_table_itself(path: Path) -> None:
-    lines = tables_reached(path.read_text(encoding="utf-8"))
-    assert not lines, (
-        f"{path.relative_to(ROOT)}: a table named at lines {lines}: use pbem.store.tables"
-    )
+@pytest.mark.parametrize("module", modules_above_the_store(), ids=lambda m: m.path)
+def test_no_module_above_the_store_names_a_table_itself(module: Module) -> None:
+    lines = tables_reached(module.source)
+    assert not lines, f"{module.path}: a table named at lines {lines}: use pbem.store.tables"
 
 
 @pytest.mark.parametrize(
