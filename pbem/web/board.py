@@ -20,6 +20,7 @@ from typing import Any, TypedDict
 import jinja2
 from markupsafe import Markup, escape
 
+import engine
 from engine.data import CASTILLO, REGIONS
 from pbem import jinja, languages, words
 from pbem.languages import N_, _, rendering_locale
@@ -27,6 +28,7 @@ from pbem.paths import TEMPLATES_DIR
 from pbem.web import geometry, wording
 from pbem.web.templating import kept
 from pbem.words import place_name
+from pbem.words.board import board_rows
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
@@ -455,6 +457,19 @@ def panel_html(
     pieces.append("</aside>")
     # Every piece was drawn by an autoescaping template: the whole is markup as it stands.
     return Markup("".join(pieces))
+
+
+@cache
+def _words_macros() -> Any:
+    return environment().get_template("web/_board_words.html").module
+
+
+def board_in_words(view: engine.View) -> Markup:
+    """The board as a table of words beside the map, for a reader who does not see the map:
+    what the mail's text table says (`words.board_rows`), each colour with its letter."""
+    board = board_rows(view)
+    chips = [colour_chip(c) for c in board.colours]
+    return Markup(str(_words_macros().board_in_words(board, chips)).strip())
 
 
 def stylesheet() -> str:

@@ -12,7 +12,7 @@ import json
 from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from flask import current_app, request, url_for
 from markupsafe import Markup
@@ -45,6 +45,7 @@ from pbem.web.board import (
     PLACES,
     Chip,
     NamedChip,
+    board_in_words,
     board_svg,
     colour_chip,
     moment_shown,
@@ -54,7 +55,7 @@ from pbem.web.links import link
 from pbem.web.signin import Reader, SignedIn
 from pbem.web.wording import card_text, colour_name
 from pbem.words import place_name
-from pbem.words.moves import move_text, moves_text, notation
+from pbem.words.moves import move_text, moves_text, notation, notation_line
 
 # --- the list of games -------------------------------------------------------------------
 
@@ -236,17 +237,19 @@ _LOG_ENTRIES = Drawn(4096)
 
 def board_and_panel(
     game: Any,
-    view: Mapping[str, Any],
+    view: GameView,
     names: dict[str, str],
     deadlines: Mapping[str, str] | None = None,
-) -> tuple[Markup, Markup]:
+) -> tuple[Markup, Markup, Markup]:
+    """The board, the board in words and the side panel, for `view`."""
     deadlines = deadlines or {}
     if game.status == "forming":
         # Never kept: its seats are accepted and joined with no move made.
         seats = get_game(game.id).seats
-        view = {**view, "pending": _forming_waits(seats)}
+        # A forming game's waits stand for the engine's: each seat accepting or open.
+        view = cast(GameView, {**view, "pending": _forming_waits(seats)})
         names = {**names, **{s.colour: _("open seat") for s in seats if s.open}}
-        return board_svg(view), panel_html(view, names, deadlines)
+        return board_svg(view), board_in_words(view), panel_html(view, names, deadlines)
     key = (
         game.id,
         game.seed,
@@ -255,8 +258,9 @@ def board_and_panel(
         tuple(names.items()),
         tuple(sorted(deadlines.items())),
     )
-    drawn: tuple[Markup, Markup] = _RENDERED.get(
-        key, lambda: (board_svg(view), panel_html(view, names, deadlines))
+    drawn: tuple[Markup, Markup, Markup] = _RENDERED.get(
+        key,
+        lambda: (board_svg(view), board_in_words(view), panel_html(view, names, deadlines)),
     )
     return drawn
 
@@ -286,6 +290,7 @@ class Choices(TypedDict):
     shifts: list[PlaceChoices]
     other: list[Choice]
     guide: NotRequired[list[str]]
+    example: NotRequired[str]  # one of these moves as a mail writes it, to type
 
 
 def choices(moves: Sequence[Mapping[str, Any]], card: str | None = None) -> Choices:
@@ -329,7 +334,16 @@ def choices(moves: Sequence[Mapping[str, Any]], card: str | None = None) -> Choi
         {"place": p, "name": place_name(p), "moves": moves_from}
         for p, moves_from in sorted(by_source.items(), key=lambda item: _place_order(item[0]))
     ]
-    return {"power": power, "cards": cards, "places": places, "shifts": shifts, "other": other}
+    offered: Choices = {
+        "power": power,
+        "cards": cards,
+        "places": places,
+        "shifts": shifts,
+        "other": other,
+    }
+    if moves:
+        offered["example"] = notation_line(cast(engine.Move, dict(moves[0])))
+    return offered
 
 
 def _place_order(place: str) -> int:
@@ -588,6 +602,7 @@ class BoardPage:
     #: The seat whose orders in advance the reader may give here (their own, in play now).
     orders_seat: str | None
     board: Markup
+    board_words: Markup  # the board as a table of words (`board.board_in_words`)
     panel: Markup
     log: Markup
     #: For a seat, the others' moves since its last one (`_since`).
@@ -597,6 +612,7 @@ class BoardPage:
     plans: bool = False
     plan_url: str = ""
     plan: PlanShown | None = None  # a turn being planned, not played yet
+    typed_example: str = ""  # a move offered, as a mail writes it: the typed field's hint
     own: tuple[str, ...] = ()  # the reader's colours in the game (none: not a seat)
     status: str = "active"  # the game's
     creator_id: int = 0  # who made the game, and organises it
@@ -729,9 +745,9 @@ def _draw_board_page(
         assert viewer is not None  # `own` is not empty: one of its colours
         offered, plans = _offered(game, view, viewer, names, preview)
     if preview is None:
-        board, panel = board_and_panel(game, view, names, deadlines)
+        board, in_words, panel = board_and_panel(game, view, names, deadlines)
     else:  # never kept: a planned position may never be played
-        board, panel = board_svg(view), panel_html(view, names, {})
+        board, in_words, panel = board_svg(view), board_in_words(view), panel_html(view, names, {})
     # Rated in the game's ending transaction: a page of its last seq finds the results.
     results = ratings.game_results(game.id) if over else {}
     final = final_scoring(view, names, entries if over else (), results)
@@ -767,12 +783,14 @@ def _draw_board_page(
         if shown == game.seq
         else Markup(""),
         board=board,
+        board_words=in_words,
         panel=panel,
         log=log_html(
             parts, game, entries, names, shown, frozenset(record.starts), final is not None, links
         ),
         plans=plans,
         plan_url=link("web.plan", game_id=game.id),
+        typed_example=offered.get("example", "") if offered else "",
         plan=plan_shown(game.id, game.seq, preview, colour_field, card_now) if preview else None,
         own=tuple(own),
         status=game.status,
@@ -844,6 +862,10 @@ def _offered(
     return offered, decision is not None and decision["kind"] == "turn"
 
 
+#: Where a page of a turn being planned opens: at the turn, where its reader was.
+TURN_ANCHOR = "your-turn"
+
+
 def plan_shown(
     game_id: int, seq: int, preview: Preview, colour_field: str | None, card: str | None = None
 ) -> PlanShown:
@@ -854,11 +876,16 @@ def plan_shown(
     confirm = shown + ([preview.reveals] if preview.reveals is not None else [])
     # Undo takes back the move that reveals if there is one, else the last previewed one.
     kept = shown if preview.reveals is not None else shown[:-1]
-    restart = url_for("web.game", game_id=game_id, colour=colour_field)
+    restart = url_for("web.game", game_id=game_id, colour=colour_field, _anchor=TURN_ANCHOR)
     undo = restart
     if kept:
         undo = url_for(
-            "web.plan", game_id=game_id, seq=seq, planned=_json(kept), colour=colour_field
+            "web.plan",
+            game_id=game_id,
+            seq=seq,
+            planned=_json(kept),
+            colour=colour_field,
+            _anchor=TURN_ANCHOR,
         )
     return PlanShown(
         steps=moves_text(shown, card),

@@ -32,7 +32,7 @@ from pbem.headers import no_referrer
 from pbem.languages import _
 from pbem.paths import TEMPLATES_DIR
 from pbem.play import notes, orders, talk, unit
-from pbem.play.batch import submit
+from pbem.play.batch import Plan, submit
 from pbem.store import outage
 from pbem.store.queries import MAX_ID
 from pbem.web import pages, signin
@@ -94,9 +94,10 @@ def _colour_arg() -> str | None:
 
 
 def _board(
-    game_id: int, status: int = 200, error: str | None = None, **drafts: str
+    game_id: int, status: int = 200, error: str | None = None, typed: str = "", **drafts: str
 ) -> tuple[str, int]:
-    """The board page; `drafts` (`talk`, `notes`): what a refused form held, given back."""
+    """The board page; `typed` (a move typed in notation) and `drafts` (`talk`, `notes`):
+    what a refused form held, given back."""
     page, player = pages.board_page(game_id, signin.session_reader(), _seq_arg(), _colour_arg())
     player_id = player.id if player is not None else None
     g.web_player = player  # read with the game: the header needs no query of its own
@@ -119,6 +120,7 @@ def _board(
             mine,
             seats_shown(game_id) if page.status != "forming" else (),
             banks_shown(game_id) if page.status == "active" else {},
+            typed,
         ),
         player,
     )
@@ -249,14 +251,20 @@ def play(game_id: int) -> ResponseReturnValue:
     moves += _moves_field(request.form, "move")
     colour = _colour_arg()
     try:
+        typed = _typed_field(request.form)
         outcome = submit(
-            Actor.by_player(player.id), game_id, expected_seq, moves, source="web", colour=colour
+            Actor.by_player(player.id),
+            game_id,
+            expected_seq,
+            moves if typed is None else _typed_after(moves, typed),
+            source="web",
+            colour=colour,
         )
     except ServiceError as error:
         if isinstance(error, NotFound):
             raise
         # The board as it is now, with the reason: the same sentence the API would give.
-        return _board(game_id, status_of(error), error.detail)
+        return _board(game_id, status_of(error), error.detail, typed=_typed_draft(request.form))
     flash(pages.played_notice(outcome, get_game(game_id)))
     return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
 
@@ -276,24 +284,39 @@ def plan(game_id: int) -> ResponseReturnValue:
         )
     planned = _moves_field(request.args, "planned") + _moves_field(request.args, "move")
     colour = _colour_arg()
-    if not planned:  # everything undone: the turn as it is
+    if not planned and "typed" not in request.args:  # everything undone: the turn as it is
         return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
+    actor = Actor.by_player(player.id)
+    refused: ServiceError | None = None  # a typed move refused, shown on the plan as it stood
     try:
-        preview = _preview(Actor.by_player(player.id), game_id, int(seq), planned, colour)
+        try:
+            typed = _typed_field(request.args)
+            if typed is not None:  # read against the game the planned moves leave: a dry run
+                read = _typed_after(planned, typed)
+                planned = submit(
+                    actor, game_id, int(seq), read, source="web", colour=colour, dry_run=True
+                ).moves
+        except ServiceError as error:
+            if isinstance(error, NotFound) or not planned:
+                raise
+            refused = error
+        preview = _preview(actor, game_id, int(seq), planned, colour)
     except ServiceError as error:
         if isinstance(error, NotFound):
             raise
-        return _board(game_id, status_of(error), error.detail)
+        return _board(game_id, status_of(error), error.detail, typed=_typed_draft(request.args))
     page, signed_in = pages.plan_page(game_id, signin.session_reader(), colour, preview)
     g.web_player = signed_in
     table = pages.table_shown(page, player.id)
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
-    return framed(
+    why, draft = (refused.detail, _typed_draft(request.args)) if refused else (None, "")
+    body = framed(
         "web/game.html",
         page.title,
-        lambda token: parts.body(page, None, token, table, organises(page, player)),
+        lambda token: parts.body(page, why, token, table, organises(page, player), typed=draft),
         player,
     )
+    return body, status_of(refused) if refused else 200
 
 
 def _preview(
@@ -337,6 +360,47 @@ def _moves_field(values: Any, name: str) -> list[engine.Move]:
         raise Invalid(_("A move is a JSON object; reload the page and choose again."))
     # Objects: the engine checks each is a move.
     return [cast(engine.Move, item) for item in items]
+
+
+#: The most characters a typed move may hold (a whole turn is a few dozen).
+TYPED_LONGEST = 500
+
+
+def _typed_field(values: Any) -> str | None:
+    """The moves typed in notation (`typed`), or None when the form has no such field."""
+    raw = values.get("typed")
+    if raw is None:
+        return None
+    text = str(raw).strip()
+    if not text:
+        raise Invalid(_("Type a move first (for example as your mails write it), or choose one."))
+    if len(text) > TYPED_LONGEST:
+        raise Invalid(
+            _(
+                "That is more than %(count)s characters: type one turn at a time.",
+                count=TYPED_LONGEST,
+            )
+        )
+    return text
+
+
+def _typed_draft(values: Any) -> str:
+    """What a refused typed move held, given back to mend (cut to what the field holds)."""
+    return str(values.get("typed", ""))[:TYPED_LONGEST]
+
+
+def _typed_after(before: list[engine.Move], text: str) -> Plan:
+    """`before`, then the moves `text` writes in notation, each read as a mail's reply is
+    (`engine.parse_moves`: its "did you mean" for a line it cannot read) against the game
+    the moves before it leave."""
+
+    def moves(state: engine.State, colour: str) -> list[engine.Move]:
+        after = state
+        for move in before:
+            after, _events = engine.apply(after, colour, move)
+        return [*before, *engine.parse_moves(text, after, colour)]
+
+    return moves
 
 
 @bp.post("/games/<int:game_id>/messages")

@@ -195,7 +195,9 @@ class PageSeat:
             moves = [b.get("value") for b in form.find_all("button", name="move")]
             fields["move"] = self.rng.choice(moves)
             if form.get("method") == "get":  # a turn: planned, not played yet
-                planned = self.client.get(form.get("action"), query_string=fields, base_url=HTTPS)
+                # The path alone, as a browser sends it: `#your-turn` is where the page opens.
+                action = form.get("action").partition("#")[0]
+                planned = self.client.get(action, query_string=fields, base_url=HTTPS)
                 doc = self.read(planned)
                 continue
             response = self.client.post(form.get("action"), data=fields, base_url=HTTPS)

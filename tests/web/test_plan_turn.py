@@ -18,7 +18,8 @@ def plan_form(doc) -> tuple[str, dict[str, str]]:
     assert form is not None, "the page offers no moves"
     assert form.get("method") == "get" and "planning" in form.get("class")
     fields = {i.get("name"): i.get("value") for i in form.find_all("input", type="hidden")}
-    return form.get("action"), fields
+    # A browser sends the path alone: the fragment (`#your-turn`) is where the page opens.
+    return form.get("action").partition("#")[0], fields
 
 
 def choose(client, doc, move: dict | str):
