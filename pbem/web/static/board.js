@@ -3,12 +3,6 @@
 // arrow keys step the replay.
 (function () {
   "use strict";
-  function named(shape) {
-    // A place as a button is named by its name on the map, not by every piece it holds
-    // (the board in words, under the map, says those).
-    var label = shape.querySelector(".place-name");
-    if (label) shape.setAttribute("aria-label", label.textContent.trim());
-  }
   function places() {
     document.querySelectorAll("[data-place-moves]").forEach(function (group) {
       var place = group.getAttribute("data-place-moves");
@@ -21,7 +15,6 @@
       shape.classList.add("playable");
       shape.setAttribute("tabindex", "0");
       shape.setAttribute("role", "button");
-      named(shape);
       function choose() {
         if (buttons.length === 1) {
           buttons[0].click();
@@ -67,7 +60,6 @@
       shape.classList.add("playable");
       shape.setAttribute("tabindex", "0");
       shape.setAttribute("role", "button");
-      named(shape);
       // Named by what it shows (axe: a label must hold the visible text), described by
       // its list's summary ("From Aragon (8)").
       var summary = group.querySelector("summary");
