@@ -397,7 +397,16 @@ def _typed_after(before: list[engine.Move], text: str) -> Plan:
     def moves(state: engine.State, colour: str) -> list[engine.Move]:
         after = state
         for move in before:
-            after, _events = engine.apply(after, colour, move)
+            after, events = engine.apply(after, colour, move)
+            if engine.reveals_hidden(events):
+                # What follows it is not known yet: a line read against it (its "did you
+                # mean", its "you may") would show the cards or picks it uncovers.
+                raise Invalid(
+                    _(
+                        "The plan's last move reveals new information: confirm it, then "
+                        "type what comes next."
+                    )
+                )
         return [*before, *engine.parse_moves(text, after, colour)]
 
     return moves

@@ -156,3 +156,34 @@ def test_in_a_turn_a_typed_move_joins_the_plan_and_a_typo_keeps_the_plan(app, ap
     assert doc.find("input", id="typed-move").get("value") == "plase nowhere"
     assert doc.find("p", cls="error").text.strip()
     assert table_snapshot(app) == before
+
+
+def test_nothing_typed_is_read_after_a_planned_move_that_reveals(app):
+    """A plan's move that uncovers new action cards (or others' picks) is played unseen on
+    Confirm; a line typed after it is refused with a sentence that shows nothing of what it
+    uncovers (never the "did you mean" or "you may" read against the game it leaves)."""
+    from pbem.errors import Invalid
+    from pbem.web.routes import _typed_after
+
+    rng = random.Random(1)
+    state = engine.new_game(["red", "blue", "green"], seed=3)
+    for _ in range(2000):
+        colour = engine.pending(state)[0]["player"]
+        legal = engine.legal_moves(state, colour)
+        revealing = next(
+            (m for m in legal if engine.reveals_hidden(engine.apply(state, colour, m)[1])), None
+        )
+        if revealing is not None:
+            break
+        state, _events = engine.apply(state, colour, rng.choice(legal))
+    else:
+        raise AssertionError("no move revealed anything")
+    with app.test_request_context():
+        try:
+            _typed_after([revealing], "plase nowhere")(state, colour)
+        except Invalid as refused:
+            said = str(refused.detail)
+        else:
+            raise AssertionError("a line read after a revealing move")
+    assert said.startswith("The plan's last move reveals new information"), said
+    assert "mean" not in said and "may" not in said
