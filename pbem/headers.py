@@ -14,11 +14,12 @@ from flask import Flask, Response, g, request
 #: The pages' policy: scripts, styles, images and forms of this site only, no plugins, no
 #: `<base>`, and never inside another site's frame. Pages keep no inline script or style.
 #: `worker-src`: /me's service worker (Web Push), from this site (said, not left to the
-#: fallback to `script-src`, which differs between browsers' versions).
+#: fallback to `script-src`, which differs between browsers' versions). `manifest-src`:
+#: the web app manifest, which makes the site installable.
 PAGE_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; "
-    "frame-ancestors 'none'"
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; form-action 'self'; "
+    "base-uri 'none'; frame-ancestors 'none'"
 )
 #: Everything else (JSON, the API's docs, whose Swagger UI runs an inline script): never
 #: framed, and nothing it may load on its own.

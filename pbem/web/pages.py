@@ -643,6 +643,7 @@ class PlanShown:
     reveals: str | None  # the move played unseen, in words
     undo_url: str
     restart_url: str
+    turn: bool = True  # a turn's steps; else one decision's choice (a power card, a pick)
 
 
 def board_page(
@@ -732,6 +733,8 @@ def _draw_board_page(
     view = view_of_seats(game, own, shown, colour)
     viewer = view["viewer"]
     card_now = words.card_in_play(view)  # the card a plan's first move answers
+    # A turn's plan has steps; any other decision's is the one choice, confirmed.
+    in_turn = any(p["kind"] == "turn" for p in view["pending"] if p["player"] == view["viewer"])
     if preview is not None and preview.view is not None:
         view = preview.view  # the seat's own view of the planned position
     record = history.record(game.id, game.seed, game.seq)
@@ -791,7 +794,9 @@ def _draw_board_page(
         plans=plans,
         plan_url=link("web.plan", game_id=game.id),
         typed_example=offered.get("example", "") if offered else "",
-        plan=plan_shown(game.id, game.seq, preview, colour_field, card_now) if preview else None,
+        plan=plan_shown(game.id, game.seq, preview, colour_field, card_now, in_turn)
+        if preview
+        else None,
         own=tuple(own),
         status=game.status,
         creator_id=game.creator_id,
@@ -857,9 +862,10 @@ def _offered(
     # What the decision needs said, as its mail says it.
     offered["guide"] = words.guide(view, viewer, decision, names) if decision else []
     if preview is not None:
-        left = any(moves for group, moves in offered.items() if group != "guide")
+        left = any(moves for group, moves in offered.items() if group not in ("guide", "example"))
         return (offered if left else None), True
-    return offered, decision is not None and decision["kind"] == "turn"
+    # Every decision is chosen, shown as chosen, then confirmed: none is played by one tap.
+    return offered, decision is not None
 
 
 #: Where a page of a turn being planned opens: at the turn, where its reader was.
@@ -867,7 +873,12 @@ TURN_ANCHOR = "your-turn"
 
 
 def plan_shown(
-    game_id: int, seq: int, preview: Preview, colour_field: str | None, card: str | None = None
+    game_id: int,
+    seq: int,
+    preview: Preview,
+    colour_field: str | None,
+    card: str | None = None,
+    turn: bool = True,
 ) -> PlanShown:
     """The plan box's contents: the previewed steps (in words, as what each does under the
     card in play, `card`, or the one the plan chooses), what Confirm plays, and where Undo
@@ -895,6 +906,7 @@ def plan_shown(
         reveals=moves_text(confirm, card)[-1] if preview.reveals is not None else None,
         undo_url=undo,
         restart_url=restart,
+        turn=turn,
     )
 
 

@@ -29,7 +29,7 @@ from pbem.game.games import get_game, seq_and_status
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
 from pbem.headers import no_referrer
-from pbem.languages import _
+from pbem.languages import _, current_language
 from pbem.paths import TEMPLATES_DIR
 from pbem.play import notes, orders, talk, unit
 from pbem.play.batch import Plan, submit
@@ -229,6 +229,44 @@ def favicon() -> Response:
     icon = bp.send_static_file("favicon.svg")
     icon.headers["Cache-Control"] = "public, max-age=86400"
     return icon
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: "Add to home screen" opens the list of games, as an app of its
+    own (with the service worker `install.js` registers on every page)."""
+    icons = [
+        {
+            "src": url_for("web.static", filename=f"icon-{size}.png"),
+            "sizes": f"{size}x{size}",
+            "type": "image/png",
+            "purpose": "any",
+        }
+        for size in (192, 512)
+    ]
+    icons.append(
+        {
+            "src": url_for("web.static", filename="favicon.svg"),
+            "sizes": "any",
+            "type": "image/svg+xml",
+        }
+    )
+    body = {
+        "name": "El Grande",
+        "short_name": "El Grande",
+        "description": _("El Grande, played over days: by mail, on this page or by API."),
+        "lang": current_language(),
+        "start_url": url_for("web.index"),
+        "scope": url_for("web.index"),
+        "display": "standalone",
+        "background_color": "#f4f1ea",
+        "theme_color": "#8b1e1e",
+        "icons": icons,
+    }
+    answer = jsonify(body)
+    answer.mimetype = "application/manifest+json"
+    answer.headers["Cache-Control"] = "public, max-age=3600"
+    return answer
 
 
 @bp.get("/games/<int:game_id>")

@@ -81,10 +81,21 @@ def page(client, path: str, status: int = 200) -> Node:
 
 
 def move_form(doc: Node) -> dict[str, str]:
-    """The hidden fields of the page's move form."""
+    """The fields a move is posted to `/games/<id>/moves` with, from the page: its seq and
+    colour as the move form holds them, and the session's CSRF token. (Every decision on
+    the page is planned first, a GET without the token, and played by Confirm's form with
+    them; these tests post one move straight to the route.)"""
     form = doc.find("form", cls="moves")
     assert form is not None, "the page offers no moves"
-    return {i.get("name"): i.get("value") for i in form.find_all("input", type="hidden")}
+    hidden = {i.get("name"): i.get("value") for i in form.find_all("input", type="hidden")}
+    if form.get("method") != "get":
+        return hidden
+    token = doc.find("input", name="csrf_token")  # the sign-out form's, in the header
+    assert token is not None, "signed out: no CSRF token on the page"
+    fields = {"csrf_token": token.get("value"), "expected_seq": hidden["seq"]}
+    if "colour" in hidden:
+        fields["colour"] = hidden["colour"]
+    return fields
 
 
 def offered_moves(doc: Node) -> list[str]:

@@ -74,6 +74,7 @@ def test_friends_make_join_and_play_a_game_from_the_web(browser, live, app, api)
         open_seat_link(browser, app, game_id, colour)
         seq = api.get(f"/api/games/{game_id}").get_json()["seq"]
         click_and_wait(browser, by_css(browser, "form.moves button.power-card")[0])
+        click_and_wait(browser, by_css(browser, "section.plan button.confirm")[0])
         assert api.get(f"/api/games/{game_id}").get_json()["seq"] == seq + 1
     log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
     assert len({e["player"] for e in log}) == 4 and {e["source"] for e in log} == {"web"}

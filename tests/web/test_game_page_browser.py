@@ -64,11 +64,14 @@ def test_a_veto_window_shows_its_plan_beside_the_choices(browser, live, app, api
     assert {"type": "allow"} in buttons.values()
     vetoes = sorted(m["from_step"] for m in buttons.values() if m["type"] == "veto")
     assert vetoes == [s["step"] for s in window["plan"]][: len(vetoes)] and vetoes
-    # A Veto answer is played as it is clicked (only a turn is planned first).
+    # A Veto answer is chosen, shown as chosen, and played once confirmed.
     allow = next(
         b for b in by_css(browser, "form.moves button") if "allow" in b.get_attribute("value")
     )
     click_and_wait(browser, allow)
+    assert len(api.get(f"/api/games/{game_id}/log").get_json()["moves"]) == legal["seq"]
+    assert "Your choice: not played yet" in by_css(browser, "section.plan")[0].text
+    click_and_wait(browser, by_css(browser, "section.plan button.confirm")[0])
     log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
     assert log[legal["seq"]]["move"] == {"type": "allow"} and log[legal["seq"]]["player"] == colour
 

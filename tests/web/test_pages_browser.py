@@ -54,10 +54,11 @@ def assert_board_is(browser, view) -> None:
 
 
 def click_and_wait(browser, element) -> None:
-    """Click something that loads a new page, and wait for it."""
+    """Click something that loads a new page, or on a game's page a step shown in place (the
+    game's <main> replaced, `board.js`), and wait for it."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    old = by_css(browser, "html")[0]
+    old = (by_css(browser, "main.game-page") or by_css(browser, "html"))[0]
     element.click()
     WebDriverWait(browser, 10).until(lambda b: not _attached(old))
     # The new page replaced the old one; wait until it is all there, not part-parsed (on a
@@ -114,7 +115,9 @@ def test_play_a_turn_by_clicking_and_step_through_it(browser, live, app, api, mo
         assert_board_is(browser, api.get(f"/api/games/{game_id}", keys[colour]).get_json())
         button = by_css(browser, "form.moves button.power-card")[0]
         card = int(button.get_attribute("data-card"))
-        click_and_wait(browser, button)
+        click_and_wait(browser, button)  # chosen, shown as chosen: then confirmed
+        assert api.get(f"/api/games/{game_id}").get_json()["seq"] == view["seq"]
+        click_and_wait(browser, by_css(browser, "section.plan button.confirm")[0])
         assert "Played: power card" in by_css(browser, "p.flash")[0].text
         after = api.get(f"/api/games/{game_id}", keys[colour]).get_json()
         assert after["seq"] == view["seq"] + 1 and after["players"][colour]["power_card"] == card
@@ -275,8 +278,8 @@ def test_an_intrigue_is_played_by_clicking_the_place_a_caballero_leaves(browser,
 def test_on_a_phone_the_board_is_readable_and_the_page_never_scrolls_sideways(
     browser, live, app, api
 ):
-    """At 390x844 CSS px: piece letters and counts at least 10 px, region names at least 11
-    (the map keeps its scale in a box of its own), and no page wider than the screen."""
+    """At 390x844 CSS px: no page wider than the screen; the map zoomed in (its box
+    scrolls) shows piece letters and counts at least 10 px, region names at least 11."""
     import random
 
     from bench.phone_text import MEASURE, TEXTS
@@ -306,6 +309,9 @@ def test_on_a_phone_the_board_is_readable_and_the_page_never_scrolls_sideways(
             sizes = browser.execute_script(MEASURE, TEXTS)
             widths[path] = sizes["page"]
         assert widths == dict.fromkeys(widths, 390), widths
+        # The whole map shows at once; zoomed in, its words are read at their own size.
+        by_css(browser, ".board-zoom button")[0].click()
+        sizes = browser.execute_script(MEASURE, TEXTS)
         # Text boxes are a little taller than the font: 11 px a box is 10 px a letter.
         assert sizes["piece letters"] >= 11 and sizes["stack counts"] >= 11, sizes
         assert sizes["region names"] >= 12, sizes

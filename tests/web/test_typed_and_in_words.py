@@ -17,7 +17,7 @@ from pbem.words.board import board_rows, board_table
 from tests.server.conftest import table_snapshot
 from tests.server.helpers import step_randomly
 from tests.web.helpers import page, sign_in_seat, to_a_turn
-from tests.web.test_plan_turn import plan_steps
+from tests.web.test_plan_turn import confirm_form, plan_steps
 
 
 def words_table(doc) -> dict[str, list[str]]:
@@ -83,43 +83,50 @@ def typed_form(doc) -> tuple[str, str, dict[str, str]]:
     return form.get("method"), form.get("action").partition("#")[0], fields
 
 
-def test_a_power_card_typed_is_played_and_a_mistyped_one_is_refused_and_kept(app, api, client):
+def test_a_power_card_typed_is_planned_and_a_mistyped_one_is_refused_and_kept(app, api, client):
     game_id, keys = api.new_game(["red", "blue", "green"])
     first = api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
     sign_in_seat(app, client, game_id, first)
     doc = page(client, f"/games/{game_id}")
     method, action, fields = typed_form(doc)
-    assert method == "post" and "csrf_token" in fields
+    # Planned like a tapped card (a GET, without the CSRF token), played once confirmed.
+    assert method == "get" and "csrf_token" not in fields
     # The hint gives one of the moves offered, as a mail writes it.
     hint = doc.find("p", id="typed-move-hint").text
     legal = api.get(f"/api/games/{game_id}/legal-moves", keys[first]).get_json()["moves"]
     assert engine.format_move(legal[0]) in hint, hint
 
+    def typed(text: str):
+        return client.get(f"{action}?{urlencode({**fields, 'typed': text})}")
+
     before = table_snapshot(app)
-    refused = client.post(action, data={**fields, "typed": "powr 31"})
-    assert refused.status_code in (400, 409, 422), refused.status_code
+    refused = typed("powr 31")
+    assert refused.status_code == 422, refused.status_code
     doc = page_of(refused)
     alert = doc.find("p", cls="error").text
     assert "did you mean" in alert.lower() and '"power' in alert, alert
     assert doc.find("input", id="typed-move").get("value") == "powr 31"
-    assert table_snapshot(app) == before
-
     for empty in ("", "   "):
-        answer = client.post(action, data={**fields, "typed": empty})
+        answer = typed(empty)
         assert answer.status_code == 422
         assert "Type a move first" in page_of(answer).find("p", cls="error").text
-    long = client.post(action, data={**fields, "typed": "power 13 " * 80})
+    long = typed("power 13 " * 80)
     assert long.status_code == 422 and "more than 500" in long.get_data(as_text=True)
-    assert table_snapshot(app) == before
 
-    played = client.post(action, data={**fields, "typed": "power 13"})
-    assert played.status_code == 303
+    doc = page(client, f"{action}?{urlencode({**fields, 'typed': 'power 13'})}")
+    assert plan_steps(doc) == ["power card 13"]
+    assert table_snapshot(app) == before  # planned, not played
+    confirm = confirm_form(doc)
+    assert client.post(f"/games/{game_id}/moves", data=confirm).status_code == 303
     log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
     assert [(e["player"], e["move"]) for e in log] == [
         (first, {"type": "play_power_card", "card": 13})
     ]
-    # Only the reader's own seat: the same line again, now another's decision, is refused.
-    again = client.post(action, data={**fields, "expected_seq": "1", "typed": "power 11"})
+    # Typed straight to the route, only for the reader's own seat: now another's decision.
+    again = client.post(
+        f"/games/{game_id}/moves",
+        data={"csrf_token": confirm["csrf_token"], "expected_seq": "1", "typed": "power 11"},
+    )
     assert again.status_code in (400, 403, 409, 422)
     assert len(api.get(f"/api/games/{game_id}/log").get_json()["moves"]) == 1
 

@@ -56,15 +56,20 @@ def tab_to(browser, wanted, most: int = 80) -> dict:
 
 
 def enter_and_wait(browser) -> None:
-    """Enter on the focused control, which loads a new page; wait until it is all there."""
+    """Enter on the focused control, which loads a new page or shows a step in place (the
+    game's <main> replaced); wait until it is all there."""
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 
-    browser.execute_script("window.beforeEnter = true;")
+    from tests.web.test_pages_browser import _attached
+
+    old = (by_css(browser, "main.game-page") or by_css(browser, "html"))[0]
     press(browser, Keys.ENTER)
     WebDriverWait(browser, 10).until(
-        lambda b: b.execute_script(
-            "return window.beforeEnter === undefined && document.readyState === 'complete'"
+        lambda b: not _attached(old)
+        and b.execute_script(
+            "return document.readyState === 'complete' && "
+            "!document.documentElement.classList.contains('stepping')"
         )
     )
 
@@ -82,6 +87,8 @@ def to_your_move(browser) -> None:
     """The skip link to the seat's move, then Enter: the focus is then at the move."""
     from selenium.webdriver.common.keys import Keys
 
+    if focused(browser)["id"] == "your-turn":
+        return  # a step shown in place leaves the focus at the move
     tab_to(browser, lambda e: e["href"] == "#your-turn")
     press(browser, Keys.ENTER)
     assert focused(browser)["id"] == "your-turn"
@@ -102,6 +109,11 @@ def test_a_power_card_and_a_whole_turn_by_keyboard_alone(browser, live, app, api
     to_your_move(browser)
     card = tab_to(browser, lambda e: e["tag"] == "BUTTON" and '"card":13' in e["value"], 20)
     assert card["outline"] == "solid" and card["outlineWidth"] >= 2, card  # the focus is seen
+    enter_and_wait(browser)
+    # Chosen, not played: the next Tab is Confirm.
+    assert api.get(f"/api/games/{game_id}/log").get_json()["moves"] == []
+    assert focused(browser)["id"] == "your-turn"
+    tab_to(browser, lambda e: "confirm" in e["cls"], 3)
     enter_and_wait(browser)
     log = api.get(f"/api/games/{game_id}/log").get_json()["moves"]
     assert log[0]["player"] == first and log[0]["move"] == {"type": "play_power_card", "card": 13}

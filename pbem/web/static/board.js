@@ -83,21 +83,45 @@
       });
     });
   }
-  function centre() {
-    // On a phone the map keeps its scale in a box that scrolls: start at Spain's middle.
+  function zoom() {
+    // On a phone the whole map shows; "Zoom in" draws it at a readable scale, centred on
+    // the first place to play (else the King), and "Whole map" goes back.
+    var bar = document.querySelector(".board-zoom");
     var wrap = document.querySelector(".board-wrap");
-    if (wrap && wrap.scrollWidth > wrap.clientWidth) {
-      wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+    if (!bar || !wrap || bar.childElementCount) return;
+    function button(label, zoomed) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      b.setAttribute("aria-pressed", "false");
+      b.addEventListener("click", function () { set(zoomed); });
+      bar.appendChild(b);
+      return b;
     }
+    var closer = button(bar.getAttribute("data-zoom-in"), true);
+    var whole = button(bar.getAttribute("data-zoom-out"), false);
+    function set(zoomed) {
+      wrap.classList.toggle("zoomed", zoomed);
+      closer.setAttribute("aria-pressed", String(zoomed));
+      whole.setAttribute("aria-pressed", String(!zoomed));
+      if (!zoomed) return;
+      var target = wrap.querySelector("svg.board .playable") || wrap.querySelector("svg.board .king");
+      if (!target) return;
+      var box = target.getBoundingClientRect(), frame = wrap.getBoundingClientRect();
+      wrap.scrollLeft += box.left + box.width / 2 - frame.left - wrap.clientWidth / 2;
+      wrap.scrollTop += box.top + box.height / 2 - frame.top - wrap.clientHeight / 2;
+    }
+    whole.setAttribute("aria-pressed", "true");
   }
   function init() {
     places();
     sources();
     deadlines();
-    centre();
+    zoom();
     document.addEventListener("pbem:page-updated", sources);
     document.addEventListener("pbem:page-updated", places);
     document.addEventListener("pbem:page-updated", deadlines);
+    document.addEventListener("pbem:page-updated", zoom);
     document.addEventListener("pbem:talk-updated", deadlines);
     var keys = { ArrowLeft: "previous-move", ArrowRight: "next-move", Home: "start", End: "now",
                  PageUp: "previous-round", PageDown: "next-round" };
@@ -236,4 +260,88 @@
   }
   window.setInterval(poll, EVERY_MS);
   document.addEventListener("visibilitychange", poll);
+})();
+
+// Planning in place: a step of a decision (a choice, a typed move, Undo, Start again,
+// Confirm) is fetched and shown without leaving the page, so the reader stays where they
+// were (on a phone, past the header and the map); the address follows in the history, so
+// Back steps back as a player expects. Without this script the forms work as they are.
+(function () {
+  "use strict";
+  if (!window.fetch || !window.DOMParser || !window.history || !window.URLSearchParams) return;
+  var busy = false;
+  // The page's address as shown (path and query): a skip link's #fragment moves nothing.
+  var shown = window.location.pathname + window.location.search;
+  function game() { return document.querySelector("main.game-page"); }
+  function show(html, url, push) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var now = fresh.querySelector("main.game-page");
+    var old = game();
+    if (!now || !old) { window.location.href = url; return; }
+    var y = window.scrollY;
+    // What the reader is writing to the table or in their notes stays as it is.
+    var side = old.querySelector("div.table-side");
+    var freshSide = now.querySelector("div.table-side");
+    if (side && freshSide) freshSide.replaceWith(side);
+    document.querySelectorAll("body > p.flash").forEach(function (p) { p.remove(); });
+    fresh.querySelectorAll("body > p.flash").forEach(function (p) {
+      old.before(document.adoptNode(p));
+    });
+    old.replaceWith(document.adoptNode(now));
+    document.title = fresh.title;
+    if (push) window.history.pushState({ pbem: "step" }, "", url);
+    shown = window.location.pathname + window.location.search;
+    window.scrollTo(window.scrollX, y);
+    var turn = document.getElementById("your-turn");
+    if (turn) turn.focus({ preventScroll: true });
+    document.dispatchEvent(new Event("pbem:page-updated"));
+  }
+  function go(request, url, push) {
+    if (busy) return;
+    busy = true;
+    document.documentElement.classList.add("stepping");
+    fetch(request, { credentials: "same-origin" })
+      .then(function (answer) {
+        return answer.text().then(function (html) {
+          // A refusal is shown where the reader is, at the address they were at.
+          var where = answer.ok ? (answer.redirected ? answer.url : url) : window.location.href;
+          show(html, where, push && answer.ok);
+        });
+      })
+      .catch(function () { window.location.href = url; })
+      .then(function () {
+        busy = false;
+        document.documentElement.classList.remove("stepping");
+      });
+  }
+  function stepForm(form) {
+    return form.closest("main.game-page") &&
+      (form.matches("form.moves, form.typed-move") || form.closest("section.plan"));
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!stepForm(form)) return;
+    event.preventDefault();
+    var data = new FormData(form);
+    var by = event.submitter;
+    if (by && by.name) data.append(by.name, by.value);
+    var action = form.action.split("#")[0];
+    var fields = new URLSearchParams(data);
+    if ((form.getAttribute("method") || "get").toLowerCase() === "get") {
+      var url = action + "?" + fields.toString() + "#your-turn";
+      go(new Request(url), url, true);
+    } else {
+      go(new Request(action, { method: "POST", body: fields }), action, true);
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("section.plan a.undo, section.plan a.restart");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    go(new Request(link.href), link.href, true);
+  });
+  window.addEventListener("popstate", function () {
+    if (!game() || window.location.pathname + window.location.search === shown) return;
+    go(new Request(window.location.href), window.location.href, false);
+  });
 })();

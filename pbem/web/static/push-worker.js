@@ -38,3 +38,7 @@ self.addEventListener("notificationclick", function (event) {
     })
   );
 });
+
+// Every request goes to the network as the page made it (nothing is kept offline: a game's
+// page must be the game as it is); a fetch handler is what makes the site installable.
+self.addEventListener("fetch", function () {});
