@@ -263,10 +263,10 @@ def manifest() -> Response:
         "theme_color": "#8b1e1e",
         "icons": icons,
     }
-    answer = jsonify(body)
-    answer.mimetype = "application/manifest+json"
-    answer.headers["Cache-Control"] = "public, max-age=3600"
-    return answer
+    response = jsonify(body)
+    response.mimetype = "application/manifest+json"
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 @bp.get("/games/<int:game_id>")
