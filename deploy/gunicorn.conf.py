@@ -61,6 +61,11 @@ max_requests_jitter = 200_000
 accesslog = os.environ.get("PBEM_ACCESS_LOG")  # "-" for stdout; off by default
 errorlog = "-"
 loglevel = os.environ.get("PBEM_LOG_LEVEL", "info")
+# gunicorn's control socket (gunicornc) is per instance or off: by default every instance
+# under one user opens $HOME/.gunicorn/gunicorn.ctl (or $XDG_RUNTIME_DIR's), and a second
+# instance takes the first's over. Off unless PBEM_CONTROL_SOCKET names this instance's.
+control_socket = os.environ.get("PBEM_CONTROL_SOCKET") or "gunicorn.ctl"
+control_socket_disable = not os.environ.get("PBEM_CONTROL_SOCKET")
 
 
 def on_starting(server) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Flask
@@ -65,9 +65,24 @@ MAIL_IN_DEFAULTS: dict[str, Any] = {
 }
 
 
+#: The way to the database (docs/scaling.md).
+DATABASE_DEFAULTS: dict[str, Any] = {
+    # Behind a connection pooler in transaction mode (PgBouncer's `pool_mode = transaction`),
+    # "transaction": nothing is kept on a server connection between transactions (psycopg
+    # prepares no statement on the server); None: a connection is the app's from checkout
+    # to return.
+    "PBEM_DATABASE_POOLER": None,
+    # Where the sender LISTENs for the commits that queue mail: a direct connection to
+    # PostgreSQL, never through a transaction pooler (which passes no notification on);
+    # None: the database URL.
+    "PBEM_LISTEN_URL": None,
+}
+
+
 def configure(app: Flask, config: dict[str, Any] | None) -> None:
     """Fill `app.config`: defaults first, then the environment, then `config`."""
     app.config.update(SCHEDULER_DEFAULTS)
+    app.config.update(DATABASE_DEFAULTS)
     app.config.update(MAIL_IN_DEFAULTS)
     app.config.update(
         SECRET_KEY=None,
@@ -141,6 +156,28 @@ def configure(app: Flask, config: dict[str, Any] | None) -> None:
         app.config.update(config)
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(app)
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(app.config)
+
+
+#: The pooler modes PBEM_DATABASE_POOLER knows.
+POOLER_MODES = ("transaction", "session")
+
+
+def engine_options(config: Mapping[str, Any]) -> dict[str, Any]:
+    """SQLAlchemy's engine options: the configured ones, and behind a transaction pooler on
+    PostgreSQL no statement prepared on the server (psycopg prepares one after five runs,
+    and the next transaction may land on another server connection, which has none)."""
+    options = dict(config["SQLALCHEMY_ENGINE_OPTIONS"])
+    pooler = config.get("PBEM_DATABASE_POOLER")
+    if pooler not in (None, *POOLER_MODES):
+        raise ValueError(
+            f"PBEM_DATABASE_POOLER is {pooler!r}: it is 'transaction' (PgBouncer's "
+            "pool_mode = transaction), 'session', or unset"
+        )
+    url = str(config["SQLALCHEMY_DATABASE_URI"])
+    if pooler == "transaction" and url.startswith("postgresql"):
+        options["connect_args"] = {**options.get("connect_args", {}), "prepare_threshold": None}
+    return options
 
 
 def _from_environment(app: Flask) -> None:
@@ -165,6 +202,8 @@ def _from_environment(app: Flask) -> None:
         "DKIM_SELECTOR",
         "DKIM_DOMAIN",
         "DKIM_PRIVATE_KEY",
+        "PBEM_DATABASE_POOLER",
+        "PBEM_LISTEN_URL",
     ):
         if os.environ.get(name):
             app.config[name] = os.environ[name]

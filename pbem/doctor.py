@@ -23,6 +23,7 @@ from pbem.extensions import db
 from pbem.notify import push, signing
 from pbem.notify.sender import SmtpTransport, mail_folder
 from pbem.paths import MIGRATIONS_DIR
+from pbem.store import pooler
 from pbem.store.health import report
 
 #: A shorter secret is guessable enough to forge reply addresses and seat links.
@@ -250,11 +251,59 @@ def _push(app: Flask) -> list[Finding]:
     return found
 
 
+def _pooler(app: Flask) -> list[Finding]:
+    """On PostgreSQL: a pooler in between without PBEM_DATABASE_POOLER, and whether the
+    sender's wake-up hears a commit (else a move's mail waits for the poll)."""
+    if make_url(app.config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() != "postgresql":
+        return []
+    found = []
+    setting = app.config.get("PBEM_DATABASE_POOLER")
+    way = pooler.route(db.engine)
+    if way.pooled and setting is None:
+        found.append(
+            Finding(
+                "fail",
+                "pooler",
+                f"DATABASE_URL connects to port {way.url_port}, the database answers on "
+                f"{way.server_port}: a connection pooler is in between. In transaction mode "
+                "(PgBouncer's pool_mode = transaction) set PBEM_DATABASE_POOLER=transaction, "
+                "or requests fail when a statement prepared on one server connection is run "
+                "on another; in session mode set PBEM_DATABASE_POOLER=session",
+            )
+        )
+    elif setting:
+        prepares = "no statement is prepared on the server" if setting == "transaction" else ""
+        found.append(Finding("ok", "pooler", f"PBEM_DATABASE_POOLER={setting}; {prepares}"))
+    listen = app.config.get("PBEM_LISTEN_URL") or app.config["SQLALCHEMY_DATABASE_URI"]
+    shown = make_url(listen).render_as_string(hide_password=True)
+    try:
+        heard = pooler.hears(listen, db.engine)
+    except Exception as error:  # any driver's error: say it, do not crash the doctor
+        heard, why = False, str(error).splitlines()[0]
+    else:
+        why = "no notification came within 2 s"
+    if heard:
+        found.append(
+            Finding("ok", "mail wake-up", f"the sender hears commits on {shown}: mail goes at once")
+        )
+    else:
+        found.append(
+            Finding(
+                "fail",
+                "mail wake-up",
+                f"the sender hears no commit on {shown} ({why}): a move's mail waits for the "
+                "poll (PBEM_MAIL_SECONDS). Behind a transaction pooler set PBEM_LISTEN_URL to "
+                "a direct connection to PostgreSQL",
+            )
+        )
+    return found
+
+
 def examine(app: Flask) -> list[Finding]:
     """Every check, in the order an operator would fix them."""
     with app.app_context():
         found = _database(app)
         if all(f.level == "ok" for f in found):
-            found += _scheduler(app)
+            found += _pooler(app) + _scheduler(app)
         found += _mail(app) + _dkim(app) + _secret(app) + _base_url(app) + _push(app)
     return found

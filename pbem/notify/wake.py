@@ -93,7 +93,8 @@ def start(app: Flask, deliver: Callable[[], bool]) -> threading.Event:
     """Threads that run `deliver()` (one sender pass, which must not overlap itself) as soon
     as `WAKE` is set: the waker, and on PostgreSQL the listener. Returns their stop event."""
     stop = threading.Event()
-    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    # A direct connection: a transaction pooler passes no notification on.
+    url = app.config.get("PBEM_LISTEN_URL") or app.config["SQLALCHEMY_DATABASE_URI"]
     threading.Thread(target=listen, args=(url, stop), daemon=True, name="mail-listen").start()
 
     def waker() -> None:

@@ -178,7 +178,7 @@ def test_gunicorn_serves_on_a_socket_handed_over_as_systemd_does(tmp_path):
     command = [
         str(local_path(word)) if word.startswith("/") else word for word in exec_start("pbem-web")
     ]
-    # The unit's own Environment= (XDG_RUNTIME_DIR, for gunicorn's control socket), with its
+    # The unit's own Environment= (PBEM_CONTROL_SOCKET, gunicorn's control socket), with its
     # RuntimeDirectory= made in tmp_path, then what pbem.env would hold.
     web = unit("pbem-web.service")
     runtime = "/run/" + value(web, "Service", "RuntimeDirectory")
