@@ -173,3 +173,19 @@ def text_part(message: str) -> str:
         return ""
     body = message_from_string(message, policy=policy.default).get_body(preferencelist=("plain",))
     return body.get_content() if body is not None else ""
+
+
+def games_to_look_at(api) -> tuple[int, dict, int, dict, int]:
+    """A three-player game 30 random moves in and a finished six-round one, for the tests
+    that look at every page: their ids and keys, and the finished game's red player's id."""
+    import random
+
+    from tests.server.helpers import play_random_game, step_randomly
+
+    colours = ["red", "blue", "green"]
+    game_id, keys = api.new_game(colours)
+    step_randomly(api, game_id, keys, random.Random(2), 30)
+    finished_id, finished_keys = api.new_game(colours, options={"rounds": 6})
+    play_random_game(api, finished_id, finished_keys, random.Random(3))
+    player_id = api.get("/api/players/me", finished_keys["red"]).get_json()["id"]
+    return game_id, keys, finished_id, finished_keys, player_id

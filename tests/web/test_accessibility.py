@@ -14,8 +14,13 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.server.helpers import play_random_game, step_randomly
-from tests.web.helpers import game_with_an_intrigue, open_seat_link, seat_link_for, to_a_turn
+from tests.web.helpers import (
+    game_with_an_intrigue,
+    games_to_look_at,
+    open_seat_link,
+    seat_link_for,
+    to_a_turn,
+)
 from tests.web.test_pages_browser import live  # noqa: F401 (the served app, as a fixture)
 
 pytestmark = [
@@ -56,16 +61,11 @@ def violations(browser, url: str, axe_source: str) -> list[dict]:
 
 
 def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, axe_source):  # noqa: F811
-    colours = ["red", "blue", "green"]
-    game_id, keys = api.new_game(colours)
-    step_randomly(api, game_id, keys, random.Random(2), 30)
-    finished_id, finished_keys = api.new_game(colours, options={"rounds": 6})
-    play_random_game(api, finished_id, finished_keys, random.Random(3))
-    player_id = api.get("/api/players/me", finished_keys["red"]).get_json()["id"]
+    game_id, keys, finished_id, _finished_keys, player_id = games_to_look_at(api)
     pending = api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
     # An intrigue under way: the places its caballeros may leave are buttons on the map.
     intrigue_id, _, intrigue_colour, _ = game_with_an_intrigue(api, random.Random(7))
-    turn_id, turn_keys = api.new_game(colours)
+    turn_id, turn_keys = api.new_game(["red", "blue", "green"])
     turn = to_a_turn(api, turn_id, turn_keys)
     legal = api.get(f"/api/games/{turn_id}/legal-moves", turn_keys[turn]).get_json()
     plan = urlencode({"seq": legal["seq"], "move": json.dumps(legal["moves"][0])})

@@ -6,12 +6,10 @@ controls large enough for a thumb; and every page 360 px wide with no sideways s
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
-from tests.server.helpers import play_random_game, step_randomly
-from tests.web.helpers import open_seat_link, to_a_turn
+from tests.web.helpers import games_to_look_at, open_seat_link, to_a_turn
 from tests.web.test_pages_browser import by_css, live  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -185,12 +183,7 @@ def test_a_tapped_power_card_waits_for_confirm(browser, live, app, api):  # noqa
 
 
 def test_every_page_fits_a_phone_360_px_wide(browser, live, app, api):  # noqa: F811
-    colours = ["red", "blue", "green"]
-    game_id, keys = api.new_game(colours)
-    step_randomly(api, game_id, keys, random.Random(2), 30)
-    finished_id, finished_keys = api.new_game(colours, options={"rounds": 6})
-    play_random_game(api, finished_id, finished_keys, random.Random(3))
-    player_id = api.get("/api/players/me", finished_keys["red"]).get_json()["id"]
+    game_id, keys, finished_id, _finished_keys, player_id = games_to_look_at(api)
     browser.set_window_size(360, 740)
     signed_out = {
         "home": "/",
