@@ -17,6 +17,15 @@ pytestmark = pytest.mark.browser
 PHONE = (390, 844)
 
 
+@pytest.fixture(autouse=True)
+def desktop_again(browser):
+    """The session's one browser back at its desktop size after each test here."""
+    from pbem.snapshot import WINDOW
+
+    yield
+    browser.set_window_size(*WINDOW)
+
+
 def wait(browser, test, seconds: float = 10):
     from selenium.webdriver.support.ui import WebDriverWait
 

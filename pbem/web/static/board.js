@@ -102,6 +102,9 @@
     var whole = button(bar.getAttribute("data-zoom-out"), false);
     function set(zoomed) {
       wrap.classList.toggle("zoomed", zoomed);
+      // Zoomed, the map's box scrolls: it takes the focus, so arrow keys scroll it too.
+      if (zoomed) wrap.setAttribute("tabindex", "0");
+      else wrap.removeAttribute("tabindex");
       closer.setAttribute("aria-pressed", String(zoomed));
       whole.setAttribute("aria-pressed", String(!zoomed));
       if (!zoomed) return;
