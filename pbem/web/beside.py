@@ -50,18 +50,20 @@ class SeatShown(NamedChip):
     named: Markup  # the name as a page writes it, linked, its record beside it
 
 
-#: A game's seats with their records are kept a minute per worker and language: the board
-#: page is drawn at every look and after every move, and a record beside a name a minute
-#: late costs nobody anything.
+#: A game's seats with their records are kept per worker and language by who holds each
+#: seat as the page read it (a seat handed on, to a bot or a new player, through any node
+#: shows at the next look), and a minute at most: the board page is drawn at every look and
+#: after every move, and a record beside a name a minute late costs nobody anything.
 SEATS_KEPT, SEATS_KEPT_SECONDS = 4096, 60
 
 
-def seats_shown(game_id: int) -> list[SeatShown]:
+def seats_shown(game_id: int, holders: tuple[tuple[str, str], ...] = ()) -> list[SeatShown]:
     """A game's seats with their holders' records, for its page (kept by the app: another
-    app in the process, a test's, has its own)."""
+    app in the process, a test's, has its own); `holders`: each seat's colour and name as
+    the page read them."""
     kept = app_drawn("pbem_seats", SEATS_KEPT, SEATS_KEPT_SECONDS)
     # Under the script root too: `named` holds links to the players' pages.
-    key = (request.script_root, game_id)
+    key = (request.script_root, game_id, holders)
     shown: list[SeatShown] = kept.get(key, lambda: _seats_read(game_id))
     return shown
 

@@ -614,6 +614,7 @@ class BoardPage:
     plan: PlanShown | None = None  # a turn being planned, not played yet
     typed_example: str = ""  # a move offered, as a mail writes it: the typed field's hint
     own: tuple[str, ...] = ()  # the reader's colours in the game (none: not a seat)
+    holders: tuple[tuple[str, str], ...] = ()  # each seat's colour and holder's name, as read
     status: str = "active"  # the game's
     creator_id: int = 0  # who made the game, and organises it
 
@@ -798,6 +799,7 @@ def _draw_board_page(
         if preview
         else None,
         own=tuple(own),
+        holders=tuple(sorted(names.items())),
         status=game.status,
         creator_id=game.creator_id,
     )

@@ -60,3 +60,27 @@ def test_each_session_gets_its_own_token_and_its_own_flash(app, api):
     # Shown once, to the session that played, not to the other one.
     assert page(first, f"/games/{game_id}").find("p", cls="flash") is None
     assert page(second, f"/games/{game_id}").find("p", cls="flash") is None
+
+
+def test_a_new_name_given_through_one_node_shows_on_the_others_board_at_once(app, api):
+    """Two nodes (two apps, each with the per-worker drawings of its own) on one database:
+    a seat's holder renamed through one shows in "At this table" on the other's next look,
+    though that node had drawn the game's seats a moment before."""
+    from pbem import create_app
+    from tests.web.helpers import sign_in_seat
+
+    game_id, _ = api.new_game(["red", "blue", "green"])
+    same = {key: app.config[key] for key in ("SQLALCHEMY_DATABASE_URI", "SECRET_KEY")}
+    other = create_app({"TESTING": True, **same})
+    reader = other.test_client()
+
+    def at_the_table() -> str:
+        return page(reader, f"/games/{game_id}").find("p", cls="seated").text
+
+    assert "Red" in at_the_table() and "Rosalind" not in at_the_table()
+    renamer = app.test_client()
+    sign_in_seat(app, renamer, game_id, "red")
+    token = page(renamer, "/me").find("input", name="csrf_token").get("value")
+    answer = renamer.post("/me", data={"csrf_token": token, "action": "name", "name": "Rosalind"})
+    assert answer.status_code == 303
+    assert "Rosalind" in at_the_table(), at_the_table()
