@@ -185,3 +185,26 @@ def test_the_secrets_must_be_set_and_the_env_example_names_them(compose):
     example = (DEPLOY / ".env.example").read_text(encoding="utf-8")
     assigned = dict(re.findall(r"^(\w+)=(.*)$", example, flags=re.MULTILINE))
     assert assigned == {"SECRET_KEY": "", "POSTGRES_PASSWORD": ""}
+
+
+def test_the_grown_installation_is_valid_and_puts_the_pooler_between(schema, compose):
+    """deploy/compose.grow.yaml, on top of compose.yaml: valid by the schema; web, web2 and
+    the scheduler reach the database through PgBouncer with the pooler's setting, the
+    scheduler's wake-up straight to the database; nginx spreads requests over both nodes."""
+    grown = yaml.safe_load((DEPLOY / "compose.grow.yaml").read_text(encoding="utf-8"))
+    assert schema_errors(schema, grown) == []
+    services = grown["services"]
+    assert {"pgbouncer", "web", "web2", "scheduler", "nginx"} <= set(services)
+    assert services["pgbouncer"]["environment"]["POOL_MODE"] == "transaction"
+    for name in ("web", "web2", "scheduler"):
+        env = {k: interpolate(v, FILLED_ENV) for k, v in services[name]["environment"].items()}
+        assert urlsplit(env["DATABASE_URL"]).hostname == "pgbouncer", name
+        assert env["PBEM_DATABASE_POOLER"] == "transaction", name
+    listen = interpolate(services["scheduler"]["environment"]["PBEM_LISTEN_URL"], FILLED_ENV)
+    assert urlsplit(listen).hostname == "db" and "db" in compose["services"]
+    # web2 is web's twin: the same command, from a service of compose.yaml with no port.
+    assert services["web2"]["command"] == compose["services"]["web"]["command"]
+    base = compose["services"][services["web2"]["extends"]["service"]]
+    assert "ports" not in base and "ports" not in services["web2"]
+    upstream = (DEPLOY / "grow" / "nginx.conf").read_text(encoding="utf-8")
+    assert "server web:8000" in upstream and "server web2:8000" in upstream
