@@ -734,8 +734,7 @@ def _draw_board_page(
     view = view_of_seats(game, own, shown, colour)
     viewer = view["viewer"]
     card_now = words.card_in_play(view)  # the card a plan's first move answers
-    # A turn's plan has steps; any other decision's is the one choice, confirmed.
-    in_turn = any(p["kind"] == "turn" for p in view["pending"] if p["player"] == view["viewer"])
+    in_turn = _in_turn(view)  # a turn's plan has steps; another decision's, its one choice
     if preview is not None and preview.view is not None:
         view = preview.view  # the seat's own view of the planned position
     record = history.record(game.id, game.seed, game.seq)
@@ -803,6 +802,11 @@ def _draw_board_page(
         status=game.status,
         creator_id=game.creator_id,
     )
+
+
+def _in_turn(view: GameView) -> bool:
+    """Whether the viewer's decision now is a turn."""
+    return any(p["kind"] == "turn" for p in view["pending"] if p["player"] == view["viewer"])
 
 
 def _since(
