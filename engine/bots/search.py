@@ -36,11 +36,18 @@ WEIGHTS = {"play_power_card": 3.0, "choose_card": 2.0}
 CARD_COST = 0.35 / 8
 
 
+def _cpu() -> float:
+    """The CPU time this thread has used: the clock a time budget runs on. A wall clock would
+    give the bot fewer playouts exactly when the machine is busy."""
+    return time.thread_time()
+
+
 class SearchBot:
     """Searches its legal moves over worlds consistent with what its seat may see.
 
-    `seconds` bounds the time of one decision (a power card or action card choice gets a
-    few times more, a forced or trivial one none); `playouts` bounds the playouts instead,
+    `seconds` bounds the time of one decision in CPU seconds of its thread (a power card or
+    action card choice gets a few times more, a forced or trivial one none), so a busy
+    machine makes it slower, never weaker; `playouts` bounds the playouts instead,
     which makes the bot deterministic for a seed. With neither, `DEFAULT_PLAYOUTS`.
     It reads the game as `GreedyBot` does: only its own view decides which worlds it deals,
     so nothing hidden from its seat can change its choice.
@@ -63,7 +70,7 @@ class SearchBot:
         kinds = {m["type"] for m in moves}
         if "take_caballeros" in kinds:
             return self.greedy.choose(state, player)
-        start = time.perf_counter()
+        start = _cpu()
         prior = self.greedy.choose(state, player)
         seen = engine.view(state, player)
         worlds = _Worlds(state, seen, player, self.rng.next64())
@@ -109,12 +116,12 @@ class SearchBot:
         next_world = 0
         if budget is None:
             # A time budget: estimate the playouts it allows from one world of each.
-            t0 = time.perf_counter()
+            t0 = _cpu()
             self._play_world(worlds, candidates, alive, next_world, totals, counts)
             next_world += 1
             spent = len(alive)
-            each = (time.perf_counter() - t0) / len(alive)
-            left = 0.0 if deadline is None else deadline - time.perf_counter()
+            each = (_cpu() - t0) / len(alive)
+            left = 0.0 if deadline is None else deadline - _cpu()
             budget = spent + max(0, int(left / max(each, 1e-4)))
         for stage in range(stages):
             if len(alive) == 1:

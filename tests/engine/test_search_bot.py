@@ -108,3 +108,54 @@ def test_search_bot_plays_only_legal_moves() -> None:
                 chosen += 1
             state, _ = engine.apply(state, player, move)
         assert chosen > 10
+
+
+def test_a_busy_machine_slows_the_timed_bot_but_leaves_its_playouts() -> None:
+    """The time budget is the bot's own CPU time: with another thread taking half the
+    interpreter (as a loaded server's other work does), a decision takes longer but plays
+    as many playouts as on a quiet machine (on a wall clock it would play about half)."""
+    import threading
+    import time
+
+    from engine.bots import search
+
+    def choosing_a_card(state: engine.State) -> bool:
+        moves = engine.legal_moves(state, engine.pending(state)[0]["player"])
+        return any(m["type"] == "choose_card" for m in moves)
+
+    position = next(s for s in _positions(THREE, 5, 30) if choosing_a_card(s))
+    player = engine.pending(position)[0]["player"]
+
+    def playouts() -> int:
+        played = 0
+        real = search.SearchBot._play_world
+
+        def counting(self, worlds, candidates, alive, *rest):  # type: ignore[no-untyped-def]
+            nonlocal played
+            played += len(alive)
+            return real(self, worlds, candidates, alive, *rest)
+
+        search.SearchBot._play_world = counting  # type: ignore[method-assign]
+        try:
+            SearchBot(1, seconds=0.1).choose(position, player)
+        finally:
+            search.SearchBot._play_world = real  # type: ignore[method-assign]
+        return played
+
+    quiet = playouts()
+    stop = threading.Event()
+
+    def busy() -> None:
+        while not stop.is_set():
+            sum(range(1000))
+
+    other = threading.Thread(target=busy)
+    other.start()
+    try:
+        started = time.perf_counter()
+        loaded = playouts()
+        took = time.perf_counter() - started
+    finally:
+        stop.set()
+        other.join()
+    assert loaded >= 0.75 * quiet, (quiet, loaded, took)
