@@ -176,3 +176,36 @@ def server(tmp_path_factory) -> Iterator[Server]:
     own): starting one takes seconds."""
     with running_server(tmp_path_factory, "hostile", {"PBEM_PROXY_HOPS": "1"}) as running:
         yield running
+
+
+def players_for(app: Any, prefix: str, count: int) -> list[str]:
+    """`count` proved players `<prefix><n>@players.example.org`, as `pbem players add`
+    makes them: their keys, in order."""
+    with app.app_context():
+        keys = [add_player(f"{prefix}{n}@players.example.org", f"{prefix.title()}{n}")[1]
+                for n in range(count)]  # fmt: skip
+        db.session.commit()
+        db.session.remove()
+    return keys
+
+
+def game_of_three(session: requests.Session, base: str, prefix: str, n: int, key: str) -> int:
+    """Client `n`'s own game (players `3n`, `3n+1`, `3n+2` of `players_for`), made by the
+    first of them through `base`: its id."""
+    emails = [f"{prefix}{3 * n + i}@players.example.org" for i in range(3)]
+    seats = [
+        {"email": e, "colour": c} for e, c in zip(emails, ("red", "blue", "green"), strict=True)
+    ]
+    made = session.post(f"{base}/api/games", json={"title": f"{prefix} {n}", "seats": seats},
+                        headers={"Authorization": f"Bearer {key}"}, timeout=30)  # fmt: skip
+    assert made.status_code == 201, made.text
+    return int(made.json()["id"])
+
+
+def together(count: int, client: Callable[[int], None]) -> None:
+    """`client(0)` ... `client(count - 1)`, each in a thread of its own, until all are done."""
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()

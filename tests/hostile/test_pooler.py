@@ -30,8 +30,14 @@ from sqlalchemy.engine import make_url
 from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.extensions import db
-from pbem.game.players import add_player
-from tests.hostile.conftest import REPO, SECRET, start_gunicorn
+from tests.hostile.conftest import (
+    REPO,
+    SECRET,
+    game_of_three,
+    players_for,
+    start_gunicorn,
+    together,
+)
 from tests.processes import wait_for
 from tests.server.mail_helpers import free_port
 
@@ -164,12 +170,7 @@ def test_behind_pgbouncer_doctor_names_the_setting_and_the_server_plays_clean(po
     )
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": direct, "SECRET_KEY": SECRET})
-    keys = []
-    with app.app_context():
-        for n in range(CLIENTS * 3):
-            keys.append(add_player(f"p{n}@players.example.org", f"P{n}")[1])
-        db.session.commit()
-        db.session.remove()
+    keys = players_for(app, "p", CLIENTS * 3)
     base, web = start_gunicorn(through, tmp_path, settings)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "TEST_"))}
     env.update(
@@ -242,15 +243,7 @@ def _play(base: str, keys: list[str]) -> Counter:
         rng = random.Random(n)
         mine = keys[3 * n : 3 * n + 3]
         session = requests.Session()
-        emails = [f"p{3 * n + i}@players.example.org" for i in range(3)]
-        seats = [
-            {"email": e, "colour": c} for e, c in zip(emails, ("red", "blue", "green"), strict=True)
-        ]
-        made = session.post(f"{base}/api/games", json={"title": f"Pooled {n}", "seats": seats},
-                            headers={"Authorization": f"Bearer {mine[0]}"}, timeout=30)  # fmt: skip
-        with lock:
-            counts[made.status_code] += 1
-        game = made.json()["id"]
+        game = game_of_three(session, base, "p", n, mine[0])
         while time.monotonic() < stop:
             key = rng.choice(mine)
             auth = {"Authorization": f"Bearer {key}"}
@@ -273,9 +266,5 @@ def _play(base: str, keys: list[str]) -> Counter:
                 counts["moves"] += played.status_code == 201
             time.sleep(PAUSE)
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(CLIENTS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    together(CLIENTS, client)
     return counts

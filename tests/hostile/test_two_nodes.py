@@ -24,8 +24,14 @@ import sqlalchemy as sa
 from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.extensions import db
-from pbem.game.players import add_player
-from tests.hostile.conftest import REPO, SECRET, start_gunicorn
+from tests.hostile.conftest import (
+    REPO,
+    SECRET,
+    game_of_three,
+    players_for,
+    start_gunicorn,
+    together,
+)
 from tests.server.conftest import own_schema
 
 SECONDS = 10.0
@@ -40,10 +46,7 @@ def test_two_nodes_lose_nothing_do_nothing_twice_and_read_each_others_moves(tmp_
     with own_schema(base_url, "pbem_two_nodes_") as url:
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": SECRET})
         upgrade_database(app)
-        with app.app_context():
-            keys = [add_player(f"n{n}@players.example.org", f"N{n}")[1] for n in range(CLIENTS * 3)]
-            db.session.commit()
-            db.session.remove()
+        keys = players_for(app, "n", CLIENTS * 3)
         home = {"HOME": str(tmp_path / "home"), "XDG_RUNTIME_DIR": ""}
         nodes, processes = [], []
         try:
@@ -100,12 +103,7 @@ def _play(nodes: list[str], keys: list[str]):
         rng = random.Random(n)
         mine = keys[3 * n : 3 * n + 3]
         session = requests.Session()
-        emails = [f"n{3 * n + i}@players.example.org" for i in range(3)]
-        colours = ("red", "blue", "green")
-        seats = [{"email": e, "colour": c} for e, c in zip(emails, colours, strict=True)]
-        made = session.post(f"{nodes[0]}/api/games", json={"title": f"Nodes {n}", "seats": seats},
-                            headers={"Authorization": f"Bearer {mine[0]}"}, timeout=30)  # fmt: skip
-        game = made.json()["id"]
+        game = game_of_three(session, nodes[0], "n", n, mine[0])
         while time.monotonic() < stop:
             auth = {"Authorization": f"Bearer {rng.choice(mine)}"}
             here, there = rng.sample(nodes, 2)
@@ -130,9 +128,5 @@ def _play(nodes: list[str], keys: list[str]):
                     if seen.json()["seq"] < seq:
                         stale.append((game, seq, seen.json()["seq"]))
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(CLIENTS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    together(CLIENTS, client)
     return acknowledged, counts, stale
