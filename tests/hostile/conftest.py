@@ -209,3 +209,21 @@ def together(count: int, client: Callable[[int], None]) -> None:
         thread.start()
     for thread in threads:
         thread.join()
+
+
+def random_move(
+    session: requests.Session, base: str, game: int, auth: dict[str, str], rng: Any
+) -> tuple[requests.Response, requests.Response | None]:
+    """Read the seat's legal moves through `base` and play one of them at random, with the
+    seq they were read at: the read, and the move's answer (None: the seat has none now)."""
+    legal = session.get(f"{base}/api/games/{game}/legal-moves", headers=auth, timeout=30)
+    body = legal.json() if legal.ok else {}
+    if not body.get("moves"):
+        return legal, None
+    played = session.post(
+        f"{base}/api/games/{game}/moves",
+        json={"moves": [rng.choice(body["moves"])], "expected_seq": body["seq"]},
+        headers=auth,
+        timeout=30,
+    )
+    return legal, played

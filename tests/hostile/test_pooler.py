@@ -35,6 +35,7 @@ from tests.hostile.conftest import (
     SECRET,
     game_of_three,
     players_for,
+    random_move,
     start_gunicorn,
     together,
 )
@@ -248,19 +249,12 @@ def _play(base: str, keys: list[str]) -> Counter:
             key = rng.choice(mine)
             auth = {"Authorization": f"Bearer {key}"}
             view = session.get(f"{base}/api/games/{game}", headers=auth, timeout=30)
-            legal = session.get(f"{base}/api/games/{game}/legal-moves", headers=auth, timeout=30)
+            legal, played = random_move(session, base, game, auth, rng)
             with lock:
                 counts[view.status_code] += 1
                 counts[legal.status_code] += 1
-            body = legal.json() if legal.ok else {}
-            if not body.get("moves"):
+            if played is None:
                 continue
-            played = session.post(
-                f"{base}/api/games/{game}/moves",
-                json={"moves": [rng.choice(body["moves"])], "expected_seq": body["seq"]},
-                headers=auth,
-                timeout=30,
-            )
             with lock:
                 counts[played.status_code] += 1
                 counts["moves"] += played.status_code == 201

@@ -29,6 +29,7 @@ from tests.hostile.conftest import (
     SECRET,
     game_of_three,
     players_for,
+    random_move,
     start_gunicorn,
     together,
 )
@@ -107,16 +108,9 @@ def _play(nodes: list[str], keys: list[str]):
         while time.monotonic() < stop:
             auth = {"Authorization": f"Bearer {rng.choice(mine)}"}
             here, there = rng.sample(nodes, 2)
-            legal = session.get(f"{here}/api/games/{game}/legal-moves", headers=auth, timeout=30)
-            body = legal.json() if legal.ok else {}
-            if not body.get("moves"):
+            legal, played = random_move(session, here, game, auth, rng)
+            if played is None:
                 continue
-            played = session.post(
-                f"{here}/api/games/{game}/moves",
-                json={"moves": [rng.choice(body["moves"])], "expected_seq": body["seq"]},
-                headers=auth,
-                timeout=30,
-            )
             seen = session.get(f"{there}/api/games/{game}", headers=auth, timeout=30)
             with lock:
                 counts[legal.status_code] += 1
