@@ -329,16 +329,14 @@ def plan(game_id: int) -> ResponseReturnValue:
     try:
         try:
             typed = _typed_field(request.args)
-            if typed is not None:  # read against the game the planned moves leave: a dry run
-                read = _typed_after(planned, typed)
-                planned = submit(
-                    actor, game_id, int(seq), read, source="web", colour=colour, dry_run=True
-                ).moves
+            # Typed moves are read against the game the planned ones leave, in the dry run.
+            moves = planned if typed is None else _typed_after(planned, typed)
+            preview = _preview(actor, game_id, int(seq), moves, colour)
         except ServiceError as error:
-            if isinstance(error, NotFound) or not planned:
+            if "typed" not in request.args or isinstance(error, NotFound) or not planned:
                 raise
             refused = error
-        preview = _preview(actor, game_id, int(seq), planned, colour)
+            preview = _preview(actor, game_id, int(seq), planned, colour)
     except ServiceError as error:
         if isinstance(error, NotFound):
             raise
@@ -358,15 +356,16 @@ def plan(game_id: int) -> ResponseReturnValue:
 
 
 def _preview(
-    actor: Actor, game_id: int, seq: int, planned: list[engine.Move], colour: str | None
+    actor: Actor, game_id: int, seq: int, moves: list[engine.Move] | Plan, colour: str | None
 ) -> pages.Preview:
-    """What a plan shows: a dry run of its moves; when the last would reveal hidden
-    information (new cards, others' picks), the ones before it, with that last one to be
-    played unseen once confirmed (as the API's dry run never shows such a result)."""
-    outcome = submit(actor, game_id, seq, planned, source="web", colour=colour, dry_run=True)
+    """What a plan shows: a dry run of its moves (or of what a `Plan` reads, typed moves);
+    when the last would reveal hidden information (new cards, others' picks), the ones
+    before it, with that last one to be played unseen once confirmed (as the API's dry run
+    never shows such a result)."""
+    outcome = submit(actor, game_id, seq, moves, source="web", colour=colour, dry_run=True)
     if outcome.withheld is None:
-        return pages.Preview(shown=planned, view=outcome.view, state=outcome.after)
-    *before, last = planned
+        return pages.Preview(shown=outcome.moves, view=outcome.view, state=outcome.after)
+    *before, last = outcome.moves
     if not before:
         return pages.Preview(shown=[], view=None, state=None, reveals=last)
     earlier = submit(actor, game_id, seq, before, source="web", colour=colour, dry_run=True)
