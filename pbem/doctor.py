@@ -281,7 +281,7 @@ def _pooler(app: Flask) -> list[Finding]:
     except Exception as error:  # any driver's error: say it, do not crash the doctor
         heard, why = False, str(error).splitlines()[0]
     else:
-        why = "no notification came within 2 s"
+        why = f"no notification came within {pooler.HEAR_SECONDS:g} s"
     if heard:
         found.append(
             Finding("ok", "mail wake-up", f"the sender hears commits on {shown}: mail goes at once")

@@ -24,6 +24,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pbem.extensions import db
+from pbem.store.pooler import libpq_url
 
 CHANNEL = "pbem_outbox"
 
@@ -70,7 +71,7 @@ def listen(database_url: str, stop: threading.Event) -> None:
     import psycopg
     from psycopg import sql
 
-    conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    conninfo = libpq_url(database_url)
     while not stop.is_set():
         try:
             with psycopg.connect(conninfo, autocommit=True) as connection:

@@ -30,6 +30,12 @@ class Route:
         return None not in (self.url_port, self.server_port) and self.url_port != self.server_port
 
 
+def libpq_url(database_url: str) -> str:
+    """A SQLAlchemy URL (`postgresql+psycopg://...`) as psycopg connects with it: the
+    sender's listener and this check open their own connections, not the engine's."""
+    return make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 def route(engine: Engine) -> Route:
     url = engine.url
     if url.get_backend_name() != "postgresql":
@@ -46,8 +52,7 @@ def hears(listen_url: str, engine: Engine, seconds: float = HEAR_SECONDS) -> boo
     from psycopg import sql
 
     channel = f"pbem_doctor_{secrets.token_hex(6)}"
-    conninfo = make_url(listen_url).set(drivername="postgresql")
-    with psycopg.connect(conninfo.render_as_string(hide_password=False), autocommit=True) as ear:
+    with psycopg.connect(libpq_url(listen_url), autocommit=True) as ear:
         ear.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
         with engine.begin() as connection:
             connection.execute(text("SELECT pg_notify(:channel, 'doctor')"), {"channel": channel})
