@@ -143,6 +143,26 @@
   else init();
 })();
 
+// The table's side (the words being written to the table, the notes) carried from this page
+// into `fresh`, a page fetched to replace it, so nothing being written is lost; returns a
+// function that, once the fresh page is in, puts the writer's focus and selection back
+// (true) or does nothing (false: the reader was not writing there).
+function keepTheTableSide(fresh) {
+  "use strict";
+  var side = document.querySelector("div.table-side");
+  var freshSide = fresh.querySelector("div.table-side");
+  var active = document.activeElement;
+  var writing = side && side.contains(active) && typeof active.selectionStart === "number";
+  var range = writing ? [active.selectionStart, active.selectionEnd] : null;
+  if (side && freshSide) freshSide.replaceWith(side);
+  return function () {
+    if (!range) return false;
+    active.focus();
+    active.setSelectionRange(range[0], range[1]);
+    return true;
+  };
+}
+
 // Following the game: a page showing the game as it is now asks the server every few
 // seconds whether it moved (`data-poll`: the seq and status, and for a seat the last word to
 // the table, with an ETag, so a poll while nothing moved is a 304), and when it did, fetches
@@ -195,12 +215,7 @@
     var fresh = new DOMParser().parseFromString(html, "text/html");
     swapTalk(fresh);
     // The table's side moves whole into the fresh game, and the focus back where it was.
-    var side = document.querySelector("div.table-side");
-    var freshSide = fresh.querySelector("div.table-side");
-    var active = document.activeElement;
-    var writing = side && side.contains(active) && typeof active.selectionStart === "number";
-    var range = writing ? [active.selectionStart, active.selectionEnd] : null;
-    if (side && freshSide) freshSide.replaceWith(side);
+    var writing = keepTheTableSide(fresh);
     var parts = ["div.game-head", "nav.replay", "section.final-scoring", "div.game"];
     parts.forEach(function (selector) {
       var old = document.querySelector(selector);
@@ -208,7 +223,7 @@
       if (old && now) old.replaceWith(document.adoptNode(now));
       else if (!old && now) document.querySelector("div.game").before(document.adoptNode(now));
     });
-    if (range) { active.focus(); active.setSelectionRange(range[0], range[1]); }
+    writing();
     var lines = said(before);
     var words = talkSaid(talkBefore);
     var live = document.querySelector("p.live");
@@ -282,10 +297,7 @@
     var old = game();
     if (!now || !old) { window.location.href = url; return; }
     var y = window.scrollY;
-    // What the reader is writing to the table or in their notes stays as it is.
-    var side = old.querySelector("div.table-side");
-    var freshSide = now.querySelector("div.table-side");
-    if (side && freshSide) freshSide.replaceWith(side);
+    var writing = keepTheTableSide(fresh);
     document.querySelectorAll("body > p.flash").forEach(function (p) { p.remove(); });
     fresh.querySelectorAll("body > p.flash").forEach(function (p) {
       old.before(document.adoptNode(p));
@@ -296,7 +308,7 @@
     shown = window.location.pathname + window.location.search;
     window.scrollTo(window.scrollX, y);
     var turn = document.getElementById("your-turn");
-    if (turn) turn.focus({ preventScroll: true });
+    if (!writing() && turn) turn.focus({ preventScroll: true });
     document.dispatchEvent(new Event("pbem:page-updated"));
   }
   function go(request, url, push) {
