@@ -249,7 +249,7 @@ def board_and_panel(
         # A forming game's waits stand for the engine's: each seat accepting or open.
         view = cast(GameView, {**view, "pending": _forming_waits(seats)})
         names = {**names, **{s.colour: _("open seat") for s in seats if s.open}}
-        return board_svg(view), board_in_words(view), panel_html(view, names, deadlines)
+        return _drawn(view, names, deadlines)
     key = (
         game.id,
         game.seed,
@@ -259,10 +259,15 @@ def board_and_panel(
         tuple(sorted(deadlines.items())),
     )
     drawn: tuple[Markup, Markup, Markup] = _RENDERED.get(
-        key,
-        lambda: (board_svg(view), board_in_words(view), panel_html(view, names, deadlines)),
+        key, lambda: _drawn(view, names, deadlines)
     )
     return drawn
+
+
+def _drawn(
+    view: GameView, names: Mapping[str, str], deadlines: Mapping[str, str]
+) -> tuple[Markup, Markup, Markup]:
+    return board_svg(view), board_in_words(view), panel_html(view, names, deadlines)
 
 
 class Choice(TypedDict):
@@ -750,7 +755,7 @@ def _draw_board_page(
     if preview is None:
         board, in_words, panel = board_and_panel(game, view, names, deadlines)
     else:  # never kept: a planned position may never be played
-        board, in_words, panel = board_svg(view), board_in_words(view), panel_html(view, names, {})
+        board, in_words, panel = _drawn(view, names, {})
     # Rated in the game's ending transaction: a page of its last seq finds the results.
     results = ratings.game_results(game.id) if over else {}
     final = final_scoring(view, names, entries if over else (), results)
