@@ -16,6 +16,7 @@ from pbem.api.moves.routes import blp as moves
 from pbem.api.players.routes import blp as players
 from pbem.api.players.routes import standings_blp as standings
 from pbem.api.problems import DeclaredErrors, ProblemApi, register_error_handlers
+from pbem.api.reports.routes import blp as reports
 from pbem.api.safe_json import SafeJSONProvider
 from pbem.api.table.routes import blp as table
 from pbem.api.typed import engine_components, typed_ref
@@ -34,7 +35,7 @@ def init_app(app: Flask) -> None:
     for name, schema in copy.deepcopy(engine_components()).items():
         api.spec.components.schema(name, schema)
     api.spec.components.schema("SeatClock", schema=SeatClockSchema)
-    for blueprint in (health, players, standings, games, moves, table):
+    for blueprint in (health, players, standings, games, moves, table, reports):
         api.register_blueprint(blueprint)
     api.spec.components.security_scheme(
         "bearerAuth",

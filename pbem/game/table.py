@@ -4,7 +4,8 @@ its writer's name) and a player's private notes on a game.
 Both belong to the game's seats alone, and who may read them is decided here: the words to
 the table are read by whoever holds a seat in the game (they were written to the players,
 as the mails that pass them on are sent to the players), a player's notes by that player
-alone.
+alone. A reader reads no words of a seat they muted in that game, of a player they block,
+or of a player suspended or banned (`unheard`, and the reads here, say so in one place).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import ColumnElement, and_, bindparam, exists, or_, select
 from sqlalchemy.engine import Connection
 
+from pbem.clock import now
 from pbem.errors import Forbidden
 from pbem.extensions import db
 from pbem.game.seating import Actor, Seating, seating
@@ -73,21 +75,55 @@ _MESSAGES = select(
 ).join(tables.players, tables.players.c.id == tables.table_talk.c.player_id)
 
 
+def heard_by(reader: ColumnElement[int], game_id: ColumnElement[int]) -> ColumnElement[bool]:
+    """Whether `reader` reads a word to the table (a row of `table_talk` joined with its
+    writer's `players` row) in game `game_id`: not from a seat they muted there, not from
+    someone they block, and not from a writer kept away (suspended now, or banned)."""
+    talk, players = tables.table_talk.c, tables.players.c
+    return and_(
+        ~exists().where(
+            tables.talk_mutes.c.player_id == reader,
+            tables.talk_mutes.c.game_id == game_id,
+            tables.talk_mutes.c.colour == talk.colour,
+        ),
+        ~exists().where(
+            tables.blocks.c.blocker_id == reader, tables.blocks.c.blocked_id == talk.player_id
+        ),
+        players.banned_at.is_(None),
+        or_(players.suspended_until.is_(None), players.suspended_until <= bindparam("now")),
+    )
+
+
 def messages(
-    connection: Connection, game_id: int, *, after: int = 0, limit: int = MOST_PER_PAGE
+    connection: Connection,
+    game_id: int,
+    reader: int,
+    *,
+    after: int = 0,
+    limit: int = MOST_PER_PAGE,
 ) -> list[Message]:
-    """The game's words to the table after the one numbered `after`, oldest first."""
+    """The game's words to the table that `reader` reads, after the one numbered `after`,
+    oldest first."""
     rows = connection.execute(
-        _MESSAGES.where(tables.table_talk.c.game_id == game_id, tables.table_talk.c.id > after)
+        _MESSAGES.where(
+            tables.table_talk.c.game_id == game_id,
+            tables.table_talk.c.id > after,
+            heard_by(bindparam("reader", reader), bindparam("game", game_id)),
+        )
         .order_by(tables.table_talk.c.id)
-        .limit(limit)
+        .limit(limit),
+        {"now": now()},
     ).all()
     return [Message(*row) for row in rows]
 
 
-#: A page's table: the game's last words to it, newest first, and one player's notes.
+#: A page's table: the game's last words to it that its reader reads, newest first, and
+#: the reader's notes.
 _LATEST_TALK = Prepared(
-    _MESSAGES.where(tables.table_talk.c.game_id == bindparam("game"))
+    _MESSAGES.where(
+        tables.table_talk.c.game_id == bindparam("game"),
+        heard_by(bindparam("player"), bindparam("game")),
+    )
     .order_by(tables.table_talk.c.id.desc())
     .limit(bindparam("count"))
 )
@@ -105,7 +141,7 @@ def talk_and_notes(game_id: int, player_id: int, count: int) -> tuple[list[Messa
     talk, notes = all_together(
         reads.connection(),
         [
-            (_LATEST_TALK, {"game": game_id, "count": count}),
+            (_LATEST_TALK, {"game": game_id, "count": count, "player": player_id, "now": now()}),
             (_NOTES, {"game": game_id, "player": player_id}),
         ],
     )
@@ -117,9 +153,23 @@ def read_messages(
 ) -> tuple[list[Message], bool]:
     """A seat's reading of the table: up to `limit` words after `after`, and whether more
     follow them."""
-    seated_at(actor, game_id)
-    found = messages(db.session.connection(), game_id, after=after, limit=limit + 1)
+    seated = seated_at(actor, game_id)
+    assert seated.player_id is not None  # a seat's holder is a player
+    found = messages(
+        db.session.connection(), game_id, seated.player_id, after=after, limit=limit + 1
+    )
     return found[:limit], len(found) > limit
+
+
+def unheard(connection: Connection, game_id: int, colour: str, speaker_id: int) -> set[int]:
+    """Who reads none of what the `colour` seat's holder (`speaker_id`) says in game
+    `game_id`, so no mail or push passes it on to them: those who muted the seat there and
+    those who block the speaker."""
+    muted = select(tables.talk_mutes.c.player_id).where(
+        tables.talk_mutes.c.game_id == game_id, tables.talk_mutes.c.colour == colour
+    )
+    blocking = select(tables.blocks.c.blocker_id).where(tables.blocks.c.blocked_id == speaker_id)
+    return set(connection.execute(muted.union(blocking)).scalars())
 
 
 def notes_of(connection: Connection, player_id: int, game_id: int) -> tuple[str, datetime | None]:

@@ -34,7 +34,7 @@ from pbem.notify import compose
 from pbem.notify.answers import Shown
 from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
-from pbem.play import absences, accounts, lifecycle, orders, settings
+from pbem.play import absences, accounts, apart, lifecycle, moderation, orders, settings, talk
 from pbem.play.inbound import SeatAnswer
 from pbem.store.models import Game, Player
 from pbem.words.board import board_table
@@ -260,6 +260,58 @@ def _moves(mail: SeatMail, arguments: list[str]) -> None:
 
 Command = Callable[[SeatMail, list[str]], None]
 
+
+def seat_colour(mail: SeatMail, word: str) -> str | None:
+    """The game's colour `word` names, in English or the reader's words (`rot`), or None."""
+    folded = word.strip(SENTENCE_MARKS).lower()
+    for colour in mail.game.colours:
+        if folded in (colour, words.colour_name(colour).lower()):
+            return colour
+    return None
+
+
+def _mute(mail: SeatMail, arguments: list[str], muted: bool = True) -> None:
+    """`mute red`: no more of red's words to the table in this game; `unmute red` undoes."""
+    colour = seat_colour(mail, arguments[0])
+    assert colour is not None  # the door reads `mute` as a command only before a colour
+    apart.mute(Actor.by_player(mail.holder.id, mail.colour), mail.game_id, colour, muted)
+    said = (
+        lazy_(
+            'You will read no more of %(colour)s\'s words to this table; "%(command)s" undoes it.',
+            colour=words.colour_later(colour),
+            command=later(words.moves.command, "unmute " + arguments[0]),
+        )
+        if muted
+        else lazy_(
+            "You read %(colour)s's words to this table again.", colour=words.colour_later(colour)
+        )
+    )
+    mail.lines.append(said)
+
+
+def _report(mail: SeatMail, arguments: list[str]) -> None:
+    """`report red why`: the last of red's words to the table, to the moderators."""
+    colour = seat_colour(mail, arguments[0])
+    assert colour is not None
+    line = talk.last_said(mail.game_id, colour)
+    if line is None:
+        raise ValueError(
+            lazy_(
+                "%(colour)s has written nothing to this table to report; a name or a title is "
+                "reported from its page.",
+                colour=words.colour_later(colour),
+            )
+        )
+    moderation.report(mail.holder, "talk", line, " ".join(arguments[1:]))
+    mail.lines.append(
+        lazy_(
+            "Your report of %(colour)s's last words to the table has reached the moderators; "
+            "they read every one. Nobody at the table is told.",
+            colour=words.colour_later(colour),
+        )
+    )
+
+
 COMMANDS: dict[str, Command] = {
     "moves": _moves,
     "board": _board,
@@ -273,6 +325,9 @@ COMMANDS: dict[str, Command] = {
     "plan": _plan,
     "veto": _veto,
     "language": _language,
+    "mute": _mute,
+    "unmute": partial(_mute, muted=False),
+    "report": _report,
 }
 assert tuple(COMMANDS) == COMMAND_WORDS, "reading.COMMAND_WORDS names every command, in order"
 

@@ -18,6 +18,7 @@ from email.message import Message
 
 from flask import current_app
 
+from pbem.errors import ServiceError
 from pbem.game import games
 from pbem.game.players import normal_email
 from pbem.languages import in_language, language_of, lazy_
@@ -25,7 +26,7 @@ from pbem.mailin import aside, reading, replies
 from pbem.mailin.commands import SeatMail
 from pbem.mailin.result import EX_NOUSER, Result, committed, duplicate
 from pbem.notify import addresses
-from pbem.play import unit
+from pbem.play import moderation, unit
 from pbem.play.inbound import answer_help, keep_aside, seen
 from pbem.store import outage
 from pbem.store.outage import is_outage
@@ -121,6 +122,14 @@ def _from_seat(raw: bytes, mail: SeatMail) -> Result:
     if refusal is not None:
         reason, why = refusal
         return replies.refuse(mail, reason, why=why)
+    try:
+        moderation.refuse_kept_away(holder)
+    except ServiceError as error:
+        return replies.refuse(
+            mail,
+            lazy_("%(why)s Nothing was played or passed on.", why=error.detail),
+            why="kept away",
+        )
     budget = reading.Budget()
     try:
         text = reading.new_text(reading.parse_whole(raw, budget), budget)

@@ -43,7 +43,13 @@ COMMAND_WORDS = (
     "plan",
     "veto",
     "language",
+    "mute",
+    "unmute",
+    "report",
 )
+
+#: Commands only when a colour follows them (`mute red`): "report back soon" is words.
+COLOUR_COMMANDS = ("mute", "unmute", "report")
 
 #: `veto` is a command only as `veto allow` or `veto ask` (a standing answer); else the move.
 VETO_STANDING = ("allow", "ask")

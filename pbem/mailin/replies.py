@@ -23,6 +23,7 @@ from pbem.languages import N_, lazy_
 from pbem.mailin import commands
 from pbem.mailin.commands import SeatMail
 from pbem.mailin.reading import (
+    COLOUR_COMMANDS,
     COMMAND_WORDS,
     SENTENCE_MARKS,
     VETO_STANDING,
@@ -101,6 +102,11 @@ def handle(mail: SeatMail, text: str) -> Result:
         words = line.split()
         word = _fold(words[0])
         if command_word(word) in COMMAND_WORDS and not _is_move(word, words):
+            if command_word(word) in COLOUR_COMMANDS and not (
+                words[1:] and commands.seat_colour(mail, words[1])
+            ):
+                moves.append(line)  # "report back soon": words to the table, or a move
+                continue
             said.append((command_word(word), words[1:]))
         else:
             moves.append(line)

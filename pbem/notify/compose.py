@@ -668,6 +668,29 @@ def email_changed_mail(recipient: Recipient, new_email: str) -> EmailMessage:
 
 
 @in_recipients_language
+def moderation_mail(
+    recipient: Recipient, action: str, until: datetime | None, reason: str
+) -> EmailMessage:
+    """To a player an operator warned, suspended, banned or let back: what, until when, and
+    the operator's reason, quoted."""
+    parts = render(
+        "moderation",
+        recipient=recipient,
+        action=action,
+        until=moment_text(until, year=True) if until is not None else "",
+        reason=reason,
+        site=base_url(),
+    )
+    subjects = {
+        "warn": _("a warning from the moderators"),
+        "suspend": _("your account is suspended"),
+        "ban": _("your account is closed"),
+        "lift": _("you may play again"),
+    }
+    return plain_message(recipient, "[El Grande] " + subjects[action], parts)
+
+
+@in_recipients_language
 def digest_mail(recipient: Recipient, parts: list[str]) -> EmailMessage:
     """Gathered mails (every move, scorings) in one, for a player who asked for a digest."""
     subject = "[El Grande] " + _("what happened in your games (%(count)s)", count=len(parts))

@@ -27,7 +27,7 @@ from engine.board import Board
 from pbem import words
 from pbem.clock import due_at_once, now
 from pbem.extensions import db
-from pbem.game import history
+from pbem.game import history, table
 from pbem.game.players import claim_token, is_unreachable
 from pbem.game.states import current_state
 from pbem.languages import language_of, lazy_
@@ -445,6 +445,15 @@ def queue_key_mail(connection: Connection, player: Player, key: str) -> None:
     queue(connection, rows_for([(to, "key", compose.key_mail(to, key))], None))
 
 
+def queue_moderation_mail(
+    connection: Connection, player: Player, action: str, until: datetime | None, reason: str
+) -> None:
+    """What an operator did to the player, and why (`compose.moderation_mail`)."""
+    to = recipient(player)
+    mail = compose.moderation_mail(to, action, until, reason)
+    queue(connection, rows_for([(to, "moderation", mail)], None))
+
+
 def queue_sign_in_mail(
     connection: Connection,
     email: str,
@@ -716,10 +725,11 @@ def table_talk(
     speaker = next(r for r, _ in seated if r.colour == colour)
     # The speaker as named when they spoke, whoever holds the seat later.
     said = {"speaker": speaker.name, "speaker_colour": colour, "lines": lines}
+    unheard = table.unheard(connection, game_id, colour, speaker.player_id)
     rows = []
     pushed: list[Pushed] = []
     for recipient, preferences in seated:
-        if recipient.player_id == speaker.player_id:
+        if recipient.player_id == speaker.player_id or recipient.player_id in unheard:
             continue
         if recipient.colour != first_colour(seated, recipient.player_id):
             continue

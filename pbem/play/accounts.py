@@ -30,6 +30,7 @@ from pbem.game.players import (
 )
 from pbem.languages import N_
 from pbem.notify import compose, outbox
+from pbem.play import moderation
 from pbem.store import limits, queries, suppressed, tables
 from pbem.store.models import Player, SignInLink
 from pbem.texts import kept_text
@@ -51,12 +52,20 @@ def reset_key_by_mail(email: str) -> None:
     an unknown email, and nothing past the hourly limit (the caller's answer is the same).
     An address that is none is refused (Invalid): that says nothing of who plays here."""
     player = _player(kept_address(email))
-    if player is None or is_unreachable(player.email):
+    if player is None or is_unreachable(player.email) or _kept_away(player):
         return
     if not _within_limit("key-mail:player", str(player.id), KEY_MAILS_PER_HOUR):
         return
     key, player.api_key_hash = new_api_key()
     outbox.queue_key_mail(db.session.connection(), player, key)
+
+
+def _kept_away(player: Player) -> bool:
+    try:
+        moderation.refuse_kept_away(player)
+    except Forbidden:
+        return True
+    return False
 
 
 def _player(email: str) -> Player | None:
@@ -218,6 +227,8 @@ def spend_sign_in_link(token: str, name: str | None) -> SignedIn:
     (the others: Forbidden). The caller commits."""
     link = _good_link(token)
     offer = _offer(link)
+    if offer.player is not None:
+        moderation.refuse_kept_away(offer.player)  # the link stays good for after
     if offer.needs_name:
         name = kept_text(name or offer.name or "", "name")
         if not name or len(name) > 100:
@@ -490,6 +501,7 @@ def claim_key(token: str) -> tuple[Player, str]:
             ),
             code="claim-link-used",
         )
+    moderation.refuse_kept_away(player)
     key, player.api_key_hash = new_api_key()
     player.preferences = {k: v for k, v in (player.preferences or {}).items() if k != "claim_nonce"}
     # The claim link was mailed to the address: following it proves it.

@@ -26,7 +26,7 @@ from pbem.game.states import current_state
 from pbem.languages import N_, _, known, later, lazy_, moment_text
 from pbem.notify import outbox
 from pbem.notify.later import Later
-from pbem.play import chain, strangers
+from pbem.play import apart, chain, moderation, strangers
 from pbem.play.asked import JoinMinimums, SeatAsked
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.texts import kept_text
@@ -245,6 +245,7 @@ def create_game(
     if capped:  # every door a person uses; the operator's own tools (the demo) are not
         strangers.admit_game(creator, _invited(creator, emails, colours))
     players = _players_of(emails, seats)
+    _refuse_kept_apart(_held(players, emails, colours, seats), creator.id)
     game = Game(
         title=title.strip(),
         language=known(language),
@@ -371,6 +372,7 @@ def join_seat(player: Player, game_id: int, colour: str) -> Game:
             N_("You already hold a seat in game %(game)s."), code="already-seated", game=game.id
         )
     _check_join_minimums(game, player)
+    apart.refuse_join(player.id, [s.player_id for s in game.seats if not s.open], game.id)
     seat.player_id, seat.open, seat.accepted_at = player.id, False, utcnow()
     db.session.flush()
     line = lazy_(
@@ -627,6 +629,9 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
             email=email,
             game=game.id,
         )
+    if player is not None:
+        others = {s.colour: s.player_id for s in game.seats if s not in moving and not s.open}
+        _refuse_kept_apart({**others, colour: player.id}, admin.id)
     # The seat's first mail invites its new holder: checked, and counted, as at creation.
     strangers.admit_seat(admin, email, colour)
     if player is None:
@@ -645,6 +650,31 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
         deadlines.recompute(db.session.connection(), game.id, game.timing)
     outbox.seat_given(db.session.connection(), game=game, seats=moving)
     return game
+
+
+def _held(
+    players: dict[str, Player], emails: list[str], colours: list[str], seats: list[SeatAsked]
+) -> dict[str, int]:
+    """The seats a new game gives people (not bots, not open), with their holders' ids."""
+    people = zip(emails, colours, seats, strict=True)
+    return {c: players[e].id for e, c, seat in people if not (seat.get("bot") or seat.get("open"))}
+
+
+def _refuse_kept_apart(people: dict[str, int], organiser_id: int) -> None:
+    """Refused when the people a seating puts at one table (`{colour: player id}`) hold one
+    who is kept away from the server for now, or two who keep apart (a block)."""
+    away = moderation.kept_away(db.session.connection(), list(people.values()))
+    for colour, player_id in people.items():
+        if player_id in away:
+            raise Forbidden(
+                N_(
+                    "The %(colour)s seat cannot go to that player: they may not play here for "
+                    "now. Give that seat to someone else."
+                ),
+                code="player-kept-away",
+                colour=later(colour_name, colour),
+            )
+    apart.refuse_seating(people, organiser_id)
 
 
 def _require_admin(game: Game, player: Player) -> None:

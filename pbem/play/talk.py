@@ -8,7 +8,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
 from pbem.clock import now
@@ -146,8 +146,19 @@ def write(
     (message_id,) = _say(
         connection, game_id, game.title, colour, seated.player_id, [words], game.seq, source
     )
-    (message,) = table.messages(connection, game_id, after=message_id - 1, limit=1)
+    (message,) = table.messages(
+        connection, game_id, seated.player_id, after=message_id - 1, limit=1
+    )
     return message
+
+
+def last_said(game_id: int, colour: str) -> int | None:
+    """The id of the last word the `colour` seat wrote to game `game_id`'s table, if any."""
+    talk = tables.table_talk.c
+    found = db.session.connection().execute(
+        select(func.max(talk.id)).where(talk.game_id == game_id, talk.colour == colour)
+    )
+    return found.scalar()
 
 
 def checked_text(text: Any) -> str:

@@ -111,6 +111,12 @@ class Player(Model):
     # their rating's history), in its ending transaction: their page's record as drawn and
     # kept (`DrawnRecord`) is good only while it names this number.
     record_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Moderation (`pbem.play.moderation`): kept from the server until this moment (None:
+    # never suspended, or the suspension is over), or for good (`banned_at`); an operator
+    # may moderate from the operator's page.
+    suspended_until: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    banned_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    operator: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
@@ -247,6 +253,72 @@ class TableTalk(Model):
     text: Mapped[str] = mapped_column(Text)
     source: Mapped[str] = mapped_column(String(16), default="email")
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class Block(Model):
+    """`blocker_id` keeps `blocked_id` away: neither joins, is invited to or is given a seat
+    at a game the other holds, and the blocker reads none of the other's talk. Games
+    already under way go on."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (Index("ix_blocks_blocked_id", "blocked_id"),)
+
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class TalkMute(Model):
+    """A player reads no more of one seat's talk in one game (whoever holds it)."""
+
+    __tablename__ = "talk_mutes"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    colour: Mapped[str] = mapped_column(String(16), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Report(Model):
+    """A player's report of a line of talk, a player's name or a game's title, waiting in
+    the operator's queue until closed. What was reported is copied (`text`): a name or a
+    title may change after."""
+
+    __tablename__ = "reports"
+    __table_args__ = (Index("ix_reports_closed_at_id", "closed_at", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(16))  # talk, name, title
+    target_id: Mapped[int] = mapped_column(Integer)  # the line's, the player's, the game's id
+    # Who is reported: the line's writer, the name's holder, the title's organiser.
+    subject_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    text: Mapped[str] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    closed_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class ModerationAction(Model):
+    """What an operator did to a player (warn, suspend, ban, lift, dismiss a report), by
+    whom and why: the log moderation answers to, and what a next suspension escalates
+    from."""
+
+    __tablename__ = "moderation_actions"
+    __table_args__ = (Index("ix_moderation_actions_player_id_id", "player_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    action: Mapped[str] = mapped_column(String(16))
+    # A suspension's length, and the moment it ends.
+    days: Mapped[int | None] = mapped_column(Integer)
+    until: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    reason: Mapped[str] = mapped_column(Text)
+    # Who did it: an operator's name and id on the page, or the shell's user at the command.
+    moderator: Mapped[str] = mapped_column(String(200))
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 class SignInLink(Model):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.store.models import (
     Absence,
+    Block,
     CardPlay,
     Deadline,
     Decision,
@@ -17,6 +18,7 @@ from pbem.store.models import (
     IdempotencyRecord,
     IdleLimit,
     InboundMail,
+    ModerationAction,
     Move,
     Note,
     Notification,
@@ -25,14 +27,17 @@ from pbem.store.models import (
     PlayerRating,
     PushSubscription,
     RateCount,
+    Report,
     Seat,
     SignInLink,
     Snapshot,
     SuppressedAddress,
     TableTalk,
+    TalkMute,
 )
 
 absences = Absence.__table__
+blocks = Block.__table__
 card_plays = CardPlay.__table__
 deadlines = Deadline.__table__
 decisions = Decision.__table__
@@ -44,6 +49,7 @@ heartbeats = Heartbeat.__table__
 idempotency_records = IdempotencyRecord.__table__
 idle_limits = IdleLimit.__table__
 inbound_mails = InboundMail.__table__
+moderation_actions = ModerationAction.__table__
 moves = Move.__table__
 notes = Note.__table__
 #: `Notification`'s table: every mail, webhook post and push, queued to be sent.
@@ -53,8 +59,10 @@ players = Player.__table__
 player_ratings = PlayerRating.__table__
 push_subscriptions = PushSubscription.__table__
 rate_counts = RateCount.__table__
+reports = Report.__table__
 seats = Seat.__table__
 sign_in_links = SignInLink.__table__
 snapshots = Snapshot.__table__
 suppressed_addresses = SuppressedAddress.__table__
 table_talk = TableTalk.__table__
+talk_mutes = TalkMute.__table__

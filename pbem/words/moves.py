@@ -173,6 +173,9 @@ COMMANDS_WRITTEN: dict[str, dict[str, str]] = {
         "plan": "план",
         "veto": "вето",
         "language": "язык",
+        "mute": "скрыть",
+        "unmute": "показать",
+        "report": "жалоба",
         "allow": "разрешить",
         "ask": "спрашивать",
     }

@@ -77,6 +77,9 @@ COMMAND_LINES = [
     "language",
     "powr 5",
     "stop mails",
+    "mute blue",
+    "unmute blue",
+    "report blue rude",
 ]
 assert {line.split()[0] for line in COMMAND_LINES} >= set(COMMAND_WORDS)
 

@@ -11,6 +11,8 @@ from pbem.api.players.schemas import (
     AbsenceInSchema,
     AbsenceListSchema,
     AcceptedSchema,
+    BlockedSchema,
+    BlocksSchema,
     CalendarSchema,
     KeyResetSchema,
     PageQuerySchema,
@@ -30,7 +32,7 @@ from pbem.headers import no_store
 from pbem.kept import app_drawn
 from pbem.languages import _
 from pbem.notify import preferences
-from pbem.play import absences, accounts, push, settings, unit
+from pbem.play import absences, accounts, apart, push, settings, unit
 from pbem.timing import away
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
@@ -260,3 +262,34 @@ def standings(query: dict[str, Any]) -> Response:
         ),
     )
     return Response(f"{body}\n", mimetype="application/json")
+
+
+@blp.route("/me/blocks", methods=["GET"])
+@blp.response(200, BlocksSchema)
+@blp.doc(security=KEY_REQUIRED)
+def list_blocks() -> dict[str, Any]:
+    """The players you block, the latest first."""
+    return {"blocks": apart.blocks_of(current_player().id)}
+
+
+@blp.route("/me/blocks/<int:player_id>", methods=["PUT"])
+@blp.response(200, BlockedSchema)
+@blp.alt_response(404, response="NOT_FOUND", description="No such player")
+@blp.doc(security=KEY_REQUIRED)
+def block(player_id: int) -> apart.Blocked:
+    """Block a player: from now on neither of you joins, is invited to or is given a seat at
+    a game the other holds, and you read none of their words to the table (games under way
+    go on). They are not told; a refusal tells them only that you two are not seated
+    together. A repeat changes nothing."""
+    blocked = apart.block(current_player(), player_id)
+    unit.commit()
+    return blocked
+
+
+@blp.route("/me/blocks/<int:player_id>", methods=["DELETE"])
+@blp.response(204)
+@blp.doc(security=KEY_REQUIRED)
+def unblock(player_id: int) -> None:
+    """Stop blocking a player (nothing to undo is no error)."""
+    apart.unblock(current_player(), player_id)
+    unit.commit()

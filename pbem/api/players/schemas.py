@@ -285,3 +285,13 @@ class StandingsSchema(ma.Schema):
         metadata={"description": "The best rating (ordinal) first"},
     )
     more = ma.fields.Boolean(required=True, metadata={"description": "More are on the next page"})
+
+
+class BlockedSchema(ma.Schema):
+    player_id = ma.fields.Integer(required=True, metadata={"description": "Whom you block"})
+    name = ma.fields.String(required=True)
+    since = ma.fields.DateTime(required=True)
+
+
+class BlocksSchema(ma.Schema):
+    blocks = ma.fields.List(ma.fields.Nested(BlockedSchema), required=True)

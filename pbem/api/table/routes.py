@@ -14,12 +14,13 @@ from pbem.api.table.schemas import (
     MessageSchema,
     MessagesQuerySchema,
     MessagesSchema,
+    MutesSchema,
     NotesInSchema,
     NotesSchema,
 )
 from pbem.game import table
 from pbem.game.seating import Actor
-from pbem.play import notes, talk, unit
+from pbem.play import apart, notes, talk, unit
 
 blp = Blueprint(
     "table", __name__, url_prefix="/api/games/<int:game_id>", description="Table talk and notes"
@@ -90,3 +91,36 @@ def keep_notes(data: dict[str, Any], game_id: int) -> table.Notes:
     kept = notes.keep(Actor.by_key(api_key_hash()), game_id, data["text"])
     unit.commit()
     return kept
+
+
+@blp.route("/mutes", methods=["GET"])
+@blp.response(200, MutesSchema)
+@blp.alt_response(403, response="FORBIDDEN", description="You hold no seat in this game")
+@blp.doc(security=KEY_REQUIRED)
+def mutes(game_id: int) -> dict[str, list[str]]:
+    """The seats whose words to this table you have muted."""
+    return {"muted": apart.mutes(Actor.by_key(api_key_hash()), game_id)}
+
+
+@blp.route("/mutes/<colour>", methods=["PUT"])
+@blp.response(200, MutesSchema)
+@blp.alt_response(403, response="FORBIDDEN", description="You hold no seat in this game")
+@blp.alt_response(404, response="NOT_FOUND", description="The game has no such seat")
+@blp.doc(security=KEY_REQUIRED)
+def mute(game_id: int, colour: str) -> dict[str, list[str]]:
+    """Read no more of this seat's words to the table, on the page, here and by mail
+    (whoever holds it); the others still do, and nobody is told."""
+    muted = apart.mute(Actor.by_key(api_key_hash()), game_id, colour, True)
+    unit.commit()
+    return {"muted": muted}
+
+
+@blp.route("/mutes/<colour>", methods=["DELETE"])
+@blp.response(200, MutesSchema)
+@blp.alt_response(403, response="FORBIDDEN", description="You hold no seat in this game")
+@blp.doc(security=KEY_REQUIRED)
+def unmute(game_id: int, colour: str) -> dict[str, list[str]]:
+    """Read this seat's words to the table again (from now on, and what it wrote before)."""
+    muted = apart.mute(Actor.by_key(api_key_hash()), game_id, colour, False)
+    unit.commit()
+    return {"muted": muted}

@@ -79,3 +79,11 @@ class NotesSchema(ma.Schema):
     updated_at = ma.fields.DateTime(
         required=True, allow_none=True, metadata={"description": "null until you write"}
     )
+
+
+class MutesSchema(ma.Schema):
+    muted = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        metadata={"description": "The colours whose words to this table you do not read"},
+    )
