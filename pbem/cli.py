@@ -19,7 +19,7 @@ import urllib.request
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 from flask import Flask
@@ -583,6 +583,160 @@ def ratings_rebuild() -> None:
         count = rebuild()
         database.session.commit()
     print(f"Ratings: {count} finished game{'s' if count != 1 else ''} rated.")
+
+
+@cli.group()
+def moderation() -> None:
+    """Reports and what operators do about them: warn, suspend, ban, lift.
+
+    Every action is logged with who did it (your login name here) and why, and mails the
+    player. A suspended or banned player cannot sign in, play, talk or be invited; house
+    bots play their seats. Settings: DATABASE_URL.
+    """
+
+
+@moderation.command("list")
+@click.option("--limit", type=int, default=100, show_default=True)
+def moderation_list(limit: int) -> None:
+    """The reports waiting, the oldest first."""
+    from pbem.play import moderation as moderating
+
+    app = create_app()
+    with app.app_context():
+        waiting = moderating.waiting_reports(limit)
+        if not waiting:
+            print("No reports are waiting.")
+        for row in waiting:
+            where = f" in game {row.game_id}" if row.game_id else ""
+            kept = " (suspended)" if row.suspended_until else ""
+            kept = " (banned)" if row.banned_at else kept
+            print(
+                f"#{row.id} {row.created_at:%Y-%m-%d %H:%M} {row.kind}{where}: "
+                f"player {row.subject_id} {row.subject_name!r}{kept}, "
+                f"{row.reports_of_subject} report(s) in all\n"
+                f"    reported: {row.text!r}\n"
+                f"    by player {row.reporter_id} {row.reporter_name!r}: {row.reason or '-'}"
+            )
+
+
+@moderation.command("show")
+@click.argument("player")
+def moderation_show(player: str) -> None:
+    """What operators did to PLAYER (an id or an address), the latest first."""
+    from pbem.play import moderation as moderating
+
+    app = create_app()
+    try:
+        with app.app_context():
+            for row in moderating.actions_of(moderating.find_player(player)):
+                until = f" until {row.until:%Y-%m-%d %H:%M}" if row.until else ""
+                print(
+                    f"{row.created_at:%Y-%m-%d %H:%M} {row.action}{until} by {row.moderator}: "
+                    f"{row.reason}" + (f" (report #{row.report_id})" if row.report_id else "")
+                )
+    except ServiceError as error:
+        refuse("moderation show", error)
+
+
+def _moderate(action: str, player: str | None, report: int | None, **given: Any) -> None:
+    import getpass
+
+    from pbem.extensions import db as database
+    from pbem.play import moderation as moderating
+
+    app = create_app()
+    try:
+        with app.app_context():
+            if player is None and report is None:
+                raise click.UsageError("name a PLAYER or a --report")
+            target = moderating.find_player(player) if player else None
+            target = target or moderating.report_subject(report or 0)
+            done = moderating.act(
+                target,
+                action,
+                moderator=f"{getpass.getuser()} (pbem moderation)",
+                report_id=report,
+                **given,
+            )
+            database.session.commit()
+    except ServiceError as error:
+        refuse(f"moderation {action}", error)
+    until = f" until {done.until:%Y-%m-%d %H:%M} UTC" if done.until else ""
+    print(f"Player {target}: {action}{until}; logged as action #{done.id}.")
+
+
+_PLAYER = click.argument("player", required=False)
+_REPORT = click.option("--report", type=int, help="The report this answers (closed by it).")
+_REASON = click.option("--reason", required=True, help="Why: logged, and mailed to the player.")
+
+
+@moderation.command("warn")
+@_PLAYER
+@_REPORT
+@_REASON
+def moderation_warn(player: str | None, report: int | None, reason: str) -> None:
+    """Warn PLAYER (an id or an address; or the player --report names) by mail."""
+    _moderate("warn", player, report, reason=reason)
+
+
+@moderation.command("suspend")
+@_PLAYER
+@_REPORT
+@_REASON
+@click.option(
+    "--days",
+    type=click.IntRange(1, 3650),
+    help="How long; by default the next of 3, 7, 30, 90 days after their suspensions before.",
+)
+def moderation_suspend(
+    player: str | None, report: int | None, reason: str, days: int | None
+) -> None:
+    """Suspend PLAYER: no sign-in, play, talk or invitation until it ends; bots play their
+    seats meanwhile."""
+    _moderate("suspend", player, report, reason=reason, days=days)
+
+
+@moderation.command("ban")
+@_PLAYER
+@_REPORT
+@_REASON
+def moderation_ban(player: str | None, report: int | None, reason: str) -> None:
+    """Close PLAYER's account for good (until lifted)."""
+    _moderate("ban", player, report, reason=reason)
+
+
+@moderation.command("lift")
+@_PLAYER
+@_REASON
+def moderation_lift(player: str | None, reason: str) -> None:
+    """End PLAYER's suspension or ban now."""
+    _moderate("lift", player, None, reason=reason)
+
+
+@moderation.command("dismiss")
+@click.argument("report", type=int)
+@_REASON
+def moderation_dismiss(report: int, reason: str) -> None:
+    """Close REPORT with nothing done (logged against the player it names)."""
+    _moderate("dismiss", None, report, reason=reason)
+
+
+@moderation.command("operator")
+@click.argument("email")
+@click.option("--off", is_flag=True, help="No longer an operator.")
+def moderation_operator(email: str, off: bool) -> None:
+    """Let the player at EMAIL moderate on the operator's page (/operator), or stop it."""
+    from pbem.extensions import db as database
+    from pbem.play import moderation as moderating
+
+    app = create_app()
+    try:
+        with app.app_context():
+            player = moderating.set_operator(email, not off)
+            database.session.commit()
+            print(f"{player.email} is {'no longer ' if off else ''}an operator.")
+    except ServiceError as error:
+        refuse("moderation operator", error)
 
 
 @cli.group()

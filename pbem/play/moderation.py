@@ -217,9 +217,11 @@ def waiting_reports(limit: int = 100) -> list[Any]:
     player's names, and how many reports name the reported player in all."""
     reports, players = tables.reports.c, tables.players
     reporter, subject = players.alias("reporter"), players.alias("subject")
+    other = tables.reports.alias("other")
     counted = (
         select(func.count())
-        .where(tables.reports.c.subject_id == reports.subject_id)
+        .select_from(other)
+        .where(other.c.subject_id == reports.subject_id)
         .correlate(tables.reports)
         .scalar_subquery()
     )

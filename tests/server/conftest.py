@@ -25,6 +25,10 @@ from pbem.game.players import add_player
 from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
+    "moderation_actions",
+    "reports",
+    "blocks",
+    "talk_mutes",
     "drawn_records",
     "card_plays",
     "decisions",
