@@ -151,7 +151,7 @@ def _checked_reason(reason: Any) -> str:
     words = reason.replace("\r\n", "\n").strip()
     if (
         len(words) > LONGEST_REASON
-        or invisible(words)
+        or (bool(words) and invisible(words))
         or any(ord(c) < 32 and c not in "\n\t" for c in words)
     ):
         raise Invalid(
