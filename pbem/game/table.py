@@ -134,18 +134,43 @@ _NOTES = Prepared(
 )
 
 
-def talk_and_notes(game_id: int, player_id: int, count: int) -> tuple[list[Message], str]:
+_MUTED = Prepared(
+    select(tables.talk_mutes.c.colour)
+    .where(
+        tables.talk_mutes.c.player_id == bindparam("player"),
+        tables.talk_mutes.c.game_id == bindparam("game"),
+    )
+    .order_by(tables.talk_mutes.c.colour)
+)
+
+
+@dataclass(frozen=True)
+class TableRead:
+    """What a page shows beside the board for one reader."""
+
+    talk: list[Message]  # the last words they read, oldest first
+    notes: str
+    muted: list[str]  # the colours whose words they muted
+
+
+def talk_and_notes(game_id: int, player_id: int, count: int) -> TableRead:
     """What a page shows beside the board of a game the player holds a seat in (the caller
-    checks that): the last `count` words to the table, oldest first, and the player's notes,
-    read together on the request's read connection."""
-    talk, notes = all_together(
+    checks that): the last `count` words to the table they read, the player's notes and the
+    seats they muted, read together on the request's read connection."""
+    at = {"game": game_id, "player": player_id}
+    talk, notes, muted = all_together(
         reads.connection(),
         [
-            (_LATEST_TALK, {"game": game_id, "count": count, "player": player_id, "now": now()}),
-            (_NOTES, {"game": game_id, "player": player_id}),
+            (_LATEST_TALK, {**at, "count": count, "now": now()}),
+            (_NOTES, at),
+            (_MUTED, at),
         ],
     )
-    return [Message(*row) for row in reversed(talk)], notes[0].text if notes else ""
+    return TableRead(
+        [Message(*row) for row in reversed(talk)],
+        notes[0].text if notes else "",
+        [row.colour for row in muted],
+    )
 
 
 def read_messages(

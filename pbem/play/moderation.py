@@ -101,7 +101,7 @@ def report(reporter: Player, kind: str, target_id: int, reason: Any) -> Filed:
         )
     reason = _checked_reason(reason)
     connection = db.session.connection()
-    subject_id, game_id, text = _reported(connection, reporter, kind, target_id)
+    subject_id, game_id, text = _reported(connection, reporter.id, kind, target_id)
     if subject_id == reporter.id:
         raise Invalid(N_("That is your own: there is nothing to report."), code="report-own")
     reports = tables.reports.c
@@ -165,8 +165,14 @@ def _checked_reason(reason: Any) -> str:
     return words
 
 
+def reported_text(reporter_id: int, kind: str, target_id: int) -> str:
+    """The words a report of `kind` and `target_id` would send, as `reporter_id` may see
+    them (the report's page shows them); NotFound as `report` refuses."""
+    return _reported(db.session.connection(), reporter_id, kind, target_id)[2]
+
+
 def _reported(
-    connection: Connection, reporter: Player, kind: str, target_id: int
+    connection: Connection, reporter_id: int, kind: str, target_id: int
 ) -> tuple[int, int | None, str]:
     """Who is reported, in which game, and the words reported; NotFound for what the
     reporter cannot see (another table's talk is not theirs to read)."""
@@ -177,7 +183,7 @@ def _reported(
             .select_from(
                 tables.table_talk.join(tables.seats, tables.seats.c.game_id == talk.game_id)
             )
-            .where(talk.id == target_id, tables.seats.c.player_id == reporter.id)
+            .where(talk.id == target_id, tables.seats.c.player_id == reporter_id)
             .limit(1)
         ).first()
         if line is None:
@@ -266,6 +272,18 @@ def actions_of(player_id: int) -> list[Any]:
         )
         .all()
     )
+
+
+def recent_actions(limit: int) -> list[Any]:
+    """The last actions operators took, the latest first, with the player's name."""
+    actions = tables.moderation_actions
+    query = (
+        select(actions, tables.players.c.name)
+        .select_from(actions.join(tables.players, tables.players.c.id == actions.c.player_id))
+        .order_by(actions.c.id.desc())
+        .limit(limit)
+    )
+    return list(db.session.connection().execute(query).all())
 
 
 # --- what operators do -----------------------------------------------------------------------

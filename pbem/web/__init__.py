@@ -6,10 +6,12 @@ from __future__ import annotations
 from flask import Flask
 
 from pbem.web import accounts as _accounts  # noqa: F401 (its routes join `bp`)
+from pbem.web import apart as _apart  # noqa: F401 (its routes join `bp`)
 from pbem.web import calendar as _calendar  # noqa: F401 (its routes join `bp`)
 from pbem.web import forming as _forming  # noqa: F401 (its routes join `bp`)
 from pbem.web import language as _language  # noqa: F401 (its routes join `bp`)
 from pbem.web import new_game as _new_game  # noqa: F401 (its routes join `bp`)
+from pbem.web import operator as _operator  # noqa: F401 (its routes join `bp`)
 from pbem.web import organise as _organise  # noqa: F401 (its routes join `bp`)
 from pbem.web import push as _push  # noqa: F401 (its routes join `bp`)
 from pbem.web import records as _records  # noqa: F401 (its routes join `bp`)

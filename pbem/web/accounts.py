@@ -21,7 +21,7 @@ from pbem.headers import no_referrer, no_store
 from pbem.languages import LANGUAGES, N_, _, in_language, known
 from pbem.notify import preferences
 from pbem.notify.push import public_key
-from pbem.play import absences, accounts, push, settings, unit
+from pbem.play import absences, accounts, apart, push, settings, unit
 from pbem.store.models import Player
 from pbem.timing import away
 from pbem.web import signin
@@ -350,6 +350,7 @@ def _me_page(
         push_key=public_key(current_app),
         push_choices=_push_choices(chosen["push"]),
         push_devices=push.subscriptions_of(player),
+        blocked=apart.blocks_of(player.id),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict, cast
 
 from flask import current_app, request, url_for
@@ -955,6 +955,11 @@ class TalkShown(NamedChip):
     text: str
     seq: int
     said: dict[str, str]  # when (`board.moment_shown`): a game lasts weeks
+    report: str | None  # the page reporting it (None: the reader's own words)
+
+
+class MutableSeat(Chip):
+    muted: bool  # whether the reader muted its words
 
 
 @dataclass(frozen=True)
@@ -970,6 +975,9 @@ class TableShown:
     notes: str
     talk_url: str
     notes_url: str
+    seats: list[MutableSeat] = field(default_factory=list)  # the others' seats
+    mute_url: str = ""
+    report_title: str = ""
     draft: str = ""  # a message refused, given back to be mended
     longest: int = LONGEST_WORDS
     notes_longest: int = LONGEST_NOTES
@@ -983,7 +991,9 @@ def table_shown(
     held, shown again in place of what is kept."""
     if player_id is None or not page.own:
         return None
-    found, kept = table.talk_and_notes(page.game_id, player_id, TALK_SHOWN + 1)
+    read = table.talk_and_notes(page.game_id, player_id, TALK_SHOWN + 1)
+    found, kept = read.talk, read.notes
+    here = link("web.game", game_id=page.game_id, colour=page.colour_field, _anchor="table-talk")
     messages: list[TalkShown] = [
         {
             **colour_chip(m.colour),
@@ -992,9 +1002,13 @@ def table_shown(
             "text": m.text,
             "seq": m.seq,
             "said": moment_shown(m.created_at),
+            "report": None
+            if m.colour in page.own
+            else link("web.report", kind="talk", id=m.id, next=here),
         }
         for m in found[-TALK_SHOWN:]
     ]
+    others = [c for c, _name in page.holders if c not in page.own]
     return TableShown(
         messages=messages,
         more=len(found) > TALK_SHOWN,
@@ -1005,6 +1019,9 @@ def table_shown(
         talk_url=link("web.write_to_table", game_id=page.game_id),
         notes_url=link("web.keep_notes", game_id=page.game_id),
         draft=talk,
+        seats=[{**colour_chip(c), "muted": c in read.muted} for c in others],
+        mute_url=link("web.mute_seat", game_id=page.game_id),
+        report_title=link("web.report", kind="title", id=page.game_id, next=here),
     )
 
 

@@ -30,7 +30,7 @@ from pbem.languages import (
     rendering_locale,
     share_text,
 )
-from pbem.play import records
+from pbem.play import apart, records
 from pbem.web.beside import beside, signed
 from pbem.web.frame import framed
 from pbem.web.links import SITES_KEPT, id_links, link
@@ -107,7 +107,7 @@ def player_page(player_id: int) -> str:
     record, going, kept = found["record"], found["games"]["current"], found["kept"]
     body_of = _body_of(record, going)
     if kept is not None and kept.body is not None and kept.body_of == body_of:
-        return _framed(record["name"], kept.body)
+        return _framed(record["name"], kept.body, _keep_apart(record))
     drawn = None
     if kept is not None and drawn_as is not None:  # the body is stale: the drawing is not
         drawn = ratings.drawn_record(player_id, drawn_as, found["record_seq"])
@@ -122,7 +122,7 @@ def player_page(player_id: int) -> str:
         records.keep_drawn_record(
             player_id, drawn_as, found["record_seq"], drawn._replace(body=body, body_of=body_of)
         )
-    return _framed(record["name"], body)
+    return _framed(record["name"], body, _keep_apart(record))
 
 
 def _body_of(record: ratings.PlayerRecord, going: list[CurrentGame]) -> str:
@@ -358,6 +358,33 @@ def _standings(players: str, page: int) -> str:
     )
 
 
-def _framed(title: str, body: str) -> str:
-    """`body` in the reader's frame (drawn once per reader and kept)."""
-    return framed("web/framed.html", title, lambda _token: Markup(body), current_player())
+def _framed(
+    title: str, body: str, aside: Callable[[str | None], str] | None = None
+) -> str:
+    """`body` in the reader's frame (drawn once per reader and kept), and after it what
+    `aside` draws for this reader alone (with the session's CSRF token)."""
+    return framed(
+        "web/framed.html",
+        title,
+        lambda token: Markup(body + (aside(token) if aside else "")),
+        current_player(),
+    )
+
+
+def _keep_apart(record: ratings.PlayerRecord) -> Callable[[str | None], str] | None:
+    """Under another person's page, for a signed-in reader: block or unblock them, and
+    report their name. A kept body is everyone's: this is drawn per reader."""
+    me = current_player()
+    if me is None or me.id == record["id"] or record["bot"]:
+        return None
+    blocking = apart.blocks(me.id, record["id"])
+    here = url_for("web.player_page", player_id=record["id"])
+    report = url_for("web.report", kind="name", id=record["id"], next=here)
+    return lambda token: render_template(
+        "web/_keep_apart.html",
+        record=record,
+        blocking=blocking,
+        token=token,
+        report=report,
+        here=here,
+    )
