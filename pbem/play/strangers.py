@@ -7,9 +7,9 @@ shows them to someone who may not know the sender).
 An invitation, for the caps, is a seat given to an address with no account (no player, or
 an invited one that has not claimed a key) when a game is made, or when its organiser hands
 it one (`give_seat`): one a game for each address, however many seats it holds. Seats for
-players with an account, bots and open seats are not counted. An address's cap counts its
-mailbox (`pbem.addresses.mailbox`): `ana+1@example.org` and `ana+2@example.org` are one
-person to it. Each cap is taken with
+players with an account, bots and open seats are not counted. An address's cap, and the
+never-invite list, count its mailbox (`pbem.addresses.mailbox`): `ana+1@example.org` and
+`ana+2@example.org` are one person to them. Each cap is taken with
 `pbem.store.limits.take`, in the caller's transaction: a refused request rolls back, and is
 not counted. Nothing here commits."""
 
@@ -195,9 +195,11 @@ def _wait(moment: datetime) -> int:
 
 
 def never_invite(email: str) -> None:
-    """`email` is never invited again, by anyone (a repeat changes nothing)."""
+    """`email`, and every address of its mailbox, is never invited again, by anyone (a
+    repeat changes nothing)."""
     suppressed.suppress(db.session.connection(), email, now())
 
 
 def is_suppressed(email: str) -> bool:
+    """Whether `email` asked never to be invited, or another address of its mailbox did."""
     return bool(suppressed.among(db.session.connection(), [email]))

@@ -10,13 +10,16 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
+from pbem import tokens
 from pbem.addresses import kept_address, mailbox
 from pbem.clock import set_now
 from pbem.extensions import db
 from pbem.play import accounts
-from pbem.store.models import Notification, Player
+from pbem.store import suppressed
+from pbem.store.models import Notification, Player, SuppressedAddress
 from tests.server.conftest import assert_problem, table_snapshot
 from tests.server.test_mail_out import deliver
+from tests.web.html import parse
 from tests.web.test_sign_in_by_mail import ask
 
 #: Early in a UTC day: every count of a test falls in one window of a day and of an hour.
@@ -145,3 +148,77 @@ def test_accounts_stay_one_an_address(morning, api):
         emails = db.session.execute(sa.select(Player.email).order_by(Player.email)).scalars()
         assert list(emails) == ["x+1@example.org", "x@example.org"]
         db.session.remove()
+
+
+def suppress_now(app, email: str) -> None:
+    with app.app_context():
+        suppressed.suppress(db.session.connection(), email, MORNING)
+        db.session.commit()
+
+
+def suppressed_rows(app) -> list[str]:
+    with app.app_context():
+        rows = db.session.execute(sa.select(SuppressedAddress.email)).scalars().all()
+        db.session.remove()
+    return sorted(rows)
+
+
+def assert_never_invite(api, key: str, email: str) -> None:
+    before = table_snapshot(api.client.application)
+    problem = assert_problem(invite(api, key, email), 422)
+    assert problem["code"] == "never-invite" and email in problem["detail"]
+    assert table_snapshot(api.client.application) == before
+
+
+def test_a_mailbox_that_asked_never_to_be_invited_refuses_its_sub_addresses(morning, api):
+    key = api.register("ana@example.org", "Ana")
+    suppress_now(morning, "x@example.org")
+    assert_never_invite(api, key, "x+7@example.org")
+    assert_never_invite(api, key, "x@example.org")
+    assert invite(api, key, "y+7@example.org").status_code == 201
+
+
+def test_a_sub_address_that_asked_never_to_be_invited_speaks_for_its_mailbox(morning, api):
+    key = api.register("ana@example.org", "Ana")
+    suppress_now(morning, "x+1@example.org")
+    assert suppressed_rows(morning) == ["x@example.org"]
+    assert_never_invite(api, key, "x@example.org")
+    assert_never_invite(api, key, "x+2@example.org")
+    # A seat handed on is refused the same.
+    game = invite(api, key, "bea@example.org", forming=False).get_json()["id"]
+    given = api.client.put(
+        f"/api/games/{game}/seats/blue", json={"email": "x+3@example.org"}, headers=api.auth(key)
+    )
+    assert assert_problem(given, 422)["code"] == "never-invite"
+
+
+def test_a_row_kept_before_for_a_sub_address_still_refuses_it(morning, api):
+    """A row from before mailboxes were folded holds the address as asked for."""
+    key = api.register("ana@example.org", "Ana")
+    with morning.app_context():
+        db.session.add(SuppressedAddress(email="x+1@example.org", created_at=MORNING))
+        db.session.commit()
+    assert_never_invite(api, key, "x+1@example.org")
+    # Signing in with a mailed link to the address lifts it, row kept before and all.
+    with morning.app_context():
+        suppressed.lift(db.session.connection(), "x+1@example.org")
+        db.session.commit()
+    assert suppressed_rows(morning) == []
+    assert invite(api, key, "x+1@example.org").status_code == 201
+
+
+def test_signing_in_by_a_sub_address_lifts_the_mailbox(morning, api):
+    suppress_now(morning, "x@example.org")
+    with morning.app_context():
+        suppressed.lift(db.session.connection(), "x+5@example.org")
+        db.session.commit()
+    assert suppressed_rows(morning) == []
+
+
+def test_the_never_invite_page_of_a_sub_address_says_its_mailbox_is_done(morning, client):
+    suppress_now(morning, "x@example.org")
+    with morning.app_context():
+        path = f"/never-invite/{tokens.never_invite_token('x+2@example.org')}"
+    page = parse(client.get(path).get_data(as_text=True)).find("main").text
+    assert "nobody can invite x+2@example.org" in page
+    assert suppressed_rows(morning) == ["x@example.org"]
