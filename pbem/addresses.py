@@ -1,6 +1,8 @@
 """Email addresses as people type them: `kept_address`, the one check every door where an
 address enters goes through (the API's schemas, the pages, and the functions that keep one),
-so that what is kept, looked up and mailed is one address mail can reach, in ASCII.
+so that what is kept, looked up and mailed is one address mail can reach, in ASCII; and
+`mailbox`, the one person a kept address reaches, which every cap a person and the
+"never invite me" list count by.
 
 email-validator (RFC 5321/5322, IDNA) decides; the checks before it only choose a sentence a
 person can act on, since its own messages are English only. The house bots' addresses
@@ -57,6 +59,18 @@ def kept_address(typed: str) -> str:
     if checked.ascii_email is None:  # not seen: the local part is ASCII, and so the domain
         raise _not_ascii()
     return checked.ascii_email
+
+
+def mailbox(address: str) -> str:
+    """The mailbox a kept address reaches, its sub-address folded: the part before the @ cut
+    at its first `+` (`ana+games@example.org` is `ana@example.org`). Done for every domain:
+    the `+` convention is near universal among providers and a `+` is rarely part of a real
+    mailbox's name, and a cap that counts two people as one only errs toward mailing less.
+    Dots stay (Gmail ignores them, others do not); an address whose local part begins with
+    `+` is kept as it is (nothing would be left of it)."""
+    local, at, domain = address.rpartition("@")
+    name, plus, _tag = local.partition("+")
+    return f"{name}{at}{domain}" if plus and name else address
 
 
 def _not_ascii() -> Invalid:

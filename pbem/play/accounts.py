@@ -17,7 +17,7 @@ from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
 
 from pbem import tokens
-from pbem.addresses import kept_address
+from pbem.addresses import kept_address, mailbox
 from pbem.clock import now
 from pbem.errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from pbem.extensions import db
@@ -39,8 +39,9 @@ from pbem.texts import kept_text
 KEY_MAILS_PER_HOUR = 3
 #: A sign-in link works once, within this many minutes of being mailed.
 SIGN_IN_LINK_MINUTES = 30
-#: Sign-in links mailed to one address an hour, at most (past it: silently none, as for an
-#: unknown address, so the answer says nothing of who plays here).
+#: Sign-in links mailed to one mailbox an hour (`pbem.addresses.mailbox`: its sub-addresses
+#: are one person, else each would be an account more for free), at most (past it: silently
+#: none, as for an unknown address, so the answer says nothing of who plays here).
 SIGN_IN_LINKS_PER_ADDRESS = 3
 #: Sign-in links one client (network address) may ask for an hour, at most (past it: 429).
 SIGN_IN_LINKS_PER_CLIENT = 10
@@ -108,7 +109,7 @@ def mail_sign_in_link(
             retry_after=3600,
         )
     purpose = "sign_in" if name is None else "register"
-    if not _within_limit("mail-link:address", email, SIGN_IN_LINKS_PER_ADDRESS):
+    if not _within_limit("mail-link:address", mailbox(email), SIGN_IN_LINKS_PER_ADDRESS):
         # Kept all the same (spent): the answer and the work are those of a mailed link.
         _keep_link(email, client, next_path, used=True, purpose=purpose, name=name)
         return

@@ -7,7 +7,9 @@ shows them to someone who may not know the sender).
 An invitation, for the caps, is a seat given to an address with no account (no player, or
 an invited one that has not claimed a key) when a game is made, or when its organiser hands
 it one (`give_seat`): one a game for each address, however many seats it holds. Seats for
-players with an account, bots and open seats are not counted. Each cap is taken with
+players with an account, bots and open seats are not counted. An address's cap, and the
+never-invite list, count its mailbox (`pbem.addresses.mailbox`): `ana+1@example.org` and
+`ana+2@example.org` are one person to them. Each cap is taken with
 `pbem.store.limits.take`, in the caller's transaction: a refused request rolls back, and is
 not counted. Nothing here commits."""
 
@@ -20,6 +22,7 @@ from datetime import datetime, timedelta
 
 from flask import current_app
 
+from pbem.addresses import mailbox
 from pbem.clock import now
 from pbem.errors import Invalid, TooMany
 from pbem.extensions import db
@@ -160,8 +163,8 @@ def _take_invitations(inviter: Player, strangers: Mapping[str, str]) -> None:
                 when=later(moment_text, _day_end(moment)),
                 retry_after=_wait(moment),
             )
-        each = _cap("PBEM_INVITATIONS_PER_ADDRESS_PER_DAY")
-        if not limits.take(connection, f"invitations:address:{email}", each, DAY, moment):
+        each, key = _cap("PBEM_INVITATIONS_PER_ADDRESS_PER_DAY"), mailbox(email)
+        if not limits.take(connection, f"invitations:address:{key}", each, DAY, moment):
             raise TooMany(
                 N_(
                     "%(email)s (the %(colour)s seat) has had as many invitations today as an "
@@ -192,9 +195,11 @@ def _wait(moment: datetime) -> int:
 
 
 def never_invite(email: str) -> None:
-    """`email` is never invited again, by anyone (a repeat changes nothing)."""
+    """`email`, and every address of its mailbox, is never invited again, by anyone (a
+    repeat changes nothing)."""
     suppressed.suppress(db.session.connection(), email, now())
 
 
 def is_suppressed(email: str) -> bool:
+    """Whether `email` asked never to be invited, or another address of its mailbox did."""
     return bool(suppressed.among(db.session.connection(), [email]))
