@@ -358,9 +358,7 @@ def _standings(players: str, page: int) -> str:
     )
 
 
-def _framed(
-    title: str, body: str, aside: Callable[[str | None], str] | None = None
-) -> str:
+def _framed(title: str, body: str, aside: Callable[[str | None], str] | None = None) -> str:
     """`body` in the reader's frame (drawn once per reader and kept), and after it what
     `aside` draws for this reader alone (with the session's CSRF token)."""
     return framed(

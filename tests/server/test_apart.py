@@ -110,7 +110,9 @@ def test_a_block_refuses_invitations_and_a_seat_given_naming_the_seat(app, api):
 
     def new_game(*emails):
         colours = ["red", "blue", "green"]
-        seats = [{"email": e, "colour": c} for e, c in zip((host_email, *emails), colours, strict=False)]
+        seats = [
+            {"email": e, "colour": c} for e, c in zip((host_email, *emails), colours, strict=False)
+        ]
         body = {"title": "Apart", "seats": seats}
         return api.client.post("/api/games", json=body, headers=api.auth(host))
 
