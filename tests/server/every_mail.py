@@ -4,6 +4,7 @@ real game's states: for sweeps over all of them (headers, words, spam scores).""
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 from collections.abc import Iterator
 from email.message import EmailMessage
 from functools import cache
@@ -123,6 +124,10 @@ def _plain_mails(to: Recipient, language: str) -> Iterator[tuple[str, EmailMessa
     yield "address change", compose.email_change_mail(plain, link, 24, "old@example.org")
     yield "address changed", compose.email_changed_mail(plain, "new@example.org")
     yield "digest", compose.digest_mail(plain, DIGEST)
+    until = datetime(2027, 1, 9, 12, tzinfo=UTC)
+    for action in ("warn", "suspend", "ban", "lift"):
+        moment = until if action == "suspend" else None
+        yield f"moderation {action}", compose.moderation_mail(plain, action, moment, "Be kind.")
     with languages.in_language(language):
         yield "help", answers.help_mail(to.email)
 
