@@ -301,6 +301,45 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         # a sign-up's mailed link leads to (its button pressed: the key, shown once).
         "never-invite": ([never_invite], ""),
         "sign-up": ([], ""),  # its link made for each pass (`pages`)
+        **_keep_apart_scenes(app, client, keys, mid, seat(mid, "red")[1], base),
+    }
+
+
+#: Opens the table's "Mute a seat, or report" and brings it into view.
+_OPEN_KEEP_APART = """
+var d = document.querySelector("details.keep-apart");
+if (d) { d.open = true; d.scrollIntoView({block: "center"}); }
+"""
+_TO_KEEP_APART = 'document.querySelector("section.keep-apart").scrollIntoView({block: "center"});'
+
+
+def _keep_apart_scenes(
+    app: Flask, client: Any, keys: dict[str, str], game_id: int, rosa: str, base: str
+) -> dict[str, tuple[list[str], str]]:
+    """Keeping others away, as Rosa (red) sees it: Nuno's rude words at the Sunday league's
+    table, the page reporting them, Bruno's page with its Block button, the table's mute
+    controls, and the operator's queue (Rosa is this server's operator) with two reports."""
+    from pbem.play import moderation
+
+    auth = {"Authorization": f"Bearer {keys['brown']}"}
+    rude = {"text": "You all play like beginners. Pathetic."}
+    said = client.post(f"/api/games/{game_id}/messages", json=rude, headers=auth).get_json()
+    for colour, reason in (("red", "Insults at our table."), ("yellow", "Rude again.")):
+        report = {"kind": "talk", "id": said["id"], "reason": reason}
+        client.post(
+            "/api/reports", json=report, headers={"Authorization": f"Bearer {keys[colour]}"}
+        )
+    with app.app_context():
+        moderation.set_operator("red@example.org", True)
+        db.session.commit()
+        db.session.remove()
+    back = f"/games/{game_id}"
+    bruno = _player_id(app, keys["blue"])
+    return {
+        "player-block": ([rosa, f"{base}/players/{bruno}"], _TO_KEEP_APART),
+        "report": ([rosa, f"{base}/report?kind=talk&id={said['id']}&next={back}"], ""),
+        "table-keep-apart": ([rosa, f"{base}{back}"], _OPEN_KEEP_APART),
+        "operator": ([rosa, f"{base}/operator"], ""),
     }
 
 

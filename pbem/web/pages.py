@@ -18,7 +18,7 @@ from flask import current_app, request, url_for
 from markupsafe import Markup
 
 import engine
-from engine.data import ACTION_STACKS, POWER_CARDS
+from engine.data import ACTION_STACKS, COLOURS, POWER_CARDS
 from pbem import words
 from pbem.errors import NotFound
 from pbem.game import history, ratings, table
@@ -1008,7 +1008,8 @@ def table_shown(
         }
         for m in found[-TALK_SHOWN:]
     ]
-    others = [c for c, _name in page.holders if c not in page.own]
+    # In the order of the colours (the engine's), whichever seat each holds.
+    others = [c for c in COLOURS if c in dict(page.holders) and c not in page.own]
     return TableShown(
         messages=messages,
         more=len(found) > TALK_SHOWN,

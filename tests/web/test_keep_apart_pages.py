@@ -74,7 +74,7 @@ def test_a_seat_muted_beside_the_talk_hides_its_words_until_unmuted(app, api):
     path = f"/games/{game_id}"
     doc = page(clients["red"], path)
     buttons = [b.text for b in doc.find("form", cls="mute-seats").find_all("button")]
-    assert buttons == ["Mute blue", "Mute green"]  # never one's own seat
+    assert buttons == ["Mute green", "Mute blue"]  # never one's own seat; in the colours' order
     lines = doc.find("ol", cls="talk").find_all("li")
     assert [li.find("a", cls="report") is not None for li in lines] == [True, True]
     muted = clients["red"].post(
