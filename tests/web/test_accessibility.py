@@ -14,11 +14,15 @@ from urllib.parse import urlencode
 
 import pytest
 
+from pbem.extensions import db
+from pbem.game import players
+from pbem.play import moderation
 from tests.web.helpers import (
     game_with_an_intrigue,
     games_to_look_at,
     open_seat_link,
     seat_link_for,
+    seat_player,
     to_a_turn,
 )
 from tests.web.test_pages_browser import live  # noqa: F401 (the served app, as a fixture)
@@ -86,7 +90,18 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
         "an intrigue under way": f"{live}/games/{intrigue_id}?colour={intrigue_colour}",
         "a turn's seat": f"{live}/games/{turn_id}?colour={turn}",
         "a turn being planned": f"{live}/games/{turn_id}/plan?{plan}",
+        # Still as the turn's seat: another's page (its Block), a report, the operator's queue.
+        "another's page, signed in": f"{live}/players/{player_id}",
+        "a report": f"{live}/report?kind=name&id={player_id}&next=/",
+        "the operator's queue": f"{live}/operator",
     }
+    with app.app_context():
+        moderation.set_operator(str(seat_player(app, turn_id, turn)), True)
+        moderation.report(
+            players.find_player(seat_player(app, turn_id, turn)), "name", player_id, ""
+        )
+        db.session.commit()
+        db.session.remove()
     # Signed in to these seats (by the link's button) just before each is read.
     seats = {
         "game, as a seat": (game_id, pending),
@@ -102,4 +117,8 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
             assert browser.find_elements("css selector", "form.moves button"), "it has moves"
         if name == "a turn being planned":
             assert browser.find_elements("css selector", "section.plan button.confirm")
+        if name == "another's page, signed in":
+            assert browser.find_elements("css selector", "section.keep-apart button")
+        if name == "the operator's queue":
+            assert browser.find_elements("css selector", "section.report-card form.moderate")
     assert found == dict.fromkeys(pages, []), found
