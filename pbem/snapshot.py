@@ -187,15 +187,23 @@ def pages(out_dir: Path, language: str | None = None, only: list[str] | None = N
             server.shutdown()
 
 
+#: A seat link's button, and the one that goes on as the link's player when another is
+#: signed in (`pbem.web.another_account`).
+_SIGN_IN_BUTTONS = (
+    "form.seat-sign-in button[type=submit], form.account-choice button.continue-as-them"
+)
+
+
 def _press(driver: Any) -> None:
     """Press the "Sign in" button of a seat link's page, as a person does, and wait for the
     page it leads to. A link opened by its own player, signed in already, goes straight on
-    to the board: nothing to press there (its first button would play a move)."""
+    to the board: nothing to press there (its first button would play a move). Opened by
+    another player, it asks whose account to go on with: theirs, pressed here."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.expected_conditions import staleness_of
     from selenium.webdriver.support.wait import WebDriverWait
 
-    buttons = driver.find_elements(By.CSS_SELECTOR, "form.seat-sign-in button[type=submit]")
+    buttons = driver.find_elements(By.CSS_SELECTOR, _SIGN_IN_BUTTONS)
     if not buttons:
         return
     button = buttons[0]

@@ -485,6 +485,16 @@ def rename(player: Player, name: str) -> str:
     return name
 
 
+def claim_link_player(token: str) -> int | None:
+    """The player a claim link would make a key for, while it is unspent (None: not ours,
+    or used already); reading spends nothing (mail scanners follow links)."""
+    claimed = tokens.read_claim_token(token)
+    player = db.session.get(Player, claimed[0]) if claimed is not None else None
+    if claimed is None or player is None or not claimed[1]:
+        return None
+    return player.id if (player.preferences or {}).get("claim_nonce") == claimed[1] else None
+
+
 def claim_key(token: str) -> tuple[Player, str]:
     """Spend a claim link: the player gets a key, shown once; the link then stops working.
     The caller commits."""

@@ -24,7 +24,8 @@ from pbem.notify.push import public_key
 from pbem.play import absences, accounts, apart, push, settings, unit
 from pbem.store.models import Player
 from pbem.timing import away
-from pbem.web import signin
+from pbem.web import another_account, signin
+from pbem.web.another_account import hidden_address
 from pbem.web.language import keep_language
 from pbem.web.links import own_path
 from pbem.web.routes import bp, current_player
@@ -78,10 +79,16 @@ def mail_sign_in_link() -> ResponseReturnValue:
 @bp.route("/sign-in/link/<token>", methods=["GET", "POST"])
 def sign_in_link(token: str) -> ResponseReturnValue:
     """A mailed sign-in link. GET only asks (mail scanners follow links, and must not spend
-    it); the button POSTs, which signs in, making the player on first use."""
+    it); the button POSTs, which signs in, making the player on first use. Signed in as
+    someone else, it asks first whose account to go on with (`another_account`)."""
     no_referrer()
     offer = accounts.read_sign_in_link(token)
-    if request.method == "GET":
+    asked = _asked_first(offer)
+    if asked is not None:
+        return asked
+    # Gone on from the question to a link that still wants a name: asked as if signed out.
+    asking = offer.needs_name and another_account.continued()
+    if request.method == "GET" or asking:
         return render_template("web/sign_in_link.html", offer=offer, error=None, name="")
     name = request.form.get("name")
     try:
@@ -98,6 +105,15 @@ def sign_in_link(token: str) -> ResponseReturnValue:
         # A registration: the key is shown here, once (no_referrer above keeps it uncached).
         return _me_page(player, key=spent.api_key)
     return redirect(own_path(spent.next_path) or url_for("web.index"), code=303)
+
+
+def _asked_first(offer: accounts.SignInOffer) -> ResponseReturnValue | None:
+    if offer.player is None:
+        what = _("The link makes an account for that address.")
+    else:
+        what = _("The link signs in to their account.")
+    player_id = offer.player.id if offer.player is not None else None
+    return another_account.asked(current_player(), player_id, what, offer.email)
 
 
 @bp.get("/me")
@@ -303,10 +319,16 @@ _CHANGES: dict[str, Callable[[Player, MultiDict[str, str]], str]] = {
 def email_change(token: str) -> ResponseReturnValue:
     """A mailed link that makes a new address the player's. GET only asks (mail scanners
     follow links); the button POSTs, which changes it (no sign-in needed: the link is the
-    proof that the new address is theirs, and it was asked for while signed in)."""
+    proof that the new address is theirs, and it was asked for while signed in). Signed in
+    as someone else, it asks first whose account to go on with (`another_account`), and
+    going on as theirs signs in to it."""
     no_referrer()
+    change = accounts.read_email_change(token)
+    what = _("The link makes %(email)s their address.", email=hidden_address(change.new_email))
+    asked = another_account.asked(current_player(), change.player.id, what)
+    if asked is not None:
+        return asked
     if request.method == "GET":
-        change = accounts.read_email_change(token)
         return render_template("web/email_change.html", change=change, error=None)
     try:
         change = accounts.change_email(token)
@@ -315,6 +337,8 @@ def email_change(token: str) -> ResponseReturnValue:
         change = accounts.read_email_change(token)
         return render_template("web/email_change.html", change=change, error=error.detail), 422
     unit.commit()
+    if another_account.continued():
+        signin.sign_in(change.player.id)
     flash(_("Your address is now %(email)s.", email=change.new_email))
     return redirect(url_for("web.me"), code=303)
 

@@ -21,7 +21,7 @@ from pbem.languages import _, number_text, share_text
 from pbem.play import lifecycle, strangers, unit
 from pbem.store.models import Game
 from pbem.timing import policy
-from pbem.web import signin
+from pbem.web import another_account, signin
 from pbem.web.pages import FormingSeat, forming_seats, seated_people
 from pbem.web.routes import bp, current_player
 from pbem.web.wording import colour_name
@@ -30,7 +30,8 @@ from pbem.web.wording import colour_name
 @bp.route("/games/<int:game_id>/accept/<token>", methods=["GET", "POST"])
 def accept(game_id: int, token: str) -> ResponseReturnValue:
     """An invitation's link: GET asks (mail scanners follow links), POST accepts the seat and
-    signs its holder in."""
+    signs its holder in. Signed in as someone else, it asks first whose account to go on
+    with (`another_account`)."""
     no_referrer()
     read = tokens.read_accept_token(token)
     if read is None or read[0] != game_id:
@@ -42,6 +43,9 @@ def accept(game_id: int, token: str) -> ResponseReturnValue:
         # the seat link's page, which asks before it signs in).
         token = tokens.seat_link_token(game_id, colour, player_id)
         return redirect(url_for("web.seat_sign_in", game_id=game_id, token=token), code=303)
+    asked = _asked_first(game, colour, player_id)
+    if asked is not None:
+        return asked
     if request.method == "GET":
         return render_template(
             "web/accept.html", game=game, colour=colour, seats=forming_seats(game)
@@ -65,6 +69,19 @@ def accept(game_id: int, token: str) -> ResponseReturnValue:
             )
         )
     return redirect(url_for("web.game", game_id=game_id), code=303)
+
+
+def _asked_first(game: Game, colour: str, player_id: int) -> ResponseReturnValue | None:
+    """Whose account to go on with, asked of someone else signed in, while the link would
+    accept a seat (a link that can accept nothing only says so)."""
+    if game.status != "forming" or not _holds(game, colour, player_id):
+        return None
+    what = _(
+        "The link accepts their invitation to “%(title)s”, for the %(colour)s seat.",
+        title=game.title,
+        colour=colour_name(colour),
+    )
+    return another_account.asked(current_player(), player_id, what)
 
 
 def _holds(game: Game, colour: str, player_id: int) -> bool:

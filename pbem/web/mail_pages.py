@@ -1,18 +1,23 @@
 """The links mails carry: one-click unsubscribe (RFC 8058), claiming an API key, declining
-a seat. Each GET only asks (mail scanners and link previews follow links); a POST acts."""
+a seat. Each GET only asks (mail scanners and link previews follow links); a POST acts. A
+claim opened where another account is signed in asks whose to go on with first
+(`another_account`)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template_string, request
+from flask.typing import ResponseReturnValue
 
 from pbem.errors import ServiceError
 from pbem.game.players import find_player
 from pbem.headers import no_referrer
 from pbem.languages import _
 from pbem.play import settings, unit
-from pbem.play.accounts import claim_key
+from pbem.play.accounts import claim_key, claim_link_player
 from pbem.play.lifecycle import decline_seat
 from pbem.tokens import read_decline_token, read_unsubscribe_token
+from pbem.web import another_account, signin
+from pbem.web.routes import current_player
 from pbem.web.wording import colour_name
 
 blp = Blueprint("mail", __name__, url_prefix="/mail")
@@ -58,8 +63,13 @@ def unsubscribe(token: str) -> str | tuple[str, int]:
 
 
 @blp.route("/claim/<token>", methods=["GET", "POST"])
-def claim(token: str) -> str | tuple[str, int]:
-    """An invited email claims its API key: shown once, on this page."""
+def claim(token: str) -> ResponseReturnValue:
+    """An invited email claims its API key: shown once, on this page. Signed in as someone
+    else, it asks first whose account to go on with (`another_account`), and going on as
+    theirs signs in to it."""
+    asked = _asked_first(token)
+    if asked is not None:
+        return asked
     if request.method == "GET":
         return _page(
             message=_("Claim your API key for this El Grande server? It is shown once."),
@@ -71,6 +81,8 @@ def claim(token: str) -> str | tuple[str, int]:
     except ServiceError as error:
         return _page(message=error.detail, confirm=False), 410
     unit.commit()
+    if another_account.continued():
+        signin.sign_in(player.id)
     return _page(
         message=_(
             "%(name)s, your API key (send it as Authorization: Bearer ...):", name=player.name
@@ -78,6 +90,15 @@ def claim(token: str) -> str | tuple[str, int]:
         key=key,
         confirm=False,
     )
+
+
+def _asked_first(token: str) -> ResponseReturnValue | None:
+    signed = current_player()
+    player_id = claim_link_player(token) if signed is not None else None
+    if player_id is None:
+        return None  # signed out, or a link spent or not ours: its page says which
+    what = _("The link shows a new API key for their account, once.")
+    return another_account.asked(signed, player_id, what)
 
 
 @blp.route("/decline/<token>", methods=["GET", "POST"])

@@ -35,12 +35,13 @@ from pbem.play import notes, orders, talk, unit
 from pbem.play.batch import Plan, submit
 from pbem.store import outage
 from pbem.store.queries import MAX_ID
-from pbem.web import pages, signin
+from pbem.web import another_account, pages, signin
 from pbem.web.beside import banks_shown, seats_shown
 from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
 from pbem.web.links import link, own_path, site
 from pbem.web.status import status_of
+from pbem.web.wording import colour_name
 
 bp = Blueprint(
     "web",
@@ -495,15 +496,24 @@ def keep_notes(game_id: int) -> ResponseReturnValue:
 def seat_sign_in(game_id: int, token: str) -> ResponseReturnValue:
     """A seat's link from a mail. GET only asks (mail scanners follow links, and another
     site could sign a visitor in to a seat of its choosing), unless the reader is that very
-    player already; the button POSTs (with the CSRF token), which signs in."""
+    player already; the button POSTs (with the CSRF token), which signs in. Signed in as
+    someone else, it asks first whose account to go on with (`another_account`)."""
     no_referrer()
     seat = signin.read_seat_link_token(token, game_id)
     board = url_for("web.game", game_id=game_id, colour=seat.colour)
     signed = current_player()
+    game = get_game(game_id)
+    what = _(
+        "The link opens their %(colour)s seat of “%(title)s”.",
+        colour=colour_name(seat.colour),
+        title=game.title,
+    )
+    asked = another_account.asked(signed, seat.player_id, what)
+    if asked is not None:
+        return asked
     if request.method == "GET":
         if signed is not None and signed.id == seat.player_id:
             return redirect(board, code=303)
-        game = get_game(game_id)
         player = players.player(seat.player_id)
         return render_template(
             "web/seat_sign_in.html", game=game, colour=seat.colour, name=player.name

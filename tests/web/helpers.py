@@ -35,13 +35,17 @@ def sign_in_seat(app, client, game_id: int, colour: str):
 
 def follow_seat_link(client, link: str):
     """Open a seat's link (its path: mails' links point at PBEM_BASE_URL, not the test
-    client's host) and press its Sign in button; the button's response, a redirect."""
+    client's host) and press its Sign in button (signed in as another player: its "continue
+    as" button); the button's response, a redirect."""
     path = urlsplit(link).path
     asked = client.get(path)
     assert asked.status_code == 200, asked.get_data(as_text=True)
-    form = parse(asked.get_data(as_text=True)).find("form", cls="seat-sign-in")
-    token = form.find("input", name="csrf_token").get("value")
-    response = client.post(path, data={"csrf_token": token})
+    doc = parse(asked.get_data(as_text=True))
+    form = doc.find("form", cls="seat-sign-in") or doc.find("form", cls="account-choice")
+    fields = {"csrf_token": form.find("input", name="csrf_token").get("value")}
+    if "account-choice" in form.classes:
+        fields["account"] = "theirs"
+    response = client.post(path, data=fields)
     assert response.status_code == 303, response.get_data(as_text=True)
     return response
 
@@ -61,11 +65,14 @@ def gone(element) -> bool:
 
 def open_seat_link(browser, app, game_id: int, colour: str) -> None:
     """Open the seat's link in the browser and press its Sign in button (signed in as that
-    player already, the link goes straight on to the board)."""
+    player already, the link goes straight on to the board; as another player, it asks
+    whose account to go on with: theirs)."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(seat_link_for(app, game_id, colour))
-    buttons = browser.find_elements("css selector", "form.seat-sign-in button")
+    buttons = browser.find_elements(
+        "css selector", "form.seat-sign-in button, form.account-choice button.continue-as-them"
+    )
     if buttons:
         buttons[0].click()
         WebDriverWait(browser, 10).until(lambda b: gone(buttons[0]))

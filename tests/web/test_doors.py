@@ -70,9 +70,11 @@ def test_a_seat_link_goes_straight_on_for_its_own_player_only(app, api, client):
     assert again.status_code == 303 and again.location.endswith(f"/games/{game_id}?colour=red")
     with client.session_transaction() as session:
         assert dict(session) == before  # the same session: nothing about it changed
-    # Signed in as Red, Blue's link asks, and Red stays signed in until its button.
+    # Signed in as Red, Blue's link asks whose account to go on with, and Red stays signed
+    # in until that is answered (tests/web/test_another_account.py).
     other = client.get(urlsplit(seat_link_for(app, game_id, "blue")).path)
-    assert other.status_code == 200 and "Sign in as" in other.get_data(as_text=True)
+    asked = parse(other.get_data(as_text=True)).find("p", cls="whose-link")
+    assert other.status_code == 200 and "This link is for Blue" in asked.text
     assert signed_in_as(client) == "Red"
 
 

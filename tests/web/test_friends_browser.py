@@ -31,6 +31,9 @@ def sign_in_by_mail(browser, live, app, email: str, name: str) -> None:  # noqa:
     assert "is on its way" in by_css(browser, "p.flash")[0].text
     link = re.search(r"https?://\S+/sign-in/link/\S+", text_of_mail(app, email, "sign_in"))[0]
     browser.get(f"{live}{urlsplit(link).path}")
+    # Someone else signed in in this browser: the link asks first, and goes on as its own.
+    for button in by_css(browser, "form.account-choice .continue-as-them"):
+        click_and_wait(browser, button)
     by_css(browser, 'input[name="name"]')[0].send_keys(name)
     click_and_wait(browser, by_css(browser, "main form button[type=submit]")[0])
     assert by_css(browser, "a.me")[0].text == name
@@ -50,13 +53,16 @@ def test_friends_make_join_and_play_a_game_from_the_web(browser, live, app, api)
     game_id = int(browser.current_url.rstrip("/").rsplit("/", 1)[1])
     assert "invited, not yet accepted" in by_css(browser, "section.forming")[0].text
 
-    # Each friend accepts from the invitation mail (the link's page asks first).
-    for email in ("bea@example.org", "cy@example.org"):
+    # Each friend accepts from the invitation mail. In this one browser someone else is
+    # signed in (Ada, then Bea): the link's page says whose it is and asks, and each goes on
+    # as its friend.
+    for email, name in (("bea@example.org", "bea"), ("cy@example.org", "cy")):
         mail = text_of_mail(app, email, "invitation")
         assert "“Ada” invites you" in mail
         accept = re.search(r"Accept the seat: (\S+)", mail)[1]
         browser.get(f"{live}{urlsplit(accept).path}")
-        click_and_wait(browser, by_css(browser, "main form button.primary")[0])
+        assert f"This link is for {name} " in by_css(browser, "p.whose-link")[0].text
+        click_and_wait(browser, by_css(browser, "form.account-choice .continue-as-them")[0])
         assert "You accepted" in by_css(browser, "p.flash")[0].text
     assert api.get(f"/api/games/{game_id}").get_json()["status"] == "forming"
 

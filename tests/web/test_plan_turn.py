@@ -146,6 +146,9 @@ def test_a_plan_that_is_stale_or_not_yours_is_refused_and_changes_nothing(app, a
     assert answer.status_code == api_answer.status_code == 422
     error = parse(answer.get_data(as_text=True)).find("p", cls="error").text
     assert error == api_answer.get_json()["detail"]
+    # The seat's own player, in a browser of their own (switching this one's account would
+    # end its session: a row written).
+    client = app.test_client()
     sign_in_seat(app, client, game_id, colour)
     stale = client.get(f"/games/{game_id}/plan?{urlencode({'seq': seq - 1, 'move': move})}")
     assert stale.status_code == 409 and "moved on" in stale.get_data(as_text=True)

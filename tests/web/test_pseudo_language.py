@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -23,7 +24,7 @@ from pbem.notify import sender
 from pbem.store.models import Notification
 from tests.server.conftest import Api, empty_tables
 from tests.test_translations import marked
-from tests.web.helpers import sign_in_seat, text_part
+from tests.web.helpers import seat_link_for, sign_in_seat, text_part
 from tests.web.html import Node, parse
 
 #: A locale Babel knows, apart from the six, whose catalog is the pseudo one (its pages are
@@ -129,7 +130,9 @@ def test_no_page_or_mail_holds_text_left_out_of_the_catalogs(pseudo_app):
     sign_in_seat(app, client, game_id, "red")
     with app.test_request_context():
         never = "/never-invite/" + tokens.never_invite_token("someone@example.org")
-    own = [f"/games/{game_id}", "/me", "/games/new", f"/games/{game_id}/organise", "/", never]
+    # Blue's seat link, opened signed in as Red: it asks whose account to go on with.
+    blue = urlsplit(seat_link_for(app, game_id, "blue")).path
+    own = [f"/games/{game_id}", "/me", "/games/new", f"/games/{game_id}/organise", "/", never, blue]
     for path in own:
         page = client.get(path).get_data(as_text=True)
         found[f"{path} (signed in)"] = leftovers(visible_text(parse(page)), data)

@@ -75,10 +75,14 @@ def enter_and_wait(browser) -> None:
 
 
 def sign_in_by_keyboard(browser, app, game_id: int, colour: str) -> None:
-    """Open the seat's link and press its Sign in button from the keyboard."""
+    """Open the seat's link and press its Sign in button from the keyboard (signed in as
+    another player: the button that goes on as the link's)."""
     browser.get(seat_link_for(app, game_id, colour))
     if by_css(browser, "form.seat-sign-in button"):
         tab_to(browser, lambda e: e["tag"] == "BUTTON" and "seat-sign-in" in e["form"])
+        enter_and_wait(browser)
+    elif by_css(browser, "form.account-choice button"):
+        tab_to(browser, lambda e: e["tag"] == "BUTTON" and "continue-as-them" in e["cls"])
         enter_and_wait(browser)
     assert by_css(browser, "main.game-page"), browser.page_source[:500]
 
