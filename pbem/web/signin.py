@@ -22,7 +22,7 @@ from pbem.game import players
 from pbem.game.seating import Actor, seating
 from pbem.languages import _, known
 from pbem.notify.compose import base_url
-from pbem.play import accounts
+from pbem.play import accounts, moderation
 from pbem.store.queries import ReaderParams
 from pbem.web.wording import colour_name
 
@@ -100,7 +100,11 @@ def absolute_link(endpoint: str, **values: Any) -> str:
 def sign_in(player_id: int) -> None:
     """Start a fresh session for the player (nothing of an earlier session carries over),
     good until they sign out everywhere (which raises their epoch past this one's), or sign
-    this session out (which ends its id: `end_session`)."""
+    this session out (which ends its id: `end_session`). Refused (Forbidden) for a player
+    suspended or banned, whichever link or key they came by."""
+    player = players.find_player(player_id)
+    if player is not None:
+        moderation.refuse_kept_away(player)
     epoch, chosen = players.epoch_and_preferences(player_id)
     session.clear()
     session.permanent = True

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 
@@ -20,7 +21,8 @@ from tests.server.mailin_helpers import reply
 from tests.server.test_apart import _id, _read, _write
 from tests.server.test_mail_in import inbound, seq_of, start, to_move
 from tests.server.test_mail_out import deliver
-from tests.web.helpers import queued_mails
+from tests.web.helpers import page, queued_mails, seat_link_for
+from tests.web.html import parse
 from tests.web.test_sign_in_by_mail import ask, link_in, mails_to
 
 
@@ -62,6 +64,14 @@ def test_a_suspended_player_is_kept_out_of_every_door_until_it_ends(mail_app, ma
     (mail,) = mails_to(app, seats["blue"])
     refused = client.post(link_in(mail), data={"csrf_token": _csrf(client, link_in(mail))})
     assert refused.status_code == 403 and "suspended until" in refused.get_data(as_text=True)
+    # Nor does their seat's link from an earlier mail.
+    fresh = app.test_client()
+    path = urlsplit(seat_link_for(app, game_id, "blue")).path
+    form = parse(fresh.get(path).get_data(as_text=True)).find("form", cls="seat-sign-in")
+    token = form.find("input", name="csrf_token").get("value")
+    by_seat = fresh.post(path, data={"csrf_token": token})
+    assert by_seat.status_code == 403 and "suspended until" in by_seat.get_data(as_text=True)
+    assert page(fresh, "/").find("a", cls="me") is None  # signed in as nobody
     # A reply from their mailbox plays nothing, and says why.
     deliver(app)
     before = seq_of(api, game_id)
