@@ -587,7 +587,7 @@ def ratings_rebuild() -> None:
 
 @cli.group()
 def moderation() -> None:
-    """Reports and what operators do about them: warn, suspend, ban, lift.
+    """Reports, and what operators do: warn, suspend, ban, lift.
 
     Every action is logged with who did it (your login name here) and why, and mails the
     player. A suspended or banned player cannot sign in, play, talk or be invited; house
@@ -598,7 +598,10 @@ def moderation() -> None:
 @moderation.command("list")
 @click.option("--limit", type=int, default=100, show_default=True)
 def moderation_list(limit: int) -> None:
-    """The reports waiting, the oldest first."""
+    """The reports waiting, the oldest first.
+
+    Settings: DATABASE_URL.
+    """
     from pbem.play import moderation as moderating
 
     app = create_app()
@@ -622,7 +625,10 @@ def moderation_list(limit: int) -> None:
 @moderation.command("show")
 @click.argument("player")
 def moderation_show(player: str) -> None:
-    """What operators did to PLAYER (an id or an address), the latest first."""
+    """What operators did to PLAYER (an id or an address), the latest first.
+
+    Settings: DATABASE_URL.
+    """
     from pbem.play import moderation as moderating
 
     app = create_app()
@@ -675,7 +681,10 @@ _REASON = click.option("--reason", required=True, help="Why: logged, and mailed 
 @_REPORT
 @_REASON
 def moderation_warn(player: str | None, report: int | None, reason: str) -> None:
-    """Warn PLAYER (an id or an address; or the player --report names) by mail."""
+    """Warn PLAYER (an id or an address; or the player --report names) by mail.
+
+    Settings: DATABASE_URL.
+    """
     _moderate("warn", player, report, reason=reason)
 
 
@@ -692,7 +701,10 @@ def moderation_suspend(
     player: str | None, report: int | None, reason: str, days: int | None
 ) -> None:
     """Suspend PLAYER: no sign-in, play, talk or invitation until it ends; bots play their
-    seats meanwhile."""
+    seats meanwhile.
+
+    Settings: DATABASE_URL.
+    """
     _moderate("suspend", player, report, reason=reason, days=days)
 
 
@@ -701,7 +713,10 @@ def moderation_suspend(
 @_REPORT
 @_REASON
 def moderation_ban(player: str | None, report: int | None, reason: str) -> None:
-    """Close PLAYER's account for good (until lifted)."""
+    """Close PLAYER's account for good (until lifted).
+
+    Settings: DATABASE_URL.
+    """
     _moderate("ban", player, report, reason=reason)
 
 
@@ -709,7 +724,10 @@ def moderation_ban(player: str | None, report: int | None, reason: str) -> None:
 @_PLAYER
 @_REASON
 def moderation_lift(player: str | None, reason: str) -> None:
-    """End PLAYER's suspension or ban now."""
+    """End PLAYER's suspension or ban now.
+
+    Settings: DATABASE_URL.
+    """
     _moderate("lift", player, None, reason=reason)
 
 
@@ -717,7 +735,10 @@ def moderation_lift(player: str | None, reason: str) -> None:
 @click.argument("report", type=int)
 @_REASON
 def moderation_dismiss(report: int, reason: str) -> None:
-    """Close REPORT with nothing done (logged against the player it names)."""
+    """Close REPORT with nothing done (logged against the player it names).
+
+    Settings: DATABASE_URL.
+    """
     _moderate("dismiss", None, report, reason=reason)
 
 
@@ -725,7 +746,10 @@ def moderation_dismiss(report: int, reason: str) -> None:
 @click.argument("email")
 @click.option("--off", is_flag=True, help="No longer an operator.")
 def moderation_operator(email: str, off: bool) -> None:
-    """Let the player at EMAIL moderate on the operator's page (/operator), or stop it."""
+    """Let the player at EMAIL moderate on the operator's page (/operator), or stop it.
+
+    Settings: DATABASE_URL.
+    """
     from pbem.extensions import db as database
     from pbem.play import moderation as moderating
 

@@ -309,8 +309,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         # a sign-up's mailed link leads to (its button pressed: the key, shown once).
         "never-invite": ([never_invite], ""),
         "sign-up": ([], ""),  # its link made for each pass (`pages`)
-        **_keep_apart_scenes(app, client, keys, mid, seat(mid, "red")[1], base),
-    }
+    } | _keep_apart_scenes(app, client, keys, mid, seat(mid, "red")[1], base)
 
 
 #: Opens the table's "Mute a seat, or report" and brings it into view.

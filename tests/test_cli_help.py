@@ -18,6 +18,7 @@ COMMANDS = [
     "export",
     "import",
     "mail",
+    "moderation",
     "players",
     "ratings",
     "scheduler",

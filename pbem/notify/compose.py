@@ -683,7 +683,7 @@ def moderation_mail(
     )
     subjects = {
         "warn": _("a warning from the moderators"),
-        "suspend": _("your account is suspended"),
+        "suspend": _("you are suspended for now"),
         "ban": _("your account is closed"),
         "lift": _("you may play again"),
     }

@@ -52,6 +52,12 @@ def block(player: Player, other_id: int) -> Blocked:
     """`player` blocks `other_id` (a repeat changes nothing); refused for oneself, a house
     bot and a player who is not there."""
     connection = db.session.connection()
+    if not 0 < other_id <= queries.MAX_ID:  # past it the database refuses the number
+        raise NotFound(
+            N_("There is no player %(player)s to block."),
+            code="no-player-to-block",
+            player=other_id,
+        )
     other = connection.execute(
         select(tables.players.c.id, tables.players.c.name, tables.players.c.email).where(
             tables.players.c.id == other_id
@@ -91,6 +97,8 @@ def block(player: Player, other_id: int) -> Blocked:
 
 def unblock(player: Player, other_id: int) -> bool:
     """`player` no longer blocks `other_id`; whether they did."""
+    if not 0 < other_id <= queries.MAX_ID:
+        return False
     done = db.session.connection().execute(
         delete(tables.blocks).where(
             tables.blocks.c.blocker_id == player.id, tables.blocks.c.blocked_id == other_id

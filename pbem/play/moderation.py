@@ -31,6 +31,7 @@ from pbem.notify import outbox
 from pbem.play import chain
 from pbem.store import limits, tables
 from pbem.store.models import Player
+from pbem.store.queries import MAX_ID
 from pbem.texts import invisible
 from pbem.timing import deadlines
 from pbem.words import colour_later
@@ -427,7 +428,7 @@ def set_operator(email: str, operator: bool) -> Player:
 
 def find_player(who: str) -> int:
     """A player's id from what an operator typed: an id, or an address."""
-    if who.isdigit():
+    if who.isdigit() and 0 < int(who) <= MAX_ID:
         return int(who)
     found = db.session.execute(
         select(tables.players.c.id).where(tables.players.c.email == who.strip().lower())
@@ -441,9 +442,13 @@ def find_player(who: str) -> int:
 
 def report_subject(report_id: int) -> int:
     """The player a waiting or closed report names."""
-    found = db.session.execute(
-        select(tables.reports.c.subject_id).where(tables.reports.c.id == report_id)
-    ).scalar()
+    found = (
+        None
+        if not 0 < report_id <= MAX_ID
+        else db.session.execute(
+            select(tables.reports.c.subject_id).where(tables.reports.c.id == report_id)
+        ).scalar()
+    )
     if found is None:
         raise NotFound(N_("There is no report %(id)s."), code="no-such-report", id=report_id)
     return int(found)
