@@ -100,3 +100,13 @@ def _refuse_the_plainly_wrong(text: str) -> None:
             ),
             code="address-not-single",
         )
+
+
+def mailbox(address: str) -> str:
+    """The mailbox a kept address delivers to: its local part cut at the first `+` (a
+    subaddress, `x+tag@d` → `x@d`), unless the local part starts with one; otherwise the
+    address unchanged."""
+    local, at, domain = address.partition("@")
+    if at and "+" in local and not local.startswith("+"):
+        return f"{local.split('+', 1)[0]}@{domain}"
+    return address
