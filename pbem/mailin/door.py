@@ -121,6 +121,7 @@ def _from_seat(raw: bytes, mail: SeatMail) -> Result:
     if refusal is not None:
         reason, why = refusal
         return replies.refuse(mail, reason, why=why)
+    mail.from_holder = True
     budget = reading.Budget()
     try:
         text = reading.new_text(reading.parse_whole(raw, budget), budget)

@@ -65,7 +65,7 @@ _MOVES_IN_ORDER = (
 
 #: Each seat's holder at the game's end with their address, whether they are a person (not a
 #: house bot: `human`) and whether a person to rate: one who proved their address (followed
-#: a link mailed to it). Anyone can name an address they do not hold;
+#: a link mailed to it, or answered from it). Anyone can name an address they do not hold;
 #: a rating is kept for whoever shows it is theirs.
 _HOLDERS = (
     select(
