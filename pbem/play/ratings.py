@@ -42,7 +42,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, delete, exists, insert, select, text, update
+from sqlalchemy import bindparam, delete, distinct, exists, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 import engine
@@ -417,10 +417,36 @@ _FINISHED_IN_ORDER = (
 )
 
 
-def rebuild() -> int:
+@dataclass(frozen=True)
+class Rebuilt:
+    """What `rebuild` did: the finished games rated again, the people left with a rating,
+    and the people seated in finished games who never proved their address (not rated)."""
+
+    games: int
+    people: int
+    unproved: int
+
+
+#: The people seated in finished games who never proved their address.
+_UNPROVED_IN_FINISHED = (
+    select(func.count(distinct(tables.seats.c.player_id)))
+    .select_from(
+        tables.seats.join(tables.games, tables.games.c.id == tables.seats.c.game_id).join(
+            tables.players, tables.players.c.id == tables.seats.c.player_id
+        )
+    )
+    .where(
+        tables.games.c.status == "finished",
+        is_person(tables.players.c.email),
+        tables.players.c.email_proved_at.is_(None),
+    )
+)
+
+
+def rebuild() -> Rebuilt:
     """Forget every rating and rate every finished game again, in the order they ended
     (their last moves' moments), from their final states: the numbers rating each game as it
-    ended gave. Returns how many games were rated. The caller commits.
+    ended gave. The caller commits.
 
     On PostgreSQL the ratings tables are locked meanwhile: a game ending during the rebuild
     waits for it, then is rated on top of it."""
@@ -441,4 +467,11 @@ def rebuild() -> int:
             select(tables.games.c.state).where(tables.games.c.id == game_id)
         )
         rate_game(connection, game_id, engine.from_dict(stored.scalar_one(), copy=False), moment)
-    return len(ended)
+    people = connection.execute(
+        select(func.count())
+        .select_from(tables.player_ratings)
+        .where(tables.player_ratings.c.games > 0)
+    )
+    return Rebuilt(
+        len(ended), people.scalar_one(), connection.execute(_UNPROVED_IN_FINISHED).scalar_one()
+    )

@@ -330,7 +330,7 @@ def test_aborted_and_abandoned_games_are_not_rated(app, api):
     with app.app_context():
         assert any("abandoned" in line for line in abandon_idle_games())
         assert db.session.get(Game, abandoned).status == "abandoned"
-        assert ratings.rebuild() == 0
+        assert ratings.rebuild() == ratings.Rebuilt(games=0, people=0, unproved=0)
         db.session.commit()
     assert results_of(app, aborted) == {} and results_of(app, abandoned) == {}
     assert ratings_now(app) == {}
@@ -458,7 +458,10 @@ def test_a_rebuild_gives_the_same_numbers(app, api, database_url, monkeypatch, c
     assert rated[4:] == [[False] * 3, [False, True, True], [False] * 3]
     monkeypatch.setenv("DATABASE_URL", database_url)
     main(["ratings", "rebuild"])
-    assert "7 finished games rated" in capsys.readouterr().out
+    assert capsys.readouterr().out == (
+        "Ratings: 7 finished games: 5 people rated, 1 skipped because they never proved "
+        "their address (see `pbem players prove`).\n"
+    )
     assert ratings_now(app) == kept
     assert {g: _comparable(results_of(app, g)) for g in games} == results
 
