@@ -528,7 +528,8 @@ def players() -> None:
     """Players the operator vouches for: bots, tournaments, scripts.
 
     People sign up themselves, proving their address by a mailed link (POST /api/players,
-    /sign-in); this makes a player whose address you vouch for, without mail.
+    /sign-in); this makes a player whose address you vouch for, without mail, and proves
+    the addresses of those who played here before addresses were proved.
     """
 
 
@@ -560,6 +561,66 @@ def players_add(email: str, name: str) -> NoReturn:
     raise SystemExit(0)
 
 
+@players.command("prove")
+@click.option("--email", help="Prove this one address (you vouch for it), whatever it did here.")
+@click.option("--dry-run", is_flag=True, help="Say whom it would prove, and change nothing.")
+def players_prove(email: str | None, dry_run: bool) -> None:
+    """Prove the addresses of the players who played here, and rate their games again.
+
+    After an upgrade from a release that kept no proof of an address, no player counts as
+    proved, so nobody is rated (and no invitation is theirs to accept without a link). This
+    proves each one who made a move or said a word to a table themselves: by a reply from
+    their address to their seat's, or through the API or a page (with their key, or signed
+    in). Then, if it proved anyone, it rates every finished game again, as `pbem ratings
+    rebuild` does. Those releases showed a key to whoever registered an address, so an API
+    move shows the key, not the mailbox: list them first (--dry-run) if you doubt one.
+
+    Settings: DATABASE_URL.
+    """
+    from pbem.extensions import db as database
+    from pbem.play import proofs
+    from pbem.play.ratings import rebuild
+
+    app = create_app()
+    with app.app_context():
+        if email is None:
+            proved = proofs.prove_those_who_played(dry_run=dry_run)
+            _say_proved(proved, dry_run)
+        else:
+            proved = _prove_one(email, dry_run)
+        if proved and not dry_run:
+            done = rebuild()
+            print(f"Ratings: {_rebuilt(done.games, done.people, done.unproved)}")
+        database.session.commit()
+
+
+def _say_proved(proved: list[str], dry_run: bool) -> None:
+    if not proved:
+        print("Nobody to prove: everyone who played here has proved their address.")
+        return
+    count = f"{len(proved)} address{'es' if len(proved) != 1 else ''}"
+    print(f"{'Would prove' if dry_run else 'Proved'} {count} that played here:")
+    for address in proved:
+        print(f"  {address}")
+
+
+def _prove_one(email: str, dry_run: bool) -> list[str]:
+    """`pbem players prove --email`: the address proved (none if it was already)."""
+    from pbem.play import proofs
+
+    found = proofs.prove_address(email, dry_run=dry_run)
+    if found is None:
+        print(f"pbem players prove: no player has the address {email}.", file=sys.stderr)
+        raise SystemExit(2)
+    unproved, acted = found
+    if not unproved:
+        print(f"{email} is proved already.")
+        return []
+    why = "it played here" if acted else "you vouch for it: it never played here"
+    print(f"{'Would prove' if dry_run else 'Proved'} {email} ({why}).")
+    return [email]
+
+
 @cli.group()
 def ratings() -> None:
     """Players' ratings, kept from the finished games."""
@@ -570,8 +631,10 @@ def ratings_rebuild() -> None:
     """Rate every finished game again, in the order they ended.
 
     Gives the numbers the games gave as they ended; rates the games that finished before
-    ratings were kept (after upgrading to a version that keeps them). On PostgreSQL a game
-    ending meanwhile waits for it.
+    ratings were kept (after upgrading to a version that keeps them). Says how many people
+    it rated, and how many it skipped because they never proved their address (`pbem
+    players prove` proves those who played here). On PostgreSQL a game ending meanwhile
+    waits for it.
 
     Settings: DATABASE_URL.
     """
@@ -580,9 +643,21 @@ def ratings_rebuild() -> None:
 
     app = create_app()
     with app.app_context():
-        count = rebuild()
+        done = rebuild()
         database.session.commit()
-    print(f"Ratings: {count} finished game{'s' if count != 1 else ''} rated.")
+    print(f"Ratings: {_rebuilt(done.games, done.people, done.unproved)}")
+
+
+def _rebuilt(games: int, people: int, unproved: int) -> str:
+    """What a rebuild did: the games, the people rated, those skipped as never proved."""
+    said = f"{games} finished game{'s' if games != 1 else ''}: "
+    said += f"{people} {'person' if people == 1 else 'people'} rated"
+    if unproved:
+        said += (
+            f", {unproved} skipped because they never proved their address "
+            "(see `pbem players prove`)"
+        )
+    return said + "."
 
 
 @cli.group()

@@ -79,9 +79,16 @@ DATABASE_DEFAULTS: dict[str, Any] = {
 }
 
 
+#: Ratings (pbem.play.ratings): the rated games one circle of people may have. A game whose
+#: rated people have had this many rated games already in which everyone rated was one of
+#: them is rated for nobody; 0: no such limit.
+RATING_DEFAULTS: dict[str, Any] = {"PBEM_RATED_GAMES_PER_CIRCLE": 5}
+
+
 def configure(app: Flask, config: dict[str, Any] | None) -> None:
     """Fill `app.config`: defaults first, then the environment, then `config`."""
     app.config.update(SCHEDULER_DEFAULTS)
+    app.config.update(RATING_DEFAULTS)
     app.config.update(DATABASE_DEFAULTS)
     app.config.update(MAIL_IN_DEFAULTS)
     app.config.update(
@@ -219,6 +226,7 @@ def _from_environment(app: Flask) -> None:
         "PBEM_GAMES_PER_DAY",
         "PBEM_INVITATIONS_PER_DAY",
         "PBEM_INVITATIONS_PER_ADDRESS_PER_DAY",
+        "PBEM_RATED_GAMES_PER_CIRCLE",
     ):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])

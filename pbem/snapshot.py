@@ -150,8 +150,14 @@ def pages(out_dir: Path, language: str | None = None, only: list[str] | None = N
     of those names."""
     with tempfile.TemporaryDirectory() as tmp:
         # Rosa makes more games than a day allows a stranger: the season behind the ratings.
+        # Its five friends play every game together, so no circle limit: past five games
+        # their ratings would stop, and the pages would show none moving.
         app = create_app(
-            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite", "PBEM_GAMES_PER_DAY": 50}
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/pages.sqlite",
+                "PBEM_GAMES_PER_DAY": 50,
+                "PBEM_RATED_GAMES_PER_CIRCLE": 0,
+            }
         )
         upgrade_database(app)
         client = app.test_client()

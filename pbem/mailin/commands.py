@@ -52,6 +52,9 @@ class SeatMail:
     lines: list[str] = field(default_factory=list)
     #: What the answer shows besides (a board, the log, the help).
     shown: Shown = field(default_factory=Shown)
+    #: The door found it from the holder's own address, past the server's sender checks:
+    #: written to the seat's reply address, mailed to that address alone, it proves it.
+    from_holder: bool = False
     #: Kept apart from `game`, whose attributes a commit expires (reading them again would
     #: cost a query).
     game_id: int = field(init=False)
@@ -71,7 +74,15 @@ class SeatMail:
         """The answer as decided so far, for `pbem.play.inbound` to queue: its lines and
         what it shows are this mail's own (what is said after this call is in it too)."""
         title = self.game.title
-        return SeatAnswer(self.recipient, self.game_id, title, self.colour, self.lines, self.shown)
+        return SeatAnswer(
+            self.recipient,
+            self.game_id,
+            title,
+            self.colour,
+            self.lines,
+            self.shown,
+            proves=self.from_holder,
+        )
 
     def state(self) -> engine.State | None:
         """The game now, if it is there to show (not for an aborted or abandoned game)."""

@@ -130,6 +130,7 @@ def _from_seat(raw: bytes, mail: SeatMail) -> Result:
             lazy_("%(why)s Nothing was played or passed on.", why=error.detail),
             why="kept away",
         )
+    mail.from_holder = True
     budget = reading.Budget()
     try:
         text = reading.new_text(reading.parse_whole(raw, budget), budget)

@@ -33,7 +33,7 @@ from pbem.notify import answers, compose, outbox
 from pbem.notify.answers import AnswerContext, PendingNow, Shown
 from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
-from pbem.play import unit
+from pbem.play import proofs, unit
 from pbem.play.batch import Outcome, Plan, submit
 from pbem.play.talk import LONGEST, MOST_LINES, pace_refusal, say
 from pbem.store import tables
@@ -71,6 +71,9 @@ class SeatAnswer:
     colour: str
     lines: list[str] = field(default_factory=list)
     shown: Shown = field(default_factory=Shown)
+    #: The mail came from the holder's own address (the door's checks passed): it proves
+    #: that address, if nothing had yet (`proofs.prove_by_reply`).
+    proves: bool = False
 
 
 @dataclass
@@ -329,6 +332,8 @@ def _answer(
     """Record the mail and queue its answer (a mail that played nothing: unless past the
     hourly limit); the caller commits. True if an answer was queued."""
     recipient = answer.recipient
+    if answer.proves:
+        proofs.prove_by_reply(connection, recipient.player_id, mail.sender)
     # A move played is always answered: the answer says what comes next.
     may = outcome == "played" or _may_answer_seat(answer.game_id, answer.colour, mail.sender)
     _record(

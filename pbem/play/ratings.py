@@ -9,19 +9,44 @@ finished, marked so. Places come from the final scores, a tie sharing a place, a
 give the win (`engine.winners`); in the two-colour variant each person's score is the rule's
 (`engine.team_results`), a tie going to the one whose better colour scored more. Aborted,
 abandoned and cancelled games are never rated: only a game the engine says is over.
+
+A rating is not to be farmed by one person holding several accounts, so three rules decide
+who is rated in a game (`rated`, per person; everyone keeps their result, and a person not
+rated keeps their rating, before and after alike):
+
+- A seat its holder left to a bot earns its holder nothing: when fewer than half of the
+  seat's moves were their own (a bot's and a timeout's have no sender; orders they gave in
+  advance are theirs), they are not rated, and the others are rated as if a house bot had
+  held it.
+- A game where one mailbox holds two seats (`pbem.addresses.mailbox`: `x+a@d` and `x+b@d`
+  are one) is rated for nobody.
+- A circle stops moving ratings: a game is rated for nobody when its rated people have had
+  PBEM_RATED_GAMES_PER_CIRCLE (5) rated games already whose rated people all lie within this
+  game's. One more account in the game reopens nothing (the circle's games lie within it
+  too); a game with someone new in the place of one of them is another circle. Its
+  trade-off: friends who only ever play one another stop moving their ratings after five
+  games together, however well they play. Ratings are for play among many; the rule bounds
+  what a few accounts can give one another, but does not end it (each set of them is a
+  circle of its own), which the seat rule does for accounts that do not play.
+
+Each rule reads what stays as it was (the moves, the seats' holders and their addresses, the
+results kept before), so `rebuild`, rating the games again in the order they ended, gives
+the numbers rating each at its end gave.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, text, update
+from flask import current_app
+from sqlalchemy import bindparam, delete, distinct, exists, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 import engine
+from pbem.addresses import mailbox
 from pbem.extensions import db
 from pbem.game.ratings import HISTORY_POINTS, MODEL, PLAYER_COUNTS, ordinal
 from pbem.store import tables
@@ -30,22 +55,25 @@ from pbem.store.models import (
 )
 from pbem.store.queries import insert_or_else
 
-#: Each move of a game, in order: who sent it (null for a bot's or a timeout's) and what it
-#: made happen.
+#: Each move of a game, in order: its colour, who sent it (null for a bot's or a timeout's)
+#: and what it made happen.
 _MOVES_IN_ORDER = (
-    select(tables.moves.c.player_id, tables.moves.c.events)
+    select(tables.moves.c.colour, tables.moves.c.player_id, tables.moves.c.events)
     .where(tables.moves.c.game_id == bindparam("game"))
     .order_by(tables.moves.c.seq)
 )
 
-#: Each seat's holder at the game's end, and whether that holder is a person to rate: one
-#: who proved their address (followed a link mailed to it). Anyone can name an address
-#: they do not hold; a rating is kept for whoever shows it is theirs.
+#: Each seat's holder at the game's end with their address, whether they are a person (not a
+#: house bot: `human`) and whether a person to rate: one who proved their address (followed
+#: a link mailed to it, or answered from it). Anyone can name an address they do not hold;
+#: a rating is kept for whoever shows it is theirs.
 _HOLDERS = (
     select(
         tables.seats.c.colour,
         tables.seats.c.player_id,
         tables.seats.c.bot,
+        tables.players.c.email,
+        is_person(tables.players.c.email).label("human"),
         (is_person(tables.players.c.email) & tables.players.c.email_proved_at.is_not(None)).label(
             "person"
         ),
@@ -114,29 +142,63 @@ def results(finished: list[Side], holders: Sequence[Any]) -> list[Result]:
     return sorted(out.values(), key=lambda r: r.player_id)
 
 
+def left_to_bots(moves: Sequence[Any], holders: Sequence[Any]) -> set[int]:
+    """The holders who made fewer than half of their seats' moves themselves (`moves`: each
+    one's colour and sender; a bot's and a timeout's have none): they left their seats to
+    bots. A seat with no move was left to nobody."""
+    holder_of = {row.colour: row.player_id for row in holders}
+    made: dict[int, int] = {}
+    owed: dict[int, int] = {}
+    for move in moves:
+        holder = holder_of.get(move.colour)
+        if holder is None:
+            continue
+        owed[holder] = owed.get(holder, 0) + 1
+        made[holder] = made.get(holder, 0) + (move.player_id == holder)
+    return {holder for holder, count in owed.items() if 2 * made[holder] < count}
+
+
+def one_mailbox_twice(holders: Sequence[Any]) -> bool:
+    """Whether two people's seats are delivered to one mailbox (`x+a@d` and `x+b@d`): one
+    person may be behind both."""
+    seen: dict[str, int] = {}
+    for row in holders:
+        if row.human and seen.setdefault(mailbox(row.email), row.player_id) != row.player_id:
+            return True
+    return False
+
+
+def who_counts(found: list[Result], holders: Sequence[Any], moves: Sequence[Any]) -> list[Result]:
+    """The results that may move ratings, before the circle is asked: none when one mailbox
+    holds two seats; else those of the people who played their seats themselves, when they
+    finished on two sides at least (someone alone against bots has no one to be rated by)."""
+    if one_mailbox_twice(holders):
+        return []
+    away = left_to_bots(moves, holders)
+    playing = [r for r in found if r.player_id not in away]
+    return playing if len({r.side for r in playing}) >= 2 else []
+
+
 def rate_game(connection: Connection, game_id: int, state: engine.State, ended: datetime) -> None:
     """Keep each person's result in the finished game `game_id` (`state`: its final state)
-    and move their ratings on, in the caller's transaction. A second call for the same game
-    breaks the unique (game, player) pair: a game is rated once."""
+    and move the ratings of those it counts for on, in the caller's transaction. A second
+    call for the same game breaks the unique (game, player) pair: a game is rated once."""
     holders = connection.execute(_HOLDERS, {"game": game_id}).all()
     found = results(sides(state), holders)
     if not found:
         return
-    _count_card_plays(connection, game_id, {r.colour: r.player_id for r in holders if r.person})
+    moves = connection.execute(_MOVES_IN_ORDER, {"game": game_id}).all()
+    _count_card_plays(connection, moves, {r.colour: r.player_id for r in holders if r.person})
     players = len({row.player_id for row in holders})
-    rated = len({r.side for r in found}) >= 2
+    rated = who_counts(found, holders, moves)
     before, histories = _locked_ratings(
-        connection, [r.player_id for r in found], ended, create=rated
+        connection, [r.player_id for r in found], ended, create=[r.player_id for r in rated]
     )
-    after = dict(before)
-    if rated:
-        teams = sorted({r.side for r in found})
-        members = [[r for r in found if r.side == side] for side in teams]
-        priors = [[MODEL.rating(*before[r.player_id]) for r in team] for team in members]
-        new = MODEL.rate(priors, ranks=[float(team[0].rank) for team in members])
-        for team, rates in zip(members, new, strict=True):
-            for result, rating in zip(team, rates, strict=True):
-                after[result.player_id] = (float(rating.mu), float(rating.sigma))
+    # Asked once their rows are locked: a game of theirs ending meanwhile is counted in it.
+    if rated and _circle_closed(connection, [r.player_id for r in rated]):
+        rated = []
+    after = {**before, **_moved_on(rated, before)}
+    rated_ids = {r.player_id for r in rated}
     connection.execute(
         insert(tables.game_ratings),
         [
@@ -151,20 +213,61 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
                 "mu_after": after[r.player_id][0],
                 "sigma_after": after[r.player_id][1],
                 "bot_finished": r.bot_finished,
-                "rated": rated,
+                "rated": r.player_id in rated_ids,
                 "rated_at": ended,
             }
             for r in found
         ],
     )
     if rated:
-        _move_ratings_on(connection, before, after, histories, players, ended)
+        moved = {r.player_id: after[r.player_id] for r in rated}
+        _move_ratings_on(connection, before, moved, histories, players, ended)
     # Their records changed: what their pages kept drawn is stale from this commit on.
     connection.execute(
         update(tables.players)
         .where(tables.players.c.id.in_(sorted(r.player_id for r in found)))
         .values(record_seq=tables.players.c.record_seq + 1)
     )
+
+
+def _moved_on(
+    rated: list[Result], before: dict[int, tuple[float, float]]
+) -> dict[int, tuple[float, float]]:
+    """Each rated person's (mu, sigma) after the game: the model's update on the ranking of
+    their sides (the people of one side, a team)."""
+    if not rated:
+        return {}
+    teams = sorted({r.side for r in rated})
+    members = [[r for r in rated if r.side == side] for side in teams]
+    priors = [[MODEL.rating(*before[r.player_id]) for r in team] for team in members]
+    new = MODEL.rate(priors, ranks=[float(team[0].rank) for team in members])
+    return {
+        result.player_id: (float(rating.mu), float(rating.sigma))
+        for team, rates in zip(members, new, strict=True)
+        for result, rating in zip(team, rates, strict=True)
+    }
+
+
+def _circle_closed(connection: Connection, people: list[int]) -> bool:
+    """Whether `people` have had PBEM_RATED_GAMES_PER_CIRCLE rated games already in which
+    everyone rated was one of them (0: no limit)."""
+    most = int(current_app.config["PBEM_RATED_GAMES_PER_CIRCLE"])
+    if most <= 0:
+        return False
+    inside = tables.game_ratings.alias("inside")
+    outside = tables.game_ratings.alias("outside")
+    stranger = exists().where(
+        outside.c.game_id == inside.c.game_id,
+        outside.c.rated,
+        outside.c.player_id.not_in(people),
+    )
+    games = (
+        select(inside.c.game_id)
+        .where(inside.c.rated, inside.c.player_id.in_(people), ~stranger)
+        .distinct()
+        .limit(most)
+    )
+    return len(connection.execute(games).all()) >= most
 
 
 def card_plays(
@@ -199,10 +302,10 @@ def card_plays(
     return totals
 
 
-def _count_card_plays(connection: Connection, game_id: int, people: dict[str, int]) -> None:
-    """Add the finished game's card plays to each person's kept summary."""
-    moves = connection.execute(_MOVES_IN_ORDER, {"game": game_id}).all()
-    found = card_plays(moves, people)
+def _count_card_plays(connection: Connection, moves: Sequence[Any], people: dict[str, int]) -> None:
+    """Add the finished game's card plays (`moves`: as `_MOVES_IN_ORDER` reads them) to each
+    person's kept summary."""
+    found = card_plays([(move.player_id, move.events) for move in moves], people)
     if not found:
         return
     statement = insert_or_else(connection, tables.card_plays)
@@ -222,13 +325,14 @@ def _count_card_plays(connection: Connection, game_id: int, people: dict[str, in
 
 
 def _locked_ratings(
-    connection: Connection, player_ids: list[int], moment: datetime, *, create: bool
+    connection: Connection, player_ids: list[int], moment: datetime, *, create: Collection[int]
 ) -> tuple[dict[int, tuple[float, float]], dict[int, list[float]]]:
     """Each person's (mu, sigma) now, the model's prior for one never rated, and their kept
-    rating history (empty before their first rated game). With `create`
-    their rows are made if missing and locked (PostgreSQL) until the transaction ends, in
-    the players' order, so two games ending at once with a person in common rate one after
-    the other instead of one overwriting the other's change."""
+    rating history (empty before their first rated game). With some to `create` (those the
+    game may rate), their rows are made if missing, and every row read is locked
+    (PostgreSQL) until the transaction ends, in the players' order, so two games ending at
+    once with a person in common rate one after the other instead of one overwriting the
+    other's change."""
     if create:
         prior = {"mu": MODEL.mu, "sigma": MODEL.sigma, "ordinal": ordinal(MODEL.mu, MODEL.sigma)}
         counts = {"games": 0, **{f"games_{n}": 0 for n in PLAYER_COUNTS}}
@@ -236,7 +340,7 @@ def _locked_ratings(
             insert_or_else(connection, tables.player_ratings).on_conflict_do_nothing(
                 index_elements=[tables.player_ratings.c.player_id]
             ),
-            [{"player_id": p, **prior, **counts, "updated_at": moment} for p in player_ids],
+            [{"player_id": p, **prior, **counts, "updated_at": moment} for p in sorted(create)],
         )
     query = (
         select(
@@ -313,10 +417,36 @@ _FINISHED_IN_ORDER = (
 )
 
 
-def rebuild() -> int:
+@dataclass(frozen=True)
+class Rebuilt:
+    """What `rebuild` did: the finished games rated again, the people left with a rating,
+    and the people seated in finished games who never proved their address (not rated)."""
+
+    games: int
+    people: int
+    unproved: int
+
+
+#: The people seated in finished games who never proved their address.
+_UNPROVED_IN_FINISHED = (
+    select(func.count(distinct(tables.seats.c.player_id)))
+    .select_from(
+        tables.seats.join(tables.games, tables.games.c.id == tables.seats.c.game_id).join(
+            tables.players, tables.players.c.id == tables.seats.c.player_id
+        )
+    )
+    .where(
+        tables.games.c.status == "finished",
+        is_person(tables.players.c.email),
+        tables.players.c.email_proved_at.is_(None),
+    )
+)
+
+
+def rebuild() -> Rebuilt:
     """Forget every rating and rate every finished game again, in the order they ended
     (their last moves' moments), from their final states: the numbers rating each game as it
-    ended gave. Returns how many games were rated. The caller commits.
+    ended gave. The caller commits.
 
     On PostgreSQL the ratings tables are locked meanwhile: a game ending during the rebuild
     waits for it, then is rated on top of it."""
@@ -337,4 +467,11 @@ def rebuild() -> int:
             select(tables.games.c.state).where(tables.games.c.id == game_id)
         )
         rate_game(connection, game_id, engine.from_dict(stored.scalar_one(), copy=False), moment)
-    return len(ended)
+    people = connection.execute(
+        select(func.count())
+        .select_from(tables.player_ratings)
+        .where(tables.player_ratings.c.games > 0)
+    )
+    return Rebuilt(
+        len(ended), people.scalar_one(), connection.execute(_UNPROVED_IN_FINISHED).scalar_one()
+    )

@@ -602,7 +602,8 @@ class GameRating(Model):
     sigma_after: Mapped[float] = mapped_column(Float)
     # A bot finished the person's seat (after their timeouts, or handed to it).
     bot_finished: Mapped[bool] = mapped_column(Boolean, default=False)
-    # False: no other person played in it, so it moved no rating (before and after agree).
+    # False: it moved no rating of theirs (before and after agree): nobody else to be rated
+    # with, their seat left to a bot, or a game rated for nobody (`pbem.play.ratings`).
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
     # When the game ended (its last move): the order a rebuild rates games in.
     rated_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -99,6 +99,7 @@ def test_every_setting_deploys_files_use_is_in_the_table():
         "PBEM_GAMES_PER_DAY",
         "PBEM_INVITATIONS_PER_DAY",
         "PBEM_INVITATIONS_PER_ADDRESS_PER_DAY",
+        "PBEM_RATED_GAMES_PER_CIRCLE",
     ],
 )
 def test_the_documented_default_is_the_apps(name, monkeypatch):

@@ -4,8 +4,8 @@ real game's states: for sweeps over all of them (headers, words, spam scores).""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from functools import cache
 

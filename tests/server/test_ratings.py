@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Collection
 from datetime import timedelta
 
 import pytest
@@ -16,7 +17,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy.exc import IntegrityError
 
 import engine
-from engine.bots import RandomBot
+from engine.bots import GreedyBot, RandomBot
 from pbem import play
 from pbem.cli import main
 from pbem.clock import now, set_now
@@ -33,12 +34,16 @@ from tests.server.test_concurrency import race
 OPENSKILL = PlackettLuce()
 
 
-def play_out(app, game_id: int, seed: int = 1, *, stop_before_end: bool = False):
+def play_out(
+    app, game_id: int, seed: int = 1, *, stop_before_end: bool = False, left: Collection[str] = ()
+):
     """Play the game on by a random bot's moves for whoever must act, through the play
     function as that seat's holder, each run of one seat's moves in one batch: to its end,
     or (`stop_before_end`) up to its last move, which is returned as (colour, move, seq).
-    The bot plays in the engine first: the service plays what it chose, as it came."""
-    bot = RandomBot(seed)
+    The bot plays in the engine first: the service plays what it chose, as it came. The
+    seats `left` to a bot are played as the sweep plays them: by the house's bot (greedy,
+    the tests' takeover bot), sent by the server for no one."""
+    bot, house = RandomBot(seed), GreedyBot(seed)
     with app.app_context():
         game = db.session.get(Game, game_id)
         holders = {s.colour: s.player_id for s in game.seats}
@@ -47,7 +52,7 @@ def play_out(app, game_id: int, seed: int = 1, *, stop_before_end: bool = False)
         last = None
         while not engine.is_over(state):
             colour = engine.pending(state)[0]["player"]
-            move = bot.choose(state, colour)
+            move = (house if colour in left else bot).choose(state, colour)
             state, _ = engine.apply(state, colour, move)
             if stop_before_end and engine.is_over(state):
                 last = (colour, move)
@@ -57,10 +62,23 @@ def play_out(app, game_id: int, seed: int = 1, *, stop_before_end: bool = False)
             else:
                 runs.append((colour, [move]))
         for colour, moves in runs:
-            actor = Actor.by_player(holders[colour], colour)
-            seq = play.submit(actor, game_id, seq, moves, source="api").seq
+            if colour in left:
+                actor, source = Actor.scheduler(colour), "bot"
+            else:
+                actor, source = Actor.by_player(holders[colour], colour), "api"
+            seq = play.submit(actor, game_id, seq, moves, source=source).seq
             db.session.remove()
     return None if last is None else (*last, seq)
+
+
+def hand_to_bot(api, game_id: int, colour: str, email: str) -> None:
+    """The holder hands their seat to the house bot (`PUT .../seats/{colour}/bot`)."""
+    response = api.client.put(
+        f"/api/games/{game_id}/seats/{colour}/bot",
+        json={"bot": True},
+        headers=api.auth(api.keys[email]),
+    )
+    assert response.status_code == 200, response.get_json()
 
 
 def new_game_of(api, emails: list[str], colours: list[str], options=None, bots=()) -> int:
@@ -312,7 +330,7 @@ def test_aborted_and_abandoned_games_are_not_rated(app, api):
     with app.app_context():
         assert any("abandoned" in line for line in abandon_idle_games())
         assert db.session.get(Game, abandoned).status == "abandoned"
-        assert ratings.rebuild() == 0
+        assert ratings.rebuild() == ratings.Rebuilt(games=0, people=0, unproved=0)
         db.session.commit()
     assert results_of(app, aborted) == {} and results_of(app, abandoned) == {}
     assert ratings_now(app) == {}
@@ -410,23 +428,40 @@ def test_an_imported_finished_game_is_rated_as_it_is_written(app, api):
 
 
 def test_a_rebuild_gives_the_same_numbers(app, api, database_url, monkeypatch, capsys):
+    """And by the same rules: a circle closed (two games of one, here), a seat left to a
+    bot, one mailbox holding two seats, an address never proved."""
+    app.config["PBEM_RATED_GAMES_PER_CIRCLE"] = 2
+    monkeypatch.setenv("PBEM_RATED_GAMES_PER_CIRCLE", "2")
     emails = people(api, 5)
+    tag = uuid.uuid4().hex[:6]
+    boxes = [f"{tag}+one@example.org", f"{tag}+two@example.org"]
+    for email in boxes:
+        api.register(email, email.split("@")[0])
+    stranger = f"unproved-{tag}@example.org"
+    four = ["red", "blue", "green", "yellow"]
     games = [
-        new_game_of(api, emails[:3], ["red", "blue", "green"]),
-        new_game_of(api, emails[1:5], ["red", "blue", "green", "yellow"]),
-        new_game_of(api, [emails[0], emails[4]], ["red", "blue"]),
-        new_game_of(
-            api, emails[:3] + ["bot"], ["red", "blue", "green", "yellow"], bots=("yellow",)
-        ),
+        new_game_of(api, emails[:3], four[:3]),
+        new_game_of(api, emails[1:5], four),
+        new_game_of(api, [emails[0], emails[4]], four[:2]),
+        new_game_of(api, emails[:3] + ["bot"], four, bots=("yellow",)),
+        new_game_of(api, emails[:3], four[:3]),  # the circle's third game
+        new_game_of(api, [*emails[2:5], stranger], four),
+        new_game_of(api, [emails[0], *boxes], four[:3]),
     ]
+    hand_to_bot(api, games[5], "blue", emails[3])
     for seed, game_id in enumerate(games):
-        play_out(app, game_id, seed=seed)
+        play_out(app, game_id, seed=seed, left=("blue",) if game_id == games[5] else ())
     kept = ratings_now(app)
     results = {g: _comparable(results_of(app, g)) for g in games}
     assert len(kept) == 5 and all(results.values())
+    rated = [sorted(r[-2] for r in results[g].values()) for g in games]
+    assert rated[4:] == [[False] * 3, [False, True, True], [False] * 3]
     monkeypatch.setenv("DATABASE_URL", database_url)
     main(["ratings", "rebuild"])
-    assert "4 finished games rated" in capsys.readouterr().out
+    assert capsys.readouterr().out == (
+        "Ratings: 7 finished games: 5 people rated, 1 skipped because they never proved "
+        "their address (see `pbem players prove`).\n"
+    )
     assert ratings_now(app) == kept
     assert {g: _comparable(results_of(app, g)) for g in games} == results
 
