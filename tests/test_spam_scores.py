@@ -31,7 +31,7 @@ import pytest
 
 from pbem import create_app
 from pbem.languages import LANGUAGES
-from tests.server.every_mail import DIGEST, KEY, NAMES, TALK, TITLE, mails
+from tests.server.every_mail import DIGEST, KEY, NAMES, REASON, TALK, TITLE, mails
 
 #: At most this score, of the 5.0 that marks spam.
 HIGHEST = 0.5
@@ -60,7 +60,7 @@ LET_THROUGH: dict[str, dict[str, tuple[float, frozenset[str]]]] = {
 NOT_OURS = [
     r"Authorization: Bearer <key>",
     re.escape(TITLE),
-    *(re.escape(name) for name in [*NAMES.values(), "Björn", *TALK, *DIGEST]),
+    *(re.escape(name) for name in [*NAMES.values(), "Björn", *TALK, *DIGEST, REASON]),
     rf"\b{KEY}\b",
     r"https?://\S+",
     r"\S+@\S+",

@@ -23,6 +23,8 @@ TITLE = "Sonntagsrunde für Freunde — Воскресная партия"
 #: What players wrote that mails quote: table talk, a digest's parts, an API key.
 TALK = ["Hallo!"]
 DIGEST = ["one", "two"]
+#: What an operator wrote to a player they moderated (quoted as written).
+REASON = "Be kind."
 KEY = "key"
 
 
@@ -127,7 +129,7 @@ def _plain_mails(to: Recipient, language: str) -> Iterator[tuple[str, EmailMessa
     until = datetime(2027, 1, 9, 12, tzinfo=UTC)
     for action in ("warn", "suspend", "ban", "lift"):
         moment = until if action == "suspend" else None
-        yield f"moderation {action}", compose.moderation_mail(plain, action, moment, "Be kind.")
+        yield f"moderation {action}", compose.moderation_mail(plain, action, moment, REASON)
     with languages.in_language(language):
         yield "help", answers.help_mail(to.email)
 
