@@ -190,6 +190,11 @@ def test_the_farming_run_replayed_earns_the_farmer_nothing(app, api):
     assert bound == pytest.approx(OPENSKILL.rating().ordinal())  # none counted
     shown = kept[farmer_id][2] if farmer_id in kept else OPENSKILL.rating().ordinal()
     assert shown <= bound + 1e-9
+    rated = sum(row.rated for row in theirs)
+    print(
+        f"farming: farmer {rated} of {len(games)} games rated,"
+        f" ordinal {shown:.2f}, bound {bound:.2f}"
+    )
     # The four who played rated one another in the circle's first games only.
     alt_ids = player_ids(app, alts)
     assert all(kept[p][3] == most for p in alt_ids)
