@@ -136,7 +136,7 @@ DESKTOP, PHONE = (1366, 900), (390, 844)
 
 
 #: The scenes retaken in each other language (`--language`): the board, and making a game.
-LANGUAGE_SCENES = ("board", "new-game")
+LANGUAGE_SCENES = ("board", "new-game", "tournament", "mail-draw")
 
 
 def pages(out_dir: Path, language: str | None = None, only: list[str] | None = None) -> None:
@@ -290,32 +290,94 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
     }
     chosen = {"muted_games": [done], "webhooks": [hook]}
     client.put("/api/players/me/preferences", json=chosen, headers=rosa)
+    return (
+        {
+            # First, while the browser is signed in as nobody: a seat's link asks before it signs
+            # in (the others press its button).
+            "seat-sign-in": ([seat(mid, "yellow")[1]], ""),
+            "board": ([seat(mid)[1]], ""),
+            "open-games": ([f"{base}/games/open"], ""),
+            "mail-invitation": ([invitation], ""),
+            "home": ([seat(mid, "red")[1], f"{base}/"], ""),
+            "me": ([f"{base}/me"], ""),
+            "new-game": ([f"{base}/games/new"], ""),
+            "organise": ([f"{base}/games/{mid}/organise"], ""),
+            "turn-plan": ([seat(turn)[1], f"{base}/games/{turn}/plan?{planned}"], ""),
+            "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
+            **by_card,
+            "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
+            "finished": ([f"{base}/games/{done}"], ""),
+            # Rosa's record after the season and the cup, and the standings they make.
+            "player": ([f"{base}/players/{_player_id(app, keys['red'])}"], ""),
+            "ratings": ([f"{base}/ratings"], ""),
+            # Rosa's page after she played her turn and two bots ended the round with a scoring.
+            "since-last-look": ([seat(against_bots, "red")[1]], ""),
+            # What a stranger and a newcomer meet: the "never invite me again" page, and the page
+            # a sign-up's mailed link leads to (its button pressed: the key, shown once).
+            "never-invite": ([never_invite], ""),
+            "sign-up": ([], ""),  # its link made for each pass (`pages`)
+        }
+        | _keep_apart_scenes(app, client, keys, mid, seat(mid, "red")[1], base)
+        | _tournament_scenes(app, client, keys["red"], tmp, seat(mid, "red")[1], base)
+    )
+
+
+def _tournament_scenes(
+    app: Flask, client: Any, rosa_key: str, tmp: Path, rosa: str, base: str
+) -> dict[str, tuple[list[str], str]]:
+    """Rosa's Winter open: eight entrants (Hanna and Jonas read German), Swiss by boards at
+    tables of four, its first round played out and the second drawn: its page, the list,
+    the new tournament's form, and the second round's draw mail as an English entrant and a
+    German one get it."""
+    names = ["Ana", "Bea", "Cid", "Dora", "Eli", "Fia", "Hanna", "Jonas"]
+    with app.app_context():
+        keys = {n: add_player(f"{n.lower()}@example.org", n)[1] for n in names}
+        db.session.commit()
+        db.session.remove()
+    for name in ("Hanna", "Jonas"):
+        auth = {"Authorization": f"Bearer {keys[name]}"}
+        client.put("/api/players/me/preferences", json={"language": "de"}, headers=auth)
+    auth = {"Authorization": f"Bearer {rosa_key}"}
+    body = {"title": "Winter open", "table_size": 4, "rounds": 3, "entry": {"most": 8}}
+    body["options"] = {"rounds": 6}
+    tid = client.post("/api/tournaments", json=body, headers=auth).get_json()["id"]
+    for name in names:
+        client.post(
+            f"/api/tournaments/{tid}/entries", headers={"Authorization": f"Bearer {keys[name]}"}
+        )
+    shown = client.get(f"/api/tournaments/{tid}").get_json()
+    by_id = {s["player_id"]: s["name"] for s in shown["standings"]}
+    for n, table in enumerate(shown["rounds"][0]["tables"]):
+        colours = ("red", "yellow", "green", "blue", "brown")
+        seated = {c: keys[by_id[p]] for c, p in zip(colours, table["players"], strict=False)}
+        _play_over_api(client, table["game_id"], seated, 20 + n, 5000)
+    mails = {
+        lang: _draw_mail(app, tmp, name, lang) for name, lang in (("ana", "en"), ("hanna", "de"))
+    }
+    page = f"{base}/tournaments/{tid}"
     return {
-        # First, while the browser is signed in as nobody: a seat's link asks before it signs
-        # in (the others press its button).
-        "seat-sign-in": ([seat(mid, "yellow")[1]], ""),
-        "board": ([seat(mid)[1]], ""),
-        "open-games": ([f"{base}/games/open"], ""),
-        "mail-invitation": ([invitation], ""),
-        "home": ([seat(mid, "red")[1], f"{base}/"], ""),
-        "me": ([f"{base}/me"], ""),
-        "new-game": ([f"{base}/games/new"], ""),
-        "organise": ([f"{base}/games/{mid}/organise"], ""),
-        "turn-plan": ([seat(turn)[1], f"{base}/games/{turn}/plan?{planned}"], ""),
-        "intrigue": ([seat(intrigue)[1]], _OPEN_SHIFTS),
-        **by_card,
-        "scoring": ([f"{base}/games/{mid}?seq={scored}"], _OPEN_SCORING),
-        "finished": ([f"{base}/games/{done}"], ""),
-        # Rosa's record after the season and the cup, and the standings they make.
-        "player": ([f"{base}/players/{_player_id(app, keys['red'])}"], ""),
-        "ratings": ([f"{base}/ratings"], ""),
-        # Rosa's page after she played her turn and two bots ended the round with a scoring.
-        "since-last-look": ([seat(against_bots, "red")[1]], ""),
-        # What a stranger and a newcomer meet: the "never invite me again" page, and the page
-        # a sign-up's mailed link leads to (its button pressed: the key, shown once).
-        "never-invite": ([never_invite], ""),
-        "sign-up": ([], ""),  # its link made for each pass (`pages`)
-    } | _keep_apart_scenes(app, client, keys, mid, seat(mid, "red")[1], base)
+        "tournament": ([rosa, page], ""),
+        "tournaments": ([rosa, f"{base}/tournaments"], ""),
+        "tournament-new": ([rosa, f"{base}/tournaments/new"], ""),
+        "mail-draw": ([mails["en"]], ""),
+        "mail-draw-de": ([mails["de"]], ""),
+    }
+
+
+def _draw_mail(app: Flask, tmp: Path, name: str, language: str) -> str:
+    """The file URL of the last draw mail to `name`'s address, its HTML part."""
+    with app.app_context():
+        query = (
+            db.select(Notification.message)
+            .where(Notification.recipient == f"{name}@example.org", Notification.kind == "notice")
+            .order_by(Notification.id.desc())
+        )
+        found = [m for m in db.session.execute(query).scalars() if "round" in m or "Runde" in m]
+    html = message_from_string(found[0], policy=policy.default).get_body(preferencelist=("html",))
+    assert html is not None  # every notice has its HTML part
+    page = tmp / f"draw-{language}.html"
+    page.write_text(html.get_content(), encoding="utf-8")
+    return page.resolve().as_uri()
 
 
 #: Opens the table's "Mute a seat, or report" and brings it into view.

@@ -19,6 +19,7 @@ from pbem.api.problems import DeclaredErrors, ProblemApi, register_error_handler
 from pbem.api.reports.routes import blp as reports
 from pbem.api.safe_json import SafeJSONProvider
 from pbem.api.table.routes import blp as table
+from pbem.api.tournaments.routes import blp as tournaments
 from pbem.api.typed import engine_components, typed_ref
 
 #: The flask-smorest Api: the blueprints, the OpenAPI spec and the docs, bound per app.
@@ -35,7 +36,7 @@ def init_app(app: Flask) -> None:
     for name, schema in copy.deepcopy(engine_components()).items():
         api.spec.components.schema(name, schema)
     api.spec.components.schema("SeatClock", schema=SeatClockSchema)
-    for blueprint in (health, players, standings, games, moves, table, reports):
+    for blueprint in (health, players, standings, games, moves, table, reports, tournaments):
         api.register_blueprint(blueprint)
     api.spec.components.security_scheme(
         "bearerAuth",

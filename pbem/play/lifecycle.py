@@ -139,7 +139,11 @@ def _seat_address(position: int, seat: SeatAsked) -> str:
 
 
 def _checked_seating(
-    creator: Player, seats: list[SeatAsked], options: dict[str, Any] | None, forming: bool
+    creator: Player,
+    seats: list[SeatAsked],
+    options: dict[str, Any] | None,
+    forming: bool,
+    seated_creator: bool = True,
 ) -> tuple[list[str], list[str], dict[str, Any]]:
     """Who holds each seat (by email), the colours and the options of a game to be made,
     checked: Invalid says what to mend."""
@@ -155,7 +159,7 @@ def _checked_seating(
             N_("Each seat needs its own colour; a colour is given twice."), code="colour-twice"
         )
     check_seat_holders(options or {}, emails)
-    if creator.email not in emails:
+    if seated_creator and creator.email not in emails:
         raise Invalid(
             N_("You (%(email)s) must take one of the seats of a game you create."),
             code="creator-not-seated",
@@ -218,6 +222,7 @@ def create_game(
     language: str | None = None,
     capped: bool = True,
     join: JoinMinimums | None = None,
+    seated_creator: bool = True,
 ) -> Game:
     """A new game: `seats` are `{email, colour}` (with a `name` for a newcomer, if given),
     `{bot: true, colour}` or (a game that forms) `{open: true, colour}` in seat order; the
@@ -226,10 +231,11 @@ def create_game(
     (`start_game`); any other starts at once. `language`: its mails' language for a player
     who chose none. `capped`: counted against the day's caps on games and invitations
     (`play.strangers`); only the operator's own tools make games that are not. `join`: what
-    a player must have to take an open seat."""
+    a player must have to take an open seat. `seated_creator` False: its maker holds no
+    seat (a tournament's organiser makes its tables' games)."""
     title = kept_text(title, "title")
     seats = _named_seats(seats)
-    emails, colours, options = _checked_seating(creator, seats, options, forming)
+    emails, colours, options = _checked_seating(creator, seats, options, forming, seated_creator)
     strangers.check_words(title, seats)
     whole = policy.timing_of({**(default_timing or {}), **(timing or {})})
     seed = secrets.randbits(62)
@@ -262,7 +268,31 @@ def create_game(
         min_rating=(join or {}).get("min_rating"),
     )
     moment = utcnow()
-    game.seats = [
+    game.seats = _new_seats(players, emails, colours, seats, whole, creator, moment)
+    db.session.add(game)
+    db.session.flush()
+    db.session.add(Snapshot(game_id=game.id, seq=0, state=game.state))
+    if forming:
+        # Cancelled if it has not started by then (the sweep).
+        db.session.add(IdleLimit(game_id=game.id, abandon_at=moment + FORMING_FOR))
+        outbox.invitations(db.session.connection(), game=game, organiser=creator)
+        return game
+    db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(whole, moment)))
+    _begin(game, state)
+    return game
+
+
+def _new_seats(
+    players: dict[str, Player],
+    emails: list[str],
+    colours: list[str],
+    seats: list[SeatAsked],
+    whole: policy.StoredTiming,
+    creator: Player,
+    moment: datetime,
+) -> list[Seat]:
+    """A new game's seats, in seat order."""
+    return [
         Seat(
             player_id=players[email].id,
             colour=colour,
@@ -276,17 +306,6 @@ def create_game(
         )
         for i, (email, colour, seat) in enumerate(zip(emails, colours, seats, strict=True))
     ]
-    db.session.add(game)
-    db.session.flush()
-    db.session.add(Snapshot(game_id=game.id, seq=0, state=game.state))
-    if forming:
-        # Cancelled if it has not started by then (the sweep).
-        db.session.add(IdleLimit(game_id=game.id, abandon_at=moment + FORMING_FOR))
-        outbox.invitations(db.session.connection(), game=game, organiser=creator)
-        return game
-    db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(whole, moment)))
-    _begin(game, state)
-    return game
 
 
 def _invited(creator: Player, emails: list[str], colours: list[str]) -> dict[str, str]:

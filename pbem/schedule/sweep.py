@@ -12,7 +12,7 @@ from flask import current_app
 
 from pbem.clock import now
 from pbem.errors import ServiceError
-from pbem.play import due, unit
+from pbem.play import due, tournaments, unit
 from pbem.store import outage
 
 
@@ -24,6 +24,8 @@ def sweep(limit: int = 500) -> list[str]:
     all), so bots answer one another within one sweep rather than one sweep apart.
     """
     lines = due.abandon_idle_games()
+    lines += tournaments.due_now()  # dates come, rounds past their deadline
+    unit.commit()
     # Bots think within this pass's budget; a bot seat past it waits for the next pass.
     bot_time = due.BotTime(time.monotonic() + float(current_app.config["PBEM_SWEEP_BOT_SECONDS"]))
     # A row is known by its id, next_at, colour and decision (`due.due_deadlines`), and a

@@ -321,6 +321,72 @@ class ModerationAction(Model):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
+class Tournament(Model):
+    """A series of games among its entrants (`pbem.play.tournaments`): its format
+    (`pbem.draws.FORMATS`), table size and rounds, the rules options and timing of its games,
+    who may enter (`entry`: `most` entrants, `min_reliability`, `min_rating`, `invited`
+    addresses), and where it stands (`status`: open, running, finished, cancelled; the
+    round under way). Entering and starting lock its row."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    organiser_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    format: Mapped[str] = mapped_column(String(16))
+    table_size: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    timing: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    entry: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # How long a round's games have before the next round opens anyway.
+    round_days: Mapped[int] = mapped_column(Integer, default=21)
+    # When it starts by itself (None: when full, or when its organiser starts it).
+    starts_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    current_round: Mapped[int] = mapped_column(Integer, default=0)
+    # The groups format's pools, fixed at its start (lists of player ids).
+    pools: Mapped[list[list[int]] | None] = mapped_column(JSON, default=None)
+    # When the current round opens the next one unless its games end first.
+    round_due_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), index=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class TournamentEntry(Model):
+    """A player entered in a tournament: their rating when they entered, and from when they
+    are skipped (a seat timed out to the bot, they left, or the organiser removed them)."""
+
+    __tablename__ = "tournament_entries"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    entered_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    rating_at_entry: Mapped[float] = mapped_column(Float, default=0.0)
+    skipped_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    skipped_why: Mapped[str | None] = mapped_column(String(16))  # timeout, left, removed
+
+
+class TournamentTable(Model):
+    """One table of one round: its game, and the entrants at it in seat order, with each
+    one's result once the game ends (`places`: points by place, `shares`: of the winner's
+    score, both in seat order; None while it is played)."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "round", "number", name="uq_tournament_tables_place"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), unique=True)
+    players: Mapped[list[int]] = mapped_column(JSON)
+    places: Mapped[list[float] | None] = mapped_column(JSON, default=None)
+    shares: Mapped[list[float] | None] = mapped_column(JSON, default=None)
+    scores: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+
+
 class SignInLink(Model):
     """A sign-in link mailed to an address (`/sign-in`): good once, for a short time. The
     link carries its id and a nonce, signed; only the nonce's hash is kept, so the table

@@ -34,6 +34,9 @@ from pbem.store.models import (
     SuppressedAddress,
     TableTalk,
     TalkMute,
+    Tournament,
+    TournamentEntry,
+    TournamentTable,
 )
 
 absences = Absence.__table__
@@ -66,3 +69,6 @@ snapshots = Snapshot.__table__
 suppressed_addresses = SuppressedAddress.__table__
 table_talk = TableTalk.__table__
 talk_mutes = TalkMute.__table__
+tournaments = Tournament.__table__
+tournament_entries = TournamentEntry.__table__
+tournament_tables = TournamentTable.__table__

@@ -15,6 +15,7 @@ from pbem.web import operator as _operator  # noqa: F401 (its routes join `bp`)
 from pbem.web import organise as _organise  # noqa: F401 (its routes join `bp`)
 from pbem.web import push as _push  # noqa: F401 (its routes join `bp`)
 from pbem.web import records as _records  # noqa: F401 (its routes join `bp`)
+from pbem.web import tournaments as _tournaments  # noqa: F401 (its routes join `bp`)
 from pbem.web import wording
 from pbem.web.mail_pages import blp as mail_pages
 from pbem.web.routes import bp

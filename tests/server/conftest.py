@@ -25,6 +25,9 @@ from pbem.game.players import add_player
 from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
+    "tournament_tables",
+    "tournament_entries",
+    "tournaments",
     "moderation_actions",
     "reports",
     "blocks",
