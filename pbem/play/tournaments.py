@@ -36,7 +36,7 @@ from pbem.game import ratings
 from pbem.game import tournaments as reading
 from pbem.game.players import is_unreachable
 from pbem.languages import N_, later, lazy_, moment_text
-from pbem.notify import outbox
+from pbem.notify import compose, outbox
 from pbem.play import lifecycle, moderation, strangers
 from pbem.store import tables
 from pbem.store.models import Player, Tournament
@@ -358,7 +358,9 @@ def _open_round(tournament: Tournament, number: int) -> None:
         tournament.table_size,
         number - 1,
         tournament.rounds,
-        pools=tournament.pools,
+        pools=_last_tables(tournament.id, number - 1)
+        if tournament.format == "heats"
+        else tournament.pools,
         seed=tournament.id,
     )
     organiser = db.session.get(Player, tournament.organiser_id)
@@ -387,6 +389,19 @@ def _open_round(tournament: Tournament, number: int) -> None:
         )
         _mail_the_draw(tournament, game, number, index, due)
     tournament.current_round, tournament.round_due_at = number, due
+
+
+def _last_tables(tournament_id: int, number: int) -> list[list[int]] | None:
+    """Round `number`'s tables (its players in seat order): whom heats send on from."""
+    if number < 1:
+        return None
+    tt = tables.tournament_tables.c
+    rows = db.session.execute(
+        select(tt.players)
+        .where(tt.tournament_id == tournament_id, tt.round == number)
+        .order_by(tt.number)
+    ).scalars()
+    return [list(players) for players in rows]
 
 
 def _emails(player_ids: Sequence[int]) -> dict[int, str]:
@@ -439,6 +454,10 @@ def _mail_the_draw(
             "The next round opens when every game of this one has ended, or on %(when)s "
             "whatever is still being played.",
             when=later(moment_text, due),
+        ),
+        lazy_(
+            "The standings and every table: %(link)s",
+            link=f"{compose.base_url()}/tournaments/{tournament.id}",
         ),
     ]
     outbox.notice(

@@ -250,3 +250,43 @@ def test_a_round_opens_at_its_deadline_whatever_is_still_played(app, api):
     shown = _shown(api, tid)
     assert all(s["games"] >= 1 for s in shown["standings"])
     assert sum(t["points"] is not None for t in shown["rounds"][0]["tables"]) == 2
+
+
+def _play_round(app, tid, round_number, seed):
+    for n, game_id in enumerate(_game_ids(app, tid, round_number)):
+        play_out(app, game_id, seed=seed + n)
+
+
+def test_groups_keep_their_pools_and_heats_end_in_one_final(app, api):
+    organiser, *entrants = people(api, 10)
+    key = api.keys[organiser]
+    groups = _make(api, key, format="groups", table_size=3, rounds=3, entry={"most": 6})
+    for email in entrants[:6]:
+        _enter(api, groups, api.keys[email])
+    for round_number in (1, 2, 3):
+        _play_round(app, groups, round_number, seed=round_number * 7)
+    shown = _shown(api, groups)
+    assert shown["status"] == "finished"
+    pools = [sorted(t["players"]) for t in shown["rounds"][0]["tables"]]
+    for later_round in shown["rounds"][1:]:
+        assert sorted(sorted(t["players"]) for t in later_round["tables"]) == sorted(pools)
+    # Each member held each seat once over the pool's three games.
+    for pool in pools:
+        for player in pool:
+            seats = [
+                t["players"].index(player)
+                for r in shown["rounds"]
+                for t in r["tables"]
+                if player in t["players"]
+            ]
+            assert sorted(seats) == [0, 1, 2]
+    heats = _make(api, key, format="heats", table_size=3, rounds=2, entry={"most": 9})
+    for email in entrants[:9]:
+        _enter(api, heats, api.keys[email])
+    _play_round(app, heats, 1, seed=50)
+    _play_round(app, heats, 2, seed=60)
+    shown = _shown(api, heats)
+    assert [len(r["tables"]) for r in shown["rounds"]] == [3, 1]
+    (final,) = shown["rounds"][1]["tables"]
+    top = [s["player_id"] for s in shown["standings"][:3]]
+    assert sorted(top) == sorted(final["players"])  # the finalists rank first
