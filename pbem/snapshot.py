@@ -278,18 +278,7 @@ def _scenes(app: Flask, client: Any, base: str, tmp: Path) -> dict[str, tuple[li
         client.post(f"/api/games/{mid}/messages", json={"text": words}, headers=auth)
     invitation, never_invite = _forming_game(app, client, keys, tmp)
     against_bots = _bots_round_after_a_turn(app, client, keys["red"])
-    # Rosa (red, who made every game) is away a week, has stopped the finished game's mail,
-    # and has the Sunday league's news posted to her group's chat.
-    rosa = {"Authorization": f"Bearer {keys['red']}"}
-    away = {"from": "2027-01-04T00:00:00+00:00", "until": "2027-01-11T00:00:00+00:00"}
-    client.post("/api/players/me/absences", json=away, headers=rosa)
-    hook = {
-        "game_id": mid,
-        "url": "https://discord.com/api/webhooks/1234/sunday",
-        "format": "discord",
-    }
-    chosen = {"muted_games": [done], "webhooks": [hook]}
-    client.put("/api/players/me/preferences", json=chosen, headers=rosa)
+    _rosa_settles(client, keys["red"], mid, done)
     return (
         {
             # First, while the browser is signed in as nobody: a seat's link asks before it signs
@@ -378,6 +367,21 @@ def _draw_mail(app: Flask, tmp: Path, name: str, language: str) -> str:
     page = tmp / f"draw-{language}.html"
     page.write_text(html.get_content(), encoding="utf-8")
     return page.resolve().as_uri()
+
+
+def _rosa_settles(client: Any, key: str, mid: int, done: int) -> None:
+    """Rosa (red, who made every game) is away a week, has stopped the finished game's mail,
+    and has the Sunday league's news posted to her group's chat."""
+    rosa = {"Authorization": f"Bearer {key}"}
+    away = {"from": "2027-01-04T00:00:00+00:00", "until": "2027-01-11T00:00:00+00:00"}
+    client.post("/api/players/me/absences", json=away, headers=rosa)
+    hook = {
+        "game_id": mid,
+        "url": "https://discord.com/api/webhooks/1234/sunday",
+        "format": "discord",
+    }
+    chosen = {"muted_games": [done], "webhooks": [hook]}
+    client.put("/api/players/me/preferences", json=chosen, headers=rosa)
 
 
 #: Opens the table's "Mute a seat, or report" and brings it into view.

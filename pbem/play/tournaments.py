@@ -352,17 +352,7 @@ def _open_round(tournament: Tournament, number: int) -> None:
     if number > tournament.rounds or len(entrants) < 3:
         tournament.status, tournament.round_due_at = "finished", None
         return
-    drawn = draws.draw_round(
-        tournament.format,
-        entrants,
-        tournament.table_size,
-        number - 1,
-        tournament.rounds,
-        pools=_last_tables(tournament.id, number - 1)
-        if tournament.format == "heats"
-        else tournament.pools,
-        seed=tournament.id,
-    )
+    drawn = _drawn(tournament, entrants, number)
     organiser = db.session.get(Player, tournament.organiser_id)
     assert organiser is not None  # a tournament's organiser is a player
     emails = _emails([p for table in drawn.tables for p in table])
@@ -389,6 +379,26 @@ def _open_round(tournament: Tournament, number: int) -> None:
         )
         _mail_the_draw(tournament, game, number, index, due)
     tournament.current_round, tournament.round_due_at = number, due
+
+
+def _drawn(tournament: Tournament, entrants: list[draws.Entrant], number: int) -> draws.Draw:
+    """Round `number`'s draw. Heats whose field (after those skipped) can no longer come to
+    one final table in the rounds left are seated as a Swiss round instead: a round opens
+    whatever the numbers, since it opens inside the transaction of a game's last move."""
+    previous = _last_tables(tournament.id, number - 1)
+    pools = previous if tournament.format == "heats" else tournament.pools
+    try:
+        return draws.draw_round(
+            tournament.format,
+            entrants,
+            tournament.table_size,
+            number - 1,
+            tournament.rounds,
+            pools=pools,
+            seed=tournament.id,
+        )
+    except ValueError:
+        return draws.draw_round("swiss", entrants, tournament.table_size, 0, 1, seed=tournament.id)
 
 
 def _last_tables(tournament_id: int, number: int) -> list[list[int]] | None:
