@@ -21,13 +21,20 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.draws import Draw, Entrant, draw_round, place_points, winner_shares  # noqa: E402
+from pbem.draws import (  # noqa: E402
+    Draw,
+    Entrant,
+    draw_round,
+    place_points,
+    table_sizes,
+    winner_shares,
+)
 
 
 def played(entrants: dict[int, Entrant], draw: Draw, rng: random.Random) -> None:
@@ -48,6 +55,11 @@ def played(entrants: dict[int, Entrant], draw: Draw, rng: random.Random) -> None
                 met=met,
                 seats=(*e.seats, seat),
             )
+
+
+def together(entrants: dict[int, Entrant], tables: Sequence[Sequence[int]]) -> int:
+    """The sum over the pairs at each table of the games they played together before."""
+    return sum(entrants[a].met.get(b, 0) for t in tables for a in t for b in t if a < b)
 
 
 def fastest(repeat: int, draw: Callable[[], Draw]) -> tuple[float, Draw]:
@@ -74,16 +86,26 @@ def main() -> None:
     for index in range(args.played):
         played(entrants, draw_round("swiss", list(entrants.values()), size, index, rounds), rng)
     field = list(entrants.values())
-    repeats = sum(len(e.seats) * (size - 1) - len(e.met) for e in field) / n
-    print(f"field: {n} entrants, tables of {size}, {args.played} rounds played "
-          f"({repeats:.2f} repeat opponents a player so far)")
+    repeats = sum(sum(e.met.values()) - len(e.met) for e in field) / n
+    print(
+        f"field: {n} entrants, tables of {size}, {args.played} rounds played "
+        f"({repeats:.2f} repeat opponents a player so far)"
+    )
 
+    cut = sorted(field, key=lambda e: (-e.points, -e.tiebreak, -e.rating, e.id))
+    sizes = table_sizes(n, size, least=2 if size == 2 else 3, most=2 if size == 2 else 5)
+    tables, start = [], 0
+    for seats in sizes:
+        tables.append([e.id for e in cut[start : start + seats]])
+        start += seats
     seconds, drawn = fastest(
         args.repeat, lambda: draw_round("swiss", field, size, args.played, rounds)
     )
-    met = sum(entrants[a].met.get(b, 0) for t in drawn.tables for a in t for b in t if a < b)
-    print(f"swiss round for {n} entrants: {seconds:.2f} s "
-          f"({len(drawn.tables)} tables, {met} pairs at a table who met before)")
+    print(
+        f"swiss round for {n} entrants: {seconds:.2f} s ({len(drawn.tables)} tables; "
+        f"repeats at its tables {together(entrants, drawn.tables)}, "
+        f"{together(entrants, tables)} before the swap search)"
+    )
 
     seconds, drawn = fastest(args.repeat, lambda: draw_round("groups", field, size, 1, size))
     print(f"groups round for {n} entrants: {seconds:.2f} s (pools made from the ratings)")
@@ -93,8 +115,10 @@ def main() -> None:
         args.repeat,
         lambda: draw_round("heats", field, size, 1, rounds, pools=first.tables),
     )
-    print(f"heats round for {n} entrants: {seconds:.2f} s "
-          f"({n - len(drawn.out)} through, {len(drawn.out)} out)")
+    print(
+        f"heats round for {n} entrants: {seconds:.2f} s "
+        f"({n - len(drawn.out)} through, {len(drawn.out)} out)"
+    )
 
 
 if __name__ == "__main__":

@@ -41,10 +41,11 @@ EXPLAINED: dict[str, str] = {
         "Every round but the last is drawn by ranking, as in swiss. After each round the best "
         "of each table go through, by tournament points, then tiebreak, then rating, the "
         "same number from every table: as many as shrink the field by about the same share "
-        "each round towards a final of one table. The round before the final sends as many "
-        "from each table as the final seats, the best of the next places by ranking taking "
-        "any seats left; when there are more tables than five, only the five best table "
-        "winners go through. The last round is the final, one table; the others are out."
+        "each round towards a final of one table of the tournament's size. Into the final, "
+        "each table sends its share of those seats (at least its winner), the best of the "
+        "next places by ranking taking any seats left; when there are more than five "
+        "tables, only the five best table winners go through. The last round is the final; "
+        "those not through are out."
     ),
 }
 
@@ -137,13 +138,13 @@ def pools_for(entrants: Sequence[Entrant], size: int) -> list[list[int]]:
     seeded = sorted(entrants, key=lambda e: (-e.rating, e.id))
     sizes = table_sizes(len(seeded), size)
     pools: list[list[int]] = [[] for _ in sizes]
-    row = 0
-    while len(seeded) > sum(map(len, pools)):
-        turn = range(len(pools)) if row % 2 == 0 else range(len(pools) - 1, -1, -1)
-        for index in turn:
-            taken = sum(map(len, pools))
+    forward, backward = list(range(len(pools))), list(range(len(pools) - 1, -1, -1))
+    taken, row = 0, 0
+    while taken < len(seeded):
+        for index in forward if row % 2 == 0 else backward:
             if taken < len(seeded) and len(pools[index]) < sizes[index]:
                 pools[index].append(seeded[taken].id)
+                taken += 1
         row += 1
     return pools
 
@@ -229,7 +230,8 @@ def _by_standing(
     spare = len(ranked) - sum(sizes)
     out = sorted(range(len(ranked)), key=lambda i: (-len(ranked[i].seats), -i))[:spare]
     byes = tuple(ranked[i].id for i in sorted(out))
-    ids = [e.id for e in ranked if e.id not in set(byes)]
+    sitting = set(byes)
+    ids = [e.id for e in ranked if e.id not in sitting]
     tables, start = [], 0
     for seats in sizes:
         tables.append(ids[start : start + seats])
@@ -401,11 +403,14 @@ def _through(
     """Who goes through from `last`'s tables with `left` rounds to play (the final the last).
 
     The best `each` of every table by standing. Before the round before the final, `each` is
-    the table's share of a field shrinking by the same fraction every round left to `size`
-    (its mean table times that fraction, rounded; at least 1, at least enough for a table).
-    Into the final: `size` // tables from each (at least 1), the best of the next places by
-    standing filling the seats left to `size`; more table winners than a table seats (5) are
-    cut to the best 5. Recomputed every round, so a field still large shrinks faster."""
+    the table's part of a field shrinking by the same fraction every round left, to `size`
+    at the final: its mean table times that fraction, rounded, at least 1 and at least
+    enough to seat `size` next round. Into the final: `size` // tables from each (at least
+    1), the best of the next places by standing filling the seats left to `size`; more table
+    winners than a table seats (5) are cut to the best 5 by standing. The fraction is
+    worked out afresh every round from the field and the rounds left, so a field that
+    shrank slower than planned (rounding, tables smaller than `each`) is cut harder later;
+    and the cut into the final always reaches one table, however few rounds there are."""
     key = _standing(seed)
     least, most = _limits(size)
     ranked = [sorted(table, key=lambda p: key(by_id[p])) for table in last]
@@ -424,4 +429,4 @@ def _through(
         return sorted(chosen, key=lambda p: key(by_id[p]))[:most]
     rest = [(place, key(by_id[p]), p) for t in ranked for place, p in enumerate(t) if place >= each]
     rest.sort()
-    return chosen + [p for _place, _key, p in rest[: size - len(chosen)]]
+    return chosen + [p for _place, _key, p in rest[: max(0, size - len(chosen))]]
