@@ -136,7 +136,7 @@ DESKTOP, PHONE = (1366, 900), (390, 844)
 
 
 #: The scenes retaken in each other language (`--language`): the board, and making a game.
-LANGUAGE_SCENES = ("board", "new-game", "tournament", "mail-draw")
+LANGUAGE_SCENES = ("board", "new-game", "tournament")
 
 
 def pages(out_dir: Path, language: str | None = None, only: list[str] | None = None) -> None:
