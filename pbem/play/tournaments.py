@@ -483,7 +483,7 @@ def _seat_list(seats: tuple[tuple[str, str], ...]) -> str:
     return ", ".join(f"{colour_name(colour)}: {name}" for colour, name in seats)
 
 
-def remove(organiser: Player, tournament_id: int, player_id: int) -> None:
+def remove_entrant(organiser: Player, tournament_id: int, player_id: int) -> None:
     """The organiser removes an entrant: skipped from now on, as one who left."""
     player = db.session.get(Player, player_id) if 0 < player_id <= MAX_ID else None
     if player is None:

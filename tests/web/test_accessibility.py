@@ -56,6 +56,20 @@ def axe_source(tmp_path_factory) -> str:
     return (folder / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 
 
+def _tournament(api) -> int:
+    """A tournament of three under way, its first round drawn."""
+    from tests.server.test_ratings import people
+
+    organiser, *entrants = people(api, 4)
+    body = {"title": "Axe cup", "table_size": 3, "rounds": 2, "entry": {"most": 3}}
+    made = api.client.post("/api/tournaments", json=body, headers=api.auth(api.keys[organiser]))
+    for email in entrants:
+        api.client.post(
+            f"/api/tournaments/{made.get_json()['id']}/entries", headers=api.auth(api.keys[email])
+        )
+    return int(made.get_json()["id"])
+
+
 def violations(browser, url: str, axe_source: str) -> list[dict]:
     browser.get(url)
     browser.execute_script(axe_source)
@@ -94,6 +108,9 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
         "another's page, signed in": f"{live}/players/{player_id}",
         "a report": f"{live}/report?kind=name&id={player_id}&next=/",
         "the operator's queue": f"{live}/operator",
+        "the tournaments": f"{live}/tournaments",
+        "a new tournament": f"{live}/tournaments/new",
+        "a tournament under way": f"{live}/tournaments/{_tournament(api)}",
     }
     with app.app_context():
         moderation.set_operator(str(seat_player(app, turn_id, turn)), True)

@@ -83,7 +83,7 @@ def leave(tournament_id: int) -> None:
 @blp.doc(security=KEY_REQUIRED)
 def remove(tournament_id: int, player_id: int) -> None:
     """Organiser: remove an entrant (skipped from now on, as one who left)."""
-    tournaments.remove(current_player(), tournament_id, player_id)
+    tournaments.remove_entrant(current_player(), tournament_id, player_id)
     unit.commit()
 
 
