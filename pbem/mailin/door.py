@@ -18,7 +18,6 @@ from email.message import Message
 
 from flask import current_app
 
-from pbem.errors import ServiceError
 from pbem.game import games
 from pbem.game.players import normal_email
 from pbem.languages import in_language, language_of, lazy_
@@ -122,12 +121,11 @@ def _from_seat(raw: bytes, mail: SeatMail) -> Result:
     if refusal is not None:
         reason, why = refusal
         return replies.refuse(mail, reason, why=why)
-    try:
-        moderation.refuse_kept_away(holder)
-    except ServiceError as error:
+    kept_away = moderation.refusal(holder)
+    if kept_away is not None:
         return replies.refuse(
             mail,
-            lazy_("%(why)s Nothing was played or passed on.", why=error.detail),
+            lazy_("%(why)s Nothing was played or passed on.", why=kept_away.detail),
             why="kept away",
         )
     mail.from_holder = True

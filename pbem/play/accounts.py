@@ -53,20 +53,12 @@ def reset_key_by_mail(email: str) -> None:
     an unknown email, and nothing past the hourly limit (the caller's answer is the same).
     An address that is none is refused (Invalid): that says nothing of who plays here."""
     player = _player(kept_address(email))
-    if player is None or is_unreachable(player.email) or _kept_away(player):
+    if player is None or is_unreachable(player.email) or moderation.refusal(player):
         return
     if not _within_limit("key-mail:player", str(player.id), KEY_MAILS_PER_HOUR):
         return
     key, player.api_key_hash = new_api_key()
     outbox.queue_key_mail(db.session.connection(), player, key)
-
-
-def _kept_away(player: Player) -> bool:
-    try:
-        moderation.refuse_kept_away(player)
-    except Forbidden:
-        return True
-    return False
 
 
 def _player(email: str) -> Player | None:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.engine import Connection
 
 from pbem.clock import now
@@ -78,7 +78,8 @@ def block(player: Player, other_id: int) -> Blocked:
         )
     ).scalar()
     if kept is None:
-        if len(blocks_of(player.id)) >= MOST_BLOCKS:
+        counted = select(func.count()).where(tables.blocks.c.blocker_id == player.id)
+        if connection.execute(counted).scalar_one() >= MOST_BLOCKS:
             raise Conflict(
                 N_("You have blocked %(most)s players, as many as one may: unblock someone first."),
                 code="too-many-blocks",

@@ -70,14 +70,14 @@ def kept_away(connection: Connection, player_ids: Sequence[int]) -> set[int]:
     )
 
 
-def refuse_kept_away(player: Player) -> None:
-    """Forbidden (`suspended` or `banned`) when `player` may not sign in, play or talk now."""
+def refusal(player: Player) -> Forbidden | None:
+    """Why `player` may not sign in, play or talk now (`suspended` or `banned`), or None."""
     if player.banned_at is not None:
-        raise Forbidden(
+        return Forbidden(
             N_("This account is closed: its holder may no longer play here."), code="banned"
         )
     if player.suspended_until is not None and player.suspended_until > now():
-        raise Forbidden(
+        return Forbidden(
             N_(
                 "This account is suspended until %(until)s: its holder may not sign in, play "
                 "or talk here before then. The mail that told them says why."
@@ -85,6 +85,14 @@ def refuse_kept_away(player: Player) -> None:
             code="suspended",
             until=later(moment_text, player.suspended_until),
         )
+    return None
+
+
+def refuse_kept_away(player: Player) -> None:
+    """Raise `refusal(player)`, if there is one."""
+    refused = refusal(player)
+    if refused is not None:
+        raise refused
 
 
 # --- reports ---------------------------------------------------------------------------------
