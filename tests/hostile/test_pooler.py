@@ -48,6 +48,8 @@ CLIENTS = 8
 #: Between a client's moves: eight players clicking fast, not a flood (its mails are what
 #: is timed, on a machine that runs the clients, gunicorn and the scheduler together).
 PAUSE = 0.25
+#: The sender's poll, long beside the play: a mail sent within seconds was woken.
+POLL_SECONDS = 120
 PBEM = str(Path(sys.executable).parent / "pbem")  # the command, as installed
 
 
@@ -179,7 +181,7 @@ def test_behind_pgbouncer_doctor_names_the_setting_and_the_server_plays_clean(po
         SECRET_KEY=SECRET,
         PBEM_INSTANCE_PATH=str(tmp_path),
         PBEM_BASE_URL=base,
-        PBEM_MAIL_SECONDS="30",
+        PBEM_MAIL_SECONDS=str(POLL_SECONDS),
         PBEM_SWEEP_SECONDS="30",
         **settings,
     )
@@ -202,8 +204,9 @@ def test_behind_pgbouncer_doctor_names_the_setting_and_the_server_plays_clean(po
     assert counts["moves"] > 50, counts
     assert not [s for s in counts if isinstance(s, int) and s >= 500], counts
     assert "Traceback" not in web_errors + scheduler_errors, (web_errors + scheduler_errors)[-4000:]
-    # Each move's mail went within 2 s of its commit (the poll is every 30 s: only the
-    # wake-up heard through the direct connection can have sent them so soon).
+    # Each move's mail went long before the poll could have sent it: only the wake-up, heard
+    # through the direct connection, sends so soon (how soon is a figure, printed here and
+    # measured in bench/, not a test: a busy machine sent one in 3 s).
     with app.app_context():
         waits = db.session.execute(
             sa.text(
@@ -217,10 +220,10 @@ def test_behind_pgbouncer_doctor_names_the_setting_and_the_server_plays_clean(po
     delays = sorted((sent - made).total_seconds() for sent, made in waits)
     p50, p95 = delays[len(delays) // 2], delays[int(len(delays) * 0.95)]
     print(f"pooler: {len(delays)} mails, queued to sent p50 {p50:.2f} s, p95 {p95:.2f} s, "
-          f"slowest {delays[-1]:.2f} s (the poll: every 30 s)")  # fmt: skip
-    # The wake-up, heard on the direct connection, sends each within 2 s; through the pooler
-    # it would hear nothing, and they would wait for the poll (30 s here).
-    assert delays[-1] <= 2.0, delays[-5:]
+          f"slowest {delays[-1]:.2f} s (the poll: every {POLL_SECONDS} s)")  # fmt: skip
+    # Through the pooler alone the sender would hear nothing: the mails would wait for the
+    # poll, longer than the play lasts, and `wait_for` above would already have failed.
+    assert delays[-1] < POLL_SECONDS / 6, delays[-5:]
 
 
 def _queued(app) -> int:
