@@ -12,7 +12,7 @@ from typing import Protocol
 
 from engine.bots.greedy import GreedyBot
 from engine.bots.random_bot import RandomBot
-from engine.bots.search import SearchBot
+from engine.bots.search import Appraisal, SearchBot
 from engine.state import State
 from engine.types import Move
 
@@ -31,4 +31,4 @@ LEVELS: dict[str, Callable[[int], Bot]] = {
     "strong": SearchBot,
 }
 
-__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "SearchBot"]
+__all__ = ["LEVELS", "Appraisal", "Bot", "GreedyBot", "RandomBot", "SearchBot"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import TypedDict
 
 import engine
 from engine.bots.greedy import GreedyBot
@@ -40,6 +41,14 @@ def _cpu() -> float:
     """The CPU time this thread has used: the clock a time budget runs on. A wall clock would
     give the bot fewer playouts exactly when the machine is busy."""
     return time.thread_time()
+
+
+class Appraisal(TypedDict):
+    """One move's worth to a seat, as the search found it."""
+
+    move: Move
+    value: float  # the mean of the bot's evaluation over the worlds it was played out in
+    playouts: int  # how many worlds
 
 
 class SearchBot:
@@ -81,6 +90,38 @@ class SearchBot:
         deadline = None if self.seconds is None else start + self.seconds * weight
         budget = self.playouts
         return self._halving(worlds, candidates, prior, budget, deadline)
+
+    # -- advice ------------------------------------------------------------------------
+    def appraise(
+        self, state: engine.State, player: str, also: Move | None = None
+    ) -> list[Appraisal]:
+        """What each candidate move is worth to `player`, best first: the candidates the
+        search would weigh (and `also`, a move to weigh beside them), each played out in the
+        same worlds, as many as the playout budget (`DEFAULT_PLAYOUTS` with a time budget),
+        dealt from `player`'s view only. Unlike `choose`, no candidate is dropped on the way
+        and the greedy move gets no head start: each value is the plain mean of its worlds,
+        the bot's evaluation of where they led (its seat's projected points against the
+        others', `Model.value`)."""
+        moves = engine.legal_moves(state, player)
+        if not moves:
+            raise ValueError(f"{player} has no legal move now")
+        if also is not None and also not in moves:
+            raise ValueError(f"{also} is not a legal move of {player} now")
+        prior = self.greedy.choose(state, player)
+        worlds = _Worlds(state, engine.view(state, player), player, self.rng.next64())
+        candidates = self._candidates(worlds, moves, prior)
+        if also is not None and also not in candidates:
+            candidates.append(also)
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        everyone = list(range(len(candidates)))
+        for index in range(self.playouts or DEFAULT_PLAYOUTS):
+            self._play_world(worlds, candidates, everyone, index, totals, counts)
+        ranked = sorted(everyone, key=lambda i: (-totals[i] / counts[i], i))
+        return [
+            {"move": candidates[i], "value": totals[i] / counts[i], "playouts": counts[i]}
+            for i in ranked
+        ]
 
     # -- the candidates ----------------------------------------------------------------
     def _candidates(self, worlds: _Worlds, moves: list[Move], prior: Move) -> list[Move]:
@@ -366,4 +407,4 @@ def _deal_picks(
         picks[colour] = rng.choice(regions) if regions else rng.choice(sorted(REGIONS))
 
 
-__all__ = ["Playout", "SearchBot", "deal"]
+__all__ = ["Appraisal", "Playout", "SearchBot", "deal"]
