@@ -49,6 +49,16 @@ SCHEDULER_DEFAULTS: dict[str, Any] = dict(
     PBEM_BOT_SECONDS=0.3,
     # Wake the sender when a commit queued mail (pbem.notify.wake), besides its passes.
     PBEM_MAIL_WAKE=True,
+    # Hints and reviews (pbem.play.advice), worked out by the scheduler, never in a request:
+    # seconds between its passes over the hints asked; the worlds each candidate move of a
+    # hint is played out in (24: about 2 s of one core for a power card of five seats).
+    PBEM_HINT_SECONDS=2.0,
+    PBEM_HINT_PLAYOUTS=24,
+    # A finished game's review: the worlds each candidate is played out in, and the CPU
+    # seconds one game's review may use at most (past them, its later decisions are not
+    # reviewed, and it says so); 0 reviews no game.
+    PBEM_REVIEW_PLAYOUTS=12,
+    PBEM_REVIEW_SECONDS=120.0,
 )
 
 
@@ -227,11 +237,15 @@ def _from_environment(app: Flask) -> None:
         "PBEM_INVITATIONS_PER_DAY",
         "PBEM_INVITATIONS_PER_ADDRESS_PER_DAY",
         "PBEM_RATED_GAMES_PER_CIRCLE",
+        "PBEM_HINT_PLAYOUTS",
+        "PBEM_REVIEW_PLAYOUTS",
     ):
         if os.environ.get(name):
             app.config[name] = int(os.environ[name])
     for name in (
         "PBEM_SWEEP_SECONDS",
+        "PBEM_HINT_SECONDS",
+        "PBEM_REVIEW_SECONDS",
         "PBEM_SWEEP_BOT_SECONDS",
         "PBEM_BOT_SECONDS",
         "PBEM_MAIL_SECONDS",

@@ -7,6 +7,7 @@ import copy
 
 from flask import Flask
 
+from pbem.api.advice.routes import blp as advice
 from pbem.api.docs import blp as docs
 from pbem.api.fields import SchemaRules
 from pbem.api.games.routes import blp as games
@@ -36,7 +37,9 @@ def init_app(app: Flask) -> None:
     for name, schema in copy.deepcopy(engine_components()).items():
         api.spec.components.schema(name, schema)
     api.spec.components.schema("SeatClock", schema=SeatClockSchema)
-    for blueprint in (health, players, standings, games, moves, table, reports, tournaments):
+    for blueprint in (
+        health, players, standings, games, moves, table, advice, reports, tournaments
+    ):
         api.register_blueprint(blueprint)
     api.spec.components.security_scheme(
         "bearerAuth",

@@ -16,10 +16,24 @@ from pbem.store import queries, reads
 from pbem.store.models import Game
 from pbem.store.queries import SnapshotRow
 
+#: A game's options that are the server's, not the rules': `hints` (its players may ask the
+#: strong bot for a hint; such a game is never rated). The engine is never given them.
+SERVER_OPTIONS = frozenset({"hints"})
+
+
+def rules_options(options: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The options the engine sets a game up with (None: none): a game's, less the server's."""
+    rules = {k: v for k, v in (options or {}).items() if k not in SERVER_OPTIONS}
+    return rules or None
+
+
+def hints_allowed(options: dict[str, Any] | None) -> bool:
+    return bool((options or {}).get("hints"))
+
 
 def new_state(game: Any) -> engine.State:
     """The state at setup, from the game's colours, seed and options."""
-    return engine.new_game(game.colours, seed=game.seed, options=game.options or None)
+    return engine.new_game(game.colours, seed=game.seed, options=rules_options(game.options))
 
 
 def current_state(game_id: int, seed: int, seq: int) -> engine.State:

@@ -31,7 +31,7 @@ from pbem.notify import addresses, header_fields
 from pbem.notify.header_fields import kept
 from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
-from pbem.words import ASKS, moves, place_name, term
+from pbem.words import ASKS, advice, moves, place_name, term
 from pbem.words.board import board_table
 from pbem.words.moves import move_lines, moves_text, notation_line
 
@@ -767,6 +767,64 @@ def notice_mail(
         title=title,
         subject=subject,
         parts=render("notice", **context),
+    )
+
+
+@in_recipients_language
+def hint_mail(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    title: str,
+    moves_found: Sequence[Mapping[str, Any]],
+    card: str | None,
+    seq: int,
+) -> EmailMessage:
+    """The hint a seat asked for by mail, once the scheduler has worked it out: its best
+    moves (`moves_found`, best first, from `engine.bots.SearchBot.appraise`) at `seq`."""
+    items = [{"text": line, "link": None} for line in advice.hint_lines(moves_found, card)]
+    playouts = moves_found[0]["playouts"] if moves_found else 0
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=_("your hint at move %(seq)s", seq=seq),
+        parts=render(
+            "advice",
+            title=title,
+            game_id=game_id,
+            heading=_("Your hint: the moves the strong bot found best for you now."),
+            items=items,
+            basis=advice.hint_basis(playouts),
+            link=game_link(game_id, recipient),
+        ),
+    )
+
+
+@in_recipients_language
+def review_mail(
+    recipient: Recipient, *, game_id: int, title: str, review: Mapping[str, Any]
+) -> EmailMessage:
+    """Where a person lost points in a finished game, by the strong bot's review."""
+    colour = recipient.colour or ""
+    items = [
+        {"text": line["text"], "link": f"{game_link(game_id)}?seq={line['seq']}"}
+        for line in advice.review_lines(review["flagged"].get(colour, []))
+    ]
+    return message(
+        recipient,
+        game_id=game_id,
+        title=title,
+        subject=_("where you lost points"),
+        parts=render(
+            "advice",
+            title=title,
+            game_id=game_id,
+            heading=advice.review_summary(review, colour),
+            items=items,
+            basis=None,
+            link=game_link(game_id),
+        ),
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import engine
 from pbem import words
 from pbem.extensions import db
-from pbem.game import history
+from pbem.game import advice, history
 from pbem.game.states import state_at
 from pbem.languages import in_language, language_of
 from pbem.notify import compose, outbox, push
@@ -188,6 +188,28 @@ def table_talk(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Rea
     )
 
 
+def hint(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """A hint asked by mail (`payload["hint"]`), as the scheduler worked it out."""
+    found = advice.hint_by_id(payload["hint"])
+    seq = payload["seq"]
+    view = engine.view(reads.state(game, seq), payload["colour"])
+    return compose.hint_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        moves_found=found["moves"] if found else [],
+        card=words.card_in_play(view),
+        seq=seq,
+    )
+
+
+def review(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """A finished game's review, for the seat the row names."""
+    done = advice.review_of(game.id)
+    assert done is not None  # the row is queued when the review is kept
+    return compose.review_mail(to, game_id=game.id, title=game.title, review=done)
+
+
 #: Each kind of mail a row names, and how it is composed.
 MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMessage]] = {
     "decision": decision,
@@ -198,6 +220,8 @@ MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMess
     "orders": orders,
     "timeout": timed_out,
     "table_talk": table_talk,
+    "hint": hint,
+    "review": review,
 }
 
 

@@ -632,6 +632,21 @@ def _seat_recipient(connection: Connection, game_id: int, colour: str) -> Seated
     return next((r, p) for r, p in recipients(connection, game_id) if r.colour == colour)
 
 
+def seat_mail(
+    connection: Connection,
+    game_id: int,
+    colour: str,
+    kind: str,
+    payload: dict[str, Any],
+    wanted: str | None = None,
+) -> None:
+    """A mail to one seat's holder, composed later from `payload` (a hint asked by mail, a
+    review); if `wanted` names a kind of mail, only to one whose preferences ask for it."""
+    recipient, preferences = _seat_recipient(connection, game_id, colour)
+    if wanted is None or wants(preferences, game_id, wanted):
+        queue(connection, present([told_row(game_id, recipient, kind, payload)]))
+
+
 def reminder(connection: Connection, *, game: Any, seat: Any, due_at: Any) -> None:
     """A decision's reminder: the decision mail again, with "Reminder" and its deadline."""
     recipient, preferences = _seat_recipient(connection, game.id, seat.colour)

@@ -29,7 +29,7 @@ from pbem.game.states import current_state, snapshots_of
 from pbem.game.views import GameView, game_view
 from pbem.languages import N_, _, later
 from pbem.notify import outbox
-from pbem.play import chain, ratings, tournaments
+from pbem.play import advice, chain, ratings, tournaments
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
 from pbem.store.queries import MoveRow, SnapshotRow
@@ -278,6 +278,7 @@ def _commit(
     if finished:
         ratings.rate_game(connection, game.game_id, after, now)
         tournaments.game_ended(game.game_id, after)  # its table's result; the next round
+        advice.review_later(game.game_id)  # the scheduler reviews it, out of this request
     if also_write is not None:
         also_write(connection, outcome)
     try:

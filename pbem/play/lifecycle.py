@@ -22,7 +22,7 @@ from pbem.game.players import (
     newcomer,
     normal_email,
 )
-from pbem.game.states import current_state
+from pbem.game.states import current_state, rules_options
 from pbem.languages import N_, _, known, later, lazy_, moment_text
 from pbem.notify import outbox
 from pbem.notify.later import Later
@@ -240,7 +240,7 @@ def create_game(
     whole = policy.timing_of({**(default_timing or {}), **(timing or {})})
     seed = secrets.randbits(62)
     try:
-        state = engine.new_game(colours, seed=seed, options=options or None)
+        state = engine.new_game(colours, seed=seed, options=rules_options(options))
     except (ValueError, engine.IllegalMove) as error:
         raise Invalid(
             N_("The engine cannot set up this game: %(error)s"),

@@ -10,10 +10,12 @@ give the win (`engine.winners`); in the two-colour variant each person's score i
 (`engine.team_results`), a tie going to the one whose better colour scored more. Aborted,
 abandoned and cancelled games are never rated: only a game the engine says is over.
 
-A rating is not to be farmed by one person holding several accounts, so three rules decide
+A rating is not to be farmed by one person holding several accounts, so these rules decide
 who is rated in a game (`rated`, per person; everyone keeps their result, and a person not
 rated keeps their rating, before and after alike):
 
+- A game whose players could ask the strong bot for hints (the option `hints`) is rated
+  for nobody.
 - A seat its holder left to a bot earns its holder nothing: when fewer than half of the
   seat's moves were their own (a bot's and a timeout's have no sender; orders they gave in
   advance are theirs), they are not rated, and the others are rated as if a house bot had
@@ -49,6 +51,7 @@ import engine
 from pbem.addresses import mailbox
 from pbem.extensions import db
 from pbem.game.ratings import HISTORY_POINTS, MODEL, PLAYER_COUNTS, ordinal
+from pbem.game.states import hints_allowed
 from pbem.store import tables
 from pbem.store.models import (
     is_person,
@@ -190,7 +193,7 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
     moves = connection.execute(_MOVES_IN_ORDER, {"game": game_id}).all()
     _count_card_plays(connection, moves, {r.colour: r.player_id for r in holders if r.person})
     players = len({row.player_id for row in holders})
-    rated = who_counts(found, holders, moves)
+    rated = [] if _hinted(connection, game_id) else who_counts(found, holders, moves)
     before, histories = _locked_ratings(
         connection, [r.player_id for r in found], ended, create=[r.player_id for r in rated]
     )
@@ -228,6 +231,14 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
         .where(tables.players.c.id.in_(sorted(r.player_id for r in found)))
         .values(record_seq=tables.players.c.record_seq + 1)
     )
+
+
+def _hinted(connection: Connection, game_id: int) -> bool:
+    """Whether the game let its players ask for hints: then it is rated for nobody."""
+    options = connection.execute(
+        select(tables.games.c.options).where(tables.games.c.id == game_id)
+    ).scalar()
+    return hints_allowed(options)
 
 
 def _moved_on(

@@ -35,6 +35,7 @@ from pbem.extensions import db
 from pbem.game import ratings
 from pbem.game import tournaments as reading
 from pbem.game.players import is_unreachable
+from pbem.game.states import rules_options
 from pbem.languages import N_, later, lazy_, moment_text
 from pbem.notify import compose, outbox
 from pbem.play import lifecycle, moderation, strangers
@@ -88,7 +89,7 @@ def create(organiser: Player, asked: TournamentAsked) -> Tournament:
         )
     options = dict(asked.get("options") or {})
     try:  # the engine refuses what it cannot set up, now rather than at round 1
-        engine.new_game(list(COLOURS[:size]), seed=0, options=options or None)
+        engine.new_game(list(COLOURS[:size]), seed=0, options=rules_options(options))
     except (ValueError, engine.IllegalMove) as error:
         raise Invalid(
             N_("The engine cannot set up this game: %(error)s"),

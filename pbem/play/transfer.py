@@ -29,7 +29,7 @@ from pbem.errors import Invalid
 from pbem.extensions import db
 from pbem.game.games import get_game
 from pbem.game.players import house_bot_number, is_unreachable, newcomer, normal_email
-from pbem.game.states import snapshots_of
+from pbem.game.states import rules_options, snapshots_of
 from pbem.play import ratings, talk
 from pbem.play.batch import HUMAN_SOURCES, move_row
 from pbem.play.lifecycle import check_seat_holders
@@ -548,7 +548,9 @@ class _Replay:
 def _replay(document: GameDocument) -> _Replay:
     colours = [s["colour"] for s in document["seats"]]
     try:
-        first = engine.new_game(colours, seed=document["seed"], options=document["options"] or None)
+        first = engine.new_game(
+            colours, seed=document["seed"], options=rules_options(document["options"])
+        )
     except (ValueError, engine.IllegalMove) as error:
         raise ImportRefused(f"The engine cannot set up this game: {error}") from None
     replay = _Replay(first, first)

@@ -1,4 +1,5 @@
-"""The scheduler: APScheduler 3 running the sweep and the mail sender every few seconds.
+"""The scheduler: APScheduler 3 running the sweep, the mail sender, hints and reviews every few
+seconds.
 
 `pbem scheduler` runs it alone (BlockingScheduler, in-memory job store); `pbem serve`, the
 single-machine default, runs the same jobs in a background thread. It is never started by
@@ -24,6 +25,7 @@ from flask import Flask
 from pbem.notify import wake
 from pbem.notify.retention import prune_outbox
 from pbem.notify.sender import deliver_due
+from pbem.play import advice
 from pbem.schedule.sweep import sweep
 
 #: Seconds between passes of the outbox's prune.
@@ -104,6 +106,25 @@ def _prune_job(app: Flask) -> None:
     _run_job(app, "prune", work)
 
 
+def _hints_job(app: Flask) -> None:
+
+    def work() -> dict[str, Any]:
+        return {"actions": advice.answer_hints()}
+
+    _run_job(app, "hints", work)
+
+
+def _reviews_job(app: Flask) -> None:
+    """One finished game's review a pass: a review takes up to PBEM_REVIEW_SECONDS of CPU,
+    in a job of its own so that hints and mail are not kept waiting behind it."""
+
+    def work() -> dict[str, Any]:
+        reviewed = advice.review_one()
+        return {"actions": 0 if reviewed is None else 1, "game_id": reviewed}
+
+    _run_job(app, "reviews", work)
+
+
 def add_jobs(scheduler: BaseScheduler, app: Flask) -> None:
     # coalesce + one instance: a slow pass is not stacked up behind itself. The first pass
     # runs at once, so a (re)started scheduler shows as healthy without waiting an interval.
@@ -118,6 +139,10 @@ def add_jobs(scheduler: BaseScheduler, app: Flask) -> None:
     mail_seconds = app.config["PBEM_MAIL_SECONDS"]
     scheduler.add_job(_sweep_job, "interval", seconds=sweep_seconds, id="sweep", **options)
     scheduler.add_job(_mail_job, "interval", seconds=mail_seconds, id="mail", **options)
+    # Hints and reviews (pbem.play.advice): searches, never run in a request.
+    hint_seconds = app.config["PBEM_HINT_SECONDS"]
+    scheduler.add_job(_hints_job, "interval", seconds=hint_seconds, id="hints", **options)
+    scheduler.add_job(_reviews_job, "interval", seconds=sweep_seconds, id="reviews", **options)
     # Delivered outbox rows are deleted after PBEM_OUTBOX_KEEP_DAYS: an hourly pass is plenty.
     scheduler.add_job(_prune_job, "interval", seconds=PRUNE_SECONDS, id="prune", **options)
 

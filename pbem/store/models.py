@@ -726,3 +726,36 @@ class Decision(Model):
     due_at: Mapped[datetime] = mapped_column(UtcDateTime())
     closed_at: Mapped[datetime] = mapped_column(UtcDateTime())
     how: Mapped[str] = mapped_column(String(16))
+
+
+class Hint(Model):
+    """A hint asked for one seat's decision (`seq`: the moves played before it), and once the
+    scheduler's worker has worked it out (`answered_at`), the search's best moves for it
+    (`advice`: each move with its value and playouts, best first; None: the seat had moved
+    on before it was worked out). One row a decision, whoever asks again and by which door
+    (`via`: the door that asked first, which the answer goes back to)."""
+
+    __tablename__ = "hints"
+    __table_args__ = (UniqueConstraint("game_id", "colour", "seq", name="uq_hints_decision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    colour: Mapped[str] = mapped_column(String(16))
+    seq: Mapped[int] = mapped_column(Integer)
+    asked_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    via: Mapped[str] = mapped_column(String(8))  # mail, web or api
+    asked_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    answered_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), index=True)
+    advice: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+
+
+class GameReview(Model):
+    """A finished game's review (`engine.bots.review`): due when the game ends, worked out
+    by the scheduler's worker within its CPU budget, and kept (`review`, None until done)."""
+
+    __tablename__ = "game_reviews"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    due_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
+    done_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), index=True)
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)

@@ -14,7 +14,9 @@ from pbem.store.models import (
     EndedSession,
     Game,
     GameRating,
+    GameReview,
     Heartbeat,
+    Hint,
     IdempotencyRecord,
     IdleLimit,
     InboundMail,
@@ -47,8 +49,10 @@ decisions = Decision.__table__
 drawn_records = DrawnRecord.__table__
 ended_sessions = EndedSession.__table__
 games = Game.__table__
+game_reviews = GameReview.__table__
 game_ratings = GameRating.__table__
 heartbeats = Heartbeat.__table__
+hints = Hint.__table__
 idempotency_records = IdempotencyRecord.__table__
 idle_limits = IdleLimit.__table__
 inbound_mails = InboundMail.__table__

@@ -25,6 +25,8 @@ from pbem.game.players import add_player
 from tests.server.mail_helpers import SmtpServer
 
 TABLES_CHILD_FIRST = [
+    "hints",
+    "game_reviews",
     "tournament_tables",
     "tournament_entries",
     "tournaments",

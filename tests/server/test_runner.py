@@ -26,6 +26,8 @@ def test_the_jobs_run_every_5_and_2_seconds_by_default(monkeypatch):
         "sweep": timedelta(seconds=5),
         "mail": timedelta(seconds=2),
         "prune": timedelta(hours=1),
+        "hints": timedelta(seconds=2),  # PBEM_HINT_SECONDS
+        "reviews": timedelta(seconds=5),  # with the sweep
     }
 
 

@@ -74,6 +74,12 @@ class GameOptionsSchema(ma.Schema):
     rounds = ma.fields.Integer(validate=ma.validate.OneOf((9, 6)))
     variant = ma.fields.String(validate=ma.validate.OneOf(("standard", "two_colour")))
     first_player = ma.fields.String(validate=ma.validate.OneOf(COLOURS))
+    hints = ma.fields.Boolean(
+        metadata={
+            "description": "Its players may ask the strong bot for a hint "
+            "(`GET /api/games/{id}/hint`); a game with hints is never rated"
+        }
+    )
 
 
 class JoinMinimumsSchema(ma.Schema):
