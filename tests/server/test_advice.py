@@ -5,10 +5,10 @@ is not rated; a finished game is reviewed within its budget, kept and mailed."""
 
 from __future__ import annotations
 
-import engine
 import pytest
 import sqlalchemy as sa
 
+import engine
 from pbem.extensions import db
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
