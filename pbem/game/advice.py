@@ -13,7 +13,7 @@ from pbem import words
 from pbem.errors import Conflict
 from pbem.extensions import db
 from pbem.game.seating import Actor, seating
-from pbem.game.states import current_state
+from pbem.game.states import current_state, hints_allowed
 from pbem.languages import N_, _
 from pbem.store import tables
 from pbem.words import advice
@@ -181,3 +181,29 @@ def review_words(game_id: int, colours: list[str]) -> dict[str, Any]:
             playouts=done["playouts"],
         ),
     }
+
+
+def hint_panel(game_id: int, seed: int, colour: str, seq: int) -> dict[str, Any] | None:
+    """What the page shows of hints for `colour`'s decision at `seq`: None in a game that
+    does not allow them, or when no decision waits on `colour`; else whether one was asked,
+    and if so, as `hint_words` says it."""
+    game = db.session.execute(
+        select(tables.games.c.options, tables.games.c.pending).where(tables.games.c.id == game_id)
+    ).one()
+    if not hints_allowed(game.options) or colour not in [p["player"] for p in game.pending]:
+        return None
+    hint = hint_for(game_id, colour, seq)
+    if hint is None:
+        return {"asked": False, "colour": colour, "seq": seq}
+    return {"asked": True, **hint_words(game_id, seed, hint)}
+
+
+def review_panel(game_id: int) -> dict[str, Any] | None:
+    """A finished game's review as its page shows it, seats in seat order: None if none is
+    kept or due."""
+    if review_of(game_id) is None and not review_waits(game_id):
+        return None
+    colours = db.session.execute(
+        select(tables.games.c.colours).where(tables.games.c.id == game_id)
+    ).scalar_one()
+    return review_words(game_id, list(colours))

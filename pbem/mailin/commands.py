@@ -15,6 +15,7 @@ from engine.notation import NOTATION, WRITTEN
 from pbem import words
 from pbem.clock import now
 from pbem.errors import ServiceError
+from pbem.game import advice as reading_advice
 from pbem.game.history import round_so_far
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
@@ -34,7 +35,17 @@ from pbem.notify import compose
 from pbem.notify.answers import Shown
 from pbem.notify.compose import Recipient
 from pbem.notify.later import Later
-from pbem.play import absences, accounts, apart, lifecycle, moderation, orders, settings, talk
+from pbem.play import (
+    absences,
+    accounts,
+    advice,
+    apart,
+    lifecycle,
+    moderation,
+    orders,
+    settings,
+    talk,
+)
 from pbem.play.inbound import SeatAnswer
 from pbem.store.models import Game, Player
 from pbem.words.board import board_table
@@ -323,6 +334,28 @@ def _report(mail: SeatMail, arguments: list[str]) -> None:
     )
 
 
+def _hint(mail: SeatMail, arguments: list[str]) -> None:
+    """`hint`: the strong bot's best moves for the decision waiting on the seat, in a mail
+    of its own once the scheduler has worked them out (at once if they were already)."""
+    actor = Actor.by_player(mail.holder.id, mail.colour)
+    shown = advice.ask_hint(actor, mail.game_id, "mail", mail.colour)
+    if not shown["answered"]:
+        mail.lines.append(
+            lazy_(
+                "The strong bot is working out your hint; it comes in a mail of its own "
+                "within a minute or so."
+            )
+        )
+        return
+    mail.lines.append(lazy_("Your hint: the moves the strong bot found best for you now."))
+    mail.lines.append(later(_hint_text, mail.game_id, mail.game.seed, shown))
+
+
+def _hint_text(game_id: int, seed: int, shown: Any) -> str:
+    lines = reading_advice.hint_words(game_id, seed, shown)["lines"]
+    return "\n".join(f"{number}. {line}" for number, line in enumerate(lines, 1))
+
+
 COMMANDS: dict[str, Command] = {
     "moves": _moves,
     "board": _board,
@@ -339,6 +372,7 @@ COMMANDS: dict[str, Command] = {
     "mute": _mute,
     "unmute": partial(_mute, muted=False),
     "report": _report,
+    "hint": _hint,
 }
 assert tuple(COMMANDS) == COMMAND_WORDS, "reading.COMMAND_WORDS names every command, in order"
 

@@ -46,6 +46,7 @@ COMMAND_WORDS = (
     "mute",
     "unmute",
     "report",
+    "hint",
 )
 
 #: Commands only when a colour follows them (`mute red`): "report back soon" is words.

@@ -96,8 +96,18 @@ def ask_hint(
     try:
         with db.session.begin_nested():  # a savepoint: two doors asking at once
             db.session.execute(insert(tables.hints).values(**row))
-    except IntegrityError:
-        pass  # asked already for this decision: that row answers
+    except IntegrityError:  # asked already for this decision: that row answers
+        if via == "mail":  # and once worked out, goes by mail too
+            db.session.execute(
+                update(tables.hints)
+                .where(
+                    tables.hints.c.game_id == game_id,
+                    tables.hints.c.colour == chosen,
+                    tables.hints.c.seq == game.seq,
+                    tables.hints.c.answered_at.is_(None),
+                )
+                .values(via="mail")
+            )
     shown = reading.hint_for(game_id, chosen, game.seq)
     assert shown is not None  # just written, or written before
     return shown

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Flask
 
 from pbem.web import accounts as _accounts  # noqa: F401 (its routes join `bp`)
+from pbem.web import advice as _advice  # noqa: F401 (its routes join `bp`)
 from pbem.web import apart as _apart  # noqa: F401 (its routes join `bp`)
 from pbem.web import calendar as _calendar  # noqa: F401 (its routes join `bp`)
 from pbem.web import forming as _forming  # noqa: F401 (its routes join `bp`)

@@ -153,7 +153,10 @@ def _read(
         timing = dict(PACES.get(form.get("pace", "standard"), PACES["standard"])[1])
     if form.get("weekends") == "off":
         timing["quiet_days"] = ["sat", "sun"]
-    return title, seats, {"rounds": rounds}, timing
+    options: dict[str, Any] = {"rounds": rounds}
+    if form.get("hints") == "on":
+        options["hints"] = True  # never rated (pbem.play.ratings)
+    return title, seats, options, timing
 
 
 #: How the form names each house bot's level.

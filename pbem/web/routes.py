@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 import engine
 from pbem import words
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError, TooMany
-from pbem.game import players
+from pbem.game import advice, players
 from pbem.game.games import get_game, seq_and_status
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
@@ -37,6 +37,7 @@ from pbem.store import outage
 from pbem.store.queries import MAX_ID
 from pbem.web import another_account, pages, signin
 from pbem.web.beside import banks_shown, seats_shown
+from pbem.web.board import colour_chip
 from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
 from pbem.web.links import link, own_path, site
@@ -88,7 +89,7 @@ def _seq_arg() -> int | None:
     return int(raw)
 
 
-def _colour_arg() -> str | None:
+def colour_arg() -> str | None:
     # A form only comes with a POST (reading `request.form` on a GET parses for nothing).
     form = request.form if request.method == "POST" else {}
     return request.args.get("colour") or form.get("colour") or None
@@ -99,7 +100,7 @@ def _board(
 ) -> tuple[str, int]:
     """The board page; `typed` (a move typed in notation) and `drafts` (`talk`, `notes`):
     what a refused form held, given back."""
-    page, player = pages.board_page(game_id, signin.session_reader(), _seq_arg(), _colour_arg())
+    page, player = pages.board_page(game_id, signin.session_reader(), _seq_arg(), colour_arg())
     player_id = player.id if player is not None else None
     g.web_player = player  # read with the game: the header needs no query of its own
     # Read for this request, never kept with the page's parts (see pages.TableShown).
@@ -108,6 +109,7 @@ def _board(
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
     # Read per request, never kept with the page's parts: they are the seat's secret.
     mine = _orders_form(page) if player_id is not None else None
+    shown_advice = _advice_shown(page)
     html = framed(
         "web/game.html",
         page.title,
@@ -122,10 +124,26 @@ def _board(
             seats_shown(game_id, page.holders) if page.status != "forming" else (),
             banks_shown(game_id) if page.status == "active" else {},
             typed,
+            shown_advice,
         ),
         player,
     )
     return html, status
+
+
+def _advice_shown(page: pages.BoardPage) -> dict[str, Any]:
+    """The hint for the seat whose decision the page offers (in a game that allows them),
+    and a finished game's review: read per request, never kept with the page's parts."""
+    shown: dict[str, Any] = {"hint": None, "review": None}
+    if page.orders_seat is not None and (page.moves is not None or page.plan is not None):
+        shown["hint"] = advice.hint_panel(page.game_id, page.seed, page.orders_seat, page.shown)
+    if page.status == "finished":
+        review = advice.review_panel(page.game_id)
+        names = dict(page.holders)
+        for seat in review["seats"] if review else []:
+            seat.update(letter=colour_chip(seat["colour"])["letter"], name=names[seat["colour"]])
+        shown["review"] = review
+    return shown
 
 
 class OrdersForm(TypedDict):
@@ -161,7 +179,7 @@ def give_orders(game_id: int) -> ResponseReturnValue:
     player = current_player()
     if player is None:
         raise Forbidden(_("Sign in (with your seat's link or your API key) to give orders."))
-    colour = _colour_arg()
+    colour = colour_arg()
     text = request.form.get("power_cards", "").replace(",", " ").split()
     if not all(card.isdigit() and len(card) <= 2 for card in text):
         return _board(game_id, 422, _("Power cards are numbers from 1 to 13, e.g. 13 11 9."))
@@ -288,7 +306,7 @@ def play(game_id: int) -> ResponseReturnValue:
         raise Invalid(_("This form is missing the game's seq; reload the page.")) from None
     moves = _moves_field(request.form, "moves") if "moves" in request.form else []
     moves += _moves_field(request.form, "move")
-    colour = _colour_arg()
+    colour = colour_arg()
     try:
         typed = _typed_field(request.form)
         outcome = submit(
@@ -322,7 +340,7 @@ def plan(game_id: int) -> ResponseReturnValue:
             _("This plan is missing the game's seq; go back to the game and start again.")
         )
     planned = _moves_field(request.args, "planned") + _moves_field(request.args, "move")
-    colour = _colour_arg()
+    colour = colour_arg()
     if not planned and "typed" not in request.args:  # everything undone: the turn as it is
         return redirect(url_for("web.game", game_id=game_id, colour=colour), code=303)
     actor = Actor.by_player(player.id)
@@ -456,7 +474,7 @@ def write_to_table(game_id: int) -> ResponseReturnValue:
     player = current_player()
     if player is None:
         raise Forbidden(_("Sign in (with your seat's link or your API key) to write to the table."))
-    text, colour = request.form.get("text", ""), _colour_arg()
+    text, colour = request.form.get("text", ""), colour_arg()
     try:
         talk.write(Actor.by_player(player.id), game_id, text, colour=colour, source="web")
     except ServiceError as error:
@@ -488,7 +506,7 @@ def keep_notes(game_id: int) -> ResponseReturnValue:
         return _board(game_id, status_of(error), error.detail, notes=text)
     unit.commit()
     flash(_("Your notes are saved."))
-    where = url_for("web.game", game_id=game_id, colour=_colour_arg(), _anchor="notes")
+    where = url_for("web.game", game_id=game_id, colour=colour_arg(), _anchor="notes")
     return redirect(where, code=303)
 
 

@@ -27,7 +27,8 @@ def _points(value: float) -> str:
 
 def hint_lines(moves: Sequence[Mapping[str, Any]], card: str | None = None) -> list[str]:
     """A hint's moves, best first, each with what the search expects of it (`card`: the
-    action card in play, which a special action's move is described under)."""
+    action card in play, which a special action's move is described under); the mail and
+    the page number them."""
     if not moves:
         return []
     best = moves[0]["value"]
@@ -37,9 +38,8 @@ def hint_lines(moves: Sequence[Mapping[str, Any]], card: str | None = None) -> l
         if number == 1:
             lines.append(
                 _(
-                    "%(number)s. %(move)s: the search's best, %(points)s points against "
-                    "your rivals by the round's end.",
-                    number=number,
+                    "%(move)s: the search's best, %(points)s points against your rivals by "
+                    "the round's end.",
                     move=move,
                     points=_points(found["value"]),
                 )
@@ -47,8 +47,7 @@ def hint_lines(moves: Sequence[Mapping[str, Any]], card: str | None = None) -> l
         else:
             lines.append(
                 _(
-                    "%(number)s. %(move)s: %(less)s points less.",
-                    number=number,
+                    "%(move)s: %(less)s points less.",
                     move=move,
                     less=f"{best - found['value']:.1f}",
                 )

@@ -176,6 +176,7 @@ COMMANDS_WRITTEN: dict[str, dict[str, str]] = {
         "mute": "скрыть",
         "unmute": "показать",
         "report": "жалоба",
+        "hint": "подсказка",
         "allow": "разрешить",
         "ask": "спрашивать",
     }

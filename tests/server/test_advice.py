@@ -17,7 +17,8 @@ from pbem.store import tables
 from pbem.store.models import Game, GameRating
 from tests.server.conftest import assert_problem, table_snapshot
 from tests.server.mail_helpers import body_text
-from tests.server.test_mail_in import start
+from tests.server.mailin_helpers import reply
+from tests.server.test_mail_in import inbound, start
 from tests.server.test_mail_out import deliver
 from tests.server.test_ratings import play_out
 
@@ -87,7 +88,7 @@ def test_a_hint_is_asked_worked_out_by_the_scheduler_and_read_again(quick, mail_
     assert values == sorted(values, reverse=True)
     assert all(m["playouts"] == 3 for m in body["moves"])
     assert body["moves"][0]["text"].startswith("power card ")
-    assert body["lines"][0].startswith(f"1. {body['moves'][0]['text']}: the search's best")
+    assert body["lines"][0].startswith(f"{body['moves'][0]['text']}: the search's best")
     assert "only what your seat sees" in body["detail"]
 
 
@@ -173,3 +174,34 @@ def test_a_game_with_hints_is_reviewed_but_not_rated(quick, mail_api, smtp):
         for flagged in mine["flagged"]:
             assert flagged["text"] in " ".join(text.split())
             assert f"/games/{game_id}?seq={flagged['seq']}" in text
+
+
+def test_hint_by_mail_reply_is_answered_then_mailed(quick, mail_api, smtp):
+    """A reply holding "hint" (as a mail program writes one, the decision mail quoted
+    under it) says the hint is coming; the scheduler's pass mails it to the seat alone."""
+    game_id, keys, seats = start(quick, mail_api, options=HINTS)
+    first, _other = _waiting(mail_api, game_id, keys["red"])
+    decision = [m for m in smtp.inbox.to(seats[first]) if m["Reply-To"]][-1]
+    inbound(quick, reply(decision, "hint", sender=seats[first]))
+    deliver(quick)
+    answer = body_text(smtp.inbox.to(seats[first])[-1])
+    assert "working out your hint" in answer
+    assert _answer(quick) == 1
+    deliver(quick)
+    mail = smtp.inbox.to(seats[first])[-1]
+    assert "your hint at move 0" in str(mail["Subject"])
+    assert "1. power card " in body_text(mail)
+    # Asked again by reply once answered, the answer holds the hint itself.
+    inbound(quick, reply(decision, "hint", sender=seats[first]))
+    deliver(quick)
+    again = body_text(smtp.inbox.to(seats[first])[-1])
+    assert "Your hint: the moves the strong bot found best" in again
+    assert "1. power card " in again
+
+
+def test_hint_by_mail_in_a_game_without_hints_says_why(quick, mail_api, smtp):
+    game_id, keys, seats = start(quick, mail_api)
+    decision = [m for m in smtp.inbox.to(seats["red"]) if m["Reply-To"]][-1]
+    inbound(quick, reply(decision, "hint", sender=seats["red"]))
+    deliver(quick)
+    assert "does not allow hints" in body_text(smtp.inbox.to(seats["red"])[-1])

@@ -80,6 +80,7 @@ COMMAND_LINES = [
     "mute blue",
     "unmute blue",
     "report blue rude",
+    "hint",
 ]
 assert {line.split()[0] for line in COMMAND_LINES} >= set(COMMAND_WORDS)
 

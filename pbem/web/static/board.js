@@ -360,3 +360,29 @@ function keepTheTableSide(fresh) {
     go(new Request(window.location.href), window.location.href, false);
   });
 })();
+
+// A hint being worked out: its part (`section.hint-box[data-hint]`) is asked for again
+// every two seconds until the scheduler has worked it out (200), then shown in place and
+// said in the live region; a page that moved on meanwhile drops the old one with it.
+(function () {
+  "use strict";
+  var EVERY_MS = 2000;
+  function waiting() { return document.querySelector("section.hint-box[data-hint]"); }
+  function ask() {
+    var box = waiting();
+    if (!box || document.hidden) return;
+    fetch(box.getAttribute("data-hint"), { cache: "no-cache", credentials: "same-origin" })
+      .then(function (answer) { return answer.status === 200 ? answer.text() : null; })
+      .then(function (html) {
+        if (!html || waiting() !== box) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("section.hint-box");
+        if (!fresh) return;
+        box.replaceWith(document.adoptNode(fresh));
+        var live = document.querySelector("p.live");
+        var first = fresh.querySelector("ol.hint-moves li");
+        if (live && first) live.textContent = fresh.querySelector("h2").textContent + ": " + first.textContent;
+      })
+      .catch(function () { /* offline for a moment: the next ask tries again */ });
+  }
+  window.setInterval(ask, EVERY_MS);
+})();
