@@ -1,7 +1,8 @@
 """The house bots' ratings: each level is rated from its rated games against people, by the
 model that rates people, from the same result, in the same transaction, while the people are
 rated exactly as they are without bots' ratings; a seat a bot finished for a person and a
-game rated for nobody rate no bot. (A rebuild giving the same bots' ratings: `test_ratings`.)"""
+game rated for nobody rate no bot; the API and the standings' page show the levels apart
+from the people. (A rebuild giving the same bots' ratings: `test_ratings`.)"""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.server.test_ratings import (
     ratings_now,
     results_of,
 )
+from tests.web.helpers import page
 
 COLOURS = ["red", "blue", "green", "yellow"]
 
@@ -126,3 +128,63 @@ def test_games_not_rated_and_a_seat_a_bot_finished_rate_no_bot(app, api):
     found = results_of(app, finished)
     assert all(r.rated for r in found.values()) and sum(r.bot_finished for r in found.values()) == 1
     assert bot_ratings_now(app) == {}
+
+
+def test_the_api_and_the_page_show_the_bots_apart_from_the_people(app, api, client):
+    emails = people(api, 2)
+    colours = COLOURS[:3]
+    # Five games (the circle's most): enough for the people, and the bot, to stand.
+    for _ in range(5):
+        game_id = game_with_bots(api, emails, colours, {"green": "strong"})
+        rate(app, game_id, finished_state(colours, {"red": 50, "blue": 40, "green": 60}))
+    strong = bot_ratings_now(app)["strong"]
+    assert strong[2] == 5
+    standings = client.get("/api/ratings").get_json()
+    assert "house_bots" not in standings
+    assert [row["name"] for row in standings["players"]] == [e.split("@")[0] for e in emails]
+    answer = client.get("/api/ratings/house-bots")
+    assert answer.status_code == 200
+    listed = answer.get_json()["house_bots"]
+    assert [row["level"] for row in listed] == ["random", "greedy", "strong"]
+    assert listed[2]["rating"] == {
+        "mu": pytest.approx(strong[0]),
+        "sigma": pytest.approx(strong[1]),
+        "ordinal": pytest.approx(strong[0] - 3 * strong[1]),
+        "games": 5,
+        "provisional": False,
+    }
+    assert listed[0]["rating"]["games"] == 0 and listed[0]["rating"]["mu"] == 25.0
+
+    doc = page(client, "/ratings")
+    people_rows = doc.find("table", cls="standings").find_all("tr", data_player=True)
+    assert len(people_rows) == 2
+    assert doc.find("h2", id="house-bots").text == "House bots"
+    rows = {
+        row.get("data-level"): [cell.text for cell in row.find_all("td")]
+        for row in doc.find("table", cls="house-bots").find_all("tr", data_level=True)
+    }
+    assert rows["strong"] == [
+        "strong: searches what the others may hold and plays the best move",
+        f"{strong[0] - 3 * strong[1]:.1f}",
+        "5",
+    ]
+    assert rows["random"] == ["random moves (for a first game)", "not rated", "0"]
+    german = client.get("/ratings", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert 'data-level="strong"' in german
+
+
+def test_the_new_game_form_shows_a_rated_levels_rating(app, api, client):
+    from tests.web.test_new_game import sign_in_with_key
+
+    emails = people(api, 2)
+    colours = COLOURS[:3]
+    game_id = game_with_bots(api, emails, colours, {"green": "strong"})
+    rate(app, game_id, finished_state(colours, {"red": 50, "blue": 40, "green": 60}))
+    mu, sigma, _games = bot_ratings_now(app)["strong"]
+    sign_in_with_key(client, api.keys[emails[0]])
+    offered = {
+        option.get("value"): option.text
+        for option in page(client, "/games/new").find("select", name="bot_level").find_all("option")
+    }
+    assert offered["strong"].endswith(f"(rated {mu - 3 * sigma:.1f})")
+    assert offered["greedy"] == "greedy: looks one move ahead"
