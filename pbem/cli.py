@@ -590,7 +590,7 @@ def players_prove(email: str | None, dry_run: bool) -> None:
             proved = _prove_one(email, dry_run)
         if proved and not dry_run:
             done = rebuild()
-            print(f"Ratings: {_rebuilt(done.games, done.people, done.unproved)}")
+            print(f"Ratings: {_rebuilt(done.games, done.people, done.unproved, done.bots)}")
         database.session.commit()
 
 
@@ -623,7 +623,7 @@ def _prove_one(email: str, dry_run: bool) -> list[str]:
 
 @cli.group()
 def ratings() -> None:
-    """Players' ratings, kept from the finished games."""
+    """Players' and house bots' ratings, kept from the finished games."""
 
 
 @ratings.command("rebuild")
@@ -631,10 +631,11 @@ def ratings_rebuild() -> None:
     """Rate every finished game again, in the order they ended.
 
     Gives the numbers the games gave as they ended; rates the games that finished before
-    ratings were kept (after upgrading to a version that keeps them). Says how many people
-    it rated, and how many it skipped because they never proved their address (`pbem
-    players prove` proves those who played here). On PostgreSQL a game ending meanwhile
-    waits for it.
+    ratings were kept (after upgrading to a version that keeps them), and the house bot
+    levels' ratings from their games against people. Says how many people it rated, how
+    many it skipped because they never proved their address (`pbem players prove` proves
+    those who played here), and how many house bot levels it rated. On PostgreSQL a game
+    ending meanwhile waits for it.
 
     Settings: DATABASE_URL.
     """
@@ -645,11 +646,12 @@ def ratings_rebuild() -> None:
     with app.app_context():
         done = rebuild()
         database.session.commit()
-    print(f"Ratings: {_rebuilt(done.games, done.people, done.unproved)}")
+    print(f"Ratings: {_rebuilt(done.games, done.people, done.unproved, done.bots)}")
 
 
-def _rebuilt(games: int, people: int, unproved: int) -> str:
-    """What a rebuild did: the games, the people rated, those skipped as never proved."""
+def _rebuilt(games: int, people: int, unproved: int, bots: int) -> str:
+    """What a rebuild did: the games, the people rated, those skipped as never proved, the
+    house bot levels rated."""
     said = f"{games} finished game{'s' if games != 1 else ''}: "
     said += f"{people} {'person' if people == 1 else 'people'} rated"
     if unproved:
@@ -657,6 +659,8 @@ def _rebuilt(games: int, people: int, unproved: int) -> str:
             f", {unproved} skipped because they never proved their address "
             "(see `pbem players prove`)"
         )
+    if bots:
+        said += f"; {bots} house bot level{'s' if bots != 1 else ''} rated"
     return said + "."
 
 

@@ -28,6 +28,7 @@ from sqlalchemy import (
     union_all,
 )
 
+from engine.bots import LEVELS
 from pbem.errors import NotFound
 from pbem.languages import N_
 from pbem.store import reads, tables
@@ -591,6 +592,38 @@ def standings(players: int | None = None, page: int = 1, per_page: int = 50) -> 
         ],
         "more": len(rows) > per_page,
     }
+
+
+class HouseBotRating(TypedDict):
+    level: str  # engine.bots.LEVELS
+    rating: Rating
+
+
+#: Each house bot level's kept rating.
+_BOT_RATINGS = Prepared(
+    select(
+        tables.bot_ratings.c.level,
+        tables.bot_ratings.c.mu,
+        tables.bot_ratings.c.sigma,
+        tables.bot_ratings.c.games,
+    )
+)
+
+
+def house_bot_ratings() -> list[HouseBotRating]:
+    """Each house bot level's rating from its rated games against people (`bot_ratings`),
+    the weakest level first as `engine.bots.LEVELS` orders them; a level no game has rated
+    yet has the model's prior. Apart from the standings: a bot is never one of them."""
+    kept = {row.level: row for row in _BOT_RATINGS.all(reads.connection(), {})}
+    return [
+        {
+            "level": level,
+            "rating": rating_of(kept[level].mu, kept[level].sigma, kept[level].games)
+            if level in kept
+            else unrated(),
+        }
+        for level in LEVELS
+    ]
 
 
 class CardStat(TypedDict):

@@ -15,7 +15,7 @@ from engine.bots import LEVELS, SearchBot
 from engine.bots import Bot as HouseBot
 from pbem.timing.policy import DEFAULT_TIMING
 
-__all__ = ["DEFAULT_LEVEL", "HouseBot", "house_bot"]
+__all__ = ["DEFAULT_LEVEL", "HouseBot", "house_bot", "played_level"]
 
 #: The level that takes over a seat when the game names none.
 DEFAULT_LEVEL = DEFAULT_TIMING["takeover_bot"]
@@ -26,7 +26,13 @@ def house_bot(level: str | None, seed: int) -> HouseBot:
     know), made from `seed` (the game's seed and seq: the same position gives the same
     answer on every server); the strong one searches for `PBEM_BOT_SECONDS` a move (a few
     times that for a power or action card)."""
-    level = level if level in LEVELS else DEFAULT_LEVEL
+    level = played_level(level)
     if level == "strong":
         return SearchBot(seed, seconds=float(current_app.config["PBEM_BOT_SECONDS"]))
     return LEVELS[level](seed)
+
+
+def played_level(level: str | None) -> str:
+    """The level that plays when a game names `level`: itself, or the default for one this
+    server does not know (an imported game's, a later version's)."""
+    return level if level in LEVELS else DEFAULT_LEVEL

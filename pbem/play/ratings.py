@@ -2,8 +2,8 @@
 their rating moved on by openskill's Plackett-Luce model, in the game's ending transaction;
 and `rebuild`, which rates every finished game again, in the order they ended.
 
-Only people are rated, by their places among the people: house bots' seats are left out,
-as are the seats of anyone who never proved their address,
+People are rated by their places among the people: house bots' seats are left out of
+their update, as are the seats of anyone who never proved their address,
 and a person's seat a bot finished (after their timeouts, or handed to it) is rated as it
 finished, marked so. Places come from the final scores, a tie sharing a place, as the rules
 give the win (`engine.winners`); in the two-colour variant each person's score is the rule's
@@ -31,6 +31,18 @@ rated keeps their rating, before and after alike):
   what a few accounts can give one another, but does not end it (each set of them is a
   circle of its own), which the seat rule does for accounts that do not play.
 
+Each house bot level (`engine.bots.LEVELS`) has a rating of its own (`bot_ratings`), moved
+on by the games that rate people, in the same transaction, when a house bot held a seat in
+them: a seat whose holder is a house bot (`bot-N@bots.invalid`: a bot's seat when the game
+was made, or an open seat it started with), at the seat's level (the game's takeover bot's
+when it names none). A person's seat a bot finished is the person's, never a bot's; a game
+rated for nobody rates no bot. A bot's presence changes no person's rating: people are
+rated among themselves exactly as without bot ratings, and each level is rated apart, by
+the same model on the ranking of the rated people's sides and the bots' together, from the
+people's ratings before the game, of which only the bots' new figures are kept
+(`bots_moved_on`). So a level's rating says how it fares against rated people, on the
+people's scale.
+
 Each rule reads what stays as it was (the moves, the seats' holders and their addresses, the
 results kept before), so `rebuild`, rating the games again in the order they ended, gives
 the numbers rating each at its end gave.
@@ -41,6 +53,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from statistics import fmean
 from typing import Any
 
 from flask import current_app
@@ -52,11 +65,13 @@ from pbem.addresses import mailbox
 from pbem.extensions import db
 from pbem.game.ratings import HISTORY_POINTS, MODEL, PLAYER_COUNTS, ordinal
 from pbem.game.states import hints_allowed
+from pbem.play.house_bots import played_level
 from pbem.store import tables
 from pbem.store.models import (
     is_person,
 )
 from pbem.store.queries import insert_or_else
+from pbem.timing import policy
 
 #: Each move of a game, in order: its colour, who sent it (null for a bot's or a timeout's)
 #: and what it made happen.
@@ -75,6 +90,7 @@ _HOLDERS = (
         tables.seats.c.colour,
         tables.seats.c.player_id,
         tables.seats.c.bot,
+        tables.seats.c.bot_level,
         tables.players.c.email,
         is_person(tables.players.c.email).label("human"),
         (is_person(tables.players.c.email) & tables.players.c.email_proved_at.is_not(None)).label(
@@ -187,7 +203,8 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
     and move the ratings of those it counts for on, in the caller's transaction. A second
     call for the same game breaks the unique (game, player) pair: a game is rated once."""
     holders = connection.execute(_HOLDERS, {"game": game_id}).all()
-    found = results(sides(state), holders)
+    finished = sides(state)
+    found = results(finished, holders)
     if not found:
         return
     moves = connection.execute(_MOVES_IN_ORDER, {"game": game_id}).all()
@@ -225,12 +242,123 @@ def rate_game(connection: Connection, game_id: int, state: engine.State, ended: 
     if rated:
         moved = {r.player_id: after[r.player_id] for r in rated}
         _move_ratings_on(connection, before, moved, histories, players, ended)
+        _rate_house_bots(connection, game_id, finished, holders, (rated, before), ended)
     # Their records changed: what their pages kept drawn is stale from this commit on.
     connection.execute(
         update(tables.players)
         .where(tables.players.c.id.in_(sorted(r.player_id for r in found)))
         .values(record_seq=tables.players.c.record_seq + 1)
     )
+
+
+@dataclass(frozen=True)
+class BotResult:
+    """A house bot's finish in the game: a side its level held."""
+
+    level: str
+    side: int  # its index among the sides
+    rank: int  # 1: first; a tie shares the place
+
+
+def bot_results(finished: list[Side], holders: Sequence[Any], takeover: str) -> list[BotResult]:
+    """The house bots' results: each side all of whose seats a house bot holds, at the
+    seat's level (`takeover`, the game's takeover bot's, when it names none). A person's
+    seat a bot finished is held by the person: it is theirs, not a bot's."""
+    by_colour = {row.colour: row for row in holders}
+    out = []
+    for index, (side, place) in enumerate(zip(finished, places(finished), strict=True)):
+        seats = [by_colour[colour] for colour in side.colours]
+        if any(seat.human for seat in seats):
+            continue
+        out.append(BotResult(played_level(seats[0].bot_level or takeover), index, place))
+    return out
+
+
+def bots_moved_on(
+    bots: list[BotResult],
+    rated: list[Result],
+    before: dict[int, tuple[float, float]],
+    prior: dict[str, tuple[float, float]],
+) -> dict[str, tuple[float, float]]:
+    """Each level's (mu, sigma) after the game (`prior`: before it): the model's update on
+    the ranking of the rated people's sides (from their ratings `before`) and the bots'
+    together, each bot's side a team of one. Only the bots' figures are kept: the people's
+    come from `_moved_on`, among themselves. A level holding several sides moves to their
+    mean (the game counts once for it: its own seats beating one another say nothing)."""
+    people = sorted({r.side for r in rated})
+    members = [[r for r in rated if r.side == side] for side in people]
+    teams = [[MODEL.rating(*before[r.player_id]) for r in team] for team in members]
+    teams += [[MODEL.rating(*prior[bot.level])] for bot in bots]
+    ranks = [float(team[0].rank) for team in members] + [float(bot.rank) for bot in bots]
+    new = MODEL.rate(teams, ranks=ranks)[len(members) :]
+    seats: dict[str, list[tuple[float, float]]] = {}
+    for bot, [rating] in zip(bots, new, strict=True):
+        seats.setdefault(bot.level, []).append((float(rating.mu), float(rating.sigma)))
+    return {
+        level: (fmean(mu for mu, _ in moved), fmean(sigma for _, sigma in moved))
+        for level, moved in seats.items()
+    }
+
+
+def _rate_house_bots(
+    connection: Connection,
+    game_id: int,
+    finished: list[Side],
+    holders: Sequence[Any],
+    people: tuple[list[Result], dict[int, tuple[float, float]]],
+    ended: datetime,
+) -> None:
+    """Move on the rating of each house bot level that held a side in the game, against
+    the rated people (`people`: their results, and their ratings before it)."""
+    if all(row.human for row in holders):
+        return
+    timing = connection.execute(
+        select(tables.games.c.timing).where(tables.games.c.id == game_id)
+    ).scalar()
+    bots = bot_results(finished, holders, policy.timing_of(timing)["takeover_bot"])
+    if not bots:
+        return  # no side is wholly a bot's
+    prior = _locked_bot_ratings(connection, sorted({bot.level for bot in bots}), ended)
+    after = bots_moved_on(bots, *people, prior)
+    connection.execute(
+        update(tables.bot_ratings)
+        .where(tables.bot_ratings.c.level == bindparam("played"))
+        .values(
+            mu=bindparam("mu"),
+            sigma=bindparam("sigma"),
+            games=tables.bot_ratings.c.games + 1,
+            updated_at=ended,
+        ),
+        [
+            {"played": level, "mu": mu, "sigma": sigma}
+            for level, (mu, sigma) in sorted(after.items())
+        ],
+    )
+
+
+def _locked_bot_ratings(
+    connection: Connection, levels: list[str], moment: datetime
+) -> dict[str, tuple[float, float]]:
+    """Each level's (mu, sigma) now, its row made at the model's prior if missing and locked
+    (PostgreSQL) until the transaction ends: every game with a bot of the level ending meanwhile
+    waits, as for a person in common. Locked after the people's rows, in the levels' order, as
+    every game locks them: no two wait on each other."""
+    connection.execute(
+        insert_or_else(connection, tables.bot_ratings).on_conflict_do_nothing(
+            index_elements=[tables.bot_ratings.c.level]
+        ),
+        [
+            {"level": level, "mu": MODEL.mu, "sigma": MODEL.sigma, "games": 0, "updated_at": moment}
+            for level in levels
+        ],
+    )
+    rows = connection.execute(
+        select(tables.bot_ratings.c.level, tables.bot_ratings.c.mu, tables.bot_ratings.c.sigma)
+        .where(tables.bot_ratings.c.level.in_(levels))
+        .order_by(tables.bot_ratings.c.level)
+        .with_for_update()
+    )
+    return {row.level: (row.mu, row.sigma) for row in rows}
 
 
 def _hinted(connection: Connection, game_id: int) -> bool:
@@ -431,11 +559,13 @@ _FINISHED_IN_ORDER = (
 @dataclass(frozen=True)
 class Rebuilt:
     """What `rebuild` did: the finished games rated again, the people left with a rating,
-    and the people seated in finished games who never proved their address (not rated)."""
+    the people seated in finished games who never proved their address (not rated), and
+    the house bot levels left with a rating."""
 
     games: int
     people: int
     unproved: int
+    bots: int = 0
 
 
 #: The people seated in finished games who never proved their address.
@@ -455,16 +585,18 @@ _UNPROVED_IN_FINISHED = (
 
 
 def rebuild() -> Rebuilt:
-    """Forget every rating and rate every finished game again, in the order they ended
-    (their last moves' moments), from their final states: the numbers rating each game as it
-    ended gave. The caller commits.
+    """Forget every rating, people's and house bots', and rate every finished game again, in
+    the order they ended (their last moves' moments), from their final states: the numbers
+    rating each game as it ended gave. The caller commits.
 
     On PostgreSQL the ratings tables are locked meanwhile: a game ending during the rebuild
     waits for it, then is rated on top of it."""
     connection = db.session.connection()
     if connection.dialect.name == "postgresql":
         connection.execute(
-            text("LOCK TABLE player_ratings, game_ratings, card_plays IN EXCLUSIVE MODE")
+            text(
+                "LOCK TABLE player_ratings, game_ratings, card_plays, bot_ratings IN EXCLUSIVE MODE"
+            )
         )
     # Every record is written anew: none drawn before holds (the games rated again raise
     # their people's numbers too, but a person may have no result left).
@@ -472,6 +604,7 @@ def rebuild() -> Rebuilt:
     connection.execute(delete(tables.card_plays))
     connection.execute(delete(tables.game_ratings))
     connection.execute(delete(tables.player_ratings))
+    connection.execute(delete(tables.bot_ratings))
     ended = connection.execute(_FINISHED_IN_ORDER).all()
     for game_id, moment in ended:
         stored = connection.execute(
@@ -483,6 +616,10 @@ def rebuild() -> Rebuilt:
         .select_from(tables.player_ratings)
         .where(tables.player_ratings.c.games > 0)
     )
+    bots = connection.execute(select(func.count()).select_from(tables.bot_ratings))
     return Rebuilt(
-        len(ended), people.scalar_one(), connection.execute(_UNPROVED_IN_FINISHED).scalar_one()
+        len(ended),
+        people.scalar_one(),
+        connection.execute(_UNPROVED_IN_FINISHED).scalar_one(),
+        bots.scalar_one(),
     )

@@ -675,6 +675,21 @@ class GameRating(Model):
     rated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
+class BotRating(Model):
+    """A house bot level's rating (`engine.bots.LEVELS`: one row a level, openskill's
+    Plackett-Luce as people's), moved on by each rated game a bot of that level held a seat
+    in from its start, against the people rated in it (`pbem.play.ratings`). `games` counts
+    those games, once each however many of its seats the level held."""
+
+    __tablename__ = "bot_ratings"
+
+    level: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
 class CardPlay(Model):
     """How often a person chose one action card (in their finished games, the cards they
     chose themselves) and the points they scored in the rounds they chose it: a summary kept

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pbem.store.models import (
     Absence,
     Block,
+    BotRating,
     CardPlay,
     Deadline,
     Decision,
@@ -43,6 +44,7 @@ from pbem.store.models import (
 
 absences = Absence.__table__
 blocks = Block.__table__
+bot_ratings = BotRating.__table__
 card_plays = CardPlay.__table__
 deadlines = Deadline.__table__
 decisions = Decision.__table__

@@ -15,8 +15,8 @@ from engine.bots import LEVELS
 from engine.data import COLOURS
 from pbem.addresses import kept_address
 from pbem.errors import Invalid, TooMany
-from pbem.game import players
-from pbem.languages import LANGUAGES, N_, _
+from pbem.game import players, ratings
+from pbem.languages import LANGUAGES, N_, _, number_text
 from pbem.play import lifecycle, unit
 from pbem.play.asked import JoinMinimums, SeatAsked
 from pbem.timing.bank import DEFAULT_CLOCK, MOST_HOURS
@@ -172,6 +172,23 @@ RELIABILITY_CHOICES = (50, 70, 80, 90)
 RATING_CHOICES = (0, 5, 10, 15, 20)
 
 
+def _levels() -> dict[str, str]:
+    """Each house bot level as the form offers it: its words, and its rating from its rated
+    games against people once it has one (`/ratings` shows them all)."""
+    rated = {bot["level"]: bot["rating"] for bot in ratings.house_bot_ratings()}
+    offered = {}
+    for level, words in BOT_LEVEL_WORDS.items():
+        if level not in LEVELS:
+            continue
+        rating = rated.get(level)
+        offered[level] = (
+            _("%(level)s (rated %(rating)s)", level=_(words), rating=number_text(rating["ordinal"]))
+            if rating and rating["games"]
+            else _(words)
+        )
+    return offered
+
+
 def _clock(form: MultiDict[str, str]) -> dict[str, int]:
     """The time bank the form asks for, in the hours `timing.clock` keeps; Invalid says
     what to mend, as the API's refusal does."""
@@ -222,7 +239,7 @@ def _form(form: MultiDict[str, str], error: str | None) -> str:
         others=range(1, OTHER_SEATS + 1),
         languages=LANGUAGES,
         reliabilities=RELIABILITY_CHOICES,
-        levels={level: _(words) for level, words in BOT_LEVEL_WORDS.items() if level in LEVELS},
+        levels=_levels(),
         default_level=DEFAULT_TIMING["takeover_bot"],
         ratings=RATING_CHOICES,
     )

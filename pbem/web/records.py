@@ -34,6 +34,7 @@ from pbem.play import apart, records
 from pbem.web.beside import beside, signed
 from pbem.web.frame import framed
 from pbem.web.links import SITES_KEPT, id_links, link
+from pbem.web.new_game import BOT_LEVEL_WORDS
 from pbem.web.routes import bp, current_player
 from pbem.words import card_title, colour_name, status_word
 
@@ -346,6 +347,7 @@ def _standings(players: str, page: int) -> str:
     return render_template(
         "web/ratings.html",
         rows=rows,
+        bots=house_bot_rows(),
         players=players,
         filters=[
             (value, url_for("web.ratings_page", players=value or None))
@@ -356,6 +358,27 @@ def _standings(players: str, page: int) -> str:
         if found["more"]
         else None,
     )
+
+
+class HouseBotRow(NamedTuple):
+    level: str
+    name: str  # as the new-game form names the level
+    rating_text: str
+    games: int
+
+
+def house_bot_rows() -> list[HouseBotRow]:
+    """The house bot levels' ratings as the standings' page shows them, under the people's
+    and apart from them: a level's name as people choose it when they make a game."""
+    return [
+        HouseBotRow(
+            bot["level"],
+            _(BOT_LEVEL_WORDS[bot["level"]]) if bot["level"] in BOT_LEVEL_WORDS else bot["level"],
+            number_text(bot["rating"]["ordinal"]),
+            bot["rating"]["games"],
+        )
+        for bot in ratings.house_bot_ratings()
+    ]
 
 
 def _framed(title: str, body: str, aside: Callable[[str | None], str] | None = None) -> str:

@@ -38,6 +38,7 @@ TABLES_CHILD_FIRST = [
     "card_plays",
     "decisions",
     "game_ratings",
+    "bot_ratings",
     "player_ratings",
     "heartbeats",
     "inbound_mails",

@@ -22,7 +22,7 @@ from pbem.clock import now
 from pbem.extensions import db
 from pbem.mailin import process_inbound
 from pbem.notify import addresses
-from pbem.store.models import Player, PlayerRating
+from pbem.store.models import BotRating, Player, PlayerRating
 from tests.server.conftest import unmigrated_database
 from tests.server.mailin_helpers import fresh_mail
 from tests.server.test_ratings import new_game_of, people, play_out
@@ -157,7 +157,7 @@ def test_an_upgrade_from_before_proved_addresses_keeps_people_rated(tmp_path, mo
             "  cid@old.example",
             "  dan@old.example",
             "Ratings: 2 finished games: 4 people rated, 1 skipped because they never proved "
-            "their address (see `pbem players prove`).",
+            "their address (see `pbem players prove`); 1 house bot level rated.",
         ]
         with app.app_context():
             rated = {
@@ -168,9 +168,14 @@ def test_an_upgrade_from_before_proved_addresses_keeps_people_rated(tmp_path, mo
                 row.email: row.email_proved_at is not None
                 for row in db.session.execute(sa.select(Player)).scalars()
             }
+            # The old release's bot seat names no level: the default takeover bot's.
+            bots = {
+                row.level: row.games for row in db.session.execute(sa.select(BotRating)).scalars()
+            }
             db.session.remove()
             db.engine.dispose()
         assert rated == {1: 2, 2: 1, 3: 1, 4: 1}
+        assert bots == {"strong": 1}
         assert proved == {
             "ann@old.example": True,
             "bea@old.example": True,

@@ -27,7 +27,7 @@ from pbem.game.states import current_state
 from pbem.play import ratings
 from pbem.play.due import abandon_idle_games
 from pbem.play.transfer import export_json, import_game, parse_document
-from pbem.store.models import Game, GameRating, Player, PlayerRating
+from pbem.store.models import BotRating, Game, GameRating, Player, PlayerRating
 from tests.server.test_concurrency import race
 
 #: openskill's own model, made here apart from the server's.
@@ -453,17 +453,27 @@ def test_a_rebuild_gives_the_same_numbers(app, api, database_url, monkeypatch, c
         play_out(app, game_id, seed=seed, left=("blue",) if game_id == games[5] else ())
     kept = ratings_now(app)
     results = {g: _comparable(results_of(app, g)) for g in games}
+    bots = bot_ratings_now(app)
     assert len(kept) == 5 and all(results.values())
+    # The house bot (the tests' takeover bot, greedy) of the fourth game, a rated one.
+    assert list(bots) == ["greedy"] and bots["greedy"][3] == 1
     rated = [sorted(r[-2] for r in results[g].values()) for g in games]
     assert rated[4:] == [[False] * 3, [False, True, True], [False] * 3]
     monkeypatch.setenv("DATABASE_URL", database_url)
     main(["ratings", "rebuild"])
     assert capsys.readouterr().out == (
         "Ratings: 7 finished games: 5 people rated, 1 skipped because they never proved "
-        "their address (see `pbem players prove`).\n"
+        "their address (see `pbem players prove`); 1 house bot level rated.\n"
     )
     assert ratings_now(app) == kept
+    assert bot_ratings_now(app) == bots
     assert {g: _comparable(results_of(app, g)) for g in games} == results
+
+
+def bot_ratings_now(app) -> dict[str, tuple]:
+    with app.app_context():
+        rows = db.session.execute(sa.select(BotRating).order_by(BotRating.level)).scalars()
+        return {r.level: (r.mu, r.sigma, r.updated_at, r.games) for r in rows}
 
 
 def _comparable(rows: dict[int, GameRating]) -> dict[int, tuple]:

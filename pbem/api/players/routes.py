@@ -14,6 +14,7 @@ from pbem.api.players.schemas import (
     BlockedSchema,
     BlocksSchema,
     CalendarSchema,
+    HouseBotsSchema,
     KeyResetSchema,
     PageQuerySchema,
     PlayerCreateSchema,
@@ -262,6 +263,15 @@ def standings(query: dict[str, Any]) -> Response:
         ),
     )
     return Response(f"{body}\n", mimetype="application/json")
+
+
+@standings_blp.route("/house-bots", methods=["GET"])
+@standings_blp.response(200, HouseBotsSchema)
+def house_bots() -> dict[str, list[ratings.HouseBotRating]]:
+    """Each house bot level's rating, from its rated games against people: apart from the
+    standings, which list people alone. People are rated as if no bot had been there; a
+    seat a bot finished for a person is the person's."""
+    return {"house_bots": ratings.house_bot_ratings()}
 
 
 @blp.route("/me/blocks", methods=["GET"])

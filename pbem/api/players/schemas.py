@@ -1,5 +1,6 @@
 import marshmallow as ma
 
+from engine.bots import LEVELS
 from pbem.api.fields import Address, Flag, OutgoingUrl, Text
 from pbem.game.ratings import LAST_PAGE
 from pbem.languages import LANGUAGES
@@ -285,6 +286,30 @@ class StandingsSchema(ma.Schema):
         metadata={"description": "The best rating (ordinal) first"},
     )
     more = ma.fields.Boolean(required=True, metadata={"description": "More are on the next page"})
+
+
+class HouseBotSchema(ma.Schema):
+    level = ma.fields.String(
+        required=True,
+        validate=ma.validate.OneOf(list(LEVELS)),
+        metadata={"description": "The house bot's level, as a game's seat names it"},
+    )
+    rating = ma.fields.Nested(
+        RatingSchema,
+        required=True,
+        metadata={
+            "description": "From its rated games against people (the model's prior before "
+            "the first): `games` counts them"
+        },
+    )
+
+
+class HouseBotsSchema(ma.Schema):
+    house_bots = ma.fields.List(
+        ma.fields.Nested(HouseBotSchema),
+        required=True,
+        metadata={"description": "Every level, the weakest first"},
+    )
 
 
 class BlockedSchema(ma.Schema):
