@@ -179,7 +179,13 @@ def serve(host: str, port: int, threads: int) -> None:
 @click.option(
     "--verbose", is_flag=True, help="Log requests and migrations here too, not only to the log."
 )
-def demo(host: str, port: int, threads: int, name: str | None, verbose: bool) -> None:
+@click.option(
+    "--learn",
+    is_flag=True,
+    help="A game that teaches: each new kind of decision explained the first time it comes, "
+    "the first scoring walked through, hints on (a short game of 6 rounds).",
+)
+def demo(host: str, port: int, threads: int, name: str | None, verbose: bool, learn: bool) -> None:
     """Play against two bots on the embedded defaults, then serve.
 
     Makes the database, a player for you and a game against two bots, prints the board
@@ -221,7 +227,7 @@ def demo(host: str, port: int, threads: int, name: str | None, verbose: bool) ->
         # Asked only of a person at a terminal: a script or a test never waits for an answer.
         name = click.prompt("Your name in the game", default=DEFAULT_NAME).strip() or None
     try:
-        demo = start_demo(app, base_url, name)
+        demo = start_demo(app, base_url, name, learn)
     except ServiceError as error:  # a name of more than 100 characters
         refuse("demo", error)
     demo.log_file = log

@@ -34,7 +34,7 @@ from pbem.logs import JsonFormatter, TextFormatter, log_to
 from pbem.notify.sender import deliver_due, latest_mail, mail_files, written_since
 from pbem.play.accounts import rename
 from pbem.play.asked import SeatAsked
-from pbem.play.lifecycle import create_game
+from pbem.play.lifecycle import create_game, create_learning_game
 from pbem.schedule.sweep import sweep
 from pbem.store.models import Player
 from pbem.web.signin import seat_link
@@ -50,6 +50,7 @@ BOT_COLOURS = ("blue", "green")
 #: greet you ("Isabel, you play red"), and Castile's queen's.
 DEFAULT_NAME = "Isabel"
 TITLE = "Demo: you against two bots"
+LEARN_TITLE = "Learning El Grande: you against two bots"
 
 #: The demo's log, in the instance folder: a 5 MB file and one before it, so that a demo left
 #: running for weeks keeps 10 MB at most.
@@ -78,6 +79,7 @@ class Demo:
     latest_mail: Path
     log_file: Path | None = None
     mails: list[Path] = field(default_factory=list)
+    learn: bool = False
 
     def __str__(self) -> str:
         pbem = pbem_command()
@@ -86,6 +88,11 @@ class Demo:
             f"El Grande demo: game {self.game_id}, {self.name} ({self.colour}) against "
             f"{len(BOT_COLOURS)} bots on {self.base_url}.",
             "The bots answer within seconds; a line here says each new mail to you.",
+            *(
+                ["This game teaches: each new kind of decision is explained the first time."]
+                if self.learn
+                else []
+            ),
             "",
             "  On the board: the link below signs you in.",
             f"  By mail: answer your newest mail (always {latest}) as a mail client",
@@ -101,8 +108,8 @@ class Demo:
                 f"`{pbem} demo --verbose` shows it here too."
             )
         lines += [
-            f"  Ctrl-C stops it; `{pbem} demo` makes another game, `{pbem} serve` serves "
-            "without one.",
+            f"  Ctrl-C stops it; `{pbem} demo` makes another game (`--learn`: one that "
+            f"teaches), `{pbem} serve` serves without one.",
             "",
             f"  Board (this link signs you in):  {self.board_link}",
             f"  API key:  {self.api_key}",
@@ -190,10 +197,10 @@ def _you() -> Player | None:
     ).scalar_one_or_none()
 
 
-def start_demo(app: Flask, base_url: str, name: str | None = None) -> Demo:
+def start_demo(app: Flask, base_url: str, name: str | None = None, learn: bool = False) -> Demo:
     """Your player (its key kept in the instance folder, so that a second demo prints the
     same one; `name` renames it, else an earlier demo's name stays), a new game against
-    bots, and its first mails."""
+    bots (`learn`: a game that teaches, `create_learning_game`), and its first mails."""
     before = mail_files(app)
     with app.app_context():
         you = _you()
@@ -209,7 +216,10 @@ def start_demo(app: Flask, base_url: str, name: str | None = None) -> Demo:
         # Greedy bots: they answer at once, where the strong one searches for seconds.
         seats += [{"colour": c, "bot": True, "level": "greedy"} for c in BOT_COLOURS]
         # The operator's own game, which invites no one: not counted against the day's cap.
-        game = create_game(you, TITLE, seats, options={}, capped=False)
+        if learn:
+            game = create_learning_game(you, LEARN_TITLE, capped=False)
+        else:
+            game = create_game(you, TITLE, seats, options={}, capped=False)
         db.session.commit()
         game_id, named = game.id, you.name
         sweep()  # the bots' first answers, if the game opens with theirs
@@ -224,6 +234,7 @@ def start_demo(app: Flask, base_url: str, name: str | None = None) -> Demo:
         base_url,
         latest_mail(app),
         mails=written_since(app, before),
+        learn=learn,
     )
 
 

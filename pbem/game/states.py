@@ -17,8 +17,10 @@ from pbem.store.models import Game
 from pbem.store.queries import SnapshotRow
 
 #: A game's options that are the server's, not the rules': `hints` (its players may ask the
-#: strong bot for a hint; such a game is never rated). The engine is never given them.
-SERVER_OPTIONS = frozenset({"hints"})
+#: strong bot for a hint; such a game is never rated) and `learn` (a game that teaches: each
+#: new kind of decision explained the first time, `pbem.words.lessons`). The engine is never
+#: given them.
+SERVER_OPTIONS = frozenset({"hints", "learn"})
 
 
 def rules_options(options: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -29,6 +31,10 @@ def rules_options(options: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def hints_allowed(options: dict[str, Any] | None) -> bool:
     return bool((options or {}).get("hints"))
+
+
+def teaches(options: dict[str, Any] | None) -> bool:
+    return bool((options or {}).get("learn"))
 
 
 def new_state(game: Any) -> engine.State:

@@ -33,6 +33,7 @@ from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
 from pbem.words import ASKS, advice, moves, place_name, term
 from pbem.words.board import board_table
+from pbem.words.lessons import Lesson
 from pbem.words.moves import move_lines, moves_text, notation_line
 
 P = ParamSpec("P")
@@ -344,12 +345,14 @@ def decision_mail(
     since: Sequence[engine.LogEntry] = (),
     names: Mapping[str, str] | None = None,
     bank: int | None = None,
+    lessons: Sequence[Lesson] = (),
 ) -> EmailMessage:
     """Tell a seat a decision is theirs: what happened since their last move (`since`, the
     log entries after it, shown as they may see them; `names`: each colour's player), what
     is asked and all it needs (the action cards, where caballeros may go, a worked example
     of a whole answer), the board, their hand, their legal moves (and remind them of it,
-    before its deadline). `bank`: a time-bank game's seat's bank, in seconds."""
+    before its deadline). `bank`: a time-bank game's seat's bank, in seconds. `lessons`: a
+    game that teaches, what this decision teaches (`pbem.words.lessons`)."""
     colour = recipient.colour
     assert colour is not None
     view = engine.view(state, colour)
@@ -389,6 +392,7 @@ def decision_mail(
         ],
         "example": words.worked_example(state, colour),
         "orders": words.orders_hint(decision["kind"]),
+        "lessons": lessons,
     }
     subject = asks.rstrip(".")
     return message(

@@ -20,6 +20,7 @@ import engine
 from pbem import words
 from pbem.extensions import db
 from pbem.game import advice, history
+from pbem.game.lessons import seat_lessons
 from pbem.game.states import state_at
 from pbem.languages import in_language, language_of
 from pbem.notify import compose, outbox, push
@@ -91,6 +92,7 @@ def decision(
 ) -> EmailMessage:
     """A seat's decision, as the state at its seq asks it (`compose.decision_mail`)."""
     seq = payload["seq"]
+    names = outbox.seat_names(game)
     return compose.decision_mail(
         to,
         game_id=game.id,
@@ -102,7 +104,10 @@ def decision(
         bank=_bank(game, payload["colour"]),
         reminder=reminder,
         since=history.since_last_move(db.session.connection(), game.id, payload["colour"], seq),
-        names=outbox.seat_names(game),
+        names=names,
+        lessons=seat_lessons(
+            game.id, game.options, payload["colour"], seq, payload["decision"]["kind"], names
+        ),
     )
 
 

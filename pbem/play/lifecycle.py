@@ -282,6 +282,19 @@ def create_game(
     return game
 
 
+#: A game that teaches (the home page's "Learn to play", `pbem demo --learn`): the short game
+#: against two greedy house bots (they answer at once), with hints, never rated.
+LEARN_OPTIONS = {"rounds": 6, "learn": True, "hints": True}
+LEARNER_COLOUR, LEARN_BOT_COLOURS = "red", ("blue", "green")
+
+
+def create_learning_game(learner: Player, title: str, capped: bool = True) -> Game:
+    """A game that teaches `learner`, begun at once: they play red, two greedy bots the rest."""
+    seats: list[SeatAsked] = [{"email": learner.email, "colour": LEARNER_COLOUR}]
+    seats += [{"colour": c, "bot": True, "level": "greedy"} for c in LEARN_BOT_COLOURS]
+    return create_game(learner, title, seats, options=dict(LEARN_OPTIONS), capped=capped)
+
+
 def _new_seats(
     players: dict[str, Player],
     emails: list[str],

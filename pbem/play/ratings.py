@@ -64,7 +64,7 @@ import engine
 from pbem.addresses import mailbox
 from pbem.extensions import db
 from pbem.game.ratings import HISTORY_POINTS, MODEL, PLAYER_COUNTS, ordinal
-from pbem.game.states import hints_allowed
+from pbem.game.states import hints_allowed, teaches
 from pbem.play.house_bots import played_level
 from pbem.store import tables
 from pbem.store.models import (
@@ -362,11 +362,12 @@ def _locked_bot_ratings(
 
 
 def _hinted(connection: Connection, game_id: int) -> bool:
-    """Whether the game let its players ask for hints: then it is rated for nobody."""
+    """Whether the game let its players ask for hints, or taught them (`learn`): then it is
+    rated for nobody."""
     options = connection.execute(
         select(tables.games.c.options).where(tables.games.c.id == game_id)
     ).scalar()
-    return hints_allowed(options)
+    return hints_allowed(options) or teaches(options)
 
 
 def _moved_on(

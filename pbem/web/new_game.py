@@ -243,3 +243,22 @@ def _form(form: MultiDict[str, str], error: str | None) -> str:
         default_level=DEFAULT_TIMING["takeover_bot"],
         ratings=RATING_CHOICES,
     )
+
+
+@bp.route("/learn", methods=["GET", "POST"])
+def learn() -> ResponseReturnValue:
+    """Learn to play: what a game that teaches is (GET), and the game itself (POST), made at
+    once against two house bots and opened on its board."""
+    signed = current_player()
+    if signed is None:
+        return redirect(url_for("web.sign_in", next="/learn"), code=303)
+    if request.method == "GET":
+        return render_template("web/learn.html")
+    try:
+        game = lifecycle.create_learning_game(players.player(signed.id), _("Learning El Grande"))
+    except (Invalid, TooMany) as error:
+        unit.rollback()
+        wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
+        return render_template("web/learn.html", error=error.detail), error.status, wait
+    unit.commit()
+    return redirect(url_for("web.game", game_id=game.id), code=303)

@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 import engine
 from pbem import words
 from pbem.errors import Forbidden, Invalid, NotFound, ServiceError, TooMany
-from pbem.game import advice, players
+from pbem.game import advice, lessons, players
 from pbem.game.games import get_game, seq_and_status
 from pbem.game.players import hash_api_key, player_by_key_hash
 from pbem.game.seating import Actor
@@ -133,10 +133,14 @@ def _board(
 
 def _advice_shown(page: pages.BoardPage) -> dict[str, Any]:
     """The hint for the seat whose decision the page offers (in a game that allows them),
-    and a finished game's review: read per request, never kept with the page's parts."""
-    shown: dict[str, Any] = {"hint": None, "review": None}
+    the lessons its decision teaches (in a game that teaches), and a finished game's
+    review: read per request, never kept with the page's parts."""
+    shown: dict[str, Any] = {"hint": None, "review": None, "lessons": []}
     if page.orders_seat is not None and (page.moves is not None or page.plan is not None):
         shown["hint"] = advice.hint_panel(page.game_id, page.seed, page.orders_seat, page.shown)
+        shown["lessons"] = lessons.lesson_panel(
+            page.game_id, page.orders_seat, page.shown, dict(page.holders)
+        )
     if page.status == "finished":
         review = advice.review_panel(page.game_id)
         names = dict(page.holders)

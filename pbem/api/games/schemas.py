@@ -80,6 +80,13 @@ class GameOptionsSchema(ma.Schema):
             "(`GET /api/games/{id}/hint`); a game with hints is never rated"
         }
     )
+    learn = ma.fields.Boolean(
+        metadata={
+            "description": "A game that teaches: each new kind of decision is explained the "
+            "first time a seat meets it, on the page and in the decision mail, and the first "
+            "scoring is walked through; never rated"
+        }
+    )
 
 
 class JoinMinimumsSchema(ma.Schema):
