@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 
 import engine
 from pbem.languages import N_, _, ngettext
+from pbem.words.names import who
 from pbem.words.story import scoring_lines
 
 
@@ -259,14 +260,28 @@ def lessons(
 def _scoring_walk(
     log: Sequence[engine.LogEntry], colour: str, names: Mapping[str, str]
 ) -> list[str]:
-    """The first general scoring's points, place by place, and what the seat made of it in
-    all. Score events are public: every seat sees them all."""
+    """The first general scoring as the seat made it: the places it scored in, each as the
+    place's whole breakdown, and what it gave the seat and each other seat in all (the
+    story beside it lists every place). Score events are public: every seat sees them all."""
     scoring = _first_scoring(log)
     if scoring is None:
         return []
     scores = [event for event in scoring[1] if event["type"] == "score"]
-    mine = sum(event["points"] for event in scores if event["player"] == colour)
-    total = ngettext(
-        "In all, it gave you %(num)d point.", "In all, it gave you %(num)d points.", mine
+    places = {event["place"] for event in scores if event["player"] == colour}
+    totals: dict[str, int] = {}
+    for event in scores:
+        totals[event["player"]] = totals.get(event["player"], 0) + event["points"]
+    others = ", ".join(
+        _("%(who)s %(points)s", who=who(other, names, colour), points=points)
+        for other, points in sorted(totals.items(), key=lambda item: -item[1])
+        if other != colour
     )
-    return [*scoring_lines(scores, names, colour), total]
+    mine = totals.get(colour, 0)
+    total = ngettext(
+        "In all, it gave you %(num)d point; the others: %(others)s.",
+        "In all, it gave you %(num)d points; the others: %(others)s.",
+        mine,
+        others=others or "-",
+    )
+    where = [event for event in scores if event["place"] in places]
+    return [*scoring_lines(where, names, colour), total]
