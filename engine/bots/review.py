@@ -59,11 +59,13 @@ def review(
     playouts: int = 12,
     seconds: float | None = None,
     most: int = 3,
+    search_seed: int = 0,
 ) -> Review:
     """Review `seats` (colours) in the game of `colours`, `seed` and `options` whose moves
     were `log` ((colour, move) in order): at most `most` flagged decisions a seat, in at
     most `seconds` of this thread's CPU (None: no limit). Deterministic for its arguments
-    when the budget does not run out."""
+    when the budget does not run out; another `search_seed` deals the search other worlds
+    (what a review's stability is measured with)."""
     start = time.thread_time()
     state = engine.new_game(list(colours), seed=seed, options=options)
     flagged: dict[str, list[Flagged]] = {c: [] for c in seats}
@@ -75,7 +77,7 @@ def review(
             decisions[colour] += 1
             if seconds is None or time.thread_time() - start < seconds:
                 reviewed[colour] += 1
-                found = _appraised(state, seq, colour, move, playouts)
+                found = _appraised(state, seq, colour, move, playouts, search_seed)
                 if found is not None:
                     flagged[colour].append(found)
         state, _ = engine.apply(state, colour, move)
@@ -90,18 +92,19 @@ def review(
     }
 
 
-def bot_seed(seq: int, colour: str) -> int:
+def bot_seed(seq: int, colour: str, search_seed: int = 0) -> int:
     """The search's seed for a decision: from its place in the game only, never from the
     game's own seed (a secret until the game ends)."""
-    return seq * 31 + sum(ord(c) for c in colour)
+    return seq * 31 + sum(ord(c) for c in colour) + search_seed * 1_000_003
 
 
 def _appraised(
-    state: engine.State, seq: int, colour: str, move: Move, playouts: int
+    state: engine.State, seq: int, colour: str, move: Move, playouts: int, search_seed: int
 ) -> Flagged | None:
     """The decision at `seq` flagged if the search found a move better than `move` by at
     least `LEAST_AT_STAKE`, else None."""
-    found = SearchBot(bot_seed(seq, colour), playouts=playouts).appraise(state, colour, also=move)
+    bot = SearchBot(bot_seed(seq, colour, search_seed), playouts=playouts)
+    found = bot.appraise(state, colour, also=move)
     best = found[0]
     played = next(a for a in found if a["move"] == move)
     at_stake = best["value"] - played["value"]

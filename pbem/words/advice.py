@@ -79,8 +79,8 @@ def review_lines(flagged: Sequence[Mapping[str, Any]]) -> list[ReviewLine]:
         {
             "seq": f["seq"],
             "text": _(
-                "Round %(round)s, %(decision)s: you chose %(played)s; %(better)s was worth "
-                "%(points)s points more, by the search's figures.",
+                "Round %(round)s, %(decision)s. Played: %(played)s. Better: %(better)s, "
+                "worth %(points)s points more by the search's figures.",
                 round=f["round_number"],
                 decision=_decision(f["played"]["type"]),
                 played=describe_move(f["played"]),

@@ -1,7 +1,8 @@
 """axe-core (from the npm registry) on the pages people use, in Chromium against a real
 server: the home page signed out and in, signing in, the rules, a game page signed out and
 as a seat with moves to make (the map's places are then buttons), an intrigue under way,
-a turn being planned, and a finished game. No
+a turn being planned, a game that teaches (its lesson and the Hint button), Learn to play,
+and a finished game. No
 serious or critical violation may be found."""
 
 from __future__ import annotations
@@ -87,6 +88,11 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
     turn = to_a_turn(api, turn_id, turn_keys)
     legal = api.get(f"/api/games/{turn_id}/legal-moves", turn_keys[turn]).get_json()
     plan = urlencode({"seq": legal["seq"], "move": json.dumps(legal["moves"][0])})
+    # A game that teaches: its first decision's lesson and the Hint button beside the moves.
+    learn_id, _learn_keys = api.new_game(
+        ["red", "blue", "green"], options={"rounds": 6, "learn": True, "hints": True}
+    )
+    learner = api.get(f"/api/games/{learn_id}").get_json()["pending"][0]["player"]
     pages = {
         "home": f"{live}/",
         "sign-in": f"{live}/sign-in",
@@ -111,6 +117,8 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
         "the tournaments": f"{live}/tournaments",
         "a new tournament": f"{live}/tournaments/new",
         "a tournament under way": f"{live}/tournaments/{_tournament(api)}",
+        "a game that teaches, as its seat": f"{live}/games/{learn_id}?colour={learner}",
+        "learn to play": f"{live}/learn",
     }
     with app.app_context():
         moderation.set_operator(str(seat_player(app, turn_id, turn)), True)
@@ -124,6 +132,7 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
         "game, as a seat": (game_id, pending),
         "an intrigue under way": (intrigue_id, intrigue_colour),
         "a turn's seat": (turn_id, turn),
+        "a game that teaches, as its seat": (learn_id, learner),
     }
     found = {}
     for name, url in pages.items():
@@ -136,6 +145,9 @@ def test_no_serious_or_critical_violation_on_the_pages(browser, live, app, api, 
             assert browser.find_elements("css selector", "section.plan button.confirm")
         if name == "another's page, signed in":
             assert browser.find_elements("css selector", "section.keep-apart button")
+        if name == "a game that teaches, as its seat":
+            assert browser.find_elements("css selector", "section.lesson h3")
+            assert browser.find_elements("css selector", "section.hint-box button")
         if name == "the operator's queue":
             assert browser.find_elements("css selector", "section.report-card form.moderate")
     assert found == dict.fromkeys(pages, []), found
