@@ -117,3 +117,18 @@ def test_a_learning_games_decision_mail_teaches_and_another_does_not(mail_app, m
     assert lesson in html and 'class="lesson"' in html
     text, html = _first_decision_mail(mail_app, mail_api, smtp, {"rounds": 6})
     assert "Learning the game" not in text and "Learning the game" not in html
+
+
+def test_a_game_that_teaches_is_rated_for_nobody_even_without_hints(app, api):
+    import sqlalchemy as sa
+
+    from pbem.extensions import db
+    from pbem.store.models import GameRating
+    from tests.server.test_ratings import play_out
+
+    game_id, _keys = api.new_game(COLOURS, options={"rounds": 6, "learn": True})
+    play_out(app, game_id, seed=2)
+    with app.app_context():
+        rated = db.session.execute(sa.select(GameRating).where(GameRating.game_id == game_id))
+        assert [r.rated for r in rated.scalars()] == [False, False, False]
+        db.session.remove()
