@@ -647,6 +647,16 @@ def seat_mail(
         queue(connection, present([told_row(game_id, recipient, kind, payload)]))
 
 
+def hint_push(connection: Connection, game_id: int, colour: str) -> None:
+    """A push to the seat's holder's browsers that the hint they asked is worked out (for a
+    hint asked on the page or by the API; one asked by mail is mailed). It says no more:
+    a push shows on a locked screen, and a hint is the seat's alone."""
+    recipient, preferences = _seat_recipient(connection, game_id, colour)
+    if recipient.pushes and wants_push(preferences, game_id, "decision"):
+        pushed: Pushed = (recipient.player_id, "hint", {"colour": colour})
+        queue(connection, push_rows(connection, game_id, [pushed]))
+
+
 def reminder(connection: Connection, *, game: Any, seat: Any, due_at: Any) -> None:
     """A decision's reminder: the decision mail again, with "Reminder" and its deadline."""
     recipient, preferences = _seat_recipient(connection, game.id, seat.colour)

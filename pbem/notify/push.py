@@ -49,7 +49,7 @@ TTL_SECONDS = 24 * 3600
 #: How long a VAPID signature is good for (RFC 8292: at most a day).
 SIGNATURE_SECONDS = 12 * 3600
 #: The kinds of news a player may be pushed, as their preferences name them.
-KINDS = ("decision", "table_talk", "game_over")
+KINDS = ("decision", "table_talk", "game_over", "hint")
 
 
 class Gone(OSError):
@@ -149,6 +149,8 @@ def message(kind: str, payload: Mapping[str, Any], title: str, link: str, langua
     with in_language(language):
         if kind == "decision":
             body = _(ASKS.get(payload.get("decision_kind", ""), N_("A decision is yours.")))
+        elif kind == "hint":
+            body = _("Your hint is ready: open the game to see it.")
         elif kind == "table_talk":
             said = " ".join(payload.get("lines") or [])
             short = said if len(said) <= 120 else said[:119] + "…"

@@ -135,6 +135,8 @@ def answer_hints(limit: int = HINTS_A_PASS) -> int:
         if answered.rowcount and advice is not None and hint.via == "mail":
             payload = {"colour": hint.colour, "hint": hint.id, "seq": hint.seq}
             outbox.seat_mail(db.session.connection(), hint.game_id, hint.colour, "hint", payload)
+        elif answered.rowcount and advice is not None:
+            outbox.hint_push(db.session.connection(), hint.game_id, hint.colour)
         db.session.commit()
     return len(asked)
 

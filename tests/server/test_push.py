@@ -140,9 +140,9 @@ def subscribe(api: Api, key: str, endpoint: str, keys: dict[str, str]):
     return api.client.post("/api/players/me/push-subscriptions", json=body, headers=api.auth(key))
 
 
-def game_with_subscriber(api: Api, service: PushService, browser: Browser):
-    """Three players, red's browser subscribed before the game is made; the game's id, the
-    keys, red's endpoint, and the game's title."""
+def game_with_subscriber(api: Api, service: PushService, browser: Browser, options=None):
+    """Three players, red's browser subscribed before the game is made (with `options`);
+    the game's id, the keys, red's endpoint, and the game's title."""
     tag = uuid.uuid4().hex[:8]
     colours = ["red", "blue", "green"]
     keys = {c: api.register(f"{c}-{tag}@example.org", c.title()) for c in colours}
@@ -152,6 +152,7 @@ def game_with_subscriber(api: Api, service: PushService, browser: Browser):
     body = {
         "title": title,
         "seats": [{"email": f"{c}-{tag}@example.org", "colour": c} for c in colours],
+        **({"options": options} if options else {}),
     }
     made = api.client.post("/api/games", json=body, headers=api.auth(keys["red"]))
     assert made.status_code == 201, made.get_json()
@@ -249,6 +250,39 @@ def test_words_to_the_table_are_pushed_to_the_others(push_app, push_api, service
         "body": "Blue: I take Castilla",
         "url": f"https://pbem.example/games/{game_id}",
     }
+
+
+def test_a_hint_asked_on_the_api_is_pushed_when_ready_and_says_no_move(
+    push_app, push_api, service
+):
+    from pbem.play import advice
+
+    push_app.config["PBEM_HINT_PLAYOUTS"] = 2
+    browser = Browser()
+    game_id, keys, _endpoint, title = game_with_subscriber(
+        push_api, service, browser, options={"hints": True}
+    )
+    until_red_decides(push_api, game_id, keys)
+    deliver(push_app)
+    service.received.clear()
+    asked = push_api.get(f"/api/games/{game_id}/hint?colour=red", keys["red"])
+    assert asked.status_code == 202
+    deliver(push_app)
+    assert not service.received  # nothing until it is worked out
+    with push_app.app_context():
+        assert advice.answer_hints() == 1
+        db.session.remove()
+    deliver(push_app)
+    (received,) = service.received
+    said = browser.read(received["body"])
+    assert said == {
+        "title": title,
+        "body": "Your hint is ready: open the game to see it.",
+        "url": f"https://pbem.example/games/{game_id}",
+    }
+    # The moves themselves only by the API (or the page), to the seat's key.
+    hint = push_api.get(f"/api/games/{game_id}/hint?colour=red", keys["red"]).get_json()
+    assert hint["answered"] and len(hint["moves"]) == 3
 
 
 @pytest.mark.parametrize("status", [404, 410])
