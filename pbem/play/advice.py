@@ -50,9 +50,7 @@ def _game(game_id: int) -> Any:
     return db.session.execute(_GAME.where(tables.games.c.id == game_id)).one()
 
 
-def ask_hint(
-    actor: Actor, game_id: int, via: str, colour: str | None = None
-) -> reading.HintShown:
+def ask_hint(actor: Actor, game_id: int, via: str, colour: str | None = None) -> reading.HintShown:
     """A hint for the decision that waits on the actor's seat now: the one asked already
     for it (answered or not), or a new one for the scheduler to work out; the caller
     commits. Refused, asking nothing, in a game that does not allow hints, one not under

@@ -252,9 +252,7 @@ def test_words_to_the_table_are_pushed_to_the_others(push_app, push_api, service
     }
 
 
-def test_a_hint_asked_on_the_api_is_pushed_when_ready_and_says_no_move(
-    push_app, push_api, service
-):
+def test_a_hint_asked_on_the_api_is_pushed_when_ready_and_says_no_move(push_app, push_api, service):
     from pbem.play import advice
 
     push_app.config["PBEM_HINT_PLAYOUTS"] = 2
