@@ -11,7 +11,12 @@ from typing import Any
 from cachetools import Cache, LRUCache, TTLCache
 from flask import current_app
 
+from pbem.clock import now
 from pbem.languages import rendering_locale
+
+
+def _clock_seconds() -> float:
+    return now().timestamp()
 
 
 class Drawn:
@@ -25,8 +30,12 @@ class Drawn:
         self.size = size
         self.in_language = in_language  # False: what is kept holds no words (and is read
         # before the reader's language is known, e.g. the session it is kept in)
+        # Kept by the one clock (`pbem.clock`), not the process's: a test that sets the time
+        # decides what has expired, and no comparison of two reads flakes on a slow machine.
         self._entries: Cache[Any, Any] = (
-            LRUCache(maxsize=size) if seconds is None else TTLCache(maxsize=size, ttl=seconds)
+            LRUCache(maxsize=size)
+            if seconds is None
+            else TTLCache(maxsize=size, ttl=seconds, timer=_clock_seconds)
         )
         self._lock = threading.Lock()
 
