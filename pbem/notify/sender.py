@@ -51,6 +51,7 @@ from pbem.clock import now
 from pbem.extensions import db
 from pbem.notify import compose, composing, outbox, push, signing, webhooks
 from pbem.store import tables
+from pbem.store.durability import commit_unflushed
 from pbem.store.health import FAILED_PASS, beat
 from pbem.store.models import Notification, Player
 from pbem.store.outage import is_outage, start_afresh
@@ -532,15 +533,20 @@ def _renew(claim: str, unsent: int) -> bool:
 
 
 def _mark_sent(row_id: int, claim: str) -> None:
-    """Mark one delivered row sent in a short transaction of its own. When the database
-    goes away under it (the commit may or may not have landed: the mark is idempotent), it
-    is tried again on a new connection, so the batch goes on; if the database stays away
-    the error ends the pass, and this row, the batch's first unsent one, goes out again
-    after `STUCK_AFTER`, the rest of the batch once its lease has run out."""
+    """Mark one delivered row sent in a short transaction of its own, whose commit does not
+    wait for the disk (`commit_unflushed`): the database has it when the commit returns, so
+    a killed sender still resends at most the one row it was sending, and only the database
+    crashing in the next instant could lose a mark, which resends that mail with its own
+    Message-ID. When the database goes away under it (the commit may or may not have
+    landed: the mark is idempotent), it is tried again on a new connection, so the batch
+    goes on; if the database stays away the error ends the pass, and this row, the batch's
+    first unsent one, goes out again after `STUCK_AFTER`, the rest of the batch once its
+    lease has run out."""
     for attempt, pause in enumerate(MARK_PAUSES):
         if pause:
             time.sleep(pause)
         try:
+            commit_unflushed(db.session.connection())
             db.session.execute(_MARK_SENT, {"row": row_id, "claimed": claim, "moment": now()})
             db.session.commit()
             return
