@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, date, datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,6 @@ from babel.numbers import format_percent, get_decimal_symbol, get_minus_sign_sym
 from flask import Flask, current_app, g, has_app_context, has_request_context
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, lazy_gettext
 from flask_babel import ngettext as _ngettext
-from flask_babel.speaklater import LazyString
 from jinja2 import pass_eval_context
 from markupsafe import Markup
 
@@ -115,11 +114,32 @@ def lazy_(text: str, **variables: Any) -> Any:
     return lazy_gettext(text, **variables)
 
 
+class Later:
+    """Text made when it is shown (in the language being rendered then), by `make`."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self.make = make
+
+    def __str__(self) -> str:
+        return self.make()
+
+
 def later(make: Callable[..., Any], *args: Any) -> Any:
     """`make(*args)`, made when it is made a string (in the language being rendered then):
     words given as a value of another sentence's placeholder, such as a game's status in an
     error's sentence, said when the sentence is."""
-    return LazyString(make, *args)
+    return Later(partial(make, *args))
+
+
+#: What `lazy_` makes: Flask-Babel's lazy string, known by what its public function returns.
+_LAZY_GETTEXT = type(lazy_gettext(""))
+
+
+def is_lazy(value: object) -> bool:
+    """Whether `value` is text made when shown (`lazy_`, `later`, `Later`)."""
+    return isinstance(value, Later | _LAZY_GETTEXT)
 
 
 def N_(text: str) -> str:
