@@ -5,6 +5,7 @@ in."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from flask import current_app, request
@@ -15,6 +16,7 @@ from pbem.game.games import seat_banks
 from pbem.game.ratings import Rating
 from pbem.kept import app_drawn
 from pbem.languages import _, number_text, share_text
+from pbem.store.models import Game
 from pbem.web.board import NamedChip, colour_chip
 from pbem.words import bank_text
 
@@ -107,3 +109,39 @@ def banks_shown(game_id: int) -> dict[str, BankShown]:
             else _("bank: %(bank)s", bank=text),
         }
     return shown
+
+
+class FormingSeat(NamedChip):
+    open: bool
+    bot: bool
+    accepted: bool
+    record: Beside  # its holder's rating and reliability (nothing for an open or bot seat)
+
+
+def seated_people(games: Sequence[Game]) -> list[int]:
+    """The people holding seats of `games` (no open seat, no house bot)."""
+    return sorted({s.player_id for g in games for s in g.seats if not s.open and not s.bot})
+
+
+def forming_seats(
+    game: Game, shown: Mapping[int, ratings.BesideName] | None = None
+) -> list[FormingSeat]:
+    """Each seat of a forming game: who holds it, with their record (`shown`, if read for
+    several games at once), and whether they accepted or it is open."""
+    if shown is None:
+        shown = ratings.beside_names(seated_people([game]))
+    return [
+        {
+            **colour_chip(s.colour),
+            "name": _("open") if s.open else s.player.name,
+            "open": s.open,
+            "bot": s.bot,
+            "accepted": s.accepted_at is not None,
+            "record": beside(
+                s.player_id, shown[s.player_id]["rating"], shown[s.player_id]["reliability"]
+            )
+            if s.player_id in shown
+            else beside(None, None, None),
+        }
+        for s in game.seats
+    ]

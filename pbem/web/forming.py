@@ -22,7 +22,7 @@ from pbem.play import lifecycle, strangers, unit
 from pbem.store.models import Game
 from pbem.timing import policy
 from pbem.web import another_account, signin
-from pbem.web.pages import FormingSeat, forming_seats, seated_people
+from pbem.web.beside import FormingSeat, forming_seats, seated_people
 from pbem.web.routes import bp, current_player
 from pbem.web.wording import colour_name
 

@@ -1,5 +1,9 @@
-"""What each page shows, built from `pbem.game` (views, legal moves, the log): the routes
-only read the request and render.
+"""What the board page shows, built from `pbem.game` (views, legal moves, the log): its parts
+drawn once per worker for everyone who sees it alike (`BoardPage`), stepping through a game,
+a turn being planned, the notice of the moves just played. The routes only read the request
+and render. Beside it: the lists of games (`game_lists`), the log and the final scoring
+(`game_log`), the rules' figures (`rules_page`), the table's talk and notes (`table_side`),
+seats with their records (`beside`).
 
 Nothing here decides what is secret: the board and panel are drawn from `engine.view` for the
 viewer, the log comes through `engine.visible_log`, the choices from `engine.legal_moves` for
@@ -10,127 +14,42 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, cast
 
 from flask import current_app, request, url_for
 from markupsafe import Markup
 
 import engine
-from engine.data import ACTION_STACKS, COLOURS, POWER_CARDS
+from engine.data import POWER_CARDS
 from pbem import words
 from pbem.errors import NotFound
-from pbem.game import history, ratings, table
+from pbem.game import history, ratings
 from pbem.game.games import (
-    earliest_deadlines,
-    games_of,
     get_game,
     page_rows,
     pending_deadlines,
-    seats_of,
 )
-from pbem.game.ratings import GameResult
 from pbem.game.states import current_state
 from pbem.game.views import GameView, view_of_seats
 from pbem.kept import Drawn
-from pbem.languages import _, current_language, number_text
+from pbem.languages import _
 from pbem.play.batch import Outcome
-from pbem.play.notes import LONGEST as LONGEST_NOTES
-from pbem.play.talk import LONGEST as LONGEST_WORDS
-from pbem.play.talk import OPEN_STATUSES
-from pbem.store.models import Game, Seat
-from pbem.web.beside import Beside, beside, signed
+from pbem.store.models import Seat
 from pbem.web.board import (
     PLACES,
-    Chip,
-    NamedChip,
     board_in_words,
     board_svg,
     colour_chip,
-    moment_shown,
     panel_html,
 )
+from pbem.web.game_log import final_scoring, log_html
 from pbem.web.links import link
 from pbem.web.signin import Reader, SignedIn
-from pbem.web.wording import card_text, colour_name
+from pbem.web.wording import colour_name
 from pbem.words import place_name
-from pbem.words.moves import move_text, moves_text, notation, notation_line
-
-# --- the list of games -------------------------------------------------------------------
-
-
-class GameRow(TypedDict):
-    """A game as the lists show it (`game_row`); `your_games` adds when it began to wait
-    and the earliest deadline of whoever it waits on."""
-
-    id: int
-    title: str
-    status: str
-    round_number: int
-    rounds_total: int
-    players: list[NamedChip]
-    to_move: list[NamedChip]
-    your_turn: bool
-    since: NotRequired[str]
-    deadline: NotRequired[str | None]
-
-
-class GameLists(TypedDict):
-    your_games: dict[str, list[GameRow]]
-    in_play: list[GameRow]
-    finished: list[GameRow]
-
-
-def game_row(game: Game, player: SignedIn | None = None) -> GameRow:
-    """A game as the lists show it: title, players, status, round, who must act."""
-    names = {s.colour: s.player.name for s in game.seats}
-    state = current_state(game.id, game.seed, game.seq)
-    to_move = sorted({p["player"] for p in game.pending or []}) if game.status == "active" else []
-    own = [s.colour for s in seats_of(game, player)]
-    return {
-        "id": game.id,
-        "title": game.title,
-        "status": game.status,
-        "round_number": state.round_index + 1,
-        "rounds_total": len(state.chart),
-        "players": [{**colour_chip(c), "name": n} for c, n in names.items()],
-        "to_move": [{**colour_chip(c), "name": names[c]} for c in to_move],
-        "your_turn": any(c in to_move for c in own),
-    }
-
-
-def index_context(player: SignedIn | None) -> GameLists:
-    return {
-        "your_games": your_games(player) if player else {},
-        "in_play": [game_row(g, player) for g in history.recent_games("active")],
-        "finished": [game_row(g, player) for g in history.recent_games("finished", limit=10)],
-    }
-
-
-def your_games(player: SignedIn) -> dict[str, list[GameRow]]:
-    """A player's games as correspondence sites list them: those waiting on you first
-    (the longest waiting first), then those waiting on others, then the ones over; each
-    waiting game with since when, and the earliest deadline of whoever it waits on."""
-    games = games_of(player)
-    active = [g.id for g in games if g.status == "active"]
-    due = earliest_deadlines(active)
-    groups: dict[str, list[GameRow]] = {"you": [], "others": [], "forming": [], "over": []}
-    for game in sorted(games, key=lambda g: g.updated_at):
-        row = game_row(game, player)
-        if game.status == "forming":
-            groups["forming"].append(row)
-            continue
-        if game.status != "active":
-            groups["over"].append(row)
-            continue
-        row["since"] = game.updated_at.isoformat()
-        waits = [due[game.id, p["colour"]] for p in row["to_move"] if (game.id, p["colour"]) in due]
-        row["deadline"] = min(waits).isoformat() if waits else None
-        groups["you" if row["your_turn"] else "others"].append(row)
-    groups["over"].reverse()  # the latest over first
-    return groups
-
+from pbem.words.moves import move_text, moves_text, notation_line
 
 # --- stepping through a game ---------------------------------------------------------------
 
@@ -179,49 +98,6 @@ def replay(seq: int, last: int, starts: Sequence[int]) -> Replay:
     )
 
 
-class CardShown(TypedDict):
-    card: str
-    title: str
-    copies: int
-    text: str
-
-
-class StackShown(TypedDict):
-    number: int
-    cards: list[CardShown]
-
-
-class RulesShown(TypedDict):
-    power_cards: list[tuple[int, int]]  # each power card and its caballeros
-    stacks: list[StackShown]
-
-
-def rules_context() -> RulesShown:
-    """The power cards' allowances and each stack's cards with what they do."""
-    stacks: list[StackShown] = [
-        {
-            "number": stack,
-            "cards": [
-                {
-                    "card": card,
-                    "title": words.card_title(card),
-                    "copies": copies,
-                    "text": _sentence(card_text(card)),
-                }
-                for card, copies in cards
-            ],
-        }
-        for stack, cards in sorted(ACTION_STACKS.items())
-    ]
-    return {"power_cards": sorted(POWER_CARDS.items()), "stacks": stacks}
-
-
-def _sentence(text: str) -> str:
-    """`text` begun with a capital (in English as the rules page always wrote it: the rest
-    in lower case)."""
-    return text.capitalize() if current_language() == "en" else text[:1].upper() + text[1:]
-
-
 # --- the board page ------------------------------------------------------------------------
 
 
@@ -230,9 +106,6 @@ def _sentence(text: str) -> str:
 _RENDERED = Drawn(512)
 #: The board pages' parts (`BoardPage`), by everything they show (see `board_page`).
 _PAGES = Drawn(256)
-#: The log's entries, by all they show and the link they carry: a page after a move shows
-#: mostly the entries the page before it showed.
-_LOG_ENTRIES = Drawn(4096)
 
 
 def board_and_panel(
@@ -353,239 +226,6 @@ def choices(moves: Sequence[Mapping[str, Any]], card: str | None = None) -> Choi
 
 def _place_order(place: str) -> int:
     return PLACES.index(place) if place in PLACES else len(PLACES)
-
-
-class LogRow(Chip):
-    """A log entry as `log_entry` draws it."""
-
-    seq: int
-    name: str
-    text: str
-    notation: str | None  # what a player writes in a mail for it; None: hidden
-    hidden: bool
-    shown: bool  # the position shown is after this move
-    after: bool  # a move after the position shown
-    new_round: bool
-    scoring: list[str]  # the scorings it set off, in words (`scoring_of`)
-
-
-def log_row(
-    entry: Mapping[str, Any],
-    names: dict[str, str],
-    shown: int,
-    starts: Collection[int],
-    card: str | None = None,
-) -> LogRow:
-    """A log entry (as `engine.visible_log` shows it) as `log_entry` draws it; `starts` are
-    the seqs of the moves that started a round (`history.Record.starts`); `card`: the
-    action card whose special action its move answered (`words.cards_of`)."""
-    return {
-        "seq": entry["seq"],
-        **colour_chip(entry["player"]),
-        "name": names.get(entry["player"], entry["player"]),
-        "text": words.entry_words(entry, card, own=False),
-        # What a player writes in a mail for it (a hidden move has none to show).
-        "notation": None if entry.get("hidden") else notation(entry["move"]),
-        "hidden": bool(entry.get("hidden")),
-        "shown": entry["seq"] == shown,
-        "after": entry["seq"] > shown,
-        "new_round": entry["seq"] in starts,
-        "scoring": scoring_of(entry, names),
-    }
-
-
-def scoring_of(entry: Mapping[str, Any], names: dict[str, str]) -> list[str]:
-    """The scorings a move set off, in words (`pbem.words`, as the mails say them): a
-    line per place with ranks and bonuses, after where the Castillo's caballeros went."""
-    if not history.scored(entry):
-        return []
-    events = entry.get("events") or []
-    shown = [e for e in events if e.get("type") in ("score", "castillo_revealed")]
-    return words.event_lines(shown, names, None)
-
-
-def log_html(
-    parts: Any,
-    game: Any,
-    entries: Sequence[Mapping[str, Any]],
-    names: dict[str, str],
-    shown: int,
-    starts: Collection[int],
-    whole_game: bool,
-    links: dict[str, str],
-) -> Markup:
-    """The log of `game`'s `entries` (as `engine.visible_log` shows them to the reader),
-    each entry drawn once per worker by all its drawing is made of. A page after a move
-    mostly shows entries drawn before.
-
-    An entry is named by the game (id and seed) and its seq, which fix the stored entry for
-    good (the log is append-only), and by whether it is hidden: `engine.visible_log` shows a
-    move either whole or, hidden, as its type alone. Then by the mover's name, where it
-    stands from the seq shown, and the links; an entry that scored, by every player's name
-    (its scoring's lines name them all)."""
-    drawn: list[Markup] = []
-    # The card each move answered, read from the stretch shown: a round's log holds the
-    # card each of its turns chose.
-    for entry, card in zip(entries, words.cards_of(entries), strict=True):
-        seq = entry["seq"]
-        key = (
-            game.id,
-            game.seed,
-            seq,
-            bool(entry.get("hidden")),
-            names.get(entry["player"]),
-            seq == shown,
-            seq > shown,
-            links["at"],
-            tuple(names.items()) if history.scored(entry) else None,
-            card,
-        )
-
-        def draw(entry: Mapping[str, Any] = entry, card: str | None = card) -> Markup:
-            row = log_row(entry, names, shown, starts, card)
-            drawn_row: Markup = parts.log_entry(row, links)
-            return drawn_row
-
-        drawn.append(_LOG_ENTRIES.get(key, draw))
-    # Each entry was drawn by an autoescaping template: the whole is markup as it stands.
-    log: Markup = parts.log(Markup("".join(drawn)), whole_game)
-    return log
-
-
-#: The score chart's size, in its own units (it scales to the page's width), and the room
-#: on its right for each line's letter and final score.
-CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN, CHART_LABELS = 560, 220, 30, 50
-
-
-class ChartLine(Chip):
-    points: str  # the polyline's
-    end: tuple[float, float]  # where the colour's letter goes
-    final: int
-
-
-class Chart(TypedDict):
-    """Each colour's score round by round, as `score_chart` draws it (its own units)."""
-
-    width: int
-    height: int
-    margin: int
-    right: int
-    rounds: list[tuple[int, float]]
-    ticks: list[tuple[int, float]]
-    lines: list[ChartLine]
-
-
-def score_chart(entries: Sequence[Mapping[str, Any]], colours: Sequence[str]) -> Chart:
-    """Each colour's score round by round (`words.scores_by_round`), as lines to draw: a
-    polyline and, at its end, the colour's letter (colours alone would not tell every reader
-    red from green)."""
-    rounds = words.scores_by_round(entries, colours)
-    top = max([max(r.values(), default=0) for r in rounds] + [10])
-    inner_w = CHART_WIDTH - CHART_MARGIN - CHART_LABELS
-    inner_h = CHART_HEIGHT - 2 * CHART_MARGIN
-
-    def x(i: int) -> float:
-        return CHART_MARGIN + inner_w * i / max(len(rounds) - 1, 1)
-
-    def y(score: int) -> float:
-        return CHART_HEIGHT - CHART_MARGIN - inner_h * score / top
-
-    lines: list[ChartLine] = [
-        {
-            **colour_chip(c),
-            "points": " ".join(f"{x(i):.1f},{y(r[c]):.1f}" for i, r in enumerate(rounds)),
-            "end": (x(len(rounds) - 1), y(rounds[-1][c])),
-            "final": rounds[-1][c],
-        }
-        for c in colours
-    ]
-    ticks = [(t, y(t)) for t in range(0, top + 1, max(10, (top // 4) // 10 * 10 or 10))]
-    return {
-        "width": CHART_WIDTH,
-        "height": CHART_HEIGHT,
-        "margin": CHART_MARGIN,
-        "right": CHART_WIDTH - CHART_LABELS,
-        "rounds": [(i, x(i)) for i in range(len(rounds))],
-        "ticks": ticks,
-        "lines": lines,
-    }
-
-
-class RatingShown(TypedDict):
-    """A person's rating change in a finished game, as its final scoring writes it."""
-
-    player_id: int
-    rated: bool
-    change: str  # signed, in the reader's numbers
-    after: str
-
-
-class FinalRow(NamedChip):
-    score: int
-    winner: bool
-    rating: RatingShown | None  # a person's (None: a house bot's seat, or not yet rated)
-
-
-class TeamShown(TypedDict):
-    players: list[NamedChip]
-    score: int
-    winner: bool
-
-
-class FinalScoring(TypedDict):
-    rows: list[FinalRow]
-    teams: list[TeamShown]  # a two-colour game's: each person's two colours
-    chart: Chart | None
-
-
-def _rating_shown(result: GameResult | None) -> RatingShown | None:
-    if result is None:
-        return None
-    change = result["rating_change"]
-    return {
-        "player_id": result["player_id"],
-        "rated": result["rated"],
-        "change": signed(number_text(change), change),
-        "after": number_text(result["ordinal"]),
-    }
-
-
-def final_scoring(
-    view: Mapping[str, Any],
-    names: dict[str, str],
-    entries: Sequence[Mapping[str, Any]] = (),
-    results: Mapping[str, GameResult] | None = None,
-) -> FinalScoring | None:
-    """The scores, winners and (two-colour game) each person's score, once the game is over,
-    with the score chart over its rounds (`entries`: the whole log, with its events) and
-    each person's rating change (`results`, by colour)."""
-    if view.get("phase") != "over":
-        return None
-    results = results or {}
-    winners = set(view.get("winners", []))
-    rows: list[FinalRow] = sorted(
-        (
-            {
-                **colour_chip(c),
-                "name": names.get(c, c),
-                "score": view["players"][c]["score"],
-                "winner": c in winners,
-                "rating": _rating_shown(results.get(c)),
-            }
-            for c in view["colours"]
-        ),
-        key=lambda r: -r["score"],
-    )
-    teams: list[TeamShown] = [
-        {
-            "players": [{**colour_chip(c), "name": names.get(c, c)} for c in team["colours"]],
-            "score": team["score"],
-            "winner": any(c in winners for c in team["colours"]),
-        }
-        for team in view.get("teams", [])
-    ]
-    chart = score_chart(entries, view["colours"]) if entries else None
-    return {"rows": rows, "teams": teams, "chart": chart}
 
 
 @dataclass(frozen=True)
@@ -944,88 +584,6 @@ def _json(moves: Sequence[Mapping[str, Any]]) -> str:
     return json.dumps(list(moves), separators=(",", ":"))
 
 
-# --- the table beside the board: talk and notes, drawn per request --------------------------
-
-#: The words to the table a page shows: the latest (the API reads them all).
-TALK_SHOWN = 100
-
-
-class TalkShown(NamedChip):
-    id: int
-    text: str
-    seq: int
-    said: dict[str, str]  # when (`board.moment_shown`): a game lasts weeks
-    report: str | None  # the page reporting it (None: the reader's own words)
-
-
-class MutableSeat(Chip):
-    muted: bool  # whether the reader muted its words
-
-
-@dataclass(frozen=True)
-class TableShown:
-    """What a seat's page shows beside the log, read for this request alone (it changes
-    without a move, and the notes are the reader's own): never part of a kept `BoardPage`."""
-
-    messages: list[TalkShown]
-    more: bool  # older words than these are at the table
-    colours: list[Chip]  # the reader's colours (a select when they hold two)
-    writes_as: str  # the colour the form writes as unless another is chosen
-    open: bool  # whether the game's table takes words (see talk.OPEN_STATUSES)
-    notes: str
-    talk_url: str
-    notes_url: str
-    seats: list[MutableSeat] = field(default_factory=list)  # the others' seats
-    mute_url: str = ""
-    report_title: str = ""
-    draft: str = ""  # a message refused, given back to be mended
-    longest: int = LONGEST_WORDS
-    notes_longest: int = LONGEST_NOTES
-
-
-def table_shown(
-    page: BoardPage, player_id: int | None, talk: str = "", notes: str | None = None
-) -> TableShown | None:
-    """The table's talk and the reader's notes, for a reader holding a seat (None else:
-    the public and other readers see neither); `talk` and `notes`: what a refused form
-    held, shown again in place of what is kept."""
-    if player_id is None or not page.own:
-        return None
-    read = table.talk_and_notes(page.game_id, player_id, TALK_SHOWN + 1)
-    found, kept = read.talk, read.notes
-    here = link("web.game", game_id=page.game_id, colour=page.colour_field, _anchor="table-talk")
-    messages: list[TalkShown] = [
-        {
-            **colour_chip(m.colour),
-            "id": m.id,
-            "name": m.name,
-            "text": m.text,
-            "seq": m.seq,
-            "said": moment_shown(m.created_at),
-            "report": None
-            if m.colour in page.own
-            else link("web.report", kind="talk", id=m.id, next=here),
-        }
-        for m in found[-TALK_SHOWN:]
-    ]
-    # In the order of the colours (the engine's), whichever seat each holds.
-    others = [c for c in COLOURS if c in dict(page.holders) and c not in page.own]
-    return TableShown(
-        messages=messages,
-        more=len(found) > TALK_SHOWN,
-        colours=[colour_chip(c) for c in page.own],
-        writes_as=page.colour_field or page.own[0],
-        open=page.status in OPEN_STATUSES,
-        notes=kept if notes is None else notes,
-        talk_url=link("web.write_to_table", game_id=page.game_id),
-        notes_url=link("web.keep_notes", game_id=page.game_id),
-        draft=talk,
-        seats=[{**colour_chip(c), "muted": c in read.muted} for c in others],
-        mute_url=link("web.mute_seat", game_id=page.game_id),
-        report_title=link("web.report", kind="title", id=page.game_id, next=here),
-    )
-
-
 def _forming_waits(seats: Sequence[Seat]) -> list[dict[str, str]]:
     """What a forming game waits on, in the panel's place for decisions: nothing is asked in
     the game until it begins, only that its seats be taken and accepted."""
@@ -1033,40 +591,4 @@ def _forming_waits(seats: Sequence[Seat]) -> list[dict[str, str]]:
         {"player": s.colour, "kind": "open_seat" if s.open else "accept"}
         for s in seats
         if s.open or s.accepted_at is None
-    ]
-
-
-class FormingSeat(NamedChip):
-    open: bool
-    bot: bool
-    accepted: bool
-    record: Beside  # its holder's rating and reliability (nothing for an open or bot seat)
-
-
-def seated_people(games: Sequence[Game]) -> list[int]:
-    """The people holding seats of `games` (no open seat, no house bot)."""
-    return sorted({s.player_id for g in games for s in g.seats if not s.open and not s.bot})
-
-
-def forming_seats(
-    game: Game, shown: Mapping[int, ratings.BesideName] | None = None
-) -> list[FormingSeat]:
-    """Each seat of a forming game: who holds it, with their record (`shown`, if read for
-    several games at once), and whether they accepted or it is open."""
-    if shown is None:
-        shown = ratings.beside_names(seated_people([game]))
-    return [
-        {
-            **colour_chip(s.colour),
-            "name": _("open") if s.open else s.player.name,
-            "open": s.open,
-            "bot": s.bot,
-            "accepted": s.accepted_at is not None,
-            "record": beside(
-                s.player_id, shown[s.player_id]["rating"], shown[s.player_id]["reliability"]
-            )
-            if s.player_id in shown
-            else beside(None, None, None),
-        }
-        for s in game.seats
     ]

@@ -35,8 +35,8 @@ from pbem.play import notes, orders, talk, unit
 from pbem.play.batch import Plan, submit
 from pbem.store import outage
 from pbem.store.queries import MAX_ID
-from pbem.web import another_account, pages, signin
-from pbem.web.beside import banks_shown, seats_shown
+from pbem.web import another_account, beside, game_lists, pages, rules_page, signin, table_side
+from pbem.web.beside import FormingSeat, banks_shown, seats_shown
 from pbem.web.board import colour_chip
 from pbem.web.csrf import check_csrf, csrf_token
 from pbem.web.frame import framed
@@ -67,12 +67,12 @@ def current_player() -> signin.SignedIn | None:
     return player
 
 
-def forming_seats(page: pages.BoardPage) -> list[pages.FormingSeat] | None:
+def forming_seats(page: pages.BoardPage) -> list[FormingSeat] | None:
     """A forming game's seats, who accepted and which are open (read for this request: an
     acceptance changes no seq, so it is no part of the kept page); None for any other."""
     if page.status != "forming":
         return None
-    return pages.forming_seats(get_game(page.game_id))
+    return beside.forming_seats(get_game(page.game_id))
 
 
 def organises(page: pages.BoardPage, player: signin.SignedIn | None) -> bool:
@@ -103,8 +103,8 @@ def _board(
     page, player = pages.board_page(game_id, signin.session_reader(), _seq_arg(), colour_arg())
     player_id = player.id if player is not None else None
     g.web_player = player  # read with the game: the header needs no query of its own
-    # Read for this request, never kept with the page's parts (see pages.TableShown).
-    table = pages.table_shown(page, player.id if player else None, **drafts)
+    # Read for this request, never kept with the page's parts (see table_side.TableShown).
+    table = table_side.table_shown(page, player.id if player else None, **drafts)
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
     # Read per request, never kept with the page's parts: they are the seat's secret.
@@ -211,7 +211,7 @@ def give_orders(game_id: int) -> ResponseReturnValue:
 
 @bp.get("/")
 def index() -> str:
-    return render_template("web/index.html", **pages.index_context(current_player()))
+    return render_template("web/index.html", **game_lists.index_context(current_player()))
 
 
 @bp.get("/games/<int:game_id>/seq")
@@ -243,7 +243,7 @@ def game_seq(game_id: int) -> Response:
 @bp.get("/rules")
 def rules() -> str:
     """The rules in short: a round, scoring, and every action card in the mails' words."""
-    return render_template("web/rules.html", **pages.rules_context())
+    return render_template("web/rules.html", **rules_page.rules_context())
 
 
 @bp.get("/favicon.ico")
@@ -366,7 +366,7 @@ def plan(game_id: int) -> ResponseReturnValue:
         return _board(game_id, status_of(error), error.detail, typed=_typed_draft(request.args))
     page, signed_in = pages.plan_page(game_id, signin.session_reader(), colour, preview)
     g.web_player = signed_in
-    table = pages.table_shown(page, player.id)
+    table = table_side.table_shown(page, player.id)
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
     why, draft = (refused.detail, _typed_draft(request.args)) if refused else (None, "")
     body = framed(
