@@ -31,7 +31,7 @@ from pbem.mailin.reading import (
     veto_standing,
 )
 from pbem.mailin.result import Result, committed, duplicate
-from pbem.notify import addresses, outbox
+from pbem.notify import addresses, after_moves
 from pbem.notify.later import Later
 from pbem.play import unit
 from pbem.play.inbound import NothingPlayed, answer_seat, play_reply, seen
@@ -281,13 +281,13 @@ def _open_since(game: Game, colour: str, since: int, upto: int) -> bool:
     all along, or (a secret pick) made and still changeable."""
     state = state_at(game, since)
     key = next(
-        (outbox.decision_key(p) for p in engine.pending(state) if p["player"] == colour), None
+        (after_moves.decision_key(p) for p in engine.pending(state) if p["player"] == colour), None
     )
     if key is None:
         return False
 
     def still(board: engine.State) -> bool:
-        if key in {outbox.decision_key(p) for p in engine.pending(board)}:
+        if key in {after_moves.decision_key(p) for p in engine.pending(board)}:
             return True
         return key[1] in CHANGEABLE and any(
             m["type"] == CHANGEABLE[key[1]] for m in engine.legal_moves(board, colour)

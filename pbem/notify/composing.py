@@ -23,7 +23,7 @@ from pbem.game import advice, history
 from pbem.game.lessons import seat_lessons
 from pbem.game.states import state_at
 from pbem.languages import in_language, language_of
-from pbem.notify import compose, outbox, push
+from pbem.notify import after_moves, compose, outbox, push
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Player
 
@@ -148,7 +148,7 @@ def scoring(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads)
         game_id=game.id,
         title=game.title,
         state=state,
-        events=outbox.general_scoring_events(events, state) or [],
+        events=after_moves.general_scoring_events(events, state) or [],
         seq=seq,
         names=outbox.seat_names(game),
         totals=words.points_by_source(reads.log(game.id, 0, seq)) if over else None,
@@ -258,7 +258,9 @@ def webhook_body(game: Game, payload: Mapping[str, Any], reads: Reads) -> str:
         title=game.title,
         state=state,
         entries=engine.visible_log(entries, ()),
-        scored=outbox.general_scoring_events(reads.events(game.id, payload["after"], seq), state),
+        scored=after_moves.general_scoring_events(
+            reads.events(game.id, payload["after"], seq), state
+        ),
     )
     body = {"text": text} if payload.get("format") == "slack" else {"content": text[:2000]}
     return json.dumps(body)

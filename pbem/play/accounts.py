@@ -29,7 +29,7 @@ from pbem.game.players import (
     normal_email,
 )
 from pbem.languages import N_
-from pbem.notify import compose, outbox
+from pbem.notify import account_mails, compose
 from pbem.play import moderation
 from pbem.store import limits, queries, suppressed, tables
 from pbem.store.models import Player, SignInLink
@@ -58,7 +58,7 @@ def reset_key_by_mail(email: str) -> None:
     if not _within_limit("key-mail:player", str(player.id), KEY_MAILS_PER_HOUR):
         return
     key, player.api_key_hash = new_api_key()
-    outbox.queue_key_mail(db.session.connection(), player, key)
+    account_mails.queue_key_mail(db.session.connection(), player, key)
 
 
 def _player(email: str) -> Player | None:
@@ -107,7 +107,7 @@ def mail_sign_in_link(
         return
     link, nonce = _keep_link(email, client, next_path, used=False, purpose=purpose, name=name)
     token = tokens.sign_in_token(link.id, nonce)
-    outbox.queue_sign_in_mail(
+    account_mails.queue_sign_in_mail(
         db.session.connection(),
         email,
         _player(email),
@@ -311,7 +311,7 @@ def mail_email_change(player: Player, new_email: str, link_for: Callable[[str], 
     version = player.email_version or 0
     token = tokens.email_change_token(player.id, player.email, new_email, issued, version)
     connection = db.session.connection()
-    outbox.queue_email_change_mails(
+    account_mails.queue_email_change_mails(
         connection, player, new_email, link_for(token), EMAIL_CHANGE_HOURS
     )
     return new_email
@@ -382,7 +382,7 @@ def change_email(token: str) -> EmailChange:
             code="address-taken",
             email=change.new_email,
         )
-    outbox.queue_email_change_mails(
+    account_mails.queue_email_change_mails(
         db.session.connection(), change.player, change.new_email, None, EMAIL_CHANGE_HOURS
     )
     try:

@@ -27,7 +27,7 @@ from pbem.game import advice as reading
 from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, hints_allowed, rules_options
 from pbem.languages import N_
-from pbem.notify import outbox
+from pbem.notify import game_mails, outbox
 from pbem.store import tables
 
 #: The moves a hint names at most.
@@ -134,7 +134,7 @@ def answer_hints(limit: int = HINTS_A_PASS) -> int:
             payload = {"colour": hint.colour, "hint": hint.id, "seq": hint.seq}
             outbox.seat_mail(db.session.connection(), hint.game_id, hint.colour, "hint", payload)
         elif answered.rowcount and advice is not None:
-            outbox.hint_push(db.session.connection(), hint.game_id, hint.colour)
+            game_mails.hint_push(db.session.connection(), hint.game_id, hint.colour)
         db.session.commit()
     return len(asked)
 

@@ -28,7 +28,7 @@ from pbem.game.state_cache import state_cache
 from pbem.game.states import current_state, snapshots_of
 from pbem.game.views import GameView, game_view
 from pbem.languages import N_, _, later
-from pbem.notify import outbox
+from pbem.notify import after_moves
 from pbem.play import advice, chain, ratings, tournaments
 from pbem.store import queries
 from pbem.store.models import MOVE_SOURCES, utcnow
@@ -265,7 +265,7 @@ def _commit(
     reopened = policy.answered_along(steps) if ordered.batches else set()
     answered_by = {**{b.player: "orders" for b in ordered.batches}, colour: source}
     due = deadlines.sync(connection, game.game_id, game.timing, after, now, reopened, answered_by)
-    outbox.after_batch(
+    after_moves.after_batch(
         connection,
         game_id=game.game_id,
         before=batch.before,

@@ -26,7 +26,7 @@ from pbem.clock import now
 from pbem.errors import NothingToPlay
 from pbem.extensions import db
 from pbem.game.seating import Actor
-from pbem.notify import outbox
+from pbem.notify import game_mails
 from pbem.play.batch import Outcome, submit
 from pbem.play.house_bots import HouseBot, house_bot
 from pbem.store import queries, tables
@@ -141,7 +141,7 @@ def _remind(
         .values(reminders_sent=sent, next_at=policy.next_look(timing, due_at, sent))
     )
     if owed:
-        outbox.reminder(db.session.connection(), game=game, seat=seat, due_at=due_at)
+        game_mails.reminder(db.session.connection(), game=game, seat=seat, due_at=due_at)
     db.session.commit()
     if owed:
         return f"game {game.id}: reminded {seat.colour} ({min(owed)} h before the deadline)"
@@ -207,7 +207,7 @@ def _play_for(
         )
         if takes_over:  # the bot answers the seat's open decisions at once
             deadlines.recompute(connection, game.id, game.timing)
-        outbox.timed_out(
+        game_mails.timed_out(
             connection,
             game=game,
             seat=seat,
@@ -288,7 +288,7 @@ def abandon_idle_games() -> list[str]:
         )
         if abandoned:
             deadlines.close_abandoned(db.session.connection(), game_id, moment)
-            outbox.abandoned(db.session.connection(), game=db.session.get(Game, game_id))
+            game_mails.abandoned(db.session.connection(), game=db.session.get(Game, game_id))
             lines.append(f"game {game_id}: abandoned, no player having moved in it for too long")
         elif gone and queries.changed(
             db.session.execute(
@@ -297,7 +297,7 @@ def abandon_idle_games() -> list[str]:
                 .values(status="cancelled", pending=[], updated_at=moment)
             )
         ):
-            outbox.cancelled(db.session.connection(), game=db.session.get(Game, game_id))
+            game_mails.cancelled(db.session.connection(), game=db.session.get(Game, game_id))
             lines.append(f"game {game_id}: cancelled, its seats not all taken in time")
         db.session.commit()
     return lines

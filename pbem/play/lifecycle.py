@@ -24,7 +24,7 @@ from pbem.game.players import (
 )
 from pbem.game.states import current_state, rules_options
 from pbem.languages import N_, _, known, later, lazy_, moment_text
-from pbem.notify import outbox
+from pbem.notify import game_mails
 from pbem.notify.later import Later
 from pbem.play import apart, chain, moderation, strangers
 from pbem.play.asked import JoinMinimums, SeatAsked
@@ -275,7 +275,7 @@ def create_game(
     if forming:
         # Cancelled if it has not started by then (the sweep).
         db.session.add(IdleLimit(game_id=game.id, abandon_at=moment + FORMING_FOR))
-        outbox.invitations(db.session.connection(), game=game, organiser=creator)
+        game_mails.invitations(db.session.connection(), game=game, organiser=creator)
         return game
     db.session.add(IdleLimit(game_id=game.id, abandon_at=policy.abandon_at(whole, moment)))
     _begin(game, state)
@@ -334,7 +334,7 @@ def _begin(game: Game, state: engine.State) -> None:
     """The game's clock starts: its deadlines, each seat's first mail and first decision."""
     connection = db.session.connection()
     due = deadlines.sync(connection, game.id, game.timing, state, utcnow())
-    outbox.game_started(connection, game_id=game.id, title=game.title, state=state, due=due)
+    game_mails.game_started(connection, game_id=game.id, title=game.title, state=state, due=due)
 
 
 #: Open seats are held, while the game forms, by house bots numbered from here (apart from
@@ -413,7 +413,7 @@ def join_seat(player: Player, game_id: int, colour: str) -> Game:
         title=game.title,
         colour=colour_later(colour),
     )
-    outbox.notice(
+    game_mails.notice(
         db.session.connection(),
         game=game,
         subject=lazy_("%(name)s joined", name=player.name),
@@ -513,7 +513,7 @@ def abort_game(admin: Player, game_id: int) -> Game:
         name=admin.name,
         title=game.title,
     )
-    outbox.notice(
+    game_mails.notice(
         db.session.connection(), game=game, subject=lazy_("the game is stopped"), lines=[line]
     )
     return game
@@ -556,7 +556,7 @@ def extend_deadline(admin: Player, game_id: int, colour: str, hours: int) -> lis
         hours=hours,
         when=Later(lambda: moment_text(min(moved))),  # in each recipient's language
     )
-    outbox.notice(
+    game_mails.notice(
         connection,
         game=game,
         subject=lazy_("more time for %(colour)s", colour=colour_later(colour)),
@@ -583,7 +583,7 @@ def seat_to_bot(admin: Player, game_id: int, colour: str) -> Game:
         name=admin.name,
         colour=colour_later(colour),
     )
-    outbox.notice(
+    game_mails.notice(
         connection,
         game=game,
         subject=lazy_("a bot now plays %(colour)s", colour=colour_later(colour)),
@@ -680,7 +680,7 @@ def give_seat(admin: Player, game_id: int, colour: str, email: str) -> Game:
     chain.forget(db.session.connection(), game.id, [s.colour for s in moving])
     if played_by_bot:
         deadlines.recompute(db.session.connection(), game.id, game.timing)
-    outbox.seat_given(db.session.connection(), game=game, seats=moving)
+    game_mails.seat_given(db.session.connection(), game=game, seats=moving)
     return game
 
 
@@ -729,7 +729,7 @@ def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
         )
     if game.status == "forming":
         # Declined before the game began: the seat is open for anyone to join.
-        outbox.seat_declined(db.session.connection(), game=game, seat=seat)
+        game_mails.seat_declined(db.session.connection(), game=game, seat=seat)
         seat.player_id = house_bot(OPEN_SEAT_BOTS + seat.position).id
         seat.open, seat.accepted_at = True, None
         return seat
@@ -742,7 +742,7 @@ def decline_seat(game_id: int, colour: str, player_id: int) -> Seat:
         )
     if seat.declined_at is None:
         seat.declined_at = utcnow()
-        outbox.seat_declined(db.session.connection(), game=game, seat=seat)
+        game_mails.seat_declined(db.session.connection(), game=game, seat=seat)
     return seat
 
 
@@ -793,7 +793,9 @@ def set_bot(player: Player, game_id: int, colour: str, bot: bool) -> Game:
                 name=player.name,
                 colour=colour_later(colour),
             )
-        outbox.notice(connection, game=game, subject=subject, lines=[line], skip_player=player.id)
+        game_mails.notice(
+            connection, game=game, subject=subject, lines=[line], skip_player=player.id
+        )
         if not bot:
-            outbox.seat_back(connection, game=game, colour=colour)
+            game_mails.seat_back(connection, game=game, colour=colour)
     return game

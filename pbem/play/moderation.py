@@ -27,7 +27,7 @@ from pbem.extensions import db
 from pbem.game.games import locked_game
 from pbem.game.players import is_unreachable
 from pbem.languages import N_, later, lazy_, moment_text
-from pbem.notify import outbox
+from pbem.notify import account_mails, game_mails
 from pbem.play import chain
 from pbem.store import limits, tables
 from pbem.store.models import Player
@@ -365,7 +365,7 @@ def act(
             .values(closed_at=moment)
         )
     if action != "dismiss":
-        outbox.queue_moderation_mail(connection, player, action, until, reason.strip())
+        account_mails.queue_moderation_mail(connection, player, action, until, reason.strip())
     return logged
 
 
@@ -407,7 +407,7 @@ def _keep_away(player: Player) -> None:
         chain.forget(connection, game_id, colours)
         deadlines.recompute(connection, game_id, game.timing)
         for colour in colours:
-            outbox.notice(
+            game_mails.notice(
                 connection,
                 game=game,
                 subject=lazy_("a bot now plays %(colour)s", colour=colour_later(colour)),

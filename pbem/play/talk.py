@@ -17,7 +17,7 @@ from pbem.extensions import db
 from pbem.game import table
 from pbem.game.seating import Actor, held_colours
 from pbem.languages import N_, later
-from pbem.notify import outbox
+from pbem.notify import game_mails
 from pbem.store import limits, tables
 from pbem.texts import invisible
 from pbem.words import status_word
@@ -89,7 +89,7 @@ def _say(
             insert(tables.table_talk).returning(tables.table_talk.c.id), rows
         ).scalars()
     )
-    outbox.table_talk(
+    game_mails.table_talk(
         connection,
         game_id=game_id,
         title=title,

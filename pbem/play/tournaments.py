@@ -37,7 +37,7 @@ from pbem.game import tournaments as reading
 from pbem.game.players import is_unreachable
 from pbem.game.states import rules_options
 from pbem.languages import N_, later, lazy_, moment_text
-from pbem.notify import compose, outbox
+from pbem.notify import compose, game_mails
 from pbem.play import lifecycle, moderation, strangers
 from pbem.store import tables
 from pbem.store.models import Player, Tournament
@@ -471,7 +471,7 @@ def _mail_the_draw(
             link=f"{compose.base_url()}/tournaments/{tournament.id}",
         ),
     ]
-    outbox.notice(
+    game_mails.notice(
         db.session.connection(),
         game=game,
         subject=lazy_("round %(round)s drawn", round=number),

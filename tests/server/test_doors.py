@@ -52,13 +52,13 @@ def test_the_talk_limit_holds_for_messages_sent_at_once(app, api, monkeypatch):
     game_id, keys = api.new_game(["red", "blue"])
     # Each message takes a while between its check and its commit, so that all of them
     # have been checked before any commits: the count must still hold.
-    real = talk.outbox.table_talk
+    real = talk.game_mails.table_talk
 
     def slow(*args, **kwargs):
         time.sleep(0.05)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(talk.outbox, "table_talk", slow)
+    monkeypatch.setattr(talk.game_mails, "table_talk", slow)
     barrier = threading.Barrier(16)
     codes: list[int] = []
 

@@ -36,7 +36,7 @@ from engine.data import REGIONS
 from pbem import create_app, words
 from pbem.extensions import db
 from pbem.game import history
-from pbem.notify import addresses, compose, header_fields, outbox, sender
+from pbem.notify import addresses, after_moves, compose, header_fields, sender
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Notification, Seat
 from tests.secret_oracle import EngineGame, Secrets, play_in_engine
@@ -153,11 +153,11 @@ def mails_for(state: engine.State, events: list | None, seq: int) -> dict[tuple,
     out = {}
     for decision in engine.pending(state):
         colour = decision["player"]
-        key = ("decision", colour, outbox.decision_key(decision))
+        key = ("decision", colour, after_moves.decision_key(decision))
         out[key] = compose.decision_mail(
             seat(colour), game_id=3, title="Leaks", state=state, decision=decision, seq=seq
         )
-    scoring = outbox.general_scoring_events(events or [], state)
+    scoring = after_moves.general_scoring_events(events or [], state)
     if scoring is not None:
         for colour in state.colours:
             out[("scoring", colour)] = compose.scoring_mail(
@@ -421,9 +421,9 @@ def check_row(app, row, moved, secrets: Secrets, seats, title, game_id, rng) -> 
 
     def compose_again():
         if kind == "decision":
-            old = {outbox.decision_key(p) for p in engine.pending(before)}
+            old = {after_moves.decision_key(p) for p in engine.pending(before)}
             mine = [p for p in engine.pending(state) if p["player"] == colour]
-            decision = next((p for p in mine if outbox.decision_key(p) not in old), mine[0])
+            decision = next((p for p in mine if after_moves.decision_key(p) not in old), mine[0])
             return compose.decision_mail(
                 recipient,
                 game_id=game_id,
@@ -496,7 +496,7 @@ def scoring_ends(game: EngineGame) -> list[int]:
     return [
         seq
         for seq, events in enumerate(game.events, start=1)
-        if outbox.general_scoring_events(events, game.moments[seq].state) is not None
+        if after_moves.general_scoring_events(events, game.moments[seq].state) is not None
     ]
 
 
@@ -512,7 +512,7 @@ def play_on_checking_rows(mail_app, api, game: EngineGame, seq: int, moves: int,
         response = api.post_moves(game_id, keys[colour], [move], number, colour=colour)
         assert response.status_code == 201, response.get_json()
         before, after = game.moments[number].state, game.moments[number + 1].state
-        scoring = outbox.general_scoring_events(game.events[number], after) or []
+        scoring = after_moves.general_scoring_events(game.events[number], after) or []
         rows = new_rows(mail_app, game_id, last_id)
         for row in rows:
             moved = (before, after, scoring, number + 1)
