@@ -426,7 +426,7 @@ def scoring_mail(
     game_id: int,
     title: str,
     state: engine.State,
-    events: Sequence[Mapping[str, Any]],
+    events: Sequence[engine.Event],
     seq: int,
     names: Mapping[str, str] | None = None,
     totals: Mapping[str, Mapping[str, int]] | None = None,

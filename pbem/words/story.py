@@ -8,6 +8,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import engine
+from engine.types import (
+    CaballerosMovedEvent,
+    CastilloRevealedEvent,
+    ScoreEvent,
+    SecretPicksRevealedEvent,
+    SpecialActionEvent,
+)
 from pbem.languages import N_, _, ngettext
 from pbem.words.card_moves import cards_of, hidden_under
 from pbem.words.moves import describe_move
@@ -18,7 +25,7 @@ SOURCES = (N_("general scorings"), N_("action cards"), N_("king's bonuses"), N_(
 
 
 def scoring_lines(
-    scores: Sequence[Mapping[str, Any]], names: Mapping[str, str], reader: str | None
+    scores: Sequence[ScoreEvent], names: Mapping[str, str], reader: str | None
 ) -> list[str]:
     """Score events as a breakdown, a line per place scored: ranks (ties named as the rule
     scores them), points, and a sole first place's king's and home bonuses."""
@@ -59,9 +66,9 @@ def scoring_lines(
     return lines
 
 
-def _by_place(scores: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+def _by_place(scores: Sequence[ScoreEvent]) -> list[tuple[str, list[ScoreEvent]]]:
     """Score events grouped by place, in the order the places were scored."""
-    groups: list[tuple[str, list[Mapping[str, Any]]]] = []
+    groups: list[tuple[str, list[ScoreEvent]]] = []
     for award in scores:
         if not groups or groups[-1][0] != award["place"]:
             groups.append((award["place"], []))
@@ -69,7 +76,7 @@ def _by_place(scores: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mappi
     return groups
 
 
-def _moved(event: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
+def _moved(event: CaballerosMovedEvent, names: Mapping[str, str], reader: str | None) -> str:
     route = {"origin": spot(event["from"]), "target": spot(event["to"])}
     if event["player"] == reader:
         return ngettext(
@@ -88,7 +95,7 @@ def _moved(event: Mapping[str, Any], names: Mapping[str, str], reader: str | Non
 
 
 def event_lines(
-    events: Sequence[Mapping[str, Any]], names: Mapping[str, str], reader: str | None
+    events: Sequence[engine.Event], names: Mapping[str, str], reader: str | None
 ) -> list[str]:
     """What a move's events did beyond the move itself, in words: caballeros moved or sent
     away (the reader's first), the king, grandes, scoreboards, picks revealed, vetoes and
@@ -97,8 +104,8 @@ def event_lines(
     moved = [e for e in events if e["type"] == "caballeros_moved" and e["from"] != "castillo"]
     moved.sort(key=lambda e: e["player"] != reader)
     lines = [_moved(e, names, reader) for e in moved]
-    scores: list[Mapping[str, Any]] = []
-    out_of_castillo: list[Mapping[str, Any]] = []
+    scores: list[ScoreEvent] = []
+    out_of_castillo: list[CaballerosMovedEvent] = []
     for event in events:
         if event["type"] == "score":
             scores.append(event)
@@ -117,8 +124,8 @@ def event_lines(
 
 
 def _scored_and_gone_out(
-    scores: Sequence[Mapping[str, Any]],
-    out_of_castillo: list[Mapping[str, Any]],
+    scores: Sequence[ScoreEvent],
+    out_of_castillo: list[CaballerosMovedEvent],
     names: Mapping[str, str],
     reader: str | None,
 ) -> list[str]:
@@ -137,14 +144,18 @@ def _scored_and_gone_out(
     ]
 
 
-def _picks(event: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
+def _picks(
+    event: SecretPicksRevealedEvent | CastilloRevealedEvent,
+    names: Mapping[str, str],
+    reader: str | None,
+) -> str:
     return ", ".join(
         _("%(who)s: %(place)s", who=who(c, names, reader), place=place_name(r))
         for c, r in event["picks"].items()
     )
 
 
-def _carried_out(event: Mapping[str, Any], name: str) -> str | None:
+def _carried_out(event: SpecialActionEvent, name: str) -> str | None:
     """Only a vetoed action needs saying: otherwise its moves and effects tell it."""
     vetoed = event.get("vetoed_from")
     if not vetoed:
@@ -167,7 +178,9 @@ def _card_of(event: Mapping[str, Any]) -> dict[str, str]:
 
 
 #: A sentence (or none) from an event, its player's name and a function saying its picks.
-Sentence = Callable[[Mapping[str, Any], str, Callable[[Mapping[str, Any]], str]], str | None]
+#: Each reads its own kind's keys: the table below is keyed by the kind, so the event comes
+#: as `Any` rather than narrowed a kind at a time.
+Sentence = Callable[[Any, str, Callable[[Any], str]], str | None]
 
 
 #: One sentence per kind of event, from the event, its player's name ("" for the reader's
@@ -239,14 +252,12 @@ _SENTENCES: dict[str, Sentence] = {
 }
 
 
-def _event_line(
-    event: Mapping[str, Any], names: Mapping[str, str], reader: str | None
-) -> str | None:
+def _event_line(event: engine.Event, names: Mapping[str, str], reader: str | None) -> str | None:
     sentence = _SENTENCES.get(event["type"])
     if sentence is None:
         return None  # said by the move itself (a card chosen, a caballero placed)
     player = event.get("player")
-    name = who(player, names, reader) if player and player != reader else ""
+    name = who(player, names, reader) if isinstance(player, str) and player != reader else ""
     return sentence(event, name, lambda e: _picks(e, names, reader))
 
 
@@ -331,7 +342,7 @@ def entry_words(entry: Mapping[str, Any], card: str | None, own: bool) -> str:
     return describe_move(move, own=own, card=card)
 
 
-def _told(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def _told(entry: Mapping[str, Any]) -> list[engine.Event]:
     """The events of an entry its words have not said already (a special action skipped
     by its own move)."""
     events = entry.get("events") or []
