@@ -170,6 +170,7 @@ SELECT_GAME_PAGE = (
         tables.games.c.status,
         tables.games.c.title,
         tables.games.c.creator_id,
+        tables.games.c.options,
         tables.seats.c.colour.label("seat_colour"),
         tables.seats.c.player_id.label("seat_player"),
         tables.players.c.name.label("seat_name"),

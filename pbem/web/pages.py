@@ -31,7 +31,7 @@ from pbem.game.games import (
     page_rows,
     pending_deadlines,
 )
-from pbem.game.states import current_state
+from pbem.game.states import current_state, hints_allowed, teaches
 from pbem.game.views import GameView, view_of_seats
 from pbem.kept import Drawn
 from pbem.languages import _
@@ -262,6 +262,8 @@ class BoardPage:
     holders: tuple[tuple[str, str], ...] = ()  # each seat's colour and holder's name, as read
     status: str = "active"  # the game's
     creator_id: int = 0  # who made the game, and organises it
+    hints: bool = False  # its players may ask for hints (`states.hints_allowed`)
+    teaches: bool = False  # it teaches (`states.teaches`): a decision's lessons are shown
 
 
 @dataclass(frozen=True)
@@ -446,6 +448,8 @@ def _draw_board_page(
         holders=tuple(sorted(names.items())),
         status=game.status,
         creator_id=game.creator_id,
+        hints=hints_allowed(game.options),
+        teaches=teaches(game.options),
     )
 
 

@@ -136,11 +136,14 @@ def _advice_shown(page: pages.BoardPage) -> dict[str, Any]:
     the lessons its decision teaches (in a game that teaches), and a finished game's
     review: read per request, never kept with the page's parts."""
     shown: dict[str, Any] = {"hint": None, "review": None, "lessons": []}
-    if page.orders_seat is not None and (page.moves is not None or page.plan is not None):
-        shown["hint"] = advice.hint_panel(page.game_id, page.seed, page.orders_seat, page.shown)
-        shown["lessons"] = lessons.lesson_panel(
-            page.game_id, page.orders_seat, page.shown, dict(page.holders)
-        )
+    seat = page.orders_seat
+    if seat is not None and (page.moves is not None or page.plan is not None):
+        # Read only in a game that has them: the board page of any other reads nothing more.
+        if page.hints:
+            shown["hint"] = advice.hint_panel(page.game_id, page.seed, seat, page.shown)
+        if page.teaches:
+            names = dict(page.holders)
+            shown["lessons"] = lessons.lesson_panel(page.game_id, seat, page.shown, names)
     if page.status == "finished":
         review = advice.review_panel(page.game_id)
         names = dict(page.holders)
