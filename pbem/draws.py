@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 FORMATS = ("swiss", "groups", "heats")
@@ -430,3 +430,35 @@ def _through(
     rest = [(place, key(by_id[p]), p) for t in ranked for place, p in enumerate(t) if place >= each]
     rest.sort()
     return chosen + [p for _place, _key, p in rest[: max(0, size - len(chosen))]]
+
+
+def kept_apart(
+    tables: Sequence[Sequence[int]], apart: Collection[tuple[int, int]]
+) -> tuple[tuple[int, ...], ...]:
+    """The tables with each pair of `apart` (two entrants one of whom blocks the other) at
+    different tables wherever swapping two entrants of two tables (each into the other's
+    seat) seats fewer such pairs together. A pair no swap separates stays together: a round
+    always opens (their talk stays hidden from the one who blocked)."""
+    pairs = {frozenset(pair) for pair in apart}
+    seated = [list(table) for table in tables]
+
+    def together(table: Sequence[int]) -> int:
+        return sum(frozenset(two) in pairs for two in itertools.combinations(table, 2))
+
+    improved = bool(pairs)
+    while improved:
+        improved = False
+        for here, there in itertools.permutations(range(len(seated)), 2):
+            before = together(seated[here]) + together(seated[there])
+            if not together(seated[here]):
+                continue
+            for a, b in itertools.product(range(len(seated[here])), range(len(seated[there]))):
+                first, second = list(seated[here]), list(seated[there])
+                first[a], second[b] = second[b], first[a]
+                if together(first) + together(second) < before:
+                    seated[here], seated[there] = first, second
+                    improved = True
+                    break
+            if improved:
+                break
+    return tuple(tuple(table) for table in seated)

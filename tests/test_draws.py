@@ -37,6 +37,7 @@ from pbem.draws import (
     Entrant,
     draw_round,
     explain,
+    kept_apart,
     place_points,
     pools_for,
     table_sizes,
@@ -482,3 +483,23 @@ def test_the_swap_search_keeps_players_near_their_rank() -> None:
         draw = draw_round("swiss", field, size, 4, 5)
         for index, table in enumerate(draw.tables):
             assert all(abs(home[p] - index) <= REACH for p in table)
+
+
+def test_kept_apart_separates_a_pair_where_a_swap_can() -> None:
+    tables = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
+    apart = [(1, 2), (4, 6), (7, 9)]
+    seated = kept_apart(tables, apart)
+    assert sorted(p for t in seated for p in t) == list(range(1, 10))
+    assert [len(t) for t in seated] == [3, 3, 3]
+    assert not any({a, b} <= set(t) for t in seated for a, b in apart)
+
+
+def test_kept_apart_leaves_what_no_swap_separates_and_nothing_else() -> None:
+    # One table: no swap can part them, and the round still opens with them at it.
+    assert kept_apart(((1, 2, 3),), [(1, 2)]) == ((1, 2, 3),)
+    # Nobody kept apart: the draw as it came, seats and all.
+    assert kept_apart(((3, 1, 2), (6, 5, 4)), []) == ((3, 1, 2), (6, 5, 4))
+    # Three of five who all keep apart from each other, tables of 3 and 2: one pair stays.
+    seated = kept_apart(((1, 2, 3), (4, 5)), [(1, 2), (1, 3), (2, 3)])
+    together = sum({a, b} <= set(t) for t in seated for a, b in [(1, 2), (1, 3), (2, 3)])
+    assert together == 1 and [len(t) for t in seated] == [3, 2]

@@ -34,6 +34,7 @@ SKIPPED_NAMES = {
     "timeout": N_("skipped: a bot played their seat"),
     "left": N_("skipped: left"),
     "removed": N_("skipped: removed by the organiser"),
+    "suspended": N_("skipped: may not play here for now"),
 }
 
 #: How each format seats its entrants, as the page and the API say it.

@@ -223,6 +223,7 @@ def create_game(
     capped: bool = True,
     join: JoinMinimums | None = None,
     seated_creator: bool = True,
+    refuse_kept_apart: bool = True,
 ) -> Game:
     """A new game: `seats` are `{email, colour}` (with a `name` for a newcomer, if given),
     `{bot: true, colour}` or (a game that forms) `{open: true, colour}` in seat order; the
@@ -232,7 +233,9 @@ def create_game(
     who chose none. `capped`: counted against the day's caps on games and invitations
     (`play.strangers`); only the operator's own tools make games that are not. `join`: what
     a player must have to take an open seat. `seated_creator` False: its maker holds no
-    seat (a tournament's organiser makes its tables' games)."""
+    seat (a tournament's organiser makes its tables' games). `refuse_kept_apart` False: the
+    seating is not refused for a player suspended or two who keep apart (a tournament's
+    round has settled both, and must open)."""
     title = kept_text(title, "title")
     seats = _named_seats(seats)
     emails, colours, options = _checked_seating(creator, seats, options, forming, seated_creator)
@@ -251,7 +254,8 @@ def create_game(
     if capped:  # every door a person uses; the operator's own tools (the demo) are not
         strangers.admit_game(creator, _invited(creator, emails, colours))
     players = _players_of(emails, seats)
-    _refuse_kept_apart(_held(players, emails, colours, seats), creator.id)
+    if refuse_kept_apart:
+        _refuse_kept_apart(_held(players, emails, colours, seats), creator.id)
     game = Game(
         title=title.strip(),
         language=known(language),

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypedDict
 
+from flask import current_app
 from sqlalchemy import func, insert, select, update
 
 import engine
@@ -38,9 +39,10 @@ from pbem.game.players import is_unreachable
 from pbem.game.states import rules_options
 from pbem.languages import N_, later, lazy_, moment_text
 from pbem.notify import compose, game_mails
-from pbem.play import lifecycle, moderation, strangers
+from pbem.play import apart, lifecycle, moderation, strangers
 from pbem.store import tables
 from pbem.store.models import Player, Tournament
+from pbem.store.outage import is_outage
 from pbem.store.queries import MAX_ID
 from pbem.texts import kept_text
 from pbem.timing import policy
@@ -347,18 +349,26 @@ def _entrants(tournament_id: int, *, playing: bool = True) -> list[draws.Entrant
 
 
 def _open_round(tournament: Tournament, number: int) -> None:
-    """Draw round `number` and begin its games; past the last round, the tournament ends."""
+    """Draw round `number` and begin its games; past the last round, the tournament ends.
+    Those a bot played for, and those suspended or banned, are skipped first; two who keep
+    apart (a block) are seated at different tables wherever a swap allows it
+    (`draws.kept_apart`), and seated together otherwise rather than the round not opening:
+    their games are made without the seating's refusals, which would refuse the move or
+    the sweep that opens the round."""
     _skip_those_bots_play(tournament.id)
+    _skip_those_kept_away(tournament.id)
     entrants = _entrants(tournament.id)
     if number > tournament.rounds or len(entrants) < 3:
         tournament.status, tournament.round_due_at = "finished", None
         return
     drawn = _drawn(tournament, entrants, number)
+    everyone = [p for table in drawn.tables for p in table]
+    seated = draws.kept_apart(drawn.tables, apart.kept_apart(db.session.connection(), everyone))
     organiser = db.session.get(Player, tournament.organiser_id)
     assert organiser is not None  # a tournament's organiser is a player
-    emails = _emails([p for table in drawn.tables for p in table])
+    emails = _emails(everyone)
     due = now() + timedelta(days=tournament.round_days)
-    for index, table in enumerate(drawn.tables, start=1):
+    for index, table in enumerate(seated, start=1):
         colours = list(COLOURS[: len(table)])
         game = lifecycle.create_game(
             organiser,
@@ -368,6 +378,7 @@ def _open_round(tournament: Tournament, number: int) -> None:
             timing=tournament.timing,
             capped=False,  # its entrants asked for these games by entering
             seated_creator=False,
+            refuse_kept_apart=False,  # settled above: a round always opens
         )
         db.session.execute(
             insert(tables.tournament_tables).values(
@@ -442,6 +453,25 @@ def _skip_those_bots_play(tournament_id: int) -> None:
         )
         .values(skipped_at=now(), skipped_why="timeout")
     )
+
+
+def _skip_those_kept_away(tournament_id: int) -> None:
+    """Entrants suspended or banned are skipped from now on: no table waits on a seat its
+    holder may not play."""
+    entries = tables.tournament_entries.c
+    playing = db.session.execute(
+        select(entries.player_id).where(
+            entries.tournament_id == tournament_id, entries.skipped_at.is_(None)
+        )
+    ).scalars()
+    away = moderation.kept_away(db.session.connection(), list(playing))
+    if away:
+        db.session.execute(
+            update(tables.tournament_entries)
+            .where(entries.tournament_id == tournament_id, entries.player_id.in_(sorted(away)))
+            .where(entries.skipped_at.is_(None))
+            .values(skipped_at=now(), skipped_why="suspended")
+        )
 
 
 def _mail_the_draw(
@@ -525,7 +555,7 @@ def game_ended(game_id: int, state: engine.State) -> None:
         )
     ).scalar_one()
     if tournament.status == "running" and row.round == tournament.current_round and not waiting:
-        _open_round(tournament, tournament.current_round + 1)
+        _open_round_in_savepoint(tournament, tournament.current_round + 1)
 
 
 def due_now(moment: datetime | None = None) -> list[str]:
@@ -541,9 +571,12 @@ def due_now(moment: datetime | None = None) -> list[str]:
         tournament = _locked(tournament_id)
         if tournament.status == "open":
             try:
-                _start(tournament)
+                with db.session.begin_nested():
+                    _start(tournament)
             except Conflict:
                 tournament.status = "cancelled"  # too few entered by its date
+            except Exception as error:
+                _not_opened(tournament, 1, error)  # tried again at the next sweep
             lines.append(f"tournament {tournament_id}: {tournament.status}")
     late = db.session.execute(
         select(t.id).where(t.status == "running", t.round_due_at <= moment)
@@ -552,6 +585,30 @@ def due_now(moment: datetime | None = None) -> list[str]:
         tournament = _locked(tournament_id)
         due = tournament.round_due_at
         if tournament.status == "running" and due is not None and due <= moment:
-            _open_round(tournament, tournament.current_round + 1)
+            _open_round_in_savepoint(tournament, tournament.current_round + 1)
             lines.append(f"tournament {tournament_id}: round {tournament.current_round}")
     return lines
+
+
+#: How long a round that failed to open waits before the sweep tries it again.
+RETRY_OPENING = timedelta(hours=1)
+
+
+def _open_round_in_savepoint(tournament: Tournament, number: int) -> None:
+    """Open round `number` in a savepoint of its own: whatever goes wrong in it (a bug met in
+    a draw) is logged, and the sweep tries the round again in `RETRY_OPENING`, while the move
+    that ended the round before it stands, and the sweep's other work goes on."""
+    try:
+        with db.session.begin_nested():
+            _open_round(tournament, number)
+    except Exception as error:
+        _not_opened(tournament, number, error)
+        tournament.round_due_at = now() + RETRY_OPENING
+
+
+def _not_opened(tournament: Tournament, number: int, error: Exception) -> None:
+    if is_outage(error):
+        raise error  # the database away: the whole transaction is tried again, as any other
+    current_app.logger.error(
+        "tournament %s: round %s did not open", tournament.id, number, exc_info=error
+    )

@@ -363,7 +363,7 @@ class TournamentEntry(Model):
     entered_at: Mapped[datetime] = mapped_column(UtcDateTime())
     rating_at_entry: Mapped[float] = mapped_column(Float, default=0.0)
     skipped_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
-    skipped_why: Mapped[str | None] = mapped_column(String(16))  # timeout, left, removed
+    skipped_why: Mapped[str | None] = mapped_column(String(16))  # timeout, left, removed, suspended
 
 
 class TournamentTable(Model):
