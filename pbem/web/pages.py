@@ -403,13 +403,7 @@ def _draw_board_page(
     final = final_scoring(view, names, entries if over else (), results)
     # A template's module: its macros are known only at run time.
     parts: Any = current_app.jinja_env.get_template("web/_game_parts.html").module
-    links = {
-        "now": link("web.game", game_id=game.id, colour=colour_field),
-        "at": link("web.game", game_id=game.id, seq=_SEQ_SLOT, colour=colour_field),
-        "slot": _SEQ_SLOT,
-        "poll": link("web.game_seq", game_id=game.id),
-        "poll_ms": str(int(float(current_app.config["PBEM_PAGE_POLL_SECONDS"]) * 1000)),
-    }
+    links = _links(game.id, colour_field)
     return BoardPage(
         game_id=game.id,
         seed=game.seed,
@@ -451,6 +445,17 @@ def _draw_board_page(
         hints=hints_allowed(game.options),
         teaches=teaches(game.options),
     )
+
+
+def _links(game_id: int, colour_field: str | None) -> dict[str, str]:
+    """The board page's links: now, a seq (its slot filled per entry), the poll."""
+    return {
+        "now": link("web.game", game_id=game_id, colour=colour_field),
+        "at": link("web.game", game_id=game_id, seq=_SEQ_SLOT, colour=colour_field),
+        "slot": _SEQ_SLOT,
+        "poll": link("web.game_seq", game_id=game_id),
+        "poll_ms": str(int(float(current_app.config["PBEM_PAGE_POLL_SECONDS"]) * 1000)),
+    }
 
 
 def _in_turn(view: GameView) -> bool:
