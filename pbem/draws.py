@@ -5,7 +5,8 @@
 Pure and deterministic: the same entrants give the same draw, whatever order they come in;
 nothing here reads a clock, a database or a random generator. The service keeps each
 entrant's standing and history (an `Entrant`: points, tiebreak, rating, whom they met, the
-seats they held) and stores each round's `Draw`; `explain` says in words how a format pairs.
+seats they held) and stores each round's `Draw`, after `kept_apart` has parted those who keep
+apart where a swap can.
 
 A table seats 3 to 5 (`table_sizes`), all of a round within one of each other; a table size
 of 2 is the two-colour game, drawn in pairs with an odd one out sitting the round out.
@@ -19,35 +20,6 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 FORMATS = ("swiss", "groups", "heats")
-
-#: How each format pairs, in words for the tournament's page (the service translates them).
-EXPLAINED: dict[str, str] = {
-    "swiss": (
-        "Every round, players are ranked by tournament points, then tiebreak (their shares of "
-        "the winners' scores), then rating, and seated in that order: the leaders at table 1, "
-        "the next at table 2, and so on. Players of nearby tables are then swapped, none "
-        "more than two tables from where their rank put them, wherever that seats fewer "
-        "people who have already played together. At each table everyone gets the seat they "
-        "have held least. In a game of two, an odd one out sits the round out: the lowest "
-        "ranked of those who have sat out least."
-    ),
-    "groups": (
-        "Players are dealt into groups by rating before the first round, the strongest one "
-        "to each group in turn, back and forth (snake seeding). Every round each group plays "
-        "one game together, and the seats turn round the table, so that over as many rounds "
-        "as the group has players everyone holds every seat once."
-    ),
-    "heats": (
-        "Every round but the last is drawn by ranking, as in swiss. After each round the best "
-        "of each table go through, by tournament points, then tiebreak, then rating, the "
-        "same number from every table: as many as shrink the field by about the same share "
-        "each round towards a final of one table of the tournament's size. Into the final, "
-        "each table sends its share of those seats (at least its winner), the best of the "
-        "next places by ranking taking any seats left; when there are more than five "
-        "tables, only the five best table winners go through. The last round is the final; "
-        "those not through are out."
-    ),
-}
 
 #: Swap passes down the tables at most (a pass that swaps nobody ends the search).
 PASSES = 4
@@ -73,7 +45,7 @@ class Draw:
     """One round: its tables, and who plays none of them."""
 
     tables: tuple[tuple[int, ...], ...]  # each table's entrant ids in seat order (position 0 first)
-    byes: tuple[int, ...] = ()  # entrants left out of this round (and why: see `explain`)
+    byes: tuple[int, ...] = ()  # entrants left out of this round (a two-colour game's odd one)
     out: tuple[int, ...] = ()  # (heats) entrants eliminated before this round
 
 
@@ -118,13 +90,6 @@ def winner_shares(scores: Sequence[int]) -> list[float]:
     the highest is 0."""
     top = max(scores, default=0)
     return [round(score / top, 4) if top > 0 else 0.0 for score in scores]
-
-
-def explain(fmt: str) -> str:
-    """How `fmt` pairs, in plain words (`EXPLAINED`)."""
-    if fmt not in EXPLAINED:
-        raise ValueError(f"no tournament format {fmt!r}: one of {', '.join(FORMATS)}")
-    return EXPLAINED[fmt]
 
 
 def pools_for(entrants: Sequence[Entrant], size: int) -> list[list[int]]:
