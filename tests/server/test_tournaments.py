@@ -1,21 +1,20 @@
 """Tournaments through the API: made, entered (full, closed, invited only), started by their
-organiser or when full; a whole Swiss tournament of 12 played out with one entrant timing
-out, every round opening on its own and the standings equal to points computed here from
+organiser or when full; a whole Swiss tournament of 12 played through the API (its people
+by their keys, the house bot by the sweep) with one entrant timing out, every round opening
+on its own and the standings equal to points computed here from
 the games' final scores; a round opened at its deadline with a game still going."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from email import message_from_string, policy
 
 import sqlalchemy as sa
 
 import engine
-from engine.bots import RandomBot
-from pbem import play
 from pbem.clock import now, set_now
 from pbem.extensions import db
-from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.schedule.sweep import sweep
 from pbem.store import tables
@@ -127,20 +126,38 @@ def _seats_bot(app, game_id) -> dict[str, tuple[bool, int]]:
     return {colour: (bool(bot), timeouts) for colour, bot, timeouts in rows}
 
 
-def _play_until_pending(app, game_id, colour) -> None:
-    """The others play (random moves, through the play function) until `colour` must act."""
-    bot = RandomBot(7)
+def _play_until_pending(app, api, game_id, colour) -> None:
+    """The others play (random legal moves, by their keys over the API) until `colour` must
+    act."""
+    rng, keys = random.Random(7), _keys_of_seats(app, api, game_id)
+    while True:
+        game = api.get(f"/api/games/{game_id}").get_json()
+        pending = [p["player"] for p in game["pending"]]
+        if colour in pending:
+            return
+        _random_move(api, game_id, keys[pending[0]], rng)
+
+
+def _random_move(api, game_id: int, key: str, rng: random.Random) -> None:
+    """One of the moves `legal-moves` offers the key's seat, played by the key."""
+    legal = api.get(f"/api/games/{game_id}/legal-moves", key).get_json()
+    moved = api.post_moves(game_id, key, [rng.choice(legal["moves"])], legal["seq"])
+    assert moved.status_code == 201, moved.get_json()
+
+
+def _keys_of_seats(app, api, game_id: int) -> dict[str, str]:
+    """Each seat a person holds, and its holder's key."""
     with app.app_context():
-        game = db.session.get(Game, game_id)
-        holders = {s.colour: s.player_id for s in game.seats}
-        seq, state = game.seq, current_state(game_id, game.seed, game.seq)
-        while colour not in {p["player"] for p in engine.pending(state)}:
-            mover = engine.pending(state)[0]["player"]
-            move = bot.choose(state, mover)
-            actor = Actor.by_player(holders[mover], mover)
-            seq = play.submit(actor, game_id, seq, [move], source="api").seq
-            state, _ = engine.apply(state, mover, move)
+        found = db.session.execute(
+            sa.text(
+                "SELECT s.colour, p.email FROM seats s JOIN players p ON p.id = s.player_id "
+                "WHERE s.game_id = :g AND NOT s.bot"
+            ),
+            {"g": game_id},
+        )
+        keys = {colour: api.keys[email] for colour, email in found}
         db.session.remove()
+    return keys
 
 
 def _deadline_passes(app, game_id, colour) -> None:
@@ -176,6 +193,25 @@ def _points_by_hand(scores: list[int]) -> list[float]:
     ]
 
 
+def _play_by_api(app, api, game_id: int, seed: int) -> None:
+    """Play the game to its end as its people and the house would: each person's seat by
+    their key over the API (a random legal move of those `legal-moves` offers), a seat the
+    house bot holds by the scheduler's sweep."""
+    rng, keys = random.Random(seed), _keys_of_seats(app, api, game_id)
+    for _ in range(2000):
+        game = api.get(f"/api/games/{game_id}").get_json()
+        if game["status"] != "active":
+            return
+        mover = game["pending"][0]["player"]
+        if mover not in keys:  # the house bot's seat: the sweep plays it
+            with app.app_context():
+                sweep()
+                db.session.remove()
+            continue
+        _random_move(api, game_id, keys[mover], rng)
+    raise AssertionError(f"game {game_id} did not end")
+
+
 def test_a_swiss_of_twelve_plays_three_rounds_on_its_own_one_entrant_timing_out(app, api):
     organiser, *entrants = people(api, 13)
     key = api.keys[organiser]
@@ -195,14 +231,14 @@ def test_a_swiss_of_twelve_plays_three_rounds_on_its_own_one_entrant_timing_out(
             if colour is not None and round_number == 1:
                 # The silent entrant never answers: their deadline passes, and the sweep
                 # hands the seat to the house bot, which plays it from then on.
-                _play_until_pending(app, game_id, colour)
+                _play_until_pending(app, api, game_id, colour)
                 _deadline_passes(app, game_id, colour)
                 with app.app_context():
                     sweep()
                     db.session.remove()
                 assert _seats_bot(app, game_id)[colour] == (True, 1)
-            left = (colour,) if colour is not None else ()
-            play_out(app, game_id, seed=round_number * 10 + n, left=left)
+            # Everyone else plays by the API; the house bot plays the silent seat.
+            _play_by_api(app, api, game_id, seed=round_number * 10 + n)
         # The round's last game ended: the next round is drawn without anyone asking.
         after = _shown(api, tid)
         assert after["round"] == min(round_number + 1, 3) or after["status"] == "finished"
