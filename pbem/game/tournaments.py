@@ -223,7 +223,7 @@ def tournament(tournament_id: int) -> TournamentShown:
         "entrants": len(entries),
         "options": row.options or {},
         "formula": FORMULA,
-        "rounds": _rounds(tournament_id, names),
+        "rounds": _rounds(tournament_id, names, [] if row.format == "heats" else entries),
         "standings": standings(entries, found, row.format == "heats"),
     }
 
@@ -238,6 +238,7 @@ def _entries(tournament_id: int) -> list[Any]:
                 entries.rating_at_entry,
                 entries.skipped_why,
                 entries.entered_at,
+                entries.skipped_at,
             )
             .select_from(
                 tables.tournament_entries.join(tables.players, players.id == entries.player_id)
@@ -248,17 +249,32 @@ def _entries(tournament_id: int) -> list[Any]:
     )
 
 
-def _rounds(tournament_id: int, names: dict[int, str]) -> list[RoundShown]:
+def _rounds(tournament_id: int, names: dict[int, str], entries: list[Any]) -> list[RoundShown]:
+    """Each round's tables, and who sat it out (`byes`): of `entries` (the entrants; none
+    for heats, whose eliminated are no byes), those in the tournament when the round was
+    drawn, not skipped by then, and at none of its tables (a group with fewer than three
+    players left)."""
     tt, games = tables.tournament_tables.c, tables.games.c
     rows = db.session.execute(
-        select(tt.round, tt.number, tt.game_id, tt.players, tt.scores, tt.places, games.status)
+        select(
+            tt.round,
+            tt.number,
+            tt.game_id,
+            tt.players,
+            tt.scores,
+            tt.places,
+            games.status,
+            games.created_at,
+        )
         .select_from(tables.tournament_tables.join(tables.games, games.id == tt.game_id))
         .where(tt.tournament_id == tournament_id)
         .order_by(tt.round, tt.number)
     ).all()
     rounds: dict[int, RoundShown] = {}
+    drawn_at: dict[int, Any] = {}
     for row in rows:
         shown = rounds.setdefault(row.round, {"number": row.round, "tables": [], "byes": []})
+        drawn_at[row.round] = min(drawn_at.get(row.round, row.created_at), row.created_at)
         shown["tables"].append(
             {
                 "table": row.number,
@@ -270,6 +286,15 @@ def _rounds(tournament_id: int, names: dict[int, str]) -> list[RoundShown]:
                 "points": row.places,
             }
         )
+    for number, shown in rounds.items():
+        at, seated = drawn_at[number], {p for t in shown["tables"] for p in t["players"]}
+        shown["byes"] = [
+            e.player_id
+            for e in entries
+            if e.entered_at <= at
+            and (e.skipped_at is None or e.skipped_at > at)
+            and e.player_id not in seated
+        ]
     return list(rounds.values())
 
 

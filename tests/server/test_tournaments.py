@@ -326,3 +326,39 @@ def test_groups_keep_their_pools_and_heats_end_in_one_final(app, api):
     (final,) = shown["rounds"][1]["tables"]
     top = [s["player_id"] for s in shown["standings"][:3]]
     assert sorted(top) == sorted(final["players"])  # the finalists rank first
+
+
+def test_a_group_left_too_small_sits_the_round_out_and_the_page_says_so(app, api):
+    organiser, *entrants = people(api, 7)
+    tid = _make(api, api.keys[organiser], format="groups", table_size=3, rounds=2)
+    for email in entrants[:6]:
+        _enter(api, tid, api.keys[email])
+    api.client.post(f"/api/tournaments/{tid}/start", headers=api.auth(api.keys[organiser]))
+    first = _shown(api, tid)["rounds"][0]
+    pool = first["tables"][0]["players"]
+    assert first["byes"] == []
+    names = {s["player_id"]: s["name"] for s in _shown(api, tid)["standings"]}
+    leaver = next(e for e in entrants if _player_of(app, e) == pool[0])
+    left = api.client.delete(
+        f"/api/tournaments/{tid}/entries/me", headers=api.auth(api.keys[leaver])
+    )
+    assert left.status_code in (200, 204), left.get_json()
+    _play_round(app, tid, 1, seed=11)
+    second = _shown(api, tid)["rounds"][1]
+    # The pool of the one who left has two players: no game, and both sit it out, said.
+    assert sorted(second["byes"]) == sorted(pool[1:])
+    assert [sorted(t["players"]) for t in second["tables"]] == [
+        sorted(first["tables"][1]["players"])
+    ]
+    page = app.test_client().get(f"/tournaments/{tid}").get_data(as_text=True)
+    said = " ".join(page.split())
+    assert "Sitting this round out: " in said
+    assert all(names[p] in said.split("Sitting this round out: ")[1][:200] for p in pool[1:])
+
+
+def _player_of(app, email: str) -> int:
+    with app.app_context():
+        found = db.session.execute(sa.text("SELECT id FROM players WHERE email = :e"), {"e": email})
+        player_id = found.scalar_one()
+        db.session.remove()
+    return player_id
