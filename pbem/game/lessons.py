@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from pbem.extensions import db
 from pbem.game import history
+from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import teaches
 from pbem.store import tables
 from pbem.words.lessons import Lesson, lessons, lessons_due
@@ -35,3 +36,25 @@ def lesson_panel(game_id: int, colour: str, seq: int, names: Mapping[str, str]) 
     if kind is None:
         return []
     return seat_lessons(game_id, game.options, colour, seq, kind, names)
+
+
+def lessons_of_seat(actor: Actor, game_id: int, colour: str | None) -> list[Lesson]:
+    """What the decision waiting on the actor's seat teaches (`GET .../lessons`): none in a
+    game that does not teach, or when no decision waits on the seat."""
+    seated = seating(actor, game_id, read_only=True)
+    game = db.session.execute(
+        select(tables.games.c.seq, tables.games.c.pending).where(tables.games.c.id == game_id)
+    ).one()
+    waiting = [p["player"] for p in game.pending]
+    chosen = resolve_colour(game_id, seated.own, colour, waiting, acting=False)
+    if chosen is None:  # no seat of theirs: nothing is taught to a spectator
+        return []
+    names = {
+        seat.colour: seat.name
+        for seat in db.session.execute(
+            select(tables.seats.c.colour, tables.players.c.name.label("name"))
+            .join(tables.players, tables.players.c.id == tables.seats.c.player_id)
+            .where(tables.seats.c.game_id == game_id)
+        )
+    }
+    return lesson_panel(game_id, chosen, game.seq, names)

@@ -132,3 +132,21 @@ def test_a_game_that_teaches_is_rated_for_nobody_even_without_hints(app, api):
         rated = db.session.execute(sa.select(GameRating).where(GameRating.game_id == game_id))
         assert [r.rated for r in rated.scalars()] == [False, False, False]
         db.session.remove()
+
+
+def test_the_api_gives_the_seats_lessons_in_a_game_that_teaches_only(app, api):
+    game_id, keys = api.new_game(COLOURS, options={"rounds": 6, "learn": True})
+    first = api.get(f"/api/games/{game_id}").get_json()["pending"][0]["player"]
+    other = next(c for c in COLOURS if c != first)
+    due = api.get(f"/api/games/{game_id}/lessons", keys[first])
+    assert due.status_code == 200
+    (lesson,) = due.get_json()["lessons"]
+    assert lesson["kind"] == "power_card" and lesson["title"].startswith("Power cards")
+    assert lesson["paragraphs"] and lesson["scores"] == []
+    # No decision waits on the other seat: nothing taught to it yet.
+    assert api.get(f"/api/games/{game_id}/lessons", keys[other]).get_json() == {"lessons": []}
+    assert api.get(f"/api/games/{game_id}/lessons").status_code == 401
+    plain_id, plain_keys = api.new_game(COLOURS, options={"rounds": 6})
+    seat = api.get(f"/api/games/{plain_id}").get_json()["pending"][0]["player"]
+    plain = api.get(f"/api/games/{plain_id}/lessons", plain_keys[seat]).get_json()
+    assert plain == {"lessons": []}

@@ -1,16 +1,18 @@
 """Advice from the strong bot: a hint for the decision waiting on your seat (in a game that
 allows them), and a finished game's review. Both are worked out by the scheduler, never in
-the request: the first GET asks, and answers 202 until it is done."""
+the request: the first GET asks, and answers 202 until it is done. And in a game that
+teaches, what the decision waiting on your seat teaches."""
 
 from typing import Any
 
 from flask import Response, jsonify
 
-from pbem.api.advice.schemas import HintSchema, ReviewSchema
+from pbem.api.advice.schemas import HintSchema, LessonsSchema, ReviewSchema
 from pbem.api.auth import KEY_REQUIRED, api_key_hash
 from pbem.api.games.schemas import ViewerColourSchema
 from pbem.api.safe_json import Blueprint
 from pbem.game import advice as reading
+from pbem.game import lessons
 from pbem.game.seating import Actor
 from pbem.play import advice, unit
 
@@ -65,3 +67,17 @@ def review(game_id: int) -> Response:
     colours = reading.finished_colours(Actor.by_key(api_key_hash()), game_id)
     shown = reading.review_words(game_id, colours)
     return _answer(shown, shown["done"], ReviewSchema())
+
+
+@blp.route("/lessons", methods=["GET"])
+@blp.arguments(ViewerColourSchema(), location="query")
+@blp.response(200, LessonsSchema)
+@blp.alt_response(403, response="FORBIDDEN", description="You hold no seat in this game")
+@blp.doc(security=KEY_REQUIRED)
+def lessons_due(query: dict[str, Any], game_id: int) -> dict[str, Any]:
+    """In a game that teaches (`options.learn`), what the decision waiting on your seat
+    explains, as the page and the decision mail show it: each new kind of decision the first
+    time, the first scoring walked through after it. Empty in any other game, or when no
+    decision waits on you."""
+    due = lessons.lessons_of_seat(Actor.by_key(api_key_hash()), game_id, query.get("colour"))
+    return {"lessons": due}

@@ -70,3 +70,28 @@ class ReviewSchema(ma.Schema):
     cpu_seconds = ma.fields.Float(required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatReviewSchema), required=True)
     detail = ma.fields.String(required=True)
+
+
+class LessonSchema(ma.Schema):
+    kind = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "power_card, court, action_card, placing, special_action, king, "
+            "castillo, secret_disk, veto or scoring"
+        },
+    )
+    title = ma.fields.String(required=True)
+    paragraphs = ma.fields.List(ma.fields.String(), required=True)
+    scores = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        metadata={"description": "The scoring lesson's breakdown of the first scoring, else []"},
+    )
+
+
+class LessonsSchema(ma.Schema):
+    lessons = ma.fields.List(
+        ma.fields.Nested(LessonSchema),
+        required=True,
+        metadata={"description": "In the order they are shown; empty when nothing is due"},
+    )
