@@ -12,12 +12,10 @@ from datetime import timedelta
 
 import sqlalchemy as sa
 
-from pbem.clock import now, set_now
 from pbem.extensions import db
 from pbem.play import moderation
-from pbem.schedule.sweep import sweep
 from tests.server.test_ratings import people, play_out
-from tests.server.test_tournaments import _enter, _game_ids, _make, _shown
+from tests.server.test_tournaments import _enter, _game_ids, _make, _shown, sweep_later
 
 
 def _id(app, email: str) -> int:
@@ -85,13 +83,8 @@ def test_a_round_due_with_a_block_under_way_opens_at_the_sweep(app, api):
     for email in (ann, bob, cy):
         _enter(api, tid, api.keys[email])
     _block(api, app, ann, bob)
-    set_now(app, now() + timedelta(days=2, minutes=1))
-    try:
-        with app.app_context():
-            lines = sweep()  # it raised, stopping every game's timeouts with it
-            db.session.remove()
-    finally:
-        set_now(app, None)
+    lines = sweep_later(app, timedelta(days=2, minutes=1))  # it raised, stopping every
+    # game's timeouts with it
     assert f"tournament {tid}: round 2" in lines
     assert len(_game_ids(app, tid, 2)) == 1
 
@@ -139,11 +132,5 @@ def test_a_round_that_fails_to_open_is_logged_and_tried_again(app, api, monkeypa
     assert any("round 2 did not open" in r.getMessage() for r in caplog.records)
     assert _game_ids(app, tid, 2) == []
     monkeypatch.setattr(draws, "draw_round", real)
-    set_now(app, now() + timedelta(hours=1, minutes=1))
-    try:
-        with app.app_context():
-            lines = sweep()
-            db.session.remove()
-    finally:
-        set_now(app, None)
+    lines = sweep_later(app, timedelta(hours=1, minutes=1))
     assert f"tournament {tid}: round 2" in lines and len(_game_ids(app, tid, 2)) == 1

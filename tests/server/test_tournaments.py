@@ -272,13 +272,7 @@ def test_a_round_opens_at_its_deadline_whatever_is_still_played(app, api):
     first, second = _game_ids(app, tid, 1)
     play_out(app, first, seed=3)
     assert _game_ids(app, tid, 2) == []  # one table is still playing
-    set_now(app, now() + timedelta(days=2, minutes=1))
-    try:
-        with app.app_context():
-            lines = sweep()
-            db.session.remove()
-    finally:
-        set_now(app, None)
+    lines = sweep_later(app, timedelta(days=2, minutes=1))
     assert f"tournament {tid}: round 2" in lines
     assert len(_game_ids(app, tid, 2)) == 2
     # The game still going counts when it ends.
@@ -286,6 +280,18 @@ def test_a_round_opens_at_its_deadline_whatever_is_still_played(app, api):
     shown = _shown(api, tid)
     assert all(s["games"] >= 1 for s in shown["standings"])
     assert sum(t["points"] is not None for t in shown["rounds"][0]["tables"]) == 2
+
+
+def sweep_later(app, later: timedelta) -> list[str]:
+    """The scheduler's sweep as it runs `later` from now; its lines."""
+    set_now(app, now() + later)
+    try:
+        with app.app_context():
+            lines = sweep()
+            db.session.remove()
+    finally:
+        set_now(app, None)
+    return lines
 
 
 def _play_round(app, tid, round_number, seed):
