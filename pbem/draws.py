@@ -410,20 +410,22 @@ def kept_apart(
     def together(table: Sequence[int]) -> int:
         return sum(frozenset(two) in pairs for two in itertools.combinations(table, 2))
 
-    improved = bool(pairs)
-    while improved:
-        improved = False
-        for here, there in itertools.permutations(range(len(seated)), 2):
-            before = together(seated[here]) + together(seated[there])
-            if not together(seated[here]):
-                continue
-            for a, b in itertools.product(range(len(seated[here])), range(len(seated[there]))):
-                first, second = list(seated[here]), list(seated[there])
-                first[a], second[b] = second[b], first[a]
-                if together(first) + together(second) < before:
-                    seated[here], seated[there] = first, second
-                    improved = True
-                    break
-            if improved:
-                break
+    # Each swap made seats fewer pairs together than before it: the search ends.
+    while pairs and _swapped(seated, together):
+        pass
     return tuple(tuple(table) for table in seated)
+
+
+def _swapped(seated: list[list[int]], together: Callable[[Sequence[int]], int]) -> bool:
+    """Make the first swap between two tables that seats fewer pairs together; whether any."""
+    for here, there in itertools.permutations(range(len(seated)), 2):
+        if not together(seated[here]):
+            continue
+        before = together(seated[here]) + together(seated[there])
+        for a, b in itertools.product(range(len(seated[here])), range(len(seated[there]))):
+            first, second = list(seated[here]), list(seated[there])
+            first[a], second[b] = second[b], first[a]
+            if together(first) + together(second) < before:
+                seated[here], seated[there] = first, second
+                return True
+    return False

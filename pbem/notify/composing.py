@@ -20,12 +20,12 @@ import engine
 from pbem import words
 from pbem.extensions import db
 from pbem.game import advice, history
-from pbem.game.lessons import seat_lessons
-from pbem.game.states import state_at
+from pbem.game.states import state_at, teaches
 from pbem.languages import in_language, language_of
 from pbem.notify import after_moves, compose, outbox, push
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Player
+from pbem.words.lessons import lessons_at
 
 
 @dataclass
@@ -105,9 +105,11 @@ def decision(
         reminder=reminder,
         since=history.since_last_move(db.session.connection(), game.id, payload["colour"], seq),
         names=names,
-        lessons=seat_lessons(
-            game.id, game.options, payload["colour"], seq, payload["decision"]["kind"], names
-        ),
+        lessons=lessons_at(
+            reads.log(game.id, 0, seq), payload["colour"], payload["decision"]["kind"], names
+        )
+        if teaches(game.options)
+        else (),
     )
 
 

@@ -48,7 +48,8 @@ MOST_SUBSCRIPTIONS = 10
 TTL_SECONDS = 24 * 3600
 #: How long a VAPID signature is good for (RFC 8292: at most a day).
 SIGNATURE_SECONDS = 12 * 3600
-#: The kinds of news a player may be pushed, as their preferences name them.
+#: The kinds of news a player may be pushed (`message`): their preferences name the first
+#: three; a hint ready goes as their decisions' preference says.
 KINDS = ("decision", "table_talk", "game_over", "hint")
 
 

@@ -19,8 +19,6 @@ from pbem.web.board import (
 )
 from pbem.web.signin import SignedIn
 
-# --- the list of games -------------------------------------------------------------------
-
 
 class GameRow(TypedDict):
     """A game as the lists show it (`game_row`); `your_games` adds when it began to wait

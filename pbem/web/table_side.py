@@ -19,8 +19,6 @@ from pbem.web.board import (
 from pbem.web.links import link
 from pbem.web.pages import BoardPage
 
-# --- the table beside the board: talk and notes, drawn per request --------------------------
-
 #: The words to the table a page shows: the latest (the API reads them all).
 TALK_SHOWN = 100
 

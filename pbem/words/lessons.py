@@ -235,6 +235,13 @@ def _first_scoring(log: Sequence[engine.LogEntry]) -> tuple[int, list[Any]] | No
     return None
 
 
+def lessons_at(
+    log: Sequence[engine.LogEntry], colour: str, decision_kind: str, names: Mapping[str, str]
+) -> list[Lesson]:
+    """The lessons due to `colour` at its decision of `decision_kind` after `log`, in words."""
+    return lessons(lessons_due(log, colour, decision_kind), log, colour, names)
+
+
 def lessons(
     kinds: Sequence[str],
     log: Sequence[engine.LogEntry],
