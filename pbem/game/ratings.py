@@ -32,6 +32,7 @@ from engine.bots import LEVELS
 from pbem.errors import NotFound
 from pbem.languages import N_
 from pbem.store import reads, tables
+from pbem.store.counters import STANDINGS, counter_value
 from pbem.store.models import (
     is_person,
 )
@@ -530,21 +531,24 @@ def _iso(moment: datetime | None) -> str | None:
 
 #: The newest rated result's id (0 before any): a new one with each rated game, and after a
 #: rebuild, whose results are written anew.
-_NEWEST_RESULT = Prepared(
-    select(func.coalesce(func.max(tables.game_ratings.c.id), 0, type_=Integer))
+_STANDINGS_VERSION = Prepared(
+    select(
+        func.coalesce(func.max(tables.game_ratings.c.id), 0, type_=Integer),
+        counter_value(STANDINGS),
+    )
 )
 
 
-#: The standings as drawn (a page, an API answer) are kept per worker by `standings_version`
-#: and for a minute at most: a game rated shows at once, a new name within the minute.
-STANDINGS_KEPT, STANDINGS_KEPT_SECONDS = 256, 60
+#: The standings as drawn (a page, an API answer) are kept per worker by `standings_version`:
+#: a game rated, a person renamed or the ratings rebuilt, through any node, shows at once.
+STANDINGS_KEPT = 256
 
 
-def standings_version() -> int:
-    """What changes whenever the standings' numbers may (one read of the results' primary
-    key): what is kept of them is kept by it."""
-    newest: int = _NEWEST_RESULT.all(reads.connection(), {})[0][0]
-    return newest
+def standings_version() -> tuple[int, int]:
+    """What changes whenever the standings may (one read: the results' primary key's
+    newest and the standings' counter): what is kept of them is kept by it."""
+    newest, counted = _STANDINGS_VERSION.all(reads.connection(), {})[0]
+    return int(newest), int(counted)
 
 
 def standings(players: int | None = None, page: int = 1, per_page: int = 50) -> Standings:

@@ -32,6 +32,7 @@ from pbem.languages import N_
 from pbem.notify import account_mails, compose
 from pbem.play import moderation
 from pbem.store import limits, queries, suppressed, tables
+from pbem.store.counters import STANDINGS, raise_counter
 from pbem.store.models import Player, SignInLink
 from pbem.texts import kept_text
 
@@ -474,6 +475,8 @@ def rename(player: Player, name: str) -> str:
             code="new-name-length",
         )
     player.name = name
+    # The standings show names: those kept drawn on every node are drawn anew.
+    raise_counter(db.session.connection(), STANDINGS)
     return name
 
 

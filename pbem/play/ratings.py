@@ -67,6 +67,7 @@ from pbem.game.ratings import HISTORY_POINTS, MODEL, PLAYER_COUNTS, ordinal
 from pbem.game.states import hints_allowed, teaches
 from pbem.play.house_bots import played_level
 from pbem.store import tables
+from pbem.store.counters import STANDINGS, raise_counter
 from pbem.store.models import (
     is_person,
 )
@@ -602,6 +603,8 @@ def rebuild() -> Rebuilt:
     # Every record is written anew: none drawn before holds (the games rated again raise
     # their people's numbers too, but a person may have no result left).
     connection.execute(delete(tables.drawn_records))
+    # The standings too (a rebuilt result may reuse a deleted one's id on SQLite).
+    raise_counter(connection, STANDINGS)
     connection.execute(delete(tables.card_plays))
     connection.execute(delete(tables.game_ratings))
     connection.execute(delete(tables.player_ratings))

@@ -615,6 +615,18 @@ class Heartbeat(Model):
     at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
+class Counter(Model):
+    """A number raised in the transaction of a change that no other row's number follows (a
+    person renamed: the standings show the name): what a worker keeps drawn of it is kept by
+    the number, read with the rest, so a change made through any node shows at the next
+    read on every node."""
+
+    __tablename__ = "counters"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class PlayerRating(Model):
     """A person's rating now (openskill's Plackett-Luce: `mu`, `sigma`), moved on by each
     finished game they are rated in (`GameRating`). `ordinal` is the conservative number shown

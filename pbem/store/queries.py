@@ -161,6 +161,12 @@ def _session_live() -> Any:
 # the session `sid` was signed out): one
 # row per seat, in seat order (no row: no such game). Not the big state, nor the setup
 # (colours, options) each row would repeat.
+_newest_decision = (
+    select(func.max(tables.decisions.c.id))
+    .where(tables.decisions.c.player_id == tables.seats.c.player_id)
+    .scalar_subquery()
+)
+
 SELECT_GAME_PAGE = (
     select(
         _me.c.name.label("player_name"),
@@ -174,10 +180,22 @@ SELECT_GAME_PAGE = (
         tables.seats.c.colour.label("seat_colour"),
         tables.seats.c.player_id.label("seat_player"),
         tables.players.c.name.label("seat_name"),
+        # What the holder's record beside their name is drawn from, so that the record kept
+        # drawn is kept by it (`web.beside.seats_shown`): validated by every read of the
+        # page, on whatever node the record changed. Their newest decision (the ix on
+        # player and id answers it) and their rating.
+        tables.seats.c.open.label("seat_open"),
+        _newest_decision.label("seat_decided"),
+        tables.player_ratings.c.mu.label("seat_mu"),
+        tables.player_ratings.c.sigma.label("seat_sigma"),
+        tables.player_ratings.c.games.label("seat_rated"),
     )
     .select_from(
         tables.games.outerjoin(tables.seats, tables.seats.c.game_id == tables.games.c.id)
         .outerjoin(tables.players, tables.players.c.id == tables.seats.c.player_id)
+        .outerjoin(
+            tables.player_ratings, tables.player_ratings.c.player_id == tables.seats.c.player_id
+        )
         .outerjoin(
             _me,
             and_(

@@ -9,6 +9,7 @@ from pbem.store.models import (
     Block,
     BotRating,
     CardPlay,
+    Counter,
     Deadline,
     Decision,
     DrawnRecord,
@@ -46,6 +47,7 @@ absences = Absence.__table__
 blocks = Block.__table__
 bot_ratings = BotRating.__table__
 card_plays = CardPlay.__table__
+counters = Counter.__table__
 deadlines = Deadline.__table__
 decisions = Decision.__table__
 drawn_records = DrawnRecord.__table__

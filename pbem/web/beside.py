@@ -6,7 +6,7 @@ in."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from flask import current_app, request
 from markupsafe import Markup
@@ -52,20 +52,36 @@ class SeatShown(NamedChip):
     named: Markup  # the name as a page writes it, linked, its record beside it
 
 
-#: A game's seats with their records are kept per worker and language by who holds each
-#: seat as the page read it (a seat handed on, to a bot or a new player, through any node
-#: shows at the next look), and a minute at most: the board page is drawn at every look and
-#: after every move, and a record beside a name a minute late costs nobody anything.
-SEATS_KEPT, SEATS_KEPT_SECONDS = 4096, 60
+class SeatRead(NamedTuple):
+    """What a seat's record beside its holder's name is drawn from, as the board page's one
+    query reads it: the holder, whether the seat is open, their newest decision (their
+    reliability changes only with a new one) and their rating."""
+
+    colour: str
+    player_id: int
+    name: str
+    open: bool
+    decided: int | None
+    mu: float | None
+    sigma: float | None
+    rated: int | None
 
 
-def seats_shown(game_id: int, holders: tuple[tuple[str, str], ...] = ()) -> list[SeatShown]:
+SeatsRead = tuple[SeatRead, ...]
+
+#: A game's seats with their records are kept per worker and language by what they are
+#: drawn from as the page read it (`SeatRead`): a record changed through any node, or a
+#: seat handed on, shows at the next look, and no clock decides what is still kept.
+SEATS_KEPT = 4096
+
+
+def seats_shown(game_id: int, records: SeatsRead) -> list[SeatShown]:
     """A game's seats with their holders' records, for its page (kept by the app: another
-    app in the process, a test's, has its own); `holders`: each seat's colour and name as
+    app in the process, a test's, has its own); `records`: what they are drawn from, as
     the page read them."""
-    kept = app_drawn("pbem_seats", SEATS_KEPT, SEATS_KEPT_SECONDS)
+    kept = app_drawn("pbem_seats", SEATS_KEPT)
     # Under the script root too: `named` holds links to the players' pages.
-    key = (request.script_root, game_id, holders)
+    key = (request.script_root, game_id, records)
     shown: list[SeatShown] = kept.get(key, lambda: _seats_read(game_id))
     return shown
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NotRequired, TypedDict, cast
 
 from flask import current_app, request, url_for
@@ -37,6 +37,7 @@ from pbem.kept import Drawn
 from pbem.languages import _
 from pbem.play.batch import Outcome
 from pbem.store.models import Seat
+from pbem.web.beside import SeatRead, SeatsRead
 from pbem.web.board import (
     PLACES,
     board_in_words,
@@ -260,6 +261,9 @@ class BoardPage:
     typed_example: str = ""  # a move offered, as a mail writes it: the typed field's hint
     own: tuple[str, ...] = ()  # the reader's colours in the game (none: not a seat)
     holders: tuple[tuple[str, str], ...] = ()  # each seat's colour and holder's name, as read
+    #: What each seat's record beside its name is drawn from, as this request read it (never
+    #: kept with the page: see `SeatsRead`).
+    records: SeatsRead = ()
     status: str = "active"  # the game's
     creator_id: int = 0  # who made the game, and organises it
     hints: bool = False  # its players may ask for hints (`states.hints_allowed`)
@@ -308,7 +312,7 @@ def board_page(
     what drawing it again would (and a request refused, e.g. for another's colour, is
     refused before anything is kept).
     """
-    game, player, names, own = _read_game(game_id, reader)
+    game, player, names, own, records = _read_game(game_id, reader)
     shown = game.seq if seq is None else seq
     # Each pending seat's deadline, for the game as it is now (a vacation moves one without
     # a move, so they are part of what the page is kept by).
@@ -334,14 +338,15 @@ def board_page(
     page = _PAGES.get(
         key, lambda: _draw_board_page(game, names, own, shown, colour, dict(deadlines))
     )
-    return page, player
+    return replace(page, records=records), player
 
 
 def _read_game(
     game_id: int, reader: Reader
-) -> tuple[Any, SignedIn | None, dict[str, str], list[str]]:
+) -> tuple[Any, SignedIn | None, dict[str, str], list[str], SeatsRead]:
     """The game's row, the signed-in player (None if not a player, or their session is no
-    longer good), each seat's name, and the colours the player holds: one query."""
+    longer good), each seat's name, the colours the player holds, and what the seats'
+    records are drawn from: one query."""
     rows = page_rows(game_id, reader.params)
     if not rows:
         raise NotFound(_("There is no game %(game)s; GET /api/games lists yours.", game=game_id))
@@ -352,7 +357,20 @@ def _read_game(
     seats = [r for r in rows if r.seat_colour is not None]
     names = {r.seat_colour: r.seat_name for r in seats}
     own = [r.seat_colour for r in seats if player is not None and r.seat_player == player.id]
-    return game, player, names, own
+    records = tuple(
+        SeatRead(
+            r.seat_colour,
+            r.seat_player,
+            r.seat_name,
+            r.seat_open,
+            r.seat_decided,
+            r.seat_mu,
+            r.seat_sigma,
+            r.seat_rated,
+        )
+        for r in seats
+    )
+    return game, player, names, own, records
 
 
 def plan_page(
@@ -361,8 +379,9 @@ def plan_page(
     """The board page of a turn being planned: the board as the seat would see it after the
     previewed moves, the moves it may add, and the plan with Undo and Confirm. Drawn for
     this request alone: a planned position is nobody's to keep (it may never be played)."""
-    game, player, names, own = _read_game(game_id, reader)
-    return _draw_board_page(game, names, own, game.seq, colour, {}, preview), player
+    game, player, names, own, records = _read_game(game_id, reader)
+    drawn = _draw_board_page(game, names, own, game.seq, colour, {}, preview)
+    return replace(drawn, records=records), player
 
 
 #: Stands for the seq in the link to a seq, built once for the links to every seq.

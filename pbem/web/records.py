@@ -326,7 +326,7 @@ def ratings_page() -> str:
             )
         )
     # Kept per language too: the page's words and numbers are in the reader's.
-    kept = app_drawn("pbem_standings", ratings.STANDINGS_KEPT, ratings.STANDINGS_KEPT_SECONDS)
+    kept = app_drawn("pbem_standings", ratings.STANDINGS_KEPT)
     key = (request.script_root, players, page, ratings.standings_version())
     body: str = kept.get(key, lambda: _standings(players, page))
     return _framed(_("Ratings"), body)

@@ -121,7 +121,7 @@ def _board(
             organises(page, player),
             forming_seats(page),
             mine,
-            seats_shown(game_id, page.holders) if page.status != "forming" else (),
+            seats_shown(game_id, page.records) if page.status != "forming" else (),
             banks_shown(game_id) if page.status == "active" else {},
             typed,
             shown_advice,

@@ -594,8 +594,8 @@ def test_the_standings_list_people_with_five_rated_games_best_first(app, api):
 
 def test_the_standings_answer_is_kept_until_the_next_game_is_rated(app, api):
     """The API's standings are kept per worker by the newest rated result: a game rated
-    shows at once; a rating written with no game rated (as here, straight to the table)
-    would show within `STANDINGS_KEPT_SECONDS`."""
+    shows at once; a rating written with no game rated (as here, straight to the table,
+    which nothing in the server does) does not show until one is."""
     emails = people(api, 3)
     ids = player_ids(app, emails)
     kept_rating(app, ids[0], 30.0, games_3=5)

@@ -250,7 +250,6 @@ def standings(query: dict[str, Any]) -> Response:
     kept = app_drawn(
         "pbem_api_standings",
         ratings.STANDINGS_KEPT,
-        ratings.STANDINGS_KEPT_SECONDS,
         in_language=False,  # numbers and names: the same answer in every language
     )
     key = (players, page, per_page, ratings.standings_version())
