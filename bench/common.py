@@ -189,14 +189,15 @@ def print_cpu_per_request(
         )
 
 
-def print_slice_ratios(ran: dict[str, Phase], name: str) -> None:
-    """`name`'s p50 over health's ("GET health") in each slice: how far the machine's
-    swings moved the ratio."""
-    ratios = (
-        mine / health for mine, health in zip(ran[name].p50s, ran["GET health"].p50s, strict=True)
+def print_slice_ratios(ran: dict[str, Phase], name: str, floor: str = "GET health") -> None:
+    """`name`'s p50 over `floor`'s in each slice: how far the machine's swings moved the
+    ratio (and, against health's, how the slice's connections split between workers)."""
+    ratios = (mine / under for mine, under in zip(ran[name].p50s, ran[floor].p50s, strict=True))
+    under_name = floor.removeprefix("GET ")
+    print(
+        f"  {name} p50 / {under_name} p50 in each slice: " + ", ".join(f"{r:.2f}" for r in ratios)
     )
-    print(f"  {name} p50 / health p50 in each slice: " + ", ".join(f"{r:.2f}" for r in ratios))
-    if ran[name].splits:
+    if ran[name].splits and floor == "GET health":
         splits = ("+".join(map(str, split)) for split in ran[name].splits)
         print(f"  {name}: connections per worker in each slice: " + ", ".join(splits))
 

@@ -13,12 +13,13 @@ from datetime import datetime, timedelta
 from typing import TypedDict
 
 from flask import current_app
-from sqlalchemy import and_, case, func, insert, or_, select, update
+from sqlalchemy import Integer, and_, case, func, insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pbem.clock import now
 from pbem.extensions import db
-from pbem.store import tables
+from pbem.store import reads, tables
+from pbem.store.prepared import Prepared
 from pbem.store.queries import changed
 
 #: The jobs that beat: the sweep (deadlines, bots) and the mail sender.
@@ -121,6 +122,22 @@ def report(stale_after: float = DEFAULT_STALE_AFTER) -> HealthReport:
         "mail": jobs["mail"],
         "problems": problems,
     }
+
+
+#: One trivial statement, sent as a view sends its own (`store.prepared`).
+_ONE = Prepared(select(literal(1, Integer).label("one")))
+
+
+def database_answers() -> bool:
+    """Whether the database answers one trivial statement, on the connection a request
+    reads with (`store.reads`): one round trip, what `GET /api/health/ready` costs."""
+    try:
+        return bool(_ONE.all(reads.connection(), {}))
+    except SQLAlchemyError as error:
+        orig = getattr(error, "orig", None)
+        reason = str(orig if orig else error).splitlines()[0]
+        current_app.logger.error("ready: the database does not answer", extra={"error": reason})
+        return False
 
 
 def beat(job: str) -> None:

@@ -106,3 +106,18 @@ def test_a_database_that_does_not_answer_is_a_503_not_a_500(tmp_path, caplog):
         assert reason not in response.get_data(as_text=True)
         logged = [r for r in caplog.records if r.getMessage().startswith("health:")]
         assert [r.error for r in logged] == [reason], url
+
+
+def test_ready_answers_when_the_database_does_and_is_a_503_when_it_does_not(client, caplog):
+    """GET /api/health/ready reaches the database (a load balancer's readiness check); one
+    that cannot be reached is a 503 whose body names nothing of it."""
+    response = client.get("/api/health/ready")
+    assert (response.status_code, response.get_json()) == (200, {"status": "ok"})
+
+    url = "sqlite:////nonexistent/folder/pbem.sqlite"
+    down = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+    caplog.clear()
+    answer = down.test_client().get("/api/health/ready")
+    assert (answer.status_code, answer.get_json()) == (503, {"status": "failing"})
+    logged = [r for r in caplog.records if r.getMessage().startswith("ready:")]
+    assert [r.error for r in logged] == ["unable to open database file"]

@@ -1,4 +1,5 @@
-"""GET /api/health: is the installation working; GET /api/health/live: is this process up."""
+"""GET /api/health: is the installation working; GET /api/health/live: is this process up;
+GET /api/health/ready: does it reach its database."""
 
 from typing import Any
 
@@ -6,7 +7,7 @@ from flask import current_app
 
 from pbem.api.health.schemas import HealthSchema, LiveSchema
 from pbem.api.safe_json import Blueprint
-from pbem.store.health import HealthReport, report
+from pbem.store.health import HealthReport, database_answers, report
 
 blp = Blueprint("health", __name__, url_prefix="/api/health", description="Health and liveness")
 
@@ -30,3 +31,15 @@ def live() -> dict[str, Any]:
     """Answer at once, touching nothing: for a load balancer, and the baseline the benches
     compare a move's and a page's latency with."""
     return {"status": "ok"}
+
+
+@blp.route("/ready")
+@blp.response(200, LiveSchema)
+@blp.alt_response(503, schema=LiveSchema, description="The database does not answer")
+def ready() -> tuple[dict[str, Any], int]:
+    """One trivial round trip to the database: for a load balancer to send requests only
+    to a node that reaches it (`failing`: 503), and the floor the benches compare a view
+    with, since every view makes at least one."""
+    if database_answers():
+        return {"status": "ok"}, 200
+    return {"status": "failing"}, 503
