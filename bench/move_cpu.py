@@ -4,9 +4,11 @@ Plays random games through `POST /api/games/{id}/moves` (each seat with its own 
 move with `expected_seq`, as bench/api.py's clients do) and times each POST with
 `time.process_time()`, up to the answer's bytes: the legal-move reads between moves and the
 client's decoding of the answer are not timed. Prints the mean and
-p50 CPU per move; `--profile` prints cProfile's top entries of the timed POSTs only.
+p50 CPU per move; `--profile` prints cProfile's top entries of the timed POSTs only;
+`--floor` times what no server can skip for as many moves (see `floor`) and prints the
+ratio. `--db postgresql` plays on PostgreSQL (`--pg-url`).
 
-    python bench/move_cpu.py --moves 2000
+    python bench/move_cpu.py --moves 2000 --floor --db postgresql
     python bench/move_cpu.py --moves 2000 --profile 25
 
 Figures, not a test: nothing here passes or fails.
@@ -106,6 +108,56 @@ def play(
     return cpu
 
 
+def floor(app: Any, moves: int, seed: int) -> list[float]:
+    """A move's floor, what no server can skip: the engine's apply, the new state's JSON,
+    and one UPDATE of the game's row with an INSERT of the move's row and a COMMIT, on the
+    driver's own connection (in one pipeline on PostgreSQL), into tables of the same shape
+    made for it. The CPU seconds of each, random moves of random games of 3 to 5."""
+    import json
+
+    import engine
+    from pbem.extensions import db
+
+    with app.app_context():
+        raw = db.engine.raw_connection()
+        postgres = db.engine.dialect.name == "postgresql"
+    cursor = raw.cursor()
+    cursor.execute("CREATE TABLE floor_games (id INTEGER PRIMARY KEY, seq INTEGER, state TEXT)")
+    cursor.execute("CREATE TABLE floor_moves (game INTEGER, seq INTEGER, move TEXT)")
+    raw.commit()
+    mark = "%s" if postgres else "?"
+    update = f"UPDATE floor_games SET seq = {mark}, state = {mark} WHERE id = {mark}"
+    insert = f"INSERT INTO floor_moves (game, seq, move) VALUES ({mark}, {mark}, {mark})"
+    rng = random.Random(seed)
+    cpu: list[float] = []
+    game = 0
+    while len(cpu) < moves:
+        game += 1
+        colours = ["red", "blue", "green", "yellow", "brown"][: rng.randint(3, 5)]
+        state = engine.new_game(colours, seed=rng.randrange(2**31))
+        cursor.execute(f"INSERT INTO floor_games VALUES ({mark}, 0, '')", (game,))
+        raw.commit()
+        seq = 0
+        while not engine.is_over(state) and len(cpu) < moves:
+            colour = rng.choice(sorted({p["player"] for p in engine.pending(state)}))
+            move = rng.choice(engine.legal_moves(state, colour))
+            started = time.process_time()
+            state, _ = engine.apply(state, colour, move)
+            seq += 1
+            written = json.dumps(engine.to_dict(state))
+            if postgres:
+                with raw.driver_connection.pipeline():
+                    cursor.execute(update, (seq, written, game))
+                    cursor.execute(insert, (game, seq, json.dumps(move)))
+            else:
+                cursor.execute(update, (seq, written, game))
+                cursor.execute(insert, (game, seq, json.dumps(move)))
+            raw.commit()
+            cpu.append(time.process_time() - started)
+    raw.close()
+    return cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=2000)
@@ -113,6 +165,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=int, default=0, help="print this many top entries")
     parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--floor", action="store_true", help="time the move's floor too")
     parser.add_argument(
         "--pg-url",
         default=os.environ.get("BENCH_PG_URL", "postgresql+psycopg://127.0.0.1:5432/test"),
@@ -133,6 +186,7 @@ def main() -> None:
         statements.watch_prepared()
         profile = cProfile.Profile() if arguments.profile else None
         cpu = play(app, arguments.moves, arguments.seed, profile, statements)
+        floors = floor(app, arguments.moves, arguments.seed) if arguments.floor else []
         with app.app_context():
             db.engine.dispose()
     print(
@@ -144,6 +198,13 @@ def main() -> None:
     )
     if profile:
         print_profile(profile, arguments.profile)
+    if arguments.floor:
+        mean, under = statistics.fmean(cpu), statistics.fmean(floors)
+        print(
+            f"  its floor (apply, the state's JSON, UPDATE+INSERT+COMMIT), {len(floors)} moves: "
+            f"mean {under * 1000:.2f} ms, p50 {statistics.median(floors) * 1000:.2f} ms; "
+            f"a move is {mean / under:.1f}x its floor (goal: at most 5)"
+        )
 
 
 if __name__ == "__main__":
