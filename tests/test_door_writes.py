@@ -55,6 +55,7 @@ FROM_THE_STORE = {
     ("pbem.store.queries", "ReaderParams"),
     ("pbem.store.health", "HealthReport"),
     ("pbem.store.health", "report"),
+    ("pbem.store.health", "database_answers"),
     ("pbem.store.models", "*"),
 }
 #: The names a door's own objects go by, whose attributes it may set: itself, Flask's `g`,

@@ -1,36 +1,45 @@
 """The mails of a player's account, queued in the transaction that causes them: a new API
-key, a moderator's word, a sign-in link, an address change told to both addresses."""
+key, a moderator's word, a sign-in link, an address change told to both addresses.
+
+Each is queued as what it says (a row's `payload`, no message yet), as a move's mails are,
+and composed by the sender in its reader's language (`composing.account_mail`): no mail
+is rendered in the transaction."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
 from pbem.languages import language_of
-from pbem.notify import compose
-from pbem.notify.compose import Recipient
-from pbem.notify.outbox import (
-    queue,
-    recipient,
-    row,
-    rows_for,
-)
+from pbem.notify.outbox import queue, row
 from pbem.store.models import Player
 
 
+def _account_row(
+    connection: Connection, player_id: int | None, email: str, kind: str, payload: dict[str, Any]
+) -> None:
+    queue(
+        connection,
+        [row(game_id=None, player_id=player_id, kind=kind, recipient=email, payload=payload)],
+    )
+
+
 def queue_key_mail(connection: Connection, player: Player, key: str) -> None:
-    to = recipient(player)
-    queue(connection, rows_for([(to, "key", compose.key_mail(to, key))], None))
+    _account_row(connection, player.id, player.email, "key", {"key": key})
 
 
 def queue_moderation_mail(
     connection: Connection, player: Player, action: str, until: datetime | None, reason: str
 ) -> None:
     """What an operator did to the player, and why (`compose.moderation_mail`)."""
-    to = recipient(player)
-    mail = compose.moderation_mail(to, action, until, reason)
-    queue(connection, rows_for([(to, "moderation", mail)], None))
+    payload = {
+        "action": action,
+        "until": until.isoformat() if until is not None else None,
+        "reason": reason,
+    }
+    _account_row(connection, player.id, player.email, "moderation", payload)
 
 
 def queue_sign_in_mail(
@@ -45,19 +54,16 @@ def queue_sign_in_mail(
     """A sign-in link to `email`, whether or not it has a player yet (the link makes one):
     in the player's language, else the one the page asking for it was in. `registering`:
     asked for by `POST /api/players`, so the mail says the link shows an API key."""
-    language = language_of(player.preferences if player else None, language)
-    name = player.name if player is not None else email.partition("@")[0]
-    to = Recipient(player.id if player else 0, email, name, None, language=language)
-    known = player is not None
-    mail = compose.sign_in_mail(to, link, minutes, known=known, registering=registering)
-    sent = row(
-        game_id=None,
-        player_id=player.id if player else None,
-        kind="sign_in",
-        recipient=email,
-        message=mail.as_string(),
-    )
-    queue(connection, [sent])
+    payload = {
+        # Who they are as they asked: a player made meanwhile by the link changes nothing.
+        "name": player.name if player is not None else email.partition("@")[0],
+        "language": language_of(player.preferences if player else None, language),
+        "known": player is not None,
+        "registering": registering,
+        "link": link,
+        "minutes": minutes,
+    }
+    _account_row(connection, player.id if player else None, email, "sign_in", payload)
 
 
 def queue_email_change_mails(
@@ -67,18 +73,8 @@ def queue_email_change_mails(
     done (a notice to the old address, `player.email` still, so a change they did not make
     is seen)."""
     if link is not None:
-        to = recipient(player, email=new_email)
-        mail = compose.email_change_mail(to, link, hours, old_email=player.email)
-        kind = "email_change"
+        payload = {"link": link, "hours": hours, "old_email": player.email}
+        _account_row(connection, player.id, new_email, "email_change", payload)
     else:
-        to = recipient(player)
-        mail = compose.email_changed_mail(to, new_email)
-        kind = "email_changed"
-    sent = row(
-        game_id=None,
-        player_id=player.id,
-        kind=kind,
-        recipient=to.email,
-        message=mail.as_string(),
-    )
-    queue(connection, [sent])
+        payload = {"new_email": new_email}
+        _account_row(connection, player.id, player.email, "email_changed", payload)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
@@ -21,10 +22,11 @@ from pbem import words
 from pbem.extensions import db
 from pbem.game import advice, history
 from pbem.game.states import state_at, teaches
-from pbem.languages import in_language, language_of
+from pbem.languages import in_language, language_of, lazy_
 from pbem.notify import after_moves, compose, outbox, push
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Player
+from pbem.timing import policy
 from pbem.words.lessons import lessons_at
 
 
@@ -71,6 +73,8 @@ def composed(row: Any, reads: Reads) -> str:
     """What `row` sends, composed now: a mail (RFC 822), a digest's part (the mail's text, or
     a bot's story), a webhook's JSON body, or a push's JSON (before its encryption, which is
     the browser's alone and made as it is sent)."""
+    if row.game_id is None:
+        return account_mail(row, reads).as_string()
     game = reads.game(row.game_id)
     payload = row.payload
     if row.channel == "webhook":
@@ -217,8 +221,61 @@ def review(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) 
     return compose.review_mail(to, game_id=game.id, title=game.title, review=done)
 
 
+def invitation(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """An invited seat of a game that forms: who organises it, its seats as they were when
+    it was made, its pace and length."""
+    timing = policy.timing_of(game.timing)
+    pace = lazy_(
+        "%(turn)s hours for a turn, %(power_card)s for a power card, %(pick)s for a pick, "
+        "%(veto)s for a Veto",
+        turn=timing["turn_hours"],
+        power_card=timing["power_card_hours"],
+        pick=timing["pick_hours"],
+        veto=timing["veto_hours"],
+    )
+    seats = [
+        {"colour": s["colour"], "name": lazy_("open: anyone may join") if s["open"] else s["name"]}
+        for s in payload["seats"]
+    ]
+    return compose.invitation_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        organiser=payload["organiser"],
+        seats=seats,
+        pace=pace,
+        rounds=(game.options or {}).get("rounds", 9),
+    )
+
+
+def welcome(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """A seat's first mail, the root of its thread (`compose.welcome_mail`)."""
+    return compose.welcome_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        seats=payload["seats"],
+        claim_token=payload["claim_token"],
+        declinable=payload["declinable"],
+    )
+
+
+def declined(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """To the game's organiser: a seat was declined."""
+    return compose.declined_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        colour=payload["seat_colour"],
+        name=payload["name"],
+    )
+
+
 #: Each kind of mail a row names, and how it is composed.
 MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMessage]] = {
+    "invitation": invitation,
+    "welcome": welcome,
+    "declined": declined,
     "decision": decision,
     "reminder": reminder,
     "every_move": every_move,
@@ -230,6 +287,40 @@ MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMess
     "hint": hint,
     "review": review,
 }
+
+
+def account_mail(row: Any, reads: Reads) -> EmailMessage:
+    """A mail of a player's account (no game): a key, a sign-in link, an address change, a
+    moderator's word, as `notify.account_mails` queued it."""
+    payload = row.payload
+    if row.kind == "sign_in":  # perhaps to an address no player has yet
+        to = Recipient(
+            row.player_id or 0, row.recipient, payload["name"], None, language=payload["language"]
+        )
+        return compose.sign_in_mail(
+            to,
+            payload["link"],
+            payload["minutes"],
+            known=payload["known"],
+            registering=payload["registering"],
+        )
+    to = outbox.recipient(reads.player(row.player_id), email=row.recipient)
+    if row.kind == "key":
+        return compose.key_mail(to, payload["key"])
+    if row.kind == "email_change":
+        return compose.email_change_mail(
+            to, payload["link"], payload["hours"], payload["old_email"]
+        )
+    if row.kind == "email_changed":
+        return compose.email_changed_mail(to, payload["new_email"])
+    assert row.kind == "moderation", row.kind
+    until = payload["until"]
+    return compose.moderation_mail(
+        to,
+        payload["action"],
+        datetime.fromisoformat(until) if until is not None else None,
+        payload["reason"],
+    )
 
 
 def bot_story(to: Recipient, game: Game, payload: Mapping[str, Any]) -> str:

@@ -38,41 +38,20 @@ from pbem.notify.outbox import (
 )
 from pbem.notify.preferences import wants, wants_push
 from pbem.store.models import Deadline, Game, Player, Seat
-from pbem.timing import policy
 
 
 def invitations(connection: Connection, *, game: Any, organiser: Player) -> None:
     """Each invited seat of a game that forms gets its invitation (not the organiser's own
-    seat, a bot's, or an open one)."""
-    seats = [
-        {"colour": s.colour, "name": lazy_("open: anyone may join") if s.open else s.player.name}
-        for s in game.seats
-    ]
-    timing = policy.timing_of(game.timing)
-    pace = lazy_(
-        "%(turn)s hours for a turn, %(power_card)s for a power card, %(pick)s for a pick, "
-        "%(veto)s for a Veto",
-        turn=timing["turn_hours"],
-        power_card=timing["power_card_hours"],
-        pick=timing["pick_hours"],
-        veto=timing["veto_hours"],
-    )
-    mails = []
+    seat, a bot's, or an open one), composed by the sender (`composing.invitation`)."""
+    seats = [{"colour": s.colour, "name": s.player.name, "open": s.open} for s in game.seats]
+    rows = []
     for seat in game.seats:
         if seat.open or seat.bot or seat.player_id == organiser.id:
             continue
         to = outbox.recipient(seat.player, seat.colour, game)
-        mail = compose.invitation_mail(
-            to,
-            game_id=game.id,
-            title=game.title,
-            organiser=organiser.name,
-            seats=seats,
-            pace=pace,
-            rounds=(game.options or {}).get("rounds", 9),
-        )
-        mails.append((to, "invitation", mail))
-    queue(connection, rows_for(mails, game.id))
+        payload = {"colour": seat.colour, "organiser": organiser.name, "seats": seats}
+        rows.append(told_row(game.id, to, "invitation", payload))
+    queue(connection, present(rows))
 
 
 def game_started(
@@ -93,7 +72,7 @@ def game_started(
     deferred: list[OutboxRow] = []
     if only is not None:
         seated = [(r, p) for r, p in seated if r.colour in only]
-    mails = []
+    welcomes = []
     # The organiser made the game: their own first mail offers no "decline the seat".
     organiser = db.session.get_one(Game, game_id).creator_id
     # A seat its holder accepted is theirs by choice: no "decline" in its mail.
@@ -106,16 +85,14 @@ def game_started(
         if not wants(preferences, game_id, "decision"):
             continue
         player = db.session.get_one(Player, recipient.player_id)
-        mail = compose.welcome_mail(
-            recipient,
-            game_id=game_id,
-            title=title,
-            seats=seats,
+        payload = {
+            "colour": recipient.colour,
+            "seats": seats,
             # A proved address signs in by its mailed links: no API key to claim.
-            claim_token=None if player.email_proved_at else claim_token(player),
-            declinable=recipient.player_id != organiser and recipient.colour not in accepted,
-        )
-        mails.append((recipient, "welcome", mail))
+            "claim_token": None if player.email_proved_at else claim_token(player),
+            "declinable": recipient.player_id != organiser and recipient.colour not in accepted,
+        }
+        welcomes.append(told_row(game_id, recipient, "welcome", payload))
     pending = {entry["player"]: entry for entry in engine.pending(state)}
     pushed: dict[int, Pushed] = {}
     for recipient, preferences in seated:
@@ -130,7 +107,7 @@ def game_started(
             push = decision_push(recipient, pending[recipient.colour])
             pushed.setdefault(recipient.player_id, push)
     pushes = push_rows(connection, game_id, list(pushed.values()))
-    queue(connection, rows_for(mails, game_id) + deferred + pushes)
+    queue(connection, present(welcomes) + deferred + pushes)
 
 
 def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
@@ -138,10 +115,8 @@ def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
     admin = game.creator
     colour = next((s.colour for s in game.seats if s.player_id == admin.id), None)
     to = outbox.recipient(admin, colour, game)
-    mail = compose.declined_mail(
-        to, game_id=game.id, title=game.title, colour=seat.colour, name=seat.player.name
-    )
-    queue(connection, rows_for([(to, "declined", mail)], game.id))
+    payload = {"colour": colour, "seat_colour": seat.colour, "name": seat.player.name}
+    queue(connection, present([told_row(game.id, to, "declined", payload)]))
 
 
 def seat_given(connection: Connection, *, game: Any, seats: list[Any]) -> None:

@@ -41,6 +41,7 @@ TABLES_CHILD_FIRST = [
     "bot_ratings",
     "player_ratings",
     "heartbeats",
+    "counters",
     "inbound_mails",
     "idempotency_records",
     "deadlines",
