@@ -22,12 +22,13 @@ from pbem import words
 from pbem.extensions import db
 from pbem.game import advice, history
 from pbem.game.states import state_at, teaches
-from pbem.languages import in_language, language_of, lazy_
+from pbem.languages import in_language, language_of, later, lazy_
 from pbem.notify import after_moves, compose, outbox, push
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Player
 from pbem.timing import policy
 from pbem.words.lessons import lessons_at
+from pbem.words.said import spoken
 
 
 @dataclass
@@ -271,11 +272,45 @@ def declined(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads
     )
 
 
+def notice(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """A game-wide notice, its words (`words.said`) written in the reader's language."""
+    return compose.notice_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        subject=later(spoken, payload["subject"]),
+        lines=[later(spoken, line) for line in payload["lines"]],
+    )
+
+
+def seat_back(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+    """A person took their seat back from the bot: what happened while it played, up to
+    `seq`, as the seat sees it."""
+    colour = payload["colour"]
+    connection = db.session.connection()
+    entries = history.since_last_move(connection, game.id, colour, payload["seq"], by_person=True)
+    named = {**outbox.seat_names(game), colour: lazy_("your bot")}
+    with in_language(to.language):  # the story is written as it is told
+        story = words.story(engine.visible_log(entries, {colour}), named, None)
+        lines = [lazy_("You play %(colour)s again.", colour=words.colour_later(colour))]
+        if story:
+            lines += [lazy_("While the bot played it:"), *(f"  {line}" for line in story)]
+        return compose.notice_mail(
+            to,
+            game_id=game.id,
+            title=game.title,
+            subject=lazy_("you play %(colour)s again", colour=words.colour_later(colour)),
+            lines=lines,
+        )
+
+
 #: Each kind of mail a row names, and how it is composed.
 MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMessage]] = {
     "invitation": invitation,
     "welcome": welcome,
     "declined": declined,
+    "notice": notice,
+    "seat_back": seat_back,
     "decision": decision,
     "reminder": reminder,
     "every_move": every_move,

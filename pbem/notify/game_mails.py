@@ -13,12 +13,11 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 import engine
-from pbem import words
 from pbem.extensions import db
-from pbem.game import history, table
+from pbem.game import table
 from pbem.game.players import claim_token
 from pbem.game.states import current_state
-from pbem.languages import lazy_
+from pbem.languages import N_
 from pbem.notify import compose, outbox
 from pbem.notify.after_moves import decision_push
 from pbem.notify.outbox import (
@@ -31,13 +30,12 @@ from pbem.notify.outbox import (
     push_rows,
     queue,
     recipients,
-    rows_for,
-    seat_names,
     seat_recipient,
     told_row,
 )
 from pbem.notify.preferences import wants, wants_push
 from pbem.store.models import Deadline, Game, Player, Seat
+from pbem.words.said import Said, colour_said, said
 
 
 def invitations(connection: Connection, *, game: Any, organiser: Player) -> None:
@@ -189,13 +187,15 @@ def timed_out(
         notice(
             connection,
             game=game,
-            subject=lazy_("a bot now plays %(colour)s", colour=words.colour_later(seat.colour)),
+            subject=said(N_("a bot now plays %(colour)s"), colour=colour_said(seat.colour)),
             lines=[
-                lazy_(
-                    "%(name)s ran out of time on several decisions in a row, so a bot "
-                    "plays %(colour)s until they take the seat back.",
+                said(
+                    N_(
+                        "%(name)s ran out of time on several decisions in a row, so a bot "
+                        "plays %(colour)s until they take the seat back."
+                    ),
                     name=recipient.name,
-                    colour=words.colour_later(seat.colour),
+                    colour=colour_said(seat.colour),
                 )
             ],
             skip_player=recipient.player_id,
@@ -206,23 +206,23 @@ def notice(
     connection: Connection,
     *,
     game: Any,
-    subject: str,
-    lines: list[str],
+    subject: Said,
+    lines: list[Said],
     skip_player: int | None = None,
 ) -> None:
-    """A short game-wide notice (a bot takes or leaves a seat, the game is abandoned)."""
-    mails = []
+    """A short game-wide notice (a bot takes or leaves a seat, the game is abandoned), to
+    each person once, to their first seat's thread: what it says as words to be written in
+    each reader's language (`words.said`), composed by the sender (`composing.notice`)."""
+    rows = []
     seen = set()
     for recipient, preferences in recipients(connection, game.id):
         if recipient.player_id in seen or recipient.player_id == skip_player:
             continue
         seen.add(recipient.player_id)
         if wants(preferences, game.id, "game_over"):
-            mail = compose.notice_mail(
-                recipient, game_id=game.id, title=game.title, subject=subject, lines=lines
-            )
-            mails.append((recipient, "notice", mail))
-    queue(connection, rows_for(mails, game.id))
+            payload = {"colour": recipient.colour, "subject": subject, "lines": lines}
+            rows.append(told_row(game.id, recipient, "notice", payload))
+    queue(connection, present(rows))
 
 
 def table_talk(
@@ -261,25 +261,13 @@ def table_talk(
 
 
 def seat_back(connection: Connection, *, game: Any, colour: str) -> None:
-    """A person takes their seat back from the bot: what happened while it played, and the
-    decision now theirs, if any."""
+    """A person takes their seat back from the bot: what happened while it played (composed
+    by the sender, `composing.seat_back`), and the decision now theirs, if any."""
     recipient, preferences = seat_recipient(connection, game.id, colour)
     if not wants(preferences, game.id, "decision"):
         return
-    entries = history.since_last_move(connection, game.id, colour, game.seq, by_person=True)
-    named = {**seat_names(game), colour: lazy_("your bot")}
-    story = words.story(engine.visible_log(entries, {colour}), named, None)
-    lines = [lazy_("You play %(colour)s again.", colour=words.colour_later(colour))]
-    if story:
-        lines += [lazy_("While the bot played it:"), *(f"  {line}" for line in story)]
-    mail = compose.notice_mail(
-        recipient,
-        game_id=game.id,
-        title=game.title,
-        subject=lazy_("you play %(colour)s again", colour=words.colour_later(colour)),
-        lines=lines,
-    )
-    rows = rows_for([(recipient, "notice", mail)], game.id)
+    back = told_row(game.id, recipient, "seat_back", {"colour": colour, "seq": game.seq})
+    rows = present([back])
     state = current_state(game.id, game.seed, game.seq)
     decision = next((p for p in engine.pending(state) if p["player"] == colour), None)
     if decision is not None:
@@ -294,11 +282,13 @@ def cancelled(connection: Connection, *, game: Any) -> None:
     notice(
         connection,
         game=game,
-        subject=lazy_("the game is cancelled"),
+        subject=said(N_("the game is cancelled")),
         lines=[
-            lazy_(
-                "Not every seat of this game was taken and accepted in time, so it is cancelled. "
-                "Its organiser may make it again."
+            said(
+                N_(
+                    "Not every seat of this game was taken and accepted in time, so it is "
+                    "cancelled. Its organiser may make it again."
+                )
             )
         ],
     )
@@ -308,6 +298,6 @@ def abandoned(connection: Connection, *, game: Any) -> None:
     notice(
         connection,
         game=game,
-        subject=lazy_("the game is abandoned"),
-        lines=[lazy_("Nobody has moved in this game for too long, so it is abandoned.")],
+        subject=said(N_("the game is abandoned")),
+        lines=[said(N_("Nobody has moved in this game for too long, so it is abandoned."))],
     )

@@ -23,15 +23,15 @@ from pbem.game.players import (
     normal_email,
 )
 from pbem.game.states import current_state, rules_options
-from pbem.languages import N_, _, known, later, lazy_, moment_text
+from pbem.languages import N_, _, known, later
 from pbem.notify import game_mails
-from pbem.notify.later import Later
 from pbem.play import apart, chain, moderation, strangers
 from pbem.play.asked import JoinMinimums, SeatAsked
 from pbem.store.models import Game, IdleLimit, Player, Seat, Snapshot, utcnow
 from pbem.texts import kept_text
 from pbem.timing import bank, deadlines, policy
-from pbem.words import colour_later, colour_name, status_word
+from pbem.words import colour_name, status_word
+from pbem.words.said import colour_said, moment_said, said
 
 
 def check_seat_holders(game_options: dict[str, Any], holders: list[str]) -> None:
@@ -411,16 +411,16 @@ def join_seat(player: Player, game_id: int, colour: str) -> Game:
     apart.refuse_join(player.id, [s.player_id for s in game.seats if not s.open], game.id)
     seat.player_id, seat.open, seat.accepted_at = player.id, False, utcnow()
     db.session.flush()
-    line = lazy_(
-        "%(name)s has joined %(title)s as %(colour)s.",
+    line = said(
+        N_("%(name)s has joined %(title)s as %(colour)s."),
         name=player.name,
         title=game.title,
-        colour=colour_later(colour),
+        colour=colour_said(colour),
     )
     game_mails.notice(
         db.session.connection(),
         game=game,
-        subject=lazy_("%(name)s joined", name=player.name),
+        subject=said(N_("%(name)s joined"), name=player.name),
         lines=[line],
     )
     _start_if_full(game)
@@ -512,13 +512,13 @@ def abort_game(admin: Player, game_id: int) -> Game:
     game.status = "aborted"
     game.pending = []
     game.updated_at = utcnow()
-    line = lazy_(
-        "%(name)s, who organises %(title)s, has stopped it for good.",
+    line = said(
+        N_("%(name)s, who organises %(title)s, has stopped it for good."),
         name=admin.name,
         title=game.title,
     )
     game_mails.notice(
-        db.session.connection(), game=game, subject=lazy_("the game is stopped"), lines=[line]
+        db.session.connection(), game=game, subject=said(N_("the game is stopped")), lines=[line]
     )
     return game
 
@@ -553,17 +553,17 @@ def extend_deadline(admin: Player, game_id: int, colour: str, hours: int) -> lis
             colour=colour,
             game=game.id,
         )
-    line = lazy_(
-        "%(name)s, who organises the game, gave %(colour)s %(hours)s hours more: due %(when)s.",
+    line = said(
+        N_("%(name)s, who organises the game, gave %(colour)s %(hours)s hours more: due %(when)s."),
         name=admin.name,
-        colour=colour_later(colour),
+        colour=colour_said(colour),
         hours=hours,
-        when=Later(lambda: moment_text(min(moved))),  # in each recipient's language
+        when=moment_said(min(moved)),  # in each recipient's language
     )
     game_mails.notice(
         connection,
         game=game,
-        subject=lazy_("more time for %(colour)s", colour=colour_later(colour)),
+        subject=said(N_("more time for %(colour)s"), colour=colour_said(colour)),
         lines=[line],
     )
     return moved
@@ -581,16 +581,18 @@ def seat_to_bot(admin: Player, game_id: int, colour: str) -> Game:
     db.session.flush()
     connection = db.session.connection()
     deadlines.recompute(connection, game.id, game.timing)
-    line = lazy_(
-        "%(name)s, who organises the game, has let a bot play %(colour)s; its player may "
-        "take it back any time.",
+    line = said(
+        N_(
+            "%(name)s, who organises the game, has let a bot play %(colour)s; its player may "
+            "take it back any time."
+        ),
         name=admin.name,
-        colour=colour_later(colour),
+        colour=colour_said(colour),
     )
     game_mails.notice(
         connection,
         game=game,
-        subject=lazy_("a bot now plays %(colour)s", colour=colour_later(colour)),
+        subject=said(N_("a bot now plays %(colour)s"), colour=colour_said(colour)),
         lines=[line],
     )
     return game
@@ -782,20 +784,20 @@ def set_bot(player: Player, game_id: int, colour: str, bot: bool) -> Game:
         connection = db.session.connection()
         deadlines.recompute(connection, game.id, game.timing)
         if bot:
-            subject = lazy_("a bot now plays %(colour)s", colour=colour_later(colour))
-            line = lazy_(
-                "%(name)s has let a bot play %(colour)s, and may take it back any time.",
+            subject = said(N_("a bot now plays %(colour)s"), colour=colour_said(colour))
+            line = said(
+                N_("%(name)s has let a bot play %(colour)s, and may take it back any time."),
                 name=player.name,
-                colour=colour_later(colour),
+                colour=colour_said(colour),
             )
         else:
-            subject = lazy_(
-                "%(name)s plays %(colour)s again", name=player.name, colour=colour_later(colour)
+            subject = said(
+                N_("%(name)s plays %(colour)s again"), name=player.name, colour=colour_said(colour)
             )
-            line = lazy_(
-                "%(name)s has taken %(colour)s back from the bot.",
+            line = said(
+                N_("%(name)s has taken %(colour)s back from the bot."),
                 name=player.name,
-                colour=colour_later(colour),
+                colour=colour_said(colour),
             )
         game_mails.notice(
             connection, game=game, subject=subject, lines=[line], skip_player=player.id

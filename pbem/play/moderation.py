@@ -26,7 +26,7 @@ from pbem.errors import Conflict, Forbidden, Invalid, NotFound, TooMany
 from pbem.extensions import db
 from pbem.game.games import locked_game
 from pbem.game.players import is_unreachable
-from pbem.languages import N_, later, lazy_, moment_text
+from pbem.languages import N_, later, moment_text
 from pbem.notify import account_mails, game_mails
 from pbem.play import chain
 from pbem.store import limits, tables
@@ -34,11 +34,12 @@ from pbem.store.models import Player
 from pbem.store.queries import MAX_ID
 from pbem.texts import invisible
 from pbem.timing import deadlines
-from pbem.words import colour_later
+from pbem.words.said import colour_said, said
 
 #: What can be reported, and what its id names.
 KINDS = ("talk", "name", "title")
 #: A suspension's days when none is given: the first, the second, ... (the last repeats).
+
 SUSPENSION_DAYS = (3, 7, 30, 90)
 #: Reports one player may make a day: enough for a bad day, too few to flood the queue.
 REPORTS_PER_DAY = 10
@@ -410,13 +411,15 @@ def _keep_away(player: Player) -> None:
             game_mails.notice(
                 connection,
                 game=game,
-                subject=lazy_("a bot now plays %(colour)s", colour=colour_later(colour)),
+                subject=said(N_("a bot now plays %(colour)s"), colour=colour_said(colour)),
                 lines=[
-                    lazy_(
-                        "%(name)s may not play here for now: a house bot plays %(colour)s "
-                        "in their place.",
+                    said(
+                        N_(
+                            "%(name)s may not play here for now: a house bot plays %(colour)s "
+                            "in their place."
+                        ),
                         name=player.name,
-                        colour=colour_later(colour),
+                        colour=colour_said(colour),
                     )
                 ],
                 skip_player=player.id,

@@ -37,7 +37,7 @@ from pbem.game import ratings
 from pbem.game import tournaments as reading
 from pbem.game.players import is_unreachable
 from pbem.game.states import rules_options
-from pbem.languages import N_, later, lazy_, moment_text
+from pbem.languages import N_
 from pbem.notify import compose, game_mails
 from pbem.play import apart, lifecycle, moderation, strangers
 from pbem.store import tables
@@ -46,7 +46,7 @@ from pbem.store.outage import is_outage
 from pbem.store.queries import MAX_ID
 from pbem.texts import kept_text
 from pbem.timing import policy
-from pbem.words import colour_name
+from pbem.words.said import moment_said, said, seats_said
 
 #: At most this many entrants in one tournament.
 MOST_ENTRANTS = 200
@@ -479,39 +479,38 @@ def _mail_the_draw(
 ) -> None:
     """Each player at the table told of the round's draw: their table, its seats and
     players, and when the next round opens anyway."""
-    seated = later(_seat_list, tuple((s.colour, s.player.name) for s in game.seats))
+    seated = seats_said([(s.colour, s.player.name) for s in game.seats])
     lines = [
-        lazy_(
-            "Round %(round)s of %(rounds)s of %(title)s is drawn: you play at table %(table)s, "
-            "game %(game)s.",
+        said(
+            N_(
+                "Round %(round)s of %(rounds)s of %(title)s is drawn: you play at table "
+                "%(table)s, game %(game)s."
+            ),
             round=number,
             rounds=tournament.rounds,
             title=tournament.title,
             table=table,
             game=game.id,
         ),
-        lazy_("At the table, in seat order: %(seats)s.", seats=seated),
-        lazy_(
-            "The next round opens when every game of this one has ended, or on %(when)s "
-            "whatever is still being played.",
-            when=later(moment_text, due),
+        said(N_("At the table, in seat order: %(seats)s."), seats=seated),
+        said(
+            N_(
+                "The next round opens when every game of this one has ended, or on %(when)s "
+                "whatever is still being played."
+            ),
+            when=moment_said(due),
         ),
-        lazy_(
-            "The standings and every table: %(link)s",
+        said(
+            N_("The standings and every table: %(link)s"),
             link=f"{compose.base_url()}/tournaments/{tournament.id}",
         ),
     ]
     game_mails.notice(
         db.session.connection(),
         game=game,
-        subject=lazy_("round %(round)s drawn", round=number),
+        subject=said(N_("round %(round)s drawn"), round=number),
         lines=lines,
     )
-
-
-def _seat_list(seats: tuple[tuple[str, str], ...]) -> str:
-    """ "red: Ana, yellow: Bo", the colours in the reader's words."""
-    return ", ".join(f"{colour_name(colour)}: {name}" for colour, name in seats)
 
 
 def remove_entrant(organiser: Player, tournament_id: int, player_id: int) -> None:

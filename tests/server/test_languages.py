@@ -192,3 +192,56 @@ def test_cyrillic_travels_as_base64_and_latin_text_as_quoted_printable():
     assert transfer_encoding("Tu turno: elige una carta de acción.") == "quoted-printable"
     # Markup around a few Cyrillic words stays readable in quoted-printable.
     assert transfer_encoding(f'<p style="{"x" * 400}">Ваш ход</p>') == "quoted-printable"
+
+
+def test_a_notice_waits_as_words_and_is_written_in_each_readers_language(mail_app, mail_api, smtp):
+    """A notice (here: the organiser puts a deadline off) is queued as data, with no text of
+    any language in its row, and each reader gets it in theirs: the colour's name, the
+    hours and the moment as their language writes them."""
+    import json
+
+    from pbem.store.models import Notification
+
+    tag = uuid.uuid4().hex[:6]
+    emails = {c: f"{c}-{tag}@example.org" for c in ("red", "blue", "green")}
+    keys = {c: mail_api.register(e, c.title()) for c, e in emails.items()}
+    for colour, language in (("blue", "de"), ("green", "ru")):
+        put = mail_api.client.put(
+            "/api/players/me/preferences",
+            json={"language": language},
+            headers=mail_api.auth(keys[colour]),
+        )
+        assert put.status_code == 200
+    body = {"title": f"Game {tag}", "seats": [{"email": e, "colour": c} for c, e in emails.items()]}
+    made = mail_api.client.post("/api/games", json=body, headers=mail_api.auth(keys["red"]))
+    game_id = made.get_json()["id"]
+    view = mail_api.client.get(f"/api/games/{game_id}").get_json()
+    pending = view["pending"][0]["player"]
+    client = mail_app.test_client()
+    sign_in_with_key(client, keys["red"])
+    page = parse(client.get(f"/games/{game_id}/organise").get_data(as_text=True))
+    token = page.find("input", name="csrf_token").get("value")
+    form = {"csrf_token": token, "action": "extend", "colour": pending, "hours": "24"}
+    assert client.post(f"/games/{game_id}/organise", data=form).status_code == 303
+    with mail_app.app_context():
+        rows = db.session.execute(
+            sa.select(Notification.message, Notification.payload).where(
+                Notification.kind == "notice", Notification.game_id == game_id
+            )
+        ).all()
+    assert len(rows) == 3 and all(message == "" for message, _ in rows)  # the sender composes
+    kept = json.dumps([payload for _, payload in rows])
+    assert "more time for %(colour)s" in kept and "UTC" not in kept
+    deliver(mail_app)
+
+    def notice_to(colour: str) -> tuple[str, str]:
+        (mail,) = [m for m in smtp.inbox.to(emails[colour]) if "24" in body_text(m)]
+        return str(mail["Subject"]), " ".join(body_text(mail).split())
+
+    english, german, russian = notice_to("red"), notice_to("blue"), notice_to("green")
+    names = {"de": {"red": "rot", "blue": "blau", "green": "grün"}}
+    assert english[0].endswith(f"more time for {pending}")
+    assert "gave " + pending + " 24 hours more: due " in english[1] and "UTC" in english[1]
+    assert names["de"][pending] in german[0].lower() and names["de"][pending] in german[1].lower()
+    assert "24" in german[1] and "UTC" in german[1] and "hours" not in german[1]
+    assert re.search("[а-я]", russian[0]) and re.search("[а-я]", russian[1]) and "UTC" in russian[1]
