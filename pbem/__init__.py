@@ -35,10 +35,10 @@ class App(Flask):
 
     def _dispatch_once(self) -> ResponseReturnValue:
         if request.method not in ("GET", "HEAD"):
-            return super().dispatch_request()
+            return self._in_one_unit()
         before = set(vars(g))
         try:
-            return super().dispatch_request()
+            return self._in_one_unit()
         except Exception as error:
             from pbem.store import outage
 
@@ -48,7 +48,21 @@ class App(Flask):
             # connection and what the view kept in `g`.
             self._forget_since(before)
             outage.start_afresh()
-            return super().dispatch_request()
+            return self._in_one_unit()
+
+    def _in_one_unit(self) -> ResponseReturnValue:
+        """The view, its request one unit of work (`pbem.play.unit.end_request`): what it
+        wrote committed if its answer says it was done, else rolled back; inside the tries
+        above, so a commit chosen as a deadlock's victim is run again too."""
+        from pbem.play import unit
+
+        try:
+            response = self.make_response(super().dispatch_request())
+            unit.end_request(response.status_code)
+        except BaseException:
+            unit.fail_request()
+            raise
+        return response
 
     @staticmethod
     def _forget_since(before: set[str]) -> None:

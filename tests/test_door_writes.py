@@ -1,7 +1,8 @@
 """Every change of stored state goes through `pbem.play`: the doors (`api`, `web`, `mailin`,
-`schedule`) call its functions and end their transaction through `pbem.play.unit`, and never
-touch the session, a connection or a write statement themselves, never set an attribute of
-what may be a stored object (only of their own objects: `DOORS_OWN`), and take from
+`schedule`) call its functions, whose units of work end in `pbem.play.unit` (a request's with
+the request), never by the door's hand; and they never touch the session, a connection or a
+write statement themselves, never set an attribute of what may be a stored object (only of
+their own objects: `DOORS_OWN`), and take from
 `pbem.store` only what reads nothing (`FROM_THE_STORE`). This test reads the doors' source
 (every function, nested ones too) and names each place that does; the tests at the end show
 it the kinds of code it must catch."""
@@ -153,9 +154,10 @@ def _flask_session(tree: ast.Module) -> str | None:
 
 
 def _harmless(name: str, receiver: str) -> bool:
-    # `unit.commit()` is the door's one way to end its transaction; a regex's or a
-    # string's methods share no names with these.
-    return receiver == "unit" and name in {"commit", "rollback", "remove"}
+    # No door ends a transaction by hand: a request's ends with it, a mail's with its
+    # record (`pbem.play.unit`). Only a listener's thread hands its session back
+    # (`unit.release()`); a regex's or a string's methods share no names with these.
+    return receiver == "unit" and name == "release"
 
 
 def door_files() -> list[Path]:
@@ -179,6 +181,9 @@ def test_the_doors_write_only_through_play(path: Path) -> None:
         "def f(session):\n    session.delete(row)\n",
         "def f():\n    get_connection().execute(q)\n",
         "def f(s):\n    s.commit()\n",
+        # A transaction ended by hand, even through `pbem.play.unit`.
+        "from pbem.play import unit\ndef f():\n    unit.commit()\n",
+        "from pbem.play import unit\ndef f():\n    unit.rollback()\n",
         # An attribute set on a stored object, and committed: what the ORM would write.
         "def f(game_id):\n    game = games.get_game(game_id)\n    game.title = 'x'\n"
         "    unit.commit()\n",
@@ -200,7 +205,7 @@ def test_the_test_lets_the_doors_own_words_through() -> None:
         "from flask import session\n"
         "from pbem.play import unit\n"
         "def f(form, seats):\n"
-        "    unit.commit()\n    unit.rollback()\n    seats.get('red')\n    form.add('x')\n"
-        "    session.get('csrf')\n"
+        "    with unit.undone_on_error():\n        seats.get('red')\n    form.add('x')\n"
+        "    session.get('csrf')\n    unit.release()\n"
     )
     assert not list(offences(source))

@@ -36,17 +36,14 @@ def process_inbound(raw: bytes, *, recipient: str | None = None) -> Result:
     knows it (SMTP's RCPT, the MTA's $ORIGINAL_RECIPIENT); else the headers name it."""
     started = time.thread_time()
     try:
-        result = _process_trying_again(raw, recipient)
+        with unit.undone_on_error():
+            result = _process_trying_again(raw, recipient)
     except Exception as error:
-        unit.rollback()
         if is_outage(error):
             raise  # the door has the mail retried: the database is back in a moment
         # A bug met on this one mail: retrying meets it again, and the mails behind wait.
         current_app.logger.exception("mail in: kept aside after an error")
         result = _kept_aside(raw, f"error: {type(error).__name__}")
-    except BaseException:
-        unit.rollback()
-        raise
     # One log line a mail, whichever door it came by (never its text: it is the player's).
     current_app.logger.info(
         "mail in",
@@ -68,11 +65,11 @@ def _process_trying_again(raw: bytes, recipient: str | None) -> Result:
     sake (a deadlock's victim: nothing of it was written)."""
     for attempt in range(outage.DEADLOCK_TRIES):
         try:
-            return _process(raw, recipient)
+            with unit.undone_on_error():
+                return _process(raw, recipient)
         except Exception as error:
             if not outage.is_deadlock(error) or attempt == outage.DEADLOCK_TRIES - 1:
                 raise
-            unit.rollback()
     raise AssertionError("unreachable: the last try raises")
 
 
@@ -81,8 +78,8 @@ def seat_of_address(address: str) -> tuple[int, str] | None:
     seat = addresses.read_seat_address(address)
     if seat is None:
         return None
-    found = games.has_seat(*seat)
-    unit.rollback()  # the read's transaction ends here (SMTP asks in a thread of its own)
+    with unit.only_read():  # SMTP asks in a thread of its own: its read ends here
+        found = games.has_seat(*seat)
     return seat if found else None
 
 

@@ -182,15 +182,14 @@ def _play(mail: SeatMail, text: str, talk: list[str]) -> Result:
 
     for _ in range(TRIES):
         try:
-            outcome, answered = play_reply(actor, mail.inbound, answer, plan, talk)
+            with unit.undone_on_error():
+                outcome, answered = play_reply(actor, mail.inbound, answer, plan, talk)
         except StaleSequence:
             # Another move came first (or this very mail, delivered twice at once).
-            unit.rollback()
             if seen(mail.inbound.message_id):
                 return duplicate(mail.inbound)
             continue
         except ServiceError as error:
-            unit.rollback()
             games.read_again(mail.game)
             return _refused(mail, error)
         played = [engine.format_move(m) for m in outcome.moves]

@@ -30,7 +30,7 @@ from pbem.game.players import (
 )
 from pbem.languages import N_
 from pbem.notify import account_mails, compose
-from pbem.play import moderation
+from pbem.play import moderation, unit
 from pbem.store import limits, queries, suppressed, tables
 from pbem.store.counters import STANDINGS, raise_counter
 from pbem.store.models import Player, SignInLink
@@ -421,10 +421,17 @@ def sign_out_everywhere(player: Player) -> None:
     player.session_epoch = (player.session_epoch or 0) + 1
 
 
-def end_session(sid: str, lifetime: timedelta) -> None:
+def end_session(sid: str, lifetime: timedelta, *, for_good: bool = False) -> None:
     """Keep page session `sid` as ended (a copy of its cookie is refused from now on), and
     forget sessions ended longer ago than a cookie lives: those cookies are refused anyway.
-    The caller commits."""
+    With the request's unit of work; `for_good`: committed now, whatever the request does
+    next (a link followed as another player goes on to do what it does, which may fail)."""
+    _ended(sid, lifetime)
+    if for_good:
+        unit.commit()
+
+
+def _ended(sid: str, lifetime: timedelta) -> None:
     connection = db.session.connection()
     moment = now()
     connection.execute(

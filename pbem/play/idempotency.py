@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from pbem.errors import Invalid
+from pbem.errors import Invalid, StaleSequence
 from pbem.extensions import db
 from pbem.languages import N_
 from pbem.play.batch import AlsoWrite, Outcome
@@ -61,3 +61,28 @@ def recording(key: str, hashed: str, answer: Callable[[Outcome], Answer]) -> Als
         )
 
     return record
+
+
+def once(
+    key_hash: str,
+    key: str | None,
+    hashed: str,
+    play: Callable[[AlsoWrite | None], Outcome],
+    answer: Callable[[Outcome], Answer],
+) -> Answer:
+    """`answer(play(...))`, unless `key` was answered already; `play` is given the hook
+    that records its answer with the batch. After a lost race, the winner's answer if the
+    winner was this same request."""
+    if not key:
+        return answer(play(None))
+    stored = stored_answer(key_hash, key, hashed)
+    if stored is not None:
+        return stored
+    try:
+        return answer(play(recording(key, hashed, answer)))
+    except StaleSequence:
+        db.session.rollback()  # the loser's batch: none of it stays
+        stored = stored_answer(key_hash, key, hashed)
+        if stored is not None:
+            return stored
+        raise

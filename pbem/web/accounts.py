@@ -21,7 +21,7 @@ from pbem.headers import no_referrer, no_store
 from pbem.languages import LANGUAGES, N_, _, in_language, known
 from pbem.notify import preferences
 from pbem.notify.push import public_key
-from pbem.play import absences, accounts, apart, push, settings, unit
+from pbem.play import absences, accounts, apart, push, settings
 from pbem.store.models import Player
 from pbem.timing import away
 from pbem.web import another_account, signin
@@ -62,10 +62,8 @@ def mail_sign_in_link() -> ResponseReturnValue:
             link_for=lambda token: signin.absolute_link("web.sign_in_link", token=token),
         )
     except Invalid as error:
-        unit.rollback()
         page = render_template("web/sign_in.html", next=next_page, error=error.detail, email=typed)
         return page, 422
-    unit.commit()
     return render_template(
         "web/sign_in.html",
         next=next_page,
@@ -94,10 +92,8 @@ def sign_in_link(token: str) -> ResponseReturnValue:
     try:
         spent = accounts.spend_sign_in_link(token, name)
     except Invalid as error:
-        unit.rollback()
         page = render_template("web/sign_in_link.html", offer=offer, error=error.detail, name=name)
         return page, 422
-    unit.commit()
     signin.sign_in(spent.player_id)
     player = players.player(spent.player_id)
     flash(_("Signed in as %(name)s.", name=player.name))
@@ -147,17 +143,14 @@ def change_me() -> ResponseReturnValue:
     if action == "key":
         no_store()  # the key is on the page
         key = accounts.make_new_key(player)
-        unit.commit()
         current_app.logger.info("a new API key made on /me", extra={"player_id": player.id})
         return _me_page(player, key=key)
     if action == "calendar":
         accounts.new_calendar_link(player)
-        unit.commit()
         flash(_("Your calendar's new link is below; a link made before no longer works."))
         return redirect(url_for("web.me", _anchor="calendar-title"), code=303)
     if action == "sign_out_everywhere":
         accounts.sign_out_everywhere(player)
-        unit.commit()
         signin.sign_out()
         flash(_("You are signed out everywhere: on every device, sign in again to play there."))
         return redirect(url_for("web.index"), code=303)
@@ -167,11 +160,9 @@ def change_me() -> ResponseReturnValue:
     try:
         said = change(player, request.form)
     except (Invalid, TooMany) as error:
-        unit.rollback()
         # An address refused stays in its field, to be mended rather than typed again.
         typed = request.form.get("email", "") if action == "email" else ""
         return _me_page(player, error=error.detail, typed_email=typed), error.status
-    unit.commit()
     flash(said)
     return redirect(url_for("web.me"), code=303)
 
@@ -333,10 +324,8 @@ def email_change(token: str) -> ResponseReturnValue:
     try:
         change = accounts.change_email(token)
     except Invalid as error:
-        unit.rollback()
         change = accounts.read_email_change(token)
         return render_template("web/email_change.html", change=change, error=error.detail), 422
-    unit.commit()
     if another_account.continued():
         signin.sign_in(change.player.id)
     flash(_("Your address is now %(email)s.", email=change.new_email))

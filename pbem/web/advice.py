@@ -13,7 +13,7 @@ from pbem.errors import Forbidden
 from pbem.game import advice as reading
 from pbem.game.seating import Actor
 from pbem.languages import _
-from pbem.play import advice, unit
+from pbem.play import advice
 from pbem.web.routes import bp, colour_arg, current_player
 
 
@@ -29,7 +29,6 @@ def ask_hint(game_id: int) -> ResponseReturnValue:
     """Ask for a hint for the decision waiting on the reader's seat; back to the board."""
     colour = colour_arg()
     advice.ask_hint(Actor.by_player(_signed_in()), game_id, "web", colour)
-    unit.commit()
     return redirect(url_for("web.game", game_id=game_id, colour=colour, _anchor="hint"), code=303)
 
 
@@ -38,7 +37,6 @@ def hint_part(game_id: int) -> ResponseReturnValue:
     """The hint's part of the board page, for its script: 202 while it is worked out."""
     colour = colour_arg()
     asked = advice.ask_hint(Actor.by_player(_signed_in()), game_id, "web", colour)
-    unit.commit()
     panel = {"asked": True, **reading.hint_words(game_id, reading.game_seed(game_id), asked)}
     parts: Any = current_app.jinja_env.get_template("web/_game_body.html").module
     return str(parts.hint_box(panel, game_id, "", colour)), 200 if asked["answered"] else 202

@@ -12,7 +12,6 @@ from flask.typing import ResponseReturnValue
 
 from pbem.game import players
 from pbem.languages import _
-from pbem.play import unit
 from pbem.web import signin
 from pbem.web.csrf import check_csrf
 
@@ -48,8 +47,7 @@ def asked(
     if choice == MINE:
         flash(_("You are still signed in as %(name)s: the link changed nothing.", name=signed.name))
         return redirect(url_for("web.index"), code=303)
-    signin.sign_out()
-    unit.commit()  # signed out of their own for good, whatever the link does next
+    signin.sign_out(for_good=True)  # whatever the link does next
     g.web_player = None  # `routes.current_player`, for this page's header: nobody now
     g.continued_as_the_links_player = True  # read by `continued`
     return None

@@ -12,7 +12,7 @@ from pbem.errors import Forbidden, NotFound, ServiceError
 from pbem.game import players
 from pbem.game.seating import Actor
 from pbem.languages import _
-from pbem.play import apart, moderation, unit
+from pbem.play import apart, moderation
 from pbem.store.queries import MAX_ID
 from pbem.web.links import own_path
 from pbem.web.routes import bp, current_player
@@ -34,11 +34,9 @@ def block_player(player_id: int) -> ResponseReturnValue:
     back = own_path(request.form.get("next")) or url_for("web.player_page", player_id=player_id)
     if request.form.get("unblock"):
         apart.unblock(me, player_id)
-        unit.commit()
         flash(_("You no longer block this player."))
         return redirect(back, code=303)
     blocked = apart.block(me, player_id)
-    unit.commit()
     flash(
         _(
             "You block %(name)s: neither of you will be seated at a game the other holds, and "
@@ -56,7 +54,6 @@ def mute_seat(game_id: int) -> ResponseReturnValue:
     reader = _signed_in(_("mute a seat"))
     colour = request.form.get("mute") or request.form.get("unmute") or ""
     apart.mute(Actor.by_player(reader), game_id, colour, bool(request.form.get("mute")))
-    unit.commit()
     seat = request.form.get("as") or None
     return redirect(url_for("web.game", game_id=game_id, colour=seat, _anchor="table-talk"), 303)
 
@@ -79,10 +76,8 @@ def report() -> ResponseReturnValue:
         try:
             moderation.report(me, kind, int(target), reason)
         except ServiceError as error:
-            unit.rollback()
             page = _report_page(kind, target, shown, back, reason, error.detail)
             return page, status_of(error)
-        unit.commit()
         flash(
             _(
                 "Your report has reached the moderators; they read every one. Nobody else "

@@ -18,7 +18,7 @@ from pbem.game import games, players, ratings
 from pbem.game.games import get_game
 from pbem.headers import no_referrer
 from pbem.languages import _, number_text, share_text
-from pbem.play import lifecycle, strangers, unit
+from pbem.play import lifecycle, strangers
 from pbem.store.models import Game
 from pbem.timing import policy
 from pbem.web import another_account, signin
@@ -51,7 +51,6 @@ def accept(game_id: int, token: str) -> ResponseReturnValue:
             "web/accept.html", game=game, colour=colour, seats=forming_seats(game)
         )
     lifecycle.accept_seat(game_id, colour, player_id, by_link=True)
-    unit.commit()
     signin.sign_in(player_id)
     if game.status == "active":
         flash(
@@ -104,7 +103,6 @@ def join(game_id: int) -> ResponseReturnValue:
         raise Forbidden(_("Sign in to join a game."))
     colour = request.form.get("colour", "")
     game = lifecycle.join_seat(players.player(signed.id), game_id, colour)
-    unit.commit()
     seat = {"title": game.title, "colour": colour_name(colour)}
     if game.status == "active":
         flash(_("You joined %(title)s as %(colour)s. It has begun.", **seat))
@@ -120,7 +118,6 @@ def start(game_id: int) -> ResponseReturnValue:
     if signed is None:
         raise Forbidden(_("Sign in as the game's organiser to start it."))
     lifecycle.start_game(players.player(signed.id), game_id)
-    unit.commit()
     flash(_("The game has begun: everyone has been mailed."))
     return redirect(url_for("web.game", game_id=game_id), code=303)
 
@@ -179,7 +176,6 @@ def never_invite(token: str) -> ResponseReturnValue:
         raise NotFound(_("This link is not valid; use the link in the invitation again."))
     if request.method == "POST":
         strangers.never_invite(email)
-        unit.commit()
     done = strangers.is_suppressed(email)
     # no_referrer above also keeps the page (the address, the form's token) uncached.
     return render_template("web/never_invite.html", email=email, done=done)

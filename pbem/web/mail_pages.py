@@ -12,7 +12,7 @@ from pbem.errors import ServiceError
 from pbem.game.players import find_player
 from pbem.headers import no_referrer
 from pbem.languages import _
-from pbem.play import settings, unit
+from pbem.play import settings
 from pbem.play.accounts import claim_key, claim_link_player
 from pbem.play.lifecycle import decline_seat
 from pbem.tokens import read_decline_token, read_unsubscribe_token
@@ -56,7 +56,6 @@ def unsubscribe(token: str) -> str | tuple[str, int]:
             button=_("Stop these mails"),
         )
     settings.mute(player, game_id)
-    unit.commit()
     return _page(
         message=_("You will get no more mails from game %(id)s.", id=game_id), confirm=False
     )
@@ -80,7 +79,6 @@ def claim(token: str) -> ResponseReturnValue:
         player, key = claim_key(token)
     except ServiceError as error:
         return _page(message=error.detail, confirm=False), 410
-    unit.commit()
     if another_account.continued():
         signin.sign_in(player.id)
     return _page(
@@ -121,7 +119,6 @@ def decline(token: str) -> str | tuple[str, int]:
         decline_seat(game_id, colour, player_id)
     except ServiceError as error:
         return _page(message=error.detail, confirm=False), 409
-    unit.commit()
     return _page(
         message=_(
             "You declined the %(colour)s seat; the game's admin has been told.",

@@ -17,7 +17,7 @@ from pbem.addresses import kept_address
 from pbem.errors import Invalid, TooMany
 from pbem.game import players, ratings
 from pbem.languages import LANGUAGES, N_, _, number_text
-from pbem.play import lifecycle, unit
+from pbem.play import lifecycle
 from pbem.play.asked import JoinMinimums, SeatAsked
 from pbem.timing.bank import DEFAULT_CLOCK, MOST_HOURS
 from pbem.timing.policy import DEFAULT_TIMING
@@ -73,10 +73,8 @@ def new_game() -> ResponseReturnValue:
             join=_join_minimums(form),
         )
     except (Invalid, TooMany) as error:
-        unit.rollback()
         wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
         return _form(form, error.detail), error.status, wait
-    unit.commit()
     invited = [s["email"] for s in seats[1:] if s.get("email")]
     sent = _("Invitations went to %(emails)s. ", emails=", ".join(invited)) if invited else ""
     if game.status == "forming":
@@ -257,8 +255,6 @@ def learn() -> ResponseReturnValue:
     try:
         game = lifecycle.create_learning_game(players.player(signed.id), _("Learning El Grande"))
     except (Invalid, TooMany) as error:
-        unit.rollback()
         wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
         return render_template("web/learn.html", error=error.detail), error.status, wait
-    unit.commit()
     return redirect(url_for("web.game", game_id=game.id), code=303)

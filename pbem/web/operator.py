@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from pbem.errors import NotFound, ServiceError
 from pbem.game import players
 from pbem.languages import _
-from pbem.play import moderation, unit
+from pbem.play import moderation
 from pbem.store.models import Player
 from pbem.web.routes import bp, current_player
 from pbem.web.status import status_of
@@ -63,8 +63,6 @@ def operator_act(report_id: int) -> ResponseReturnValue:
             report_id=report_id,
         )
     except ServiceError as error:
-        unit.rollback()
         return _page(error.detail), status_of(error)
-    unit.commit()
     flash(_("Done: report %(id)s is closed, and the action logged.", id=report_id))
     return redirect(url_for("web.operator_page"), code=303)

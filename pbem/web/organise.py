@@ -12,7 +12,7 @@ from pbem.errors import Forbidden, Invalid, ServiceError, TooMany
 from pbem.game import games, players
 from pbem.game.games import get_game
 from pbem.languages import _
-from pbem.play import lifecycle, unit
+from pbem.play import lifecycle
 from pbem.store.models import Game, Player
 from pbem.web.board import colour_chip
 from pbem.web.routes import bp, current_player
@@ -63,12 +63,10 @@ def organise_change(game_id: int) -> ResponseReturnValue:
         else:
             raise Invalid(_("This form says nothing to do; reload the page and try again."))
     except ServiceError as error:
-        unit.rollback()
         wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
         # What was typed for a seat stays in that seat's field, to be mended.
         typed = {"colour": colour, "email": request.form.get("email", "")}
         return _page(get_game(game_id), organiser, error.detail, typed), status_of(error), wait
-    unit.commit()
     flash(_("%(done)s Everyone at the table has been told.", done=said))
     return redirect(url_for("web.organise", game_id=game_id), code=303)
 

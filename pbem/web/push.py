@@ -14,7 +14,7 @@ from flask.typing import ResponseReturnValue
 from pbem.errors import Invalid
 from pbem.game import players
 from pbem.languages import _
-from pbem.play import push, unit
+from pbem.play import push
 from pbem.web.routes import bp, current_player
 
 
@@ -56,9 +56,7 @@ def push_subscribe() -> ResponseReturnValue:
     try:
         push.subscribe(player, *given)
     except Invalid as error:
-        unit.rollback()
         return {"detail": error.detail}, error.status
-    unit.commit()
     said = _(
         "This device is notified from now on: when a decision is yours, when someone writes "
         "to your table, and when a game ends."

@@ -31,7 +31,7 @@ from pbem.game.seating import Actor
 from pbem.headers import no_referrer
 from pbem.languages import _, current_language
 from pbem.paths import TEMPLATES_DIR
-from pbem.play import notes, orders, talk, unit
+from pbem.play import notes, orders, talk
 from pbem.play.batch import Plan, submit
 from pbem.store import outage
 from pbem.store.queries import MAX_ID
@@ -201,9 +201,7 @@ def give_orders(game_id: int) -> ResponseReturnValue:
             power_cards=[int(card) for card in text],
             veto=veto,
         )
-        unit.commit()
     except ServiceError as error:
-        unit.rollback()
         if isinstance(error, NotFound):
             raise
         return _board(game_id, status_of(error), error.detail)
@@ -487,12 +485,10 @@ def write_to_table(game_id: int) -> ResponseReturnValue:
     except ServiceError as error:
         if isinstance(error, NotFound):
             raise
-        unit.rollback()
         # The board with the reason, and the words given back to be mended.
         html, status = _board(game_id, status_of(error), error.detail, talk=text)
         wait = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
         return html, status, wait
-    unit.commit()
     where = url_for("web.game", game_id=game_id, colour=colour, _anchor="table-talk")
     return redirect(where, code=303)
 
@@ -509,9 +505,7 @@ def keep_notes(game_id: int) -> ResponseReturnValue:
     except ServiceError as error:
         if isinstance(error, NotFound):
             raise
-        unit.rollback()
         return _board(game_id, status_of(error), error.detail, notes=text)
-    unit.commit()
     flash(_("Your notes are saved."))
     where = url_for("web.game", game_id=game_id, colour=colour_arg(), _anchor="notes")
     return redirect(where, code=303)
@@ -570,7 +564,6 @@ def sign_in() -> ResponseReturnValue:
 @bp.post("/sign-out")
 def sign_out() -> Response:
     signin.sign_out()
-    unit.commit()
     return redirect(url_for("web.index"), code=303)
 
 

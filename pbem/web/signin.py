@@ -117,13 +117,13 @@ def sign_in(player_id: int) -> None:
         session[LANGUAGE_KEY] = language
 
 
-def sign_out() -> None:
-    """End this session: its id is kept as ended (the caller commits), so a copy of its
-    cookie taken before is refused afterwards, and the cookie is cleared."""
+def sign_out(for_good: bool = False) -> None:
+    """End this session: its id is kept as ended (with the request; `for_good`: at once),
+    so a copy of its cookie taken before is refused afterwards, and the cookie is cleared."""
     sid = session.get(SESSION_ID_KEY)
     if isinstance(sid, str):
         lifetime = current_app.permanent_session_lifetime
-        accounts.end_session(sid[:64], lifetime)
+        accounts.end_session(sid[:64], lifetime, for_good=for_good)
     session.clear()
 
 

@@ -13,7 +13,7 @@ from pbem.errors import Forbidden, ServiceError
 from pbem.game import players
 from pbem.game import tournaments as reading
 from pbem.languages import _
-from pbem.play import tournaments, unit
+from pbem.play import tournaments
 from pbem.web.routes import bp, current_player
 from pbem.web.status import status_of
 
@@ -79,9 +79,7 @@ def tournament_act(tournament_id: int) -> ResponseReturnValue:
             tournaments.start(me, tournament_id)
             said = _("The tournament has started: round 1 is drawn.")
     except ServiceError as error:
-        unit.rollback()
         return _page(tournament_id, error.detail), status_of(error)
-    unit.commit()
     flash(said)
     return redirect(url_for("web.tournament_page", tournament_id=tournament_id), code=303)
 
@@ -109,9 +107,7 @@ def new_tournament() -> ResponseReturnValue:
     try:
         made = tournaments.create(me, asked)  # type: ignore[arg-type]
     except ServiceError as error:
-        unit.rollback()
         return _form(form, error.detail), status_of(error)
-    unit.commit()
     return redirect(url_for("web.tournament_page", tournament_id=made.id), code=303)
 
 

@@ -83,7 +83,13 @@ class Server:
             db.session.remove()
 
     def mails(self, game_id: int | None = None, kind: str | None = None) -> list[Any]:
-        """The outbox's mails (recipient, kind, message), of a game and kind if given."""
+        """The outbox's mails (recipient, kind, message), of a game and kind if given, once
+        composed as the sender composes them before it sends (no sender runs here)."""
+        from pbem.notify.sender import compose_queued
+
+        with self.app.app_context():
+            compose_queued()
+            db.session.remove()
         query = "SELECT recipient, kind, message FROM outbox WHERE channel = 'mail'"
         if game_id is not None:
             query += f" AND game_id = {int(game_id)}"

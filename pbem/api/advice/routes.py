@@ -14,7 +14,7 @@ from pbem.api.safe_json import Blueprint
 from pbem.game import advice as reading
 from pbem.game import lessons
 from pbem.game.seating import Actor
-from pbem.play import advice, unit
+from pbem.play import advice
 
 blp = Blueprint(
     "advice", __name__, url_prefix="/api/games/<int:game_id>", description="Hints and reviews"
@@ -49,7 +49,6 @@ def hint(query: dict[str, Any], game_id: int) -> Response:
     (202, `Retry-After`); call again until it answers 200. Asking again for the same
     decision, by any door, finds the same hint."""
     asked = advice.ask_hint(Actor.by_key(api_key_hash()), game_id, "api", query.get("colour"))
-    unit.commit()
     seed = reading.game_seed(game_id)
     return _answer(reading.hint_words(game_id, seed, asked), asked["answered"], HintSchema())
 

@@ -24,7 +24,7 @@ from pbem.game.seating import Actor
 from pbem.game.views import callers_view
 from pbem.kept import app_drawn
 from pbem.languages import _
-from pbem.play import lifecycle, orders, unit
+from pbem.play import lifecycle, orders
 from pbem.play.orders import OrdersShown
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games")
@@ -95,7 +95,6 @@ def create(data: dict[str, Any]) -> GameSummary:
         language=data["language"],
         join=data["join"],
     )
-    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -149,7 +148,6 @@ def abort(game_id: int) -> GameSummary:
     """Admin: stop the game for good."""
     player = current_player()
     game = lifecycle.abort_game(player, game_id)
-    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -161,7 +159,6 @@ def start(game_id: int) -> GameSummary:
     accepted are played by their invitees)."""
     player = current_player()
     game = lifecycle.start_game(player, game_id)
-    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -174,7 +171,6 @@ def accept_seat(game_id: int, colour: str) -> GameSummary:
     player = current_player()
     known_colour(colour)
     game = lifecycle.accept_seat(game_id, colour, player.id)
-    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -186,7 +182,6 @@ def join_seat(game_id: int, colour: str) -> GameSummary:
     player = current_player()
     known_colour(colour)
     game = lifecycle.join_seat(player, game_id, colour)
-    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -206,7 +201,6 @@ def give_seat(data: dict[str, Any], game_id: int, colour: str) -> GameSummary:
     player = current_player()
     known_colour(colour)
     game = lifecycle.give_seat(player, game_id, colour, data["email"])
-    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -219,7 +213,6 @@ def seat_bot(data: dict[str, Any], game_id: int, colour: str) -> GameSummary:
     player = current_player()
     known_colour(colour)
     game = lifecycle.set_bot(player, game_id, colour, data["bot"])
-    unit.commit()
     return games.game_summary(game, player)
 
 
@@ -256,5 +249,4 @@ def put_orders(data: dict[str, Any], game_id: int, colour: str) -> OrdersShown:
         power_cards=data.get("power_cards"),
         veto=data.get("veto"),
     )
-    unit.commit()
     return given.as_dict()

@@ -33,7 +33,7 @@ from pbem.headers import no_store
 from pbem.kept import app_drawn
 from pbem.languages import _
 from pbem.notify import preferences
-from pbem.play import absences, accounts, apart, push, settings, unit
+from pbem.play import absences, accounts, apart, push, settings
 from pbem.timing import away
 
 blp = Blueprint("players", __name__, url_prefix="/api/players", description="Players")
@@ -57,7 +57,6 @@ def register(data: dict[str, Any]) -> dict[str, Any]:
         link_for=accounts.sign_in_url,
         name=data["name"],
     )
-    unit.commit()
     return {
         "detail": _(
             "A link is on its way to %(email)s: follow it within %(minutes)s minutes to prove "
@@ -84,7 +83,6 @@ def get_preferences() -> preferences.Preferences:
 def set_preferences(data: dict[str, Any]) -> preferences.Preferences:
     """Change the preferences given; the others stay as they are."""
     changed = settings.set_preferences(current_player(), data)
-    unit.commit()
     return changed
 
 
@@ -95,7 +93,6 @@ def key_reset(data: dict[str, Any]) -> dict[str, Any]:
     """Mail a new API key to a registered email (the old key stops working). The answer is
     the same whether the email is registered or not."""
     accounts.reset_key_by_mail(data["email"])
-    unit.commit()
     return {
         "detail": _(
             "If %(email)s is registered, a new API key is on its way to it; the "
@@ -129,7 +126,6 @@ def add_absence(data: dict[str, Any]) -> dict[str, Any]:
     game's vacation allowance); the others see only until when you are away."""
     player = current_player()
     absences.declare(player, data["starts"], data["ends"])
-    unit.commit()
     return {"absences": _absences(away.absences_of(player))}
 
 
@@ -140,7 +136,6 @@ def cancel_absence(absence_id: int) -> dict[str, Any]:
     """Back early, or plans changed: the absence no longer pushes deadlines."""
     player = current_player()
     absences.cancel(player, absence_id)
-    unit.commit()
     return {"absences": _absences(away.absences_of(player))}
 
 
@@ -156,7 +151,6 @@ def get_calendar() -> dict[str, str]:
     program to see your deadlines there."""
     no_store()  # the link is a credential
     url = accounts.calendar_link(current_player())
-    unit.commit()
     return {"url": url}
 
 
@@ -168,7 +162,6 @@ def new_calendar() -> dict[str, str]:
     nothing more); subscribe to the new one."""
     no_store()
     url = accounts.new_calendar_link(current_player())
-    unit.commit()
     return {"url": url}
 
 
@@ -200,7 +193,6 @@ def add_push_subscription(data: dict[str, Any]) -> push.Subscribed:
     # Shown as subscribed, before the commit: once committed, someone subscribing the same
     # browser at once may hold it by the time a list is read.
     answer = push.shown(kept)
-    unit.commit()
     return answer
 
 
@@ -211,7 +203,6 @@ def remove_push_subscription(subscription_id: int) -> dict[str, Any]:
     """Stop notifying a browser; the subscriptions left."""
     player = current_player()
     push.unsubscribe(player, subscription_id)
-    unit.commit()
     return {"subscriptions": push.subscriptions_of(player)}
 
 
@@ -291,7 +282,6 @@ def block(player_id: int) -> apart.Blocked:
     go on). They are not told; a refusal tells them only that you two are not seated
     together. A repeat changes nothing."""
     blocked = apart.block(current_player(), player_id)
-    unit.commit()
     return blocked
 
 
@@ -301,4 +291,3 @@ def block(player_id: int) -> apart.Blocked:
 def unblock(player_id: int) -> None:
     """Stop blocking a player (nothing to undo is no error)."""
     apart.unblock(current_player(), player_id)
-    unit.commit()

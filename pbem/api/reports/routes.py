@@ -9,7 +9,7 @@ from pbem.api.auth import KEY_REQUIRED, current_player
 from pbem.api.reports.schemas import ReportInSchema, ReportSchema
 from pbem.api.safe_json import Blueprint
 from pbem.languages import _
-from pbem.play import moderation, unit
+from pbem.play import moderation
 
 blp = Blueprint("reports", __name__, url_prefix="/api/reports", description="Reports")
 
@@ -25,7 +25,6 @@ def report(data: dict[str, Any]) -> Response:
     or a game's title (`title`) to the moderators, who read every report; nobody else is
     told. The same report again, while the first waits, answers with the first's number."""
     filed = moderation.report(current_player(), data["kind"], data["id"], data["reason"])
-    unit.commit()
     response = jsonify({"id": filed.id, "detail": arrived()})
     response.status_code = 200 if filed.again else 201
     return response

@@ -20,7 +20,7 @@ from pbem.api.table.schemas import (
 )
 from pbem.game import table
 from pbem.game.seating import Actor
-from pbem.play import apart, notes, talk, unit
+from pbem.play import apart, notes, talk
 
 blp = Blueprint(
     "table", __name__, url_prefix="/api/games/<int:game_id>", description="Table talk and notes"
@@ -66,7 +66,6 @@ def write(data: dict[str, Any], game_id: int) -> Response:
         colour=data.get("colour"),
         source="api",
     )
-    unit.commit()
     response = jsonify(MessageSchema().dump(message))
     response.status_code = 201
     return response
@@ -89,7 +88,6 @@ def read_notes(game_id: int) -> table.Notes:
 def keep_notes(data: dict[str, Any], game_id: int) -> table.Notes:
     """Replace your private notes on the game (empty text clears them)."""
     kept = notes.keep(Actor.by_key(api_key_hash()), game_id, data["text"])
-    unit.commit()
     return kept
 
 
@@ -111,7 +109,6 @@ def mute(game_id: int, colour: str) -> dict[str, list[str]]:
     """Read no more of this seat's words to the table, on the page, here and by mail
     (whoever holds it); the others still do, and nobody is told."""
     muted = apart.mute(Actor.by_key(api_key_hash()), game_id, colour, True)
-    unit.commit()
     return {"muted": muted}
 
 
@@ -122,5 +119,4 @@ def mute(game_id: int, colour: str) -> dict[str, list[str]]:
 def unmute(game_id: int, colour: str) -> dict[str, list[str]]:
     """Read this seat's words to the table again (from now on, and what it wrote before)."""
     muted = apart.mute(Actor.by_key(api_key_hash()), game_id, colour, False)
-    unit.commit()
     return {"muted": muted}

@@ -16,7 +16,7 @@ from pbem.api.tournaments.schemas import (
 )
 from pbem.game import tournaments as reading
 from pbem.languages import _
-from pbem.play import tournaments, unit
+from pbem.play import tournaments
 
 blp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments", description="Tournaments")
 
@@ -35,7 +35,6 @@ def _shown(tournament_id: int) -> dict[str, Any]:
 def create(data: dict[str, Any]) -> Response:
     """Make a tournament, open for entries: you organise it (and need not play in it)."""
     made = tournaments.create(current_player(), data)  # type: ignore[arg-type]
-    unit.commit()
     response = jsonify({"id": made.id})
     response.status_code = 201
     return response
@@ -64,7 +63,6 @@ def enter(tournament_id: int) -> dict[str, int]:
     """Enter the tournament as the key's player (decided under the tournament's row lock:
     of entries at once for the last place, one wins and the others get 409)."""
     count = tournaments.enter(current_player(), tournament_id)
-    unit.commit()
     return {"entrants": count}
 
 
@@ -75,7 +73,6 @@ def leave(tournament_id: int) -> None:
     """Leave: before the start your entry goes; after it you are skipped from now on and
     the house bot plays your seats in its games."""
     tournaments.leave(current_player(), tournament_id)
-    unit.commit()
 
 
 @blp.route("/<int:tournament_id>/entries/<int:player_id>", methods=["DELETE"])
@@ -84,7 +81,6 @@ def leave(tournament_id: int) -> None:
 def remove(tournament_id: int, player_id: int) -> None:
     """Organiser: remove an entrant (skipped from now on, as one who left)."""
     tournaments.remove_entrant(current_player(), tournament_id, player_id)
-    unit.commit()
 
 
 @blp.route("/<int:tournament_id>/start", methods=["POST"])
@@ -93,5 +89,4 @@ def remove(tournament_id: int, player_id: int) -> None:
 def start(tournament_id: int) -> dict[str, Any]:
     """Organiser: start now; round 1 is drawn and its games begin."""
     tournaments.start(current_player(), tournament_id)
-    unit.commit()
     return _shown(tournament_id)
