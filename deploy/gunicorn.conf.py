@@ -51,9 +51,11 @@ graceful_timeout = 20
 keepalive = 5
 # Restart workers seldom: a restart empties the worker's state cache, drawn pages and
 # compiled templates, which a busy server then pays for again. Measured with
-# bench/worker_memory.py (one worker, 300,000 requests of play): 84 MB at start, 140 MB after
-# 25,000 requests as its caches fill, then 1.5 MB more per 10,000 and slowing (162.5 MB at
-# 200,000; +0.7 MB over the last 25,000): bounded caches filling, not a leak. So restarts are
+# bench/worker_memory.py (one worker, 300,000 requests of play, an earlier release): 84 MB at
+# start, 140 MB after 25,000 requests as its caches fill, then 1.5 MB more per 10,000 and
+# slowing (162.5 MB at 200,000; +0.7 MB over the last 25,000); on a later one, 150,000
+# requests: 105, 188 at 30,000, 214.5 MB at the end (+1.3 MB over the last 10,000): bounded
+# caches filling (docs/scaling.md lists each and its bound), not a leak. So restarts are
 # a guard only: 2,000,000 requests is over an hour for one worker at full load (about 480 a
 # second there), and a day or more at a club's pace; jitter keeps workers apart.
 max_requests = 2_000_000

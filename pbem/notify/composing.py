@@ -23,7 +23,7 @@ from pbem.extensions import db
 from pbem.game import advice, history
 from pbem.game.states import state_at, teaches
 from pbem.languages import in_language, language_of, later, lazy_
-from pbem.notify import after_moves, compose, outbox, push
+from pbem.notify import after_moves, answers, compose, outbox, push
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Player
 from pbem.timing import policy
@@ -325,9 +325,13 @@ MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMess
 
 
 def account_mail(row: Any, reads: Reads) -> EmailMessage:
-    """A mail of a player's account (no game): a key, a sign-in link, an address change, a
-    moderator's word, as `notify.account_mails` queued it."""
+    """A mail of no game: a key, a sign-in link, an address change, a moderator's word, as
+    `notify.account_mails` queued it; or the help, answering a mail to the plain address."""
     payload = row.payload
+    if row.kind == "answer":  # the help, to whoever wrote to the plain address
+        help_mail = answers.help_mail(row.recipient)
+        answers.thread(help_mail, payload["in_reply_to"], payload["references"])
+        return help_mail
     if row.kind == "sign_in":  # perhaps to an address no player has yet
         to = Recipient(
             row.player_id or 0, row.recipient, payload["name"], None, language=payload["language"]

@@ -129,13 +129,12 @@ def answer_help(mail: Received) -> bool:
         answered_to=mail.sender if answer else None,
     )
     if answer:
-        help_mail = answers.help_mail(mail.sender)
-        answers.thread(help_mail, mail.message_header, mail.references)
-        recipient = Recipient(0, mail.sender, mail.sender, None)
-        rows = outbox.rows_for([(recipient, "answer", help_mail)], None)
-        for row in rows:
-            row["player_id"] = None
-        outbox.queue(connection, rows)
+        # Composed by the sender (`composing.account_mail`), in the thread of the mail.
+        thread = {"in_reply_to": mail.message_header, "references": list(mail.references)}
+        help_row = outbox.row(
+            game_id=None, player_id=None, kind="answer", recipient=mail.sender, payload=thread
+        )
+        outbox.queue(connection, [help_row])
     return answer
 
 
