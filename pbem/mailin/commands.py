@@ -4,7 +4,7 @@ what the answer shows). The words are `reading.COMMAND_WORDS`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -16,7 +16,6 @@ from pbem import words
 from pbem.clock import now
 from pbem.errors import ServiceError
 from pbem.game import advice as reading_advice
-from pbem.game.history import round_so_far
 from pbem.game.seating import Actor
 from pbem.game.states import current_state
 from pbem.languages import (
@@ -34,7 +33,6 @@ from pbem.mailin.reading import COMMAND_WORDS, SENTENCE_MARKS, Inbound, veto_sta
 from pbem.notify import compose
 from pbem.notify.answers import Shown
 from pbem.notify.compose import Recipient
-from pbem.notify.later import Later
 from pbem.play import (
     absences,
     accounts,
@@ -48,7 +46,6 @@ from pbem.play import (
 )
 from pbem.play.inbound import SeatAnswer
 from pbem.store.models import Game, Player
-from pbem.words.board import board_table
 
 
 @dataclass
@@ -173,32 +170,14 @@ def _language(mail: SeatMail, arguments: list[str]) -> None:
 
 
 def _board(mail: SeatMail, arguments: list[str]) -> None:
-    state = mail.state()
-    if state is not None:
-        view = engine.view(state, mail.colour)
-        # Written with the answer, in its language (a `language` line may change it).
-        mail.shown.board = Later(lambda: board_table(view))
-        mail.shown.view = view
-        mail.shown.hand = view["players"][mail.colour].get("hand", [])
+    if mail.state() is not None:
+        mail.shown.board_seq = mail.game.seq  # drawn with the answer, in its language
 
 
 def _log(mail: SeatMail, arguments: list[str]) -> None:
-    # What this seat may see of them: others' secret picks hidden until revealed. The round
-    # from its start holds the card each of its turns chose, which their moves answered.
-    shown = round_so_far(mail.game_id, [mail.colour])
-    cards = words.cards_of(shown)
-    mail.shown.log = [
-        Later(partial(_log_line, entry, card, mail.colour))
-        for entry, card in zip(shown, cards, strict=True)
-    ]
-
-
-def _log_line(entry: Mapping[str, Any], card: str | None, reader: str) -> str:
-    """A move of the round in words, as what it did under `card`, by its colour's name, and
-    below it what it made happen."""
-    move, effects = words.played_entry(entry, card, {}, reader)
-    said = f"{entry['seq']}. {words.colour_name(entry['player'])}: {move}"
-    return "\n    ".join([said, *effects])
+    # What this seat may see of the round so far, as of now (its moves played after this
+    # line are told apart): drawn with the answer.
+    mail.shown.log_seq = mail.game.seq
 
 
 def _plan(mail: SeatMail, arguments: list[str]) -> None:

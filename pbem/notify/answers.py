@@ -5,7 +5,7 @@ like every other mail; the mail door decides what they say."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from email.message import EmailMessage
 from functools import partial
 from typing import Any, TypedDict
@@ -33,18 +33,44 @@ KINDS = {
 @dataclass
 class Shown:
     """What the answer to a seat's reply shows besides its lines, as the reply's commands
-    asked (`board`, `log`, `help`); nothing by default."""
+    asked (`board`, `log`, `help`), named by the seq each was asked at: the sender draws
+    them from the game at that seq (`composing.seat_answer`); nothing by default."""
 
-    #: The board as a table (a `Later`: written in the answer's language).
-    board: Any = None
-    #: The seat's view the board is drawn from (its round and king are named above it).
-    view: engine.View | None = None
-    #: The seat's power cards, beside the board.
-    hand: list[int] = field(default_factory=list)
-    #: This round's moves so far, one line each; None when the log was not asked for.
-    log: list[Any] | None = None
+    #: The board as the seat saw it at this seq (None: not asked).
+    board_seq: int | None = None
+    #: This round's moves up to this seq (None: not asked).
+    log_seq: int | None = None
     #: How to play by reply, written out.
     help: bool = False
+
+
+def played_lines(
+    entries: list[engine.ShownLogEntry], names: dict[str, str], card_before: str | None, colour: str
+) -> list[Any]:
+    """What a reply played, for its answer: each move in words, as what it did under the
+    card that asked it, with what it did below it (points per place scored, caballeros sent
+    back or moved and where, the Castillo's outcome), written when the answer is."""
+    cards = words.cards_of(entries, before=card_before)
+
+    def said(entry: engine.ShownLogEntry, card: str | None) -> str:
+        move, effects = words.played_entry(entry, card, names, colour)
+        return "\n    ".join([move, *effects])
+
+    return [Later(partial(said, entry, card)) for entry, card in zip(entries, cards, strict=True)]
+
+
+def log_lines(entries: list[engine.ShownLogEntry], reader: str) -> list[Any]:
+    """The round so far for a reply's `log`: each move in words, as what it did under its
+    card, by its colour's name, and below it what it made happen; written when the answer
+    is."""
+
+    def said(entry: engine.ShownLogEntry, card: str | None) -> str:
+        move, effects = words.played_entry(entry, card, {}, reader)
+        line = f"{entry['seq']}. {words.colour_name(entry['player'])}: {move}"
+        return "\n    ".join([line, *effects])
+
+    cards = words.cards_of(entries)
+    return [Later(partial(said, entry, card)) for entry, card in zip(entries, cards, strict=True)]
 
 
 class PendingNow(TypedDict):

@@ -27,6 +27,7 @@ from pbem.notify import after_moves, answers, compose, outbox, push
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Player
 from pbem.timing import policy
+from pbem.words.board import board_table
 from pbem.words.lessons import lessons_at
 from pbem.words.said import spoken
 
@@ -304,6 +305,76 @@ def seat_back(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Read
         )
 
 
+def seat_answer(
+    to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads
+) -> EmailMessage:
+    """The answer to a seat's reply mail, as the mail door decided it (`inbound._answer`):
+    its lines as written then; what it played, the board and the round so far as the seat
+    saw them at the seqs the row names; and what is pending at `seq`."""
+    colour, seq = payload["colour"], payload["seq"]
+    pending: answers.PendingNow = {"waiting": None, "moves": [], "asks": ""}  # no game shown
+    if seq is not None:
+        pending = answers.pending_now(reads.state(game, seq), colour)
+    played: list[Any] = []
+    if payload["played"]:
+        first, last = payload["played"]
+        entries = engine.visible_log(reads.log(game.id, first - 1, last), {colour})
+        before = engine.view(reads.state(game, first - 1), colour)
+        names = outbox.seat_names(game)
+        played = answers.played_lines(entries, names, words.card_in_play(before), colour)
+    context: answers.AnswerContext = {
+        "recipient": to,
+        "game_id": game.id,
+        "title": game.title,
+        "played": played,
+        "lines": payload["lines"],
+        "board": None,
+        "log": _round_so_far(game, colour, payload["log_seq"]),
+        "help": payload["help"],
+        "waiting": pending["waiting"],
+        "moves": pending["moves"],
+        "asks": pending["asks"],
+        "link": compose.game_link(game.id),
+        "view": None,
+        "hand": [],
+    }
+    if payload["board_seq"] is not None:
+        view = engine.view(reads.state(game, payload["board_seq"]), colour)
+        context["board"] = later(board_table, view)
+        context["view"] = view
+        context["hand"] = view["players"][colour].get("hand", [])
+    reply = answers.answer_mail(
+        to,
+        game_id=game.id,
+        title=game.title,
+        subject=_answer_subject(played, payload["outcome"]),
+        context=context,
+        # The decision the seat's moves answer is named in the answer's Message-ID.
+        seq=seq if pending["moves"] else None,
+    )
+    answers.thread(reply, payload["in_reply_to"], payload["references"])
+    return reply
+
+
+def _round_so_far(game: Game, colour: str, upto: int | None) -> list[Any] | None:
+    """The round under way at `upto`, as the seat saw it, for a reply's `log` (None: not
+    asked)."""
+    if upto is None:
+        return None
+    start = max(seq for seq in history.round_starts(game.id) if seq <= upto)
+    entries = history.log_between(game.id, [colour], start, upto, events=True)
+    return answers.log_lines(entries, colour)
+
+
+def _answer_subject(played: list[Any], outcome: str) -> Any:
+    if played:
+        moves = later(lambda: "; ".join(str(move).split("\n")[0] for move in played))
+        return lazy_("played %(moves)s", moves=moves)
+    if outcome in ("refused", "quarantined"):
+        return lazy_("nothing was played")
+    return lazy_("your mail")
+
+
 #: Each kind of mail a row names, and how it is composed.
 MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMessage]] = {
     "invitation": invitation,
@@ -311,6 +382,7 @@ MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMess
     "declined": declined,
     "notice": notice,
     "seat_back": seat_back,
+    "answer": seat_answer,
     "decision": decision,
     "reminder": reminder,
     "every_move": every_move,

@@ -142,8 +142,8 @@ def row(
 def rows_for(
     mails: Iterable[tuple[Recipient, str, EmailMessage]], game_id: int | None
 ) -> list[OutboxRow]:
-    """Outbox rows for mails composed now (those no move causes: a key, an invitation, a
-    notice, an answer to a mail)."""
+    """Outbox rows for mails composed already: the sender's own, a digest it gathers (every
+    other mail is queued as what it says and composed by the sender)."""
     return [
         row(
             game_id=game_id,

@@ -6,17 +6,18 @@ nothing, so a mail loop dies quickly. The mail door (`pbem.mailin`) reads a mail
 decides what became of it: moves played (`play_reply`, through `submit`, which commits),
 or nothing played (`NothingPlayed`: commands answered and words passed on to the table, or
 refused), the help for a mail to the plain address (`answer_help`), a mail kept aside
-(`keep_aside`). These functions write the record and queue the answer with it; the door
-then ends the transaction with `commit_or_duplicate`, which is `unit.commit` telling a
-message delivered twice at once (the record's unique Message-ID) from a failure.
+(`keep_aside`). These functions write the record and queue the answer with it, as what it
+says (the door's lines, written in the reader's language, and the seqs of what it shows),
+for the sender to compose (`notify.composing.seat_answer`); the transaction then ends with
+`commit_or_duplicate`, which tells a message delivered twice at once (the record's unique
+Message-ID) from a failure.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
-from functools import partial
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from flask import current_app
 from sqlalchemy import func, insert, select
@@ -24,15 +25,13 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 import engine
-from pbem import words
 from pbem.clock import now
 from pbem.extensions import db
 from pbem.game.seating import Actor
-from pbem.languages import lazy_
-from pbem.notify import answers, compose, outbox
-from pbem.notify.answers import AnswerContext, PendingNow, Shown
+from pbem.languages import in_language, lazy_
+from pbem.notify import outbox
+from pbem.notify.answers import Shown
 from pbem.notify.compose import Recipient
-from pbem.notify.later import Later
 from pbem.play import proofs, unit
 from pbem.play.batch import Outcome, Plan, submit
 from pbem.play.talk import LONGEST, MOST_LINES, pace_refusal, say
@@ -180,7 +179,6 @@ def play_reply(
     def also_write(connection: Connection, outcome: Outcome) -> None:
         if talk:
             _pass_on(connection, answer, talk, outcome.seq)
-        played = _played(connection, answer.game_id, outcome)
         answered.append(
             _answer(
                 connection,
@@ -189,7 +187,7 @@ def play_reply(
                 outcome="played",
                 state=outcome.after,
                 seq=outcome.seq,
-                played=played,
+                played=outcome.entries,
             )
         )
 
@@ -203,24 +201,6 @@ def play_reply(
         also_write=also_write,
     )
     return outcome, bool(answered and answered[0])
-
-
-def _played(connection: Connection, game_id: int, outcome: Outcome) -> list[Any]:
-    """What the reply played, for its answer: each move in words, as what it did under the
-    card that asked it, with what it did below it (points per place scored, caballeros sent
-    back or moved and where, the Castillo's outcome), written as the answer is: in its
-    reader's language."""
-    names = {r.colour: r.name for r, _ in outbox.recipients(connection, game_id) if r.colour}
-    cards = words.cards_of(outcome.entries, before=outcome.card_before)
-
-    def said(entry: engine.LogEntry, card: str | None) -> str:
-        move, effects = words.played_entry(entry, card, names, outcome.colour)
-        return "\n    ".join([move, *effects])
-
-    return [
-        Later(partial(said, entry, card))
-        for entry, card in zip(outcome.entries, cards, strict=True)
-    ]
 
 
 def _may_answer(address: str) -> bool:
@@ -326,7 +306,7 @@ def _answer(
     outcome: str,
     state: engine.State | None,
     seq: int | None,
-    played: list[Any] | None = None,
+    played: list[engine.LogEntry] | None = None,
 ) -> bool:
     """Record the mail and queue its answer (a mail that played nothing: unless past the
     hourly limit); the caller commits. True if an answer was queued."""
@@ -345,43 +325,26 @@ def _answer(
     )
     if not may:
         return False
-    pending: PendingNow = {"waiting": None, "moves": [], "asks": ""}  # no game to show
-    if state is not None:
-        pending = answers.pending_now(state, answer.colour)
     shown = answer.shown
-    context: AnswerContext = {
-        "recipient": recipient,
-        "game_id": answer.game_id,
-        "title": answer.title,
-        "played": played or [],
-        "lines": answer.lines,
-        "board": shown.board,
-        "log": shown.log,
+    # The door's own lines are written now, in the answer's language (what a refusal or a
+    # command said is known only here); the rest, from the game at the seqs it names, by
+    # the sender (`composing.seat_answer`), so no mail is drawn in this transaction.
+    with in_language(recipient.language):
+        lines = [str(line) for line in answer.lines]
+    payload = {
+        "colour": answer.colour,
+        "outcome": outcome,
+        "lines": lines,
+        # The game as the answer shows what is pending (None: not there to show).
+        "seq": seq if state is not None else None,
+        # The seqs of the moves the reply played (first, last), told as the seat saw them.
+        "played": [played[0]["seq"], played[-1]["seq"]] if played else None,
+        "board_seq": shown.board_seq,
+        "log_seq": shown.log_seq,
         "help": shown.help,
-        "waiting": pending["waiting"],
-        "moves": pending["moves"],
-        "asks": pending["asks"],
-        "link": compose.game_link(answer.game_id),
-        "view": shown.view,
-        "hand": shown.hand,
+        "in_reply_to": mail.message_header,
+        "references": list(mail.references),
     }
-    subject: Any
-    if played:
-        moves = Later(lambda: "; ".join(str(move).split("\n")[0] for move in played))
-        subject = lazy_("played %(moves)s", moves=moves)
-    elif outcome in ("refused", "quarantined"):
-        subject = lazy_("nothing was played")
-    else:
-        subject = lazy_("your mail")
-    reply = answers.answer_mail(
-        recipient,
-        game_id=answer.game_id,
-        title=answer.title,
-        subject=subject,
-        context=context,
-        # The decision the seat's moves answer is named in the answer's Message-ID.
-        seq=seq if pending["moves"] else None,
-    )
-    answers.thread(reply, mail.message_header, mail.references)
-    outbox.queue(connection, outbox.rows_for([(recipient, "answer", reply)], answer.game_id))
+    row = outbox.told_row(answer.game_id, recipient, "answer", payload)
+    outbox.queue(connection, outbox.present([row]))
     return True

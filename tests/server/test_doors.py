@@ -95,6 +95,7 @@ def test_an_invisible_line_in_a_reply_is_refused_and_passed_on_to_no_one(mail_ap
     assert (result.outcome, result.reason) == ("refused", "invisible")
     with mail_app.app_context():
         talked = db.session.execute(sa.text("SELECT count(*) FROM table_talk")).scalar_one()
+        sender.compose_queued()  # as the sender composes the answer before it sends it
         answer = db.session.execute(
             sa.select(Notification.message).order_by(Notification.id.desc()).limit(1)
         ).scalar_one()

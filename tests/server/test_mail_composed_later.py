@@ -171,3 +171,24 @@ def test_a_row_that_cannot_be_composed_fails_alone_and_the_others_are_kept(
     for row_id, *_ in waiting[1:]:
         assert after[row_id][2] == "queued" and after[row_id][3].startswith(("From:", "Date:"))
         assert after[row_id][3] == kept(mail_app, row_id)  # kept once: a later pass leaves it
+
+
+def test_only_the_sender_queues_a_mail_composed_already():
+    """No transaction draws a mail: outside the sender (a digest it gathers), every mail is
+    queued as what it says (`outbox.row` with a payload) and composed by the sender; the
+    one way to queue a mail composed already, `outbox.rows_for`, is the sender's alone."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "pbem"
+    callers = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                called = node.func
+                name = (
+                    called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+                )
+                if name == "rows_for":
+                    callers.add(path.relative_to(root).as_posix())
+    assert callers == {"notify/sender.py"}

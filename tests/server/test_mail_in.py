@@ -64,7 +64,11 @@ def game_tables(app) -> dict:
 
 
 def outbox_rows(app) -> list:
+    """The outbox's rows, each composed as the sender composes it before it sends."""
+    from pbem.notify.sender import compose_queued
+
     with app.app_context():
+        compose_queued()
         rows = db.session.execute(
             sa.select(Notification.recipient, Notification.kind, Notification.message).order_by(
                 Notification.id
