@@ -58,7 +58,7 @@ SET_BANK = (
 
 # Written with every move that opens or closes a decision: on the driver's cursor, as the
 # move path's other writes are (`store.prepared.Written`), which spares SQLAlchemy's
-# compiling and caching of each (a fifth of a move's CPU went to them).
+# compiling and caching of each (about a sixth of a move's CPU went to them).
 CLOSE_DEADLINE = Written(delete(tables.deadlines).where(tables.deadlines.c.id == bindparam("row")))
 OPEN_DEADLINE = Written(
     insert(tables.deadlines).values(
