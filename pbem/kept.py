@@ -8,35 +8,25 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from cachetools import Cache, LRUCache, TTLCache
+from cachetools import LRUCache
 from flask import current_app
 
-from pbem.clock import now
 from pbem.languages import rendering_locale
-
-
-def _clock_seconds() -> float:
-    return now().timestamp()
 
 
 class Drawn:
     """Things drawn once per worker, by a key that names everything they are drawn from (and
-    the language they are drawn in):
-    the least recently used out first. A key holds the game's id, seed and seq, so a move
-    (a new seq) makes new keys rather than stale entries: nothing needs invalidating. What
-    changes with no key to name it (a player's record) is kept `seconds` at most."""
+    the language they are drawn in), at most `size` of them, the least recently used out
+    first. A key holds what the request read from the database (a game's id, seed and seq;
+    a seat holder's newest decision and rating), so a change through any node makes new
+    keys rather than stale entries: nothing needs invalidating, and nothing is kept for a
+    time (a clock would let a stale entry be read, and a slow test flake)."""
 
-    def __init__(self, size: int, in_language: bool = True, seconds: float | None = None) -> None:
+    def __init__(self, size: int, in_language: bool = True) -> None:
         self.size = size
         self.in_language = in_language  # False: what is kept holds no words (and is read
         # before the reader's language is known, e.g. the session it is kept in)
-        # Kept by the one clock (`pbem.clock`), not the process's: a test that sets the time
-        # decides what has expired, and no comparison of two reads flakes on a slow machine.
-        self._entries: Cache[Any, Any] = (
-            LRUCache(maxsize=size)
-            if seconds is None
-            else TTLCache(maxsize=size, ttl=seconds, timer=_clock_seconds)
-        )
+        self._entries: LRUCache[Any, Any] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
     def get(self, key: Any, draw: Callable[[], Any]) -> Any:
@@ -53,14 +43,12 @@ class Drawn:
         return drawn
 
 
-def app_drawn(
-    name: str, size: int, seconds: float | None = None, in_language: bool = True
-) -> Drawn:
+def app_drawn(name: str, size: int, in_language: bool = True) -> Drawn:
     """The current app's `Drawn` called `name`, made on first use: for what is drawn from
     the app's own routes or templates, or read from its database, which another app in the
     process may not share."""
     drawn: Drawn | None = current_app.extensions.get(name)
     if drawn is None:
-        made = Drawn(size, in_language=in_language, seconds=seconds)
+        made = Drawn(size, in_language=in_language)
         drawn = current_app.extensions.setdefault(name, made)
     return drawn
