@@ -7,26 +7,26 @@ Jinja's own `getattr` asks for an attribute first and reads the key only after c
 the AttributeError that a dict raises; a decision mail's board table reads about a hundred
 such keys, and raising and catching each was a twentieth of composing the mail.
 
-And what `{{ value }}` writes where autoescaping is on is the escaped text itself, where
-Jinja makes a `Markup` of it first (a call into Python for each of the hundreds of values
-a page writes), only to join it into the page at once.
-
 And one filter every template has: `isolated`, for what a person wrote shown beside other
 words (a name, a title, a line of table talk): in a page's HTML a `<bdi>` around it, in a
 mail's text and HTML parts `texts.isolated` (the mail's own `MailEnvironment`: a tag between
 a quotation mark and a word is what spam filters count as obfuscation), so that a character
 of direction in it turns nothing around it.
+
+And in a mail, `wordwrap` wraps each text once (`WRAPPED_KEPT` of them kept): a decision
+mail's text part wraps the same cards' texts for every reader.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import jinja2
 from flask.templating import Environment as _FlaskEnvironment
-from jinja2.compiler import CodeGenerator, Frame
+from jinja2.filters import do_wordwrap
 from jinja2.nodes import EvalContext
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from pbem import texts
 
@@ -60,42 +60,6 @@ class _KeysOfPlainDicts:
             return self.undefined(obj=obj, name=attribute)
 
 
-def written(value: Any) -> str:
-    """What `{{ value }}` writes in an autoescaped template: the text of markupsafe's
-    `escape(value)`, with no `Markup` made of a string's or a number's."""
-    kind = type(value)
-    if kind is str:
-        text: str = value
-        # markupsafe's own escaping, as its pure-Python version writes it.
-        return (
-            text.replace("&", "&amp;")
-            .replace(">", "&gt;")
-            .replace("<", "&lt;")
-            .replace("'", "&#39;")
-            .replace('"', "&#34;")
-        )
-    if kind is int:
-        return str(value)
-    if kind is Markup:
-        safe: Markup = value
-        return safe
-    return escape(value)
-
-
-class _WritesText(CodeGenerator):
-    """Jinja's code generator, writing an autoescaped `{{ value }}` through `written` where
-    Jinja writes `escape(value)` (the same text, not made a `Markup`). Jinja's own native
-    types' generator changes the same step."""
-
-    def _output_child_pre(self, node: Any, frame: Frame, finalize: Any) -> None:
-        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
-            self.write("environment.written(")
-            if finalize.src is not None:
-                self.write(finalize.src)
-            return
-        super()._output_child_pre(node, frame, finalize)
-
-
 @jinja2.pass_eval_context
 def isolated(eval_context: EvalContext, value: Any) -> Any:
     """`{{ name|isolated }}`: in an autoescaped template (HTML) the value in a `<bdi>`, which
@@ -106,18 +70,15 @@ def isolated(eval_context: EvalContext, value: Any) -> Any:
     return texts.isolated(str(value))
 
 
-class _WrittenAsText:
-    """An environment whose templates write their values by `written`, and have `isolated`."""
-
-    code_generator_class: type[CodeGenerator] = _WritesText
-    written = staticmethod(written)
+class _Isolating:
+    """An environment whose templates have `isolated`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.filters["isolated"] = isolated  # type: ignore[attr-defined]
 
 
-class Environment(_WrittenAsText, _KeysOfPlainDicts, jinja2.Environment):
+class Environment(_Isolating, _KeysOfPlainDicts, jinja2.Environment):
     """A Jinja environment of our own (the board's)."""
 
 
@@ -129,13 +90,43 @@ def isolated_in_mail(value: Any) -> Any:
     return texts.isolated(str(value))
 
 
+#: How many wrapped texts a worker keeps (a text of a few hundred characters each).
+WRAPPED_KEPT = 2048
+
+
+@lru_cache(maxsize=WRAPPED_KEPT)
+def _wrapped(text: str, width: int, break_long_words: bool, wrapstring: str, hyphens: bool) -> str:
+    # The environment is Jinja's for its newline only, which `wrapstring` has already said.
+    return do_wordwrap(_PLAIN, text, width, break_long_words, wrapstring, hyphens)
+
+
+_PLAIN = jinja2.Environment()
+
+
+@jinja2.pass_environment
+def wordwrap(
+    environment: jinja2.Environment,
+    value: Any,
+    width: int = 79,
+    break_long_words: bool = True,
+    wrapstring: str | None = None,
+    break_on_hyphens: bool = True,
+) -> str:
+    """Jinja's `wordwrap`, each text wrapped once: most of what a mail wraps is the same for
+    every reader of a position (the cards' texts, the round's cards, the King's line)."""
+    if wrapstring is None:
+        wrapstring = environment.newline_sequence
+    return _wrapped(str(value), width, break_long_words, wrapstring, break_on_hyphens)
+
+
 class MailEnvironment(Environment):
-    """The mails' environment: `isolated` by characters, in both parts."""
+    """The mails' environment: `isolated` by characters, in both parts, and `wordwrap` kept."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.filters["isolated"] = isolated_in_mail
+        self.filters["wordwrap"] = wordwrap
 
 
-class FlaskEnvironment(_WrittenAsText, _KeysOfPlainDicts, _FlaskEnvironment):
+class FlaskEnvironment(_Isolating, _KeysOfPlainDicts, _FlaskEnvironment):
     """The app's environment, for its pages (`App.jinja_environment`)."""
