@@ -133,7 +133,7 @@ def after_batch(
     queue(connection, rows)
 
 
-def decision_push(recipient: Recipient, decision: Mapping[str, Any]) -> Pushed:
+def decision_push(recipient: Recipient, decision: engine.Pending) -> Pushed:
     """A push that a decision is theirs: its kind alone (a Veto window's plan, say, names
     a card its player holds)."""
     return (recipient.player_id, "decision", {"decision_kind": decision["kind"]})

@@ -338,7 +338,7 @@ def decision_mail(
     game_id: int,
     title: str,
     state: engine.State,
-    decision: Mapping[str, Any],
+    decision: engine.Pending,
     seq: int,
     deadline: datetime | str | None = None,
     reminder: bool = False,
@@ -408,7 +408,7 @@ def decision_mail(
 
 
 def _cards_to_choose(
-    state: engine.State, view: engine.View, decision: Mapping[str, Any]
+    state: engine.State, view: engine.View, decision: engine.Pending
 ) -> list[dict[str, Any]]:
     """The face-up action cards, for a turn that has not chosen one yet, each with the first
     move of its special action written out for this position."""

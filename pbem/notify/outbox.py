@@ -22,6 +22,7 @@ from typing import Any, TypedDict
 from sqlalchemy import bindparam, exists, insert, select
 from sqlalchemy.engine import Connection
 
+import engine
 from pbem.clock import due_at_once, now
 from pbem.game.players import is_unreachable
 from pbem.languages import language_of
@@ -267,7 +268,7 @@ def seat_mail(
 
 
 def decision_row(
-    game_id: int, recipient: Recipient, decision: Mapping[str, Any], seq: int, due: Any
+    game_id: int, recipient: Recipient, decision: engine.Pending, seq: int, due: Any
 ) -> OutboxRow:
     """A decision mail to compose later (`sender.compose_queued`): what to say, not the mail."""
     return row(
@@ -280,7 +281,7 @@ def decision_row(
 
 
 def decision_payload(
-    recipient: Recipient, decision: Mapping[str, Any], seq: int, due: Any
+    recipient: Recipient, decision: engine.Pending, seq: int, due: Any
 ) -> dict[str, Any]:
     """What a decision mail (or its reminder) says: whose seat, at which seq, what is
     asked, and by when."""

@@ -241,7 +241,7 @@ def _legend(colours: tuple[str, ...], language: str) -> str:
     return str(drawn).removesuffix("\n")
 
 
-def board_svg(view: Mapping[str, Any]) -> Markup:
+def board_svg(view: engine.View) -> Markup:
     """The board as an inline `<svg>` element, for `viewer`'s view: every place with its
     outline, label and pieces."""
     colours = tuple(view["colours"])
@@ -267,7 +267,7 @@ def board_svg(view: Mapping[str, Any]) -> Markup:
             if king == place:
                 pieces.append(_king(place, language))
                 slot = 1
-            here = seen.get("grandes", [])
+            here = view["regions"][place]["grandes"]
             for colour in colours:
                 if colour in here:
                     pieces.append(_grande(place, slot, colour, language))
@@ -279,7 +279,7 @@ def board_svg(view: Mapping[str, Any]) -> Markup:
 
 
 def panel_context(
-    view: Mapping[str, Any],
+    view: engine.View,
     names: Mapping[str, str] | None = None,
     deadlines: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
@@ -373,36 +373,35 @@ class ActionCardShown(TypedDict):
     text: str
 
 
-def _action_cards(cards: Mapping[str, Any]) -> list[ActionCardShown]:
+def _action_cards(cards: engine.ActionCardsView) -> list[ActionCardShown]:
     """The five stacks' cards in stack order: taken ones with who took them."""
     taken = {t["stack"]: t for t in cards["taken"]}
     face_up = {c["stack"]: c for c in cards["face_up"]}
     shown: list[ActionCardShown] = []
     for stack in sorted(set(taken) | set(face_up)):
-        card = taken.get(stack) or face_up[stack]
-        by = colour_chip(card["player"]) if stack in taken else None
+        took = taken.get(stack)
+        card = took["card"] if took else face_up[stack]["card"]
         shown.append(
             {
                 "stack": stack,
-                "card": card["card"],
-                "title": card_title(card["card"]),
-                "by": by,
+                "card": card,
+                "title": card_title(card),
+                "by": colour_chip(took["player"]) if took else None,
                 # What it does, as the mails say it (`pbem.words`).
                 "places": stack,
-                "text": wording.card_text(card["card"]),
+                "text": wording.card_text(card),
             }
         )
     return shown
 
 
-def _pending_by_colour(view: Mapping[str, Any]) -> dict[str, list[str]]:
+def _pending_by_colour(view: engine.View) -> dict[str, list[str]]:
     """Each pending colour's decisions, in words ("turn: choosing an action card")."""
     pending_by: dict[str, list[str]] = {}
     for item in view.get("pending", []):
-        step = item.get("step")
         what = (
-            _named(STEP_NAMES, step)
-            if item["kind"] == "turn" and step
+            _named(STEP_NAMES, item["step"])
+            if item["kind"] == "turn" and item["step"]
             else _named(PENDING_NAMES, item["kind"])
         )
         pending_by.setdefault(item["player"], []).append(what)
@@ -426,7 +425,7 @@ _ROUND_FIELDS = (
 
 
 def panel_html(
-    view: Mapping[str, Any],
+    view: engine.View,
     names: Mapping[str, str] | None = None,
     deadlines: Mapping[str, str] | None = None,
 ) -> Markup:
@@ -478,7 +477,7 @@ def stylesheet() -> str:
 
 
 def standalone_page(
-    view: Mapping[str, Any],
+    view: engine.View,
     names: Mapping[str, str] | None = None,
     title: str = "El Grande",
 ) -> str:

@@ -8,6 +8,7 @@ from typing import Any, TypedDict
 
 from markupsafe import Markup
 
+import engine
 from pbem import words
 from pbem.game import history
 from pbem.game.ratings import GameResult
@@ -222,7 +223,7 @@ def _rating_shown(result: GameResult | None) -> RatingShown | None:
 
 
 def final_scoring(
-    view: Mapping[str, Any],
+    view: engine.View,
     names: dict[str, str],
     entries: Sequence[Mapping[str, Any]] = (),
     results: Mapping[str, GameResult] | None = None,

@@ -524,7 +524,7 @@ def _entries(
 
 def _offered(
     game: Any,
-    view: Mapping[str, Any],
+    view: engine.View,
     viewer: str,
     names: dict[str, str],
     preview: Preview | None,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import engine
 from pbem.languages import N_, _
 from pbem.words.names import card_title, colour_name, place_name
 
@@ -53,7 +54,7 @@ _NAMING = frozenset(
 _BOUNDARIES = frozenset({"turn_started", "turn_ended", "round_started", "card_chosen"})
 
 
-def card_in_play(view: Mapping[str, Any]) -> str | None:
+def card_in_play(view: engine.View) -> str | None:
     """The action card whose special action a move answers now, as `view` shows the game:
     the special action under way (its player's planning, the others' picks, returns and
     Veto answers), else the card the turn chose; None outside a turn's card."""

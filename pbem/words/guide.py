@@ -200,7 +200,7 @@ def power_card_line(card: int) -> str:
     )
 
 
-def scoring_rounds_line(view: Mapping[str, Any]) -> str:
+def scoring_rounds_line(view: engine.View) -> str:
     """After which of the game's rounds the general scorings come, in the game's own count
     of its rounds (a 6-round game's: after rounds 2, 4 and 6, never the chart's 3, 6, 9),
     and whether this round ends with one: the panel's words and the mails' alike."""
@@ -217,13 +217,13 @@ def scoring_rounds_line(view: Mapping[str, Any]) -> str:
     return line
 
 
-def round_of_chart(view: Mapping[str, Any], chart_round: int) -> int:
+def round_of_chart(view: engine.View, chart_round: int) -> int:
     """A chart round (a kept Veto's `expires`) in the game's own count of its rounds."""
     chart = list(view["chart"])
     return chart.index(chart_round) + 1 if chart_round in chart else chart_round
 
 
-def king_neighbours(view: Mapping[str, Any]) -> list[str]:
+def king_neighbours(view: engine.View) -> list[str]:
     """Where caballeros may be placed: the regions bordering the king's, and the Castillo."""
     return [place_name(r) for r in REGIONS if r in NEIGHBOURS[view["king"]]] + [_("the Castillo")]
 
@@ -232,9 +232,7 @@ def king_neighbours(view: Mapping[str, Any]) -> list[str]:
 _PICKS = ("castillo_pick", "secret_pick", "king_rages")
 
 
-def _pick_guide(
-    view: Mapping[str, Any], colour: str, kind: str, names: Mapping[str, str]
-) -> list[str]:
+def _pick_guide(view: engine.View, colour: str, kind: str, names: Mapping[str, str]) -> list[str]:
     """A secret pick, a Castillo pick or a King-rages return: what asks it, and how."""
     if kind == "castillo_pick":
         count = view["castillo"]["caballeros"].get(colour, 0)
@@ -272,9 +270,7 @@ def _pick_guide(
     return [said, _('Write one "return court" or "return <region>" line for each caballero.')]
 
 
-def _secret_pick_does(
-    view: Mapping[str, Any], colour: str, special: Mapping[str, Any]
-) -> list[str]:
+def _secret_pick_does(view: engine.View, colour: str, special: engine.SpecialView) -> list[str]:
     """What the reader's own secret pick does, by the card that asks it (the card's text
     says it of everyone)."""
     card = special["card"]
@@ -400,7 +396,7 @@ def _plan_power_card(step: Mapping[str, Any], name: str) -> str:
 
 
 def veto_guide(
-    decision: Mapping[str, Any], names: Mapping[str, str], reader: str | None
+    decision: engine.VetoWindowPending, names: Mapping[str, str], reader: str | None
 ) -> list[str]:
     """A Veto window: the action (or the veto) it is on, its plan in numbered steps."""
     acting = who(decision["acting"], names, reader)
@@ -409,10 +405,11 @@ def veto_guide(
         lines = [_("You play %(card)s: %(action)s.", card=card, action=card_text(decision["card"]))]
     else:  # the card's text says "your" to its player: the plan below says it for others
         lines = [_("%(name)s plays %(card)s.", name=capitalised(acting), card=card)]
-    if decision.get("vetoer") == reader and reader:
+    vetoer = decision.get("vetoer")
+    if vetoer == reader and reader:
         lines.append(_("You vetoed it; you may veto that veto."))
-    elif decision.get("vetoer"):
-        vetoer = capitalised(who(decision["vetoer"], names, reader))
+    elif vetoer:
+        vetoer = capitalised(who(vetoer, names, reader))
         lines.append(_("%(name)s vetoed it; you may veto that veto.", name=vetoer))
     lines.append(_("The plan:"))
     lines += [f"{s['step']}. {plan_step(s, names, reader)}" for s in decision["plan"]]
@@ -422,25 +419,29 @@ def veto_guide(
     return lines
 
 
-def intrigue_moves_left(view: Mapping[str, Any]) -> tuple[int, int] | None:
+def intrigue_moves_left(view: engine.View) -> tuple[int, int] | None:
     """An intrigue under way that moves caballeros (`INTRIGUE_QUOTAS`): how many moves it
     has left and how many it allows in all; None for any other turn."""
     turn, special = view.get("turn"), view.get("special")
     if not turn or turn["special"] != "under_way" or not special:
         return None
-    quotas = INTRIGUE_QUOTAS.get(turn["card"])
-    if quotas is None or special.get("stage") != "planning":
+    quotas = INTRIGUE_QUOTAS.get(turn["card"] or "")
+    if quotas is None or special["stage"] != "planning":
         return None
-    moved = sum(part["count"] for step in special["plan"] for part in step.get("caballeros", ()))
+    moved = sum(
+        part["count"]
+        for step in special["plan"]
+        if step["do"] == "move"
+        for part in step["caballeros"]
+    )
     allowed = sum(quotas.values())
     return max(allowed - moved, 0), allowed
 
 
-def _chosen(turn: Mapping[str, Any], court: int) -> str:
-    """A turn after its card: the caballeros it may still place (none once its special
+def _chosen(turn: engine.TurnView, card: str, court: int) -> str:
+    """A turn after its `card`: the caballeros it may still place (none once its special
     action is under way, or placing closed: a turn's two actions are not split), and its
     special action."""
-    card = turn["card"]
     left = min(turn["place_limit"] - turn["placed"], court) if turn["can_place"] else 0
     parts = []
     if left > 0:
@@ -486,7 +487,7 @@ _ORDERED_CARDS = frozenset(
 _EVERY_OPPONENT_CARDS = frozenset({"king_rages", "secret_scoring"})
 
 
-def _target_order(view: Mapping[str, Any], colour: str, names: Mapping[str, str]) -> list[str]:
+def _target_order(view: engine.View, colour: str, names: Mapping[str, str]) -> list[str]:
     """For the player planning a card that hits opponents, while `target` is theirs to
     answer: what its order decides, and whom to name now (first, or next)."""
     special = view.get("special")
@@ -538,7 +539,7 @@ def _target_order(view: Mapping[str, Any], colour: str, names: Mapping[str, str]
     ]
 
 
-def _power_card_guide(view: Mapping[str, Any]) -> list[str]:
+def _power_card_guide(view: engine.View) -> list[str]:
     played = [
         f"{colour_name(c)} {p['power_card']}"
         for c, p in view["players"].items()
@@ -555,7 +556,7 @@ def _power_card_guide(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def king_line(view: Mapping[str, Any]) -> str:
+def king_line(view: engine.View) -> str:
     """Where the king is, and so where caballeros from court may go (until a card moves
     him)."""
     return _(
@@ -566,9 +567,9 @@ def king_line(view: Mapping[str, Any]) -> str:
 
 
 def guide(
-    view: Mapping[str, Any],
+    view: engine.View,
     colour: str,
-    decision: Mapping[str, Any],
+    decision: engine.Pending,
     names: Mapping[str, str] | None = None,
 ) -> list[str]:
     """What a decision needs said so that one reply can answer it whole: for a turn, the
@@ -579,7 +580,7 @@ def guide(
         return _power_card_guide(view)
     if kind in _PICKS:
         return _pick_guide(view, colour, kind, names or {})
-    if kind == "veto_window":
+    if decision["kind"] == "veto_window":
         return veto_guide(decision, names or {}, colour)
     turn = view["turn"]
     if kind != "turn" or turn is None:
@@ -613,7 +614,7 @@ def guide(
             )
         )
     elif turn["card"] is not None:
-        lines.append(_chosen(turn, player["court"]))
+        lines.append(_chosen(turn, turn["card"], player["court"]))
         lines += _target_order(view, colour, names or {})
         left = intrigue_moves_left(view)
         if left is not None:
