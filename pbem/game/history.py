@@ -12,7 +12,7 @@ another seq is never shown for this one: it is only ever extended by the moves a
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,12 +170,12 @@ def stored_log(
     ]
 
 
-def scored(entry: Mapping[str, Any]) -> bool:
+def scored(entry: engine.ShownLogEntry) -> bool:
     """Whether a log entry's move set off a scoring."""
     return any(e.get("type") == "score" for e in entry.get("events") or [])
 
 
-def starts_a_round(entry: Mapping[str, Any]) -> bool:
+def starts_a_round(entry: engine.ShownLogEntry) -> bool:
     """Whether a log entry's move started a round (its events hold `round_started`)."""
     return any(event.get("type") == "round_started" for event in entry["events"])
 

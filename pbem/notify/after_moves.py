@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.engine import Connection
 
@@ -49,7 +48,7 @@ def general_scoring_events(events: list[engine.Event], state: Board) -> list[eng
     return events
 
 
-def decision_key(entry: Mapping[str, Any]) -> tuple[str, str]:
+def decision_key(entry: engine.Pending) -> tuple[str, str]:
     """Whose decision and which (policy.decision_key): a turn's steps are one decision."""
     return entry["player"], policy.decision_key(entry)
 

@@ -319,8 +319,8 @@ def deadline_text(deadline: datetime | str | None) -> str | None:
 
 
 def log_lines(
-    entries: Sequence[Mapping[str, Any]], before: str | None = None, reader: str | None = None
-) -> list[tuple[Mapping[str, Any], str, list[str]]]:
+    entries: Sequence[engine.ShownLogEntry], before: str | None = None, reader: str | None = None
+) -> list[tuple[engine.ShownLogEntry, str, list[str]]]:
     """Log entries as `reader` may see them (`engine.visible_log`), each with its move in
     words, as what it did under the card that asked it (a hidden one by its kind), and what
     it made happen. `before`: the action card in play before the first."""
@@ -566,7 +566,7 @@ def moves_mail(
     *,
     game_id: int,
     title: str,
-    entries: Sequence[Mapping[str, Any]],
+    entries: Sequence[engine.ShownLogEntry],
     seq: int,
     before: str | None = None,
 ) -> EmailMessage:
@@ -592,7 +592,7 @@ def public_summary(
     game_id: int,
     title: str,
     state: engine.State,
-    entries: Sequence[Mapping[str, Any]],
+    entries: Sequence[engine.ShownLogEntry],
     scored: Sequence[Mapping[str, Any]] | None,
 ) -> str:
     """One line per move, who must act next, and scoring results, as a spectator sees them

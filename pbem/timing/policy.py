@@ -73,11 +73,12 @@ def timing_of(stored: StoredTiming | None) -> Timing:
     return cast(Timing, timing)  # stored settings were checked by TimingSchema
 
 
-def decision_key(entry: Mapping[str, Any]) -> str:
+def decision_key(entry: engine.Pending) -> str:
     """A pending decision's identity: its kind, and for a Veto window whose veto it answers
     (a counter window is a new decision)."""
-    kind: str = entry["kind"]
-    return kind + (f":{entry['vetoer']}" if entry.get("vetoer") else "")
+    if entry["kind"] == "veto_window" and entry.get("vetoer"):
+        return f"veto_window:{entry['vetoer']}"
+    return entry["kind"]
 
 
 def answered_along(steps: Iterable[tuple[engine.State, engine.State]]) -> set[tuple[str, str]]:

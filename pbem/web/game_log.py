@@ -42,7 +42,7 @@ class LogRow(Chip):
 
 
 def log_row(
-    entry: Mapping[str, Any],
+    entry: engine.ShownLogEntry,
     names: dict[str, str],
     shown: int,
     starts: Collection[int],
@@ -66,7 +66,7 @@ def log_row(
     }
 
 
-def scoring_of(entry: Mapping[str, Any], names: dict[str, str]) -> list[str]:
+def scoring_of(entry: engine.ShownLogEntry, names: dict[str, str]) -> list[str]:
     """The scorings a move set off, in words (`pbem.words`, as the mails say them): a
     line per place with ranks and bonuses, after where the Castillo's caballeros went."""
     if not history.scored(entry):
@@ -79,7 +79,7 @@ def scoring_of(entry: Mapping[str, Any], names: dict[str, str]) -> list[str]:
 def log_html(
     parts: Any,
     game: Any,
-    entries: Sequence[Mapping[str, Any]],
+    entries: Sequence[engine.ShownLogEntry],
     names: dict[str, str],
     shown: int,
     starts: Collection[int],
@@ -113,7 +113,7 @@ def log_html(
             card,
         )
 
-        def draw(entry: Mapping[str, Any] = entry, card: str | None = card) -> Markup:
+        def draw(entry: engine.ShownLogEntry = entry, card: str | None = card) -> Markup:
             row = log_row(entry, names, shown, starts, card)
             drawn_row: Markup = parts.log_entry(row, links)
             return drawn_row
@@ -147,7 +147,7 @@ class Chart(TypedDict):
     lines: list[ChartLine]
 
 
-def score_chart(entries: Sequence[Mapping[str, Any]], colours: Sequence[str]) -> Chart:
+def score_chart(entries: Sequence[engine.ShownLogEntry], colours: Sequence[str]) -> Chart:
     """Each colour's score round by round (`words.scores_by_round`), as lines to draw: a
     polyline and, at its end, the colour's letter (colours alone would not tell every reader
     red from green)."""
@@ -225,7 +225,7 @@ def _rating_shown(result: GameResult | None) -> RatingShown | None:
 def final_scoring(
     view: engine.View,
     names: dict[str, str],
-    entries: Sequence[Mapping[str, Any]] = (),
+    entries: Sequence[engine.ShownLogEntry] = (),
     results: Mapping[str, GameResult] | None = None,
 ) -> FinalScoring | None:
     """The scores, winners and (two-colour game) each person's score, once the game is over,

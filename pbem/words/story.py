@@ -311,7 +311,7 @@ def played(
 
 
 def played_entry(
-    entry: Mapping[str, Any], card: str | None, names: Mapping[str, str], reader: str | None
+    entry: engine.ShownLogEntry, card: str | None, names: Mapping[str, str], reader: str | None
 ) -> tuple[str, list[str]]:
     """One move of `played`, under `card` (`cards_of`): its words, and what it did."""
     return entry_words(entry, card, entry["player"] == reader), event_lines(
@@ -333,7 +333,7 @@ def played_lines(
     return lines
 
 
-def entry_words(entry: Mapping[str, Any], card: str | None, own: bool) -> str:
+def entry_words(entry: engine.ShownLogEntry, card: str | None, own: bool) -> str:
     """A log entry's move in words, as what it did under `card` (`own`: said to its
     mover); a move its reader may not see, by its kind alone."""
     move = entry["move"]
@@ -342,7 +342,7 @@ def entry_words(entry: Mapping[str, Any], card: str | None, own: bool) -> str:
     return describe_move(move, own=own, card=card)
 
 
-def _told(entry: Mapping[str, Any]) -> list[engine.Event]:
+def _told(entry: engine.ShownLogEntry) -> list[engine.Event]:
     """The events of an entry its words have not said already (a special action skipped
     by its own move)."""
     events = entry.get("events") or []
