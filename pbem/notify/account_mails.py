@@ -8,17 +8,24 @@ is rendered in the transaction."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.engine import Connection
 
 from pbem.languages import language_of
 from pbem.notify.outbox import queue, row
+from pbem.notify.payloads import (
+    EmailChangedPayload,
+    EmailChangePayload,
+    KeyPayload,
+    ModerationPayload,
+    Payload,
+    SignInPayload,
+)
 from pbem.store.models import Player
 
 
 def _account_row(
-    connection: Connection, player_id: int | None, email: str, kind: str, payload: dict[str, Any]
+    connection: Connection, player_id: int | None, email: str, kind: str, payload: Payload
 ) -> None:
     queue(
         connection,
@@ -27,18 +34,16 @@ def _account_row(
 
 
 def queue_key_mail(connection: Connection, player: Player, key: str) -> None:
-    _account_row(connection, player.id, player.email, "key", {"key": key})
+    _account_row(connection, player.id, player.email, "key", KeyPayload(key=key))
 
 
 def queue_moderation_mail(
     connection: Connection, player: Player, action: str, until: datetime | None, reason: str
 ) -> None:
     """What an operator did to the player, and why (`compose.moderation_mail`)."""
-    payload = {
-        "action": action,
-        "until": until.isoformat() if until is not None else None,
-        "reason": reason,
-    }
+    payload = ModerationPayload(
+        action=action, until=until.isoformat() if until is not None else None, reason=reason
+    )
     _account_row(connection, player.id, player.email, "moderation", payload)
 
 
@@ -54,15 +59,15 @@ def queue_sign_in_mail(
     """A sign-in link to `email`, whether or not it has a player yet (the link makes one):
     in the player's language, else the one the page asking for it was in. `registering`:
     asked for by `POST /api/players`, so the mail says the link shows an API key."""
-    payload = {
+    payload = SignInPayload(
         # Who they are as they asked: a player made meanwhile by the link changes nothing.
-        "name": player.name if player is not None else email.partition("@")[0],
-        "language": language_of(player.preferences if player else None, language),
-        "known": player is not None,
-        "registering": registering,
-        "link": link,
-        "minutes": minutes,
-    }
+        name=player.name if player is not None else email.partition("@")[0],
+        language=language_of(player.preferences if player else None, language),
+        known=player is not None,
+        registering=registering,
+        link=link,
+        minutes=minutes,
+    )
     _account_row(connection, player.id if player else None, email, "sign_in", payload)
 
 
@@ -73,8 +78,8 @@ def queue_email_change_mails(
     done (a notice to the old address, `player.email` still, so a change they did not make
     is seen)."""
     if link is not None:
-        payload = {"link": link, "hours": hours, "old_email": player.email}
-        _account_row(connection, player.id, new_email, "email_change", payload)
+        change = EmailChangePayload(link=link, hours=hours, old_email=player.email)
+        _account_row(connection, player.id, new_email, "email_change", change)
     else:
-        payload = {"new_email": new_email}
-        _account_row(connection, player.id, player.email, "email_changed", payload)
+        changed = EmailChangedPayload(new_email=new_email)
+        _account_row(connection, player.id, player.email, "email_changed", changed)

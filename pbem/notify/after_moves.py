@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 import engine
 from engine.board import Board
 from pbem.game.players import is_unreachable
-from pbem.notify.compose import Recipient
+from pbem.notify.compose import Recipient, seat_of
 from pbem.notify.outbox import (
     OutboxRow,
     Pushed,
@@ -28,6 +28,7 @@ from pbem.notify.outbox import (
     told_row,
     webhook_rows,
 )
+from pbem.notify.payloads import EveryMovePayload, MovesPayload
 from pbem.notify.preferences import wants, wants_push
 from pbem.timing import policy
 
@@ -97,8 +98,8 @@ def after_batch(
             and wants(preferences, game_id, "every_move")
         ):
             # What they may see is what their seats of now may see, whoever holds them later.
-            mine = [r.colour for r, _ in seated if r.player_id == recipient.player_id]
-            payload = {"colour": recipient.colour, "seen": mine, "after": after, "seq": seq}
+            mine = [seat_of(r) for r, _ in seated if r.player_id == recipient.player_id]
+            payload = EveryMovePayload(colour=seat_of(recipient), seen=mine, after=after, seq=seq)
             told.append(told_row(game_id, recipient, "every_move", payload, preferences))
         colour = recipient.colour
         if colour is not None:  # always: these are the seats' recipients
@@ -127,7 +128,7 @@ def after_batch(
     rows = present(told) + deferred
     rows += bot_story_rows(game_id, seated, batch.player, after, seq)
     # A webhook posts where others may read it (a channel): only the public record.
-    rows += webhook_rows(hooks, game_id, {"after": after, "seq": seq})
+    rows += webhook_rows(hooks, game_id, after, seq)
     rows += push_rows(connection, game_id, list(pushed.values()))
     queue(connection, rows)
 
@@ -162,7 +163,7 @@ def scoring_rows(
     for recipient, preferences in seated:
         game_wide = recipient.colour == first_colour(seated, recipient.player_id)
         if game_wide and wants(preferences, game_id, kind):
-            payload = {"colour": recipient.colour, "after": after, "seq": seq}
+            payload = MovesPayload(colour=seat_of(recipient), after=after, seq=seq)
             rows.append(told_row(game_id, recipient, kind, payload, preferences))
     return rows
 
@@ -182,7 +183,7 @@ def bot_story_rows(
         return []  # a person's seat a bot plays for now; a house bot reads no mail
     if not wants(preferences, game_id, "decision"):
         return []
-    payload = {"colour": colour, "after": after, "seq": seq}
+    payload = MovesPayload(colour=colour, after=after, seq=seq)
     return [
         row(
             game_id=game_id,
@@ -213,6 +214,6 @@ def order_rows(
             and not recipient.bot_plays
             and wants(preferences, game_id, "decision")
         ):
-            payload = {"colour": recipient.colour, "after": after, "seq": seq}
+            payload = MovesPayload(colour=seat_of(recipient), after=after, seq=seq)
             rows.append(told_row(game_id, recipient, "orders", payload))
     return rows

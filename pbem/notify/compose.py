@@ -27,7 +27,7 @@ import engine
 from pbem import jinja, languages, tokens, words
 from pbem.clock import now
 from pbem.languages import N_, _, moment_text
-from pbem.notify import addresses, header_fields
+from pbem.notify import addresses, header_fields, payloads
 from pbem.notify.header_fields import kept
 from pbem.notify.later import shown
 from pbem.paths import TEMPLATES_DIR
@@ -56,6 +56,13 @@ class Recipient:
     # They subscribed a browser to pushes (`outbox.recipients` reads it): only then is a
     # push made, so a move with nobody subscribed reads no subscription.
     pushes: bool = False
+
+
+def seat_of(recipient: Recipient) -> str:
+    """The seat a mail to `recipient` is for: every recipient of a game's seat mail is read
+    with its seat (`outbox.recipients`)."""
+    assert recipient.colour is not None, "a seat's mail names its seat"
+    return recipient.colour
 
 
 #: The longest a display name may be in `To`, quoted (with its escapes): Python's header
@@ -482,7 +489,7 @@ def welcome_mail(
     *,
     game_id: int,
     title: str,
-    seats: list[dict[str, Any]],
+    seats: Sequence[payloads.WelcomeSeat],
     claim_token: str | None = None,
     declinable: bool = True,
 ) -> EmailMessage:

@@ -11,7 +11,7 @@ through `engine.view` for the seat whose thread it goes to.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -23,7 +23,7 @@ from pbem.extensions import db
 from pbem.game import advice, history
 from pbem.game.states import state_at, teaches
 from pbem.languages import in_language, language_of, later, lazy_
-from pbem.notify import after_moves, answers, compose, outbox, push
+from pbem.notify import after_moves, answers, compose, outbox, payloads, push
 from pbem.notify.compose import Recipient
 from pbem.store.models import Game, Player
 from pbem.timing import policy
@@ -94,7 +94,11 @@ def composed(row: Any, reads: Reads) -> str:
 
 
 def decision(
-    to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads, reminder: bool = False
+    to: Recipient,
+    game: Game,
+    payload: payloads.DecisionPayload,
+    reads: Reads,
+    reminder: bool = False,
 ) -> EmailMessage:
     """A seat's decision, as the state at its seq asks it (`compose.decision_mail`)."""
     seq = payload["seq"]
@@ -125,11 +129,15 @@ def _bank(game: Game, colour: str) -> int | None:
     return next((s.bank_seconds for s in game.seats if s.colour == colour), None)
 
 
-def reminder(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def reminder(
+    to: Recipient, game: Game, payload: payloads.DecisionPayload, reads: Reads
+) -> EmailMessage:
     return decision(to, game, payload, reads, reminder=True)
 
 
-def every_move(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def every_move(
+    to: Recipient, game: Game, payload: payloads.EveryMovePayload, reads: Reads
+) -> EmailMessage:
     """The moves after `after` up to `seq`, as the seats the row names (`seen`) may see them."""
     entries = reads.log(game.id, payload["after"], payload["seq"])
     before = reads.state(game, payload["after"])
@@ -144,7 +152,9 @@ def every_move(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Rea
     )
 
 
-def scoring(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def scoring(
+    to: Recipient, game: Game, payload: payloads.MovesPayload, reads: Reads
+) -> EmailMessage:
     """The general scoring the moves after `after` up to `seq` completed; at the end with
     everyone's points by source over the whole game."""
     seq = payload["seq"]
@@ -163,7 +173,7 @@ def scoring(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads)
     )
 
 
-def orders(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def orders(to: Recipient, game: Game, payload: payloads.MovesPayload, reads: Reads) -> EmailMessage:
     """What the seat's orders played among the moves after `after` up to `seq`."""
     entries = reads.log(game.id, payload["after"], payload["seq"])
     return compose.orders_mail(
@@ -175,7 +185,9 @@ def orders(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) 
     )
 
 
-def timed_out(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def timed_out(
+    to: Recipient, game: Game, payload: payloads.TimeoutPayload, reads: Reads
+) -> EmailMessage:
     return compose.timed_out_mail(
         to,
         game_id=game.id,
@@ -188,7 +200,9 @@ def timed_out(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Read
     )
 
 
-def table_talk(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def table_talk(
+    to: Recipient, game: Game, payload: payloads.TableTalkPayload, reads: Reads
+) -> EmailMessage:
     return compose.table_talk_mail(
         to,
         game_id=game.id,
@@ -201,7 +215,7 @@ def table_talk(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Rea
     )
 
 
-def hint(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def hint(to: Recipient, game: Game, payload: payloads.HintPayload, reads: Reads) -> EmailMessage:
     """A hint asked by mail (`payload["hint"]`), as the scheduler worked it out."""
     found = advice.hint_by_id(payload["hint"])
     seq = payload["seq"]
@@ -216,14 +230,16 @@ def hint(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) ->
     )
 
 
-def review(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def review(to: Recipient, game: Game, payload: payloads.SeqPayload, reads: Reads) -> EmailMessage:
     """A finished game's review, for the seat the row names."""
     done = advice.review_of(game.id)
     assert done is not None  # the row is queued when the review is kept
     return compose.review_mail(to, game_id=game.id, title=game.title, review=done)
 
 
-def invitation(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def invitation(
+    to: Recipient, game: Game, payload: payloads.InvitationPayload, reads: Reads
+) -> EmailMessage:
     """An invited seat of a game that forms: who organises it, its seats as they were when
     it was made, its pace and length."""
     timing = policy.timing_of(game.timing)
@@ -250,7 +266,9 @@ def invitation(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Rea
     )
 
 
-def welcome(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def welcome(
+    to: Recipient, game: Game, payload: payloads.WelcomePayload, reads: Reads
+) -> EmailMessage:
     """A seat's first mail, the root of its thread (`compose.welcome_mail`)."""
     return compose.welcome_mail(
         to,
@@ -262,7 +280,9 @@ def welcome(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads)
     )
 
 
-def declined(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def declined(
+    to: Recipient, game: Game, payload: payloads.DeclinedPayload, reads: Reads
+) -> EmailMessage:
     """To the game's organiser: a seat was declined."""
     return compose.declined_mail(
         to,
@@ -273,7 +293,9 @@ def declined(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads
     )
 
 
-def notice(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def notice(
+    to: Recipient, game: Game, payload: payloads.NoticePayload, reads: Reads
+) -> EmailMessage:
     """A game-wide notice, its words (`words.said`) written in the reader's language."""
     return compose.notice_mail(
         to,
@@ -284,7 +306,9 @@ def notice(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) 
     )
 
 
-def seat_back(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads) -> EmailMessage:
+def seat_back(
+    to: Recipient, game: Game, payload: payloads.SeqPayload, reads: Reads
+) -> EmailMessage:
     """A person took their seat back from the bot: what happened while it played, up to
     `seq`, as the seat sees it."""
     colour = payload["colour"]
@@ -306,7 +330,7 @@ def seat_back(to: Recipient, game: Game, payload: Mapping[str, Any], reads: Read
 
 
 def seat_answer(
-    to: Recipient, game: Game, payload: Mapping[str, Any], reads: Reads
+    to: Recipient, game: Game, payload: payloads.AnswerPayload, reads: Reads
 ) -> EmailMessage:
     """The answer to a seat's reply mail, as the mail door decided it (`inbound._answer`):
     its lines as written then; what it played, the board and the round so far as the seat
@@ -375,8 +399,9 @@ def _answer_subject(played: list[Any], outcome: str) -> Any:
     return lazy_("your mail")
 
 
-#: Each kind of mail a row names, and how it is composed.
-MAILS: dict[str, Callable[[Recipient, Game, Mapping[str, Any], Reads], EmailMessage]] = {
+#: Each kind of mail a row names, and how it is composed: each composer reads its kind's
+#: payload (`payloads`), the row's JSON, whose shape only the kind says.
+MAILS: dict[str, Callable[[Recipient, Game, Any, Reads], EmailMessage]] = {
     "invitation": invitation,
     "welcome": welcome,
     "declined": declined,
@@ -434,7 +459,7 @@ def account_mail(row: Any, reads: Reads) -> EmailMessage:
     )
 
 
-def bot_story(to: Recipient, game: Game, payload: Mapping[str, Any]) -> str:
+def bot_story(to: Recipient, game: Game, payload: payloads.MovesPayload) -> str:
     """What happened at a seat a bot played (the moves after `after` up to `seq`, and the
     story since the seat's move before them), as a part of its person's digest."""
     colour, after = payload["colour"], payload["after"]
@@ -451,7 +476,7 @@ def bot_story(to: Recipient, game: Game, payload: Mapping[str, Any]) -> str:
         )
 
 
-def webhook_body(game: Game, payload: Mapping[str, Any], reads: Reads) -> str:
+def webhook_body(game: Game, payload: payloads.WebhookPayload, reads: Reads) -> str:
     """A webhook's post of the moves after `after` up to `seq`: the public record only (a
     channel is read by anyone in it), in the hook's format."""
     seq = payload["seq"]

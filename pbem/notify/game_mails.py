@@ -20,6 +20,7 @@ from pbem.game.states import current_state
 from pbem.languages import N_
 from pbem.notify import compose, outbox
 from pbem.notify.after_moves import decision_push
+from pbem.notify.compose import seat_of
 from pbem.notify.outbox import (
     OutboxRow,
     Pushed,
@@ -33,6 +34,17 @@ from pbem.notify.outbox import (
     seat_recipient,
     told_row,
 )
+from pbem.notify.payloads import (
+    DeclinedPayload,
+    InvitationPayload,
+    InvitedSeat,
+    NoticePayload,
+    PushPayload,
+    TableTalkPayload,
+    TimeoutPayload,
+    WelcomePayload,
+    WelcomeSeat,
+)
 from pbem.notify.preferences import wants, wants_push
 from pbem.store.models import Deadline, Game, Player, Seat
 from pbem.words.said import Said, colour_said, said
@@ -41,14 +53,14 @@ from pbem.words.said import Said, colour_said, said
 def invitations(connection: Connection, *, game: Any, organiser: Player) -> None:
     """Each invited seat of a game that forms gets its invitation (not the organiser's own
     seat, a bot's, or an open one), composed by the sender (`composing.invitation`)."""
-    seats = [{"colour": s.colour, "name": s.player.name, "open": s.open} for s in game.seats]
+    seats = [InvitedSeat(colour=s.colour, name=s.player.name, open=s.open) for s in game.seats]
     rows = []
     for seat in game.seats:
         if seat.open or seat.bot or seat.player_id == organiser.id:
             continue
         to = outbox.recipient(seat.player, seat.colour, game)
-        payload = {"colour": seat.colour, "organiser": organiser.name, "seats": seats}
-        rows.append(told_row(game.id, to, "invitation", payload))
+        invited = InvitationPayload(colour=seat.colour, organiser=organiser.name, seats=seats)
+        rows.append(told_row(game.id, to, "invitation", invited))
     queue(connection, present(rows))
 
 
@@ -66,7 +78,7 @@ def game_started(
     seat, and for an invited email a link to claim an API key), then its pending decision's.
     `only`: just these colours' (a seat given to someone new)."""
     seated = recipients(connection, game_id)
-    seats = [{"colour": r.colour, "name": r.name} for r, _ in seated]
+    seats = [WelcomeSeat(colour=seat_of(r), name=r.name) for r, _ in seated]
     deferred: list[OutboxRow] = []
     if only is not None:
         seated = [(r, p) for r, p in seated if r.colour in only]
@@ -83,13 +95,13 @@ def game_started(
         if not wants(preferences, game_id, "decision"):
             continue
         player = db.session.get_one(Player, recipient.player_id)
-        payload = {
-            "colour": recipient.colour,
-            "seats": seats,
+        payload = WelcomePayload(
+            colour=seat_of(recipient),
+            seats=seats,
             # A proved address signs in by its mailed links: no API key to claim.
-            "claim_token": None if player.email_proved_at else claim_token(player),
-            "declinable": recipient.player_id != organiser and recipient.colour not in accepted,
-        }
+            claim_token=None if player.email_proved_at else claim_token(player),
+            declinable=recipient.player_id != organiser and recipient.colour not in accepted,
+        )
         welcomes.append(told_row(game_id, recipient, "welcome", payload))
     pending = {entry["player"]: entry for entry in engine.pending(state)}
     pushed: dict[int, Pushed] = {}
@@ -113,7 +125,7 @@ def seat_declined(connection: Connection, *, game: Any, seat: Any) -> None:
     admin = game.creator
     colour = next((s.colour for s in game.seats if s.player_id == admin.id), None)
     to = outbox.recipient(admin, colour, game)
-    payload = {"colour": colour, "seat_colour": seat.colour, "name": seat.player.name}
+    payload = DeclinedPayload(colour=colour, seat_colour=seat.colour, name=seat.player.name)
     queue(connection, present([told_row(game.id, to, "declined", payload)]))
 
 
@@ -174,14 +186,14 @@ def timed_out(
     seated = recipients(connection, game.id)
     recipient, preferences = next((r, p) for r, p in seated if r.colour == seat.colour)
     if wants(preferences, game.id, "decision"):
-        payload = {
-            "colour": recipient.colour,
-            "decision": kind,
-            "moves": moves,
-            "seq": seq,
-            "bot_now": bot_now,
-            "card": card,
-        }
+        payload = TimeoutPayload(
+            colour=seat_of(recipient),
+            decision=kind,
+            moves=moves,
+            seq=seq,
+            bot_now=bot_now,
+            card=card,
+        )
         queue(connection, present([told_row(game.id, recipient, "timeout", payload)]))
     if bot_now:
         notice(
@@ -220,7 +232,7 @@ def notice(
             continue
         seen.add(recipient.player_id)
         if wants(preferences, game.id, "game_over"):
-            payload = {"colour": recipient.colour, "subject": subject, "lines": lines}
+            payload = NoticePayload(colour=seat_of(recipient), subject=subject, lines=lines)
             rows.append(told_row(game.id, recipient, "notice", payload))
     queue(connection, present(rows))
 
@@ -241,7 +253,7 @@ def table_talk(
     seated = recipients(connection, game_id)
     speaker = next(r for r, _ in seated if r.colour == colour)
     # The speaker as named when they spoke, whoever holds the seat later.
-    said = {"speaker": speaker.name, "speaker_colour": colour, "lines": lines}
+    said = PushPayload(speaker=speaker.name, speaker_colour=colour, lines=lines)
     unheard = table.unheard(connection, game_id, colour, speaker.player_id)
     rows = []
     pushed: list[Pushed] = []
@@ -252,11 +264,17 @@ def table_talk(
             continue
         if wants(preferences, game_id, "table_talk"):
             # When, for the mail to say: a digest may gather words of days ago.
-            payload = {"colour": recipient.colour, **said, "seq": seq}
-            payload["said_at"] = compose.when(said_at)
+            payload = TableTalkPayload(
+                colour=seat_of(recipient),
+                speaker=speaker.name,
+                speaker_colour=colour,
+                lines=lines,
+                seq=seq,
+                said_at=compose.when(said_at),
+            )
             rows.append(told_row(game_id, recipient, "table_talk", payload, preferences))
         if recipient.pushes and wants_push(preferences, game_id, "table_talk"):
-            pushed.append((recipient.player_id, "table_talk", {**said}))
+            pushed.append((recipient.player_id, "table_talk", said))
     queue(connection, present(rows) + push_rows(connection, game_id, pushed))
 
 

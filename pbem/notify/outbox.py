@@ -28,6 +28,7 @@ from pbem.game.players import is_unreachable
 from pbem.languages import language_of
 from pbem.notify import compose, wake
 from pbem.notify.compose import Recipient
+from pbem.notify.payloads import DecisionPayload, GamePayload, Payload, PushPayload, WebhookPayload
 from pbem.notify.preferences import StoredPreferences, wants
 from pbem.store import tables
 from pbem.store.models import Player
@@ -65,7 +66,7 @@ class OutboxRow(TypedDict):
     kind: str
     recipient: str  # an address, a webhook's URL, or a push subscription's endpoint
     message: str  # "" until the sender composes what `payload` names
-    payload: dict[str, Any] | None  # what happened, as the row's JSON keeps it
+    payload: Payload | None  # what happened, as the row's JSON keeps it
     status: str  # "queued", or "digest" for a part of a digest
     attempts: int
     next_attempt_at: datetime
@@ -116,7 +117,7 @@ def row(
     kind: str,
     recipient: str,
     message: str = "",
-    payload: dict[str, Any] | None = None,
+    payload: Payload | None = None,
     channel: str = "mail",
     status: str = "queued",
 ) -> OutboxRow:
@@ -160,9 +161,9 @@ def rows_for(
 
 
 def webhook_rows(
-    hooks: list[dict[str, Any]], game_id: int, moves: dict[str, int]
+    hooks: list[dict[str, Any]], game_id: int, after: int, seq: int
 ) -> list[OutboxRow]:
-    """A post to each webhook of the moves `moves` names (after, seq): the sender writes its
+    """A post to each webhook of the moves after `after` up to `seq`: the sender writes its
     body (`composing.webhook_body`), in the hook's format."""
     return [
         row(
@@ -171,14 +172,14 @@ def webhook_rows(
             channel="webhook",
             kind="event",
             recipient=hook["url"],
-            payload={**moves, "format": hook.get("format")},
+            payload=WebhookPayload(after=after, seq=seq, format=hook.get("format")),
         )
         for hook in hooks
     ]
 
 
 #: A push a change causes: to whom, of what kind (`push.KINDS`), and what it may say.
-Pushed = tuple[int, str, dict[str, Any]]
+Pushed = tuple[int, str, PushPayload]
 
 
 def push_rows(connection: Connection, game_id: int, pushed: Sequence[Pushed]) -> list[OutboxRow]:
@@ -219,7 +220,7 @@ def told_row(
     game_id: int,
     recipient: Recipient,
     kind: str,
-    payload: dict[str, Any],
+    payload: GamePayload,
     preferences: Mapping[str, Any] | None = None,
 ) -> OutboxRow | None:
     """A mail to compose later (`sender.compose_queued`): what happened (`payload`), not the
@@ -257,7 +258,7 @@ def seat_mail(
     game_id: int,
     colour: str,
     kind: str,
-    payload: dict[str, Any],
+    payload: GamePayload,
     wanted: str | None = None,
 ) -> None:
     """A mail to one seat's holder, composed later from `payload` (a hint asked by mail, a
@@ -282,11 +283,11 @@ def decision_row(
 
 def decision_payload(
     recipient: Recipient, decision: engine.Pending, seq: int, due: Any
-) -> dict[str, Any]:
+) -> DecisionPayload:
     """What a decision mail (or its reminder) says: whose seat, at which seq, what is
     asked, and by when."""
     return {
-        "colour": recipient.colour,
+        "colour": compose.seat_of(recipient),
         "seq": seq,
         "decision": decision,
         "deadline": compose.when(due),

@@ -36,6 +36,7 @@ from pbem.config import instance_file
 from pbem.extensions import db
 from pbem.languages import N_, _, in_language
 from pbem.notify import webhooks
+from pbem.notify.payloads import PushPayload
 from pbem.store.models import PushSubscription
 from pbem.words import ASKS
 
@@ -144,7 +145,7 @@ def bad_key(p256dh: str, auth: str) -> str | None:
     return None
 
 
-def message(kind: str, payload: Mapping[str, Any], title: str, link: str, language: str) -> str:
+def message(kind: str, payload: PushPayload, title: str, link: str, language: str) -> str:
     """The push of a row of `kind`, as JSON: its game's title, what happened in a line (only
     what anyone at the table may know), and the game's page."""
     with in_language(language):

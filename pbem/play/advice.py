@@ -28,6 +28,7 @@ from pbem.game.seating import Actor, resolve_colour, seating
 from pbem.game.states import current_state, hints_allowed, rules_options
 from pbem.languages import N_
 from pbem.notify import game_mails, outbox
+from pbem.notify.payloads import HintPayload, SeqPayload
 from pbem.store import tables
 
 #: The moves a hint names at most.
@@ -131,7 +132,7 @@ def answer_hints(limit: int = HINTS_A_PASS) -> int:
             .values(answered_at=now(), advice=advice)
         )
         if answered.rowcount and advice is not None and hint.via == "mail":
-            payload = {"colour": hint.colour, "hint": hint.id, "seq": hint.seq}
+            payload = HintPayload(colour=hint.colour, hint=hint.id, seq=hint.seq)
             outbox.seat_mail(db.session.connection(), hint.game_id, hint.colour, "hint", payload)
         elif answered.rowcount and advice is not None:
             game_mails.hint_push(db.session.connection(), hint.game_id, hint.colour)
@@ -195,7 +196,7 @@ def review_one() -> int | None:
     )
     if kept.rowcount:  # a second scheduler by mistake mails nobody twice
         for colour in people:
-            payload = {"colour": colour, "seq": game.seq}
+            payload = SeqPayload(colour=colour, seq=game.seq)
             connection = db.session.connection()
             outbox.seat_mail(connection, waiting, colour, "review", payload, wanted="game_over")
     db.session.commit()

@@ -32,6 +32,7 @@ from pbem.languages import in_language, lazy_
 from pbem.notify import outbox
 from pbem.notify.answers import Shown
 from pbem.notify.compose import Recipient
+from pbem.notify.payloads import AnswerPayload, Thread
 from pbem.play import proofs, unit
 from pbem.play.batch import Outcome, Plan, submit
 from pbem.play.talk import LONGEST, MOST_LINES, pace_refusal, say
@@ -129,7 +130,7 @@ def answer_help(mail: Received) -> bool:
     )
     if answer:
         # Composed by the sender (`composing.account_mail`), in the thread of the mail.
-        thread = {"in_reply_to": mail.message_header, "references": list(mail.references)}
+        thread = Thread(in_reply_to=mail.message_header, references=list(mail.references))
         help_row = outbox.row(
             game_id=None, player_id=None, kind="answer", recipient=mail.sender, payload=thread
         )
@@ -331,20 +332,20 @@ def _answer(
     # the sender (`composing.seat_answer`), so no mail is drawn in this transaction.
     with in_language(recipient.language):
         lines = [str(line) for line in answer.lines]
-    payload = {
-        "colour": answer.colour,
-        "outcome": outcome,
-        "lines": lines,
+    payload = AnswerPayload(
+        colour=answer.colour,
+        outcome=outcome,
+        lines=lines,
         # The game as the answer shows what is pending (None: not there to show).
-        "seq": seq if state is not None else None,
+        seq=seq if state is not None else None,
         # The seqs of the moves the reply played (first, last), told as the seat saw them.
-        "played": [played[0]["seq"], played[-1]["seq"]] if played else None,
-        "board_seq": shown.board_seq,
-        "log_seq": shown.log_seq,
-        "help": shown.help,
-        "in_reply_to": mail.message_header,
-        "references": list(mail.references),
-    }
+        played=[played[0]["seq"], played[-1]["seq"]] if played else None,
+        board_seq=shown.board_seq,
+        log_seq=shown.log_seq,
+        help=shown.help,
+        in_reply_to=mail.message_header,
+        references=list(mail.references),
+    )
     row = outbox.told_row(answer.game_id, recipient, "answer", payload)
     outbox.queue(connection, outbox.present([row]))
     return True
