@@ -42,6 +42,22 @@ class Drawn:
             self._entries[key] = drawn  # the least recently used goes out
         return drawn
 
+    def latest(self, subject: Any, key: Any, draw: Callable[[], Any]) -> Any:
+        """`draw()` kept as `subject`'s one drawing (a game's seats), by `key`: while the
+        key read now is the one it was drawn from, it is used again; another key draws it
+        anew in its place. So a subject whose key moves on (each move) leaves no drawing
+        behind that no read will ask for again, and `size` counts subjects."""
+        if self.in_language:
+            subject = (rendering_locale(), subject)
+        with self._lock:
+            hit = self._entries.get(subject)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        drawn = draw()
+        with self._lock:
+            self._entries[subject] = (key, drawn)
+        return drawn
+
 
 def app_drawn(name: str, size: int, in_language: bool = True) -> Drawn:
     """The current app's `Drawn` called `name`, made on first use: for what is drawn from

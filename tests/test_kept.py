@@ -40,6 +40,33 @@ def test_what_is_kept_is_kept_by_its_key_and_its_bound_alone():
     assert drawn == ["a", "b", "c", "b"]
 
 
+def test_a_subjects_latest_drawing_replaces_its_last_and_the_bound_counts_subjects():
+    """`latest`: a game's seats drawn again when what they are drawn from moved on, in
+    place of the drawing before, which no read asks for again; while the key stays, the
+    drawing is used again."""
+    app = Flask(__name__)
+    kept = Drawn(2, in_language=False)
+    drawn: list[tuple[str, int]] = []
+
+    def draw(subject: str, key: int):
+        def make() -> str:
+            drawn.append((subject, key))
+            return f"{subject}{key}"
+
+        return make
+
+    with app.app_context():
+        assert kept.latest("g1", 1, draw("g1", 1)) == "g11"
+        assert kept.latest("g1", 1, draw("g1", 1)) == "g11"  # the same key: kept
+        assert kept.latest("g1", 2, draw("g1", 2)) == "g12"  # moved on: drawn anew
+        assert kept.latest("g2", 1, draw("g2", 1)) == "g21"
+        # Two subjects, one drawing each: the first drawing of g1 went, nothing else did.
+        assert len(kept._entries) == 2
+        assert kept.latest("g1", 2, draw("g1", 2)) == "g12"
+        assert kept.latest("g1", 1, draw("g1", 1)) == "g11"  # an older key: drawn again
+    assert drawn == [("g1", 1), ("g1", 2), ("g2", 1), ("g1", 1)]
+
+
 def test_no_store_can_be_asked_to_keep_for_a_time():
     """Neither `Drawn` nor `app_drawn` takes a lifetime: a cache that a clock expires would
     serve what another node changed until it did."""

@@ -69,10 +69,11 @@ class SeatRead(NamedTuple):
 
 SeatsRead = tuple[SeatRead, ...]
 
-#: A game's seats with their records are kept per worker and language by what they are
-#: drawn from as the page read it (`SeatRead`): a record changed through any node, or a
-#: seat handed on, shows at the next look, and no clock decides what is still kept.
-SEATS_KEPT = 4096
+#: A game's seats with their records are kept per worker and language, one drawing a game,
+#: by what they are drawn from as the page read it (`SeatRead`): a record changed through
+#: any node, or a seat handed on, shows at the next look, and no clock decides what is still
+#: kept. The games (each its latest drawing) a worker keeps.
+SEATS_KEPT = 1024
 
 
 def seats_shown(game_id: int, records: SeatsRead) -> list[SeatShown]:
@@ -81,8 +82,8 @@ def seats_shown(game_id: int, records: SeatsRead) -> list[SeatShown]:
     the page read them."""
     kept = app_drawn("pbem_seats", SEATS_KEPT)
     # Under the script root too: `named` holds links to the players' pages.
-    key = (request.script_root, game_id, records)
-    shown: list[SeatShown] = kept.get(key, lambda: _seats_read(game_id))
+    subject = (request.script_root, game_id)
+    shown: list[SeatShown] = kept.latest(subject, records, lambda: _seats_read(game_id))
     return shown
 
 
