@@ -8,22 +8,31 @@ from flask import Response, current_app, request
 
 from pbem.api.auth import KEY_REQUIRED, current_player
 from pbem.api.players.schemas import (
+    Absence,
+    AbsenceIn,
     AbsenceInSchema,
     AbsenceListSchema,
+    Absences,
+    Accepted,
     AcceptedSchema,
     BlockedSchema,
     BlocksSchema,
     CalendarSchema,
     HouseBotsSchema,
+    KeyReset,
     KeyResetSchema,
+    PageQuery,
     PageQuerySchema,
+    PlayerCreate,
     PlayerCreateSchema,
     PlayerGamesSchema,
     PlayerSchema,
     PreferencesSchema,
+    PushSubscriptionIn,
     PushSubscriptionInSchema,
     PushSubscriptionListSchema,
     PushSubscriptionSchema,
+    StandingsQuery,
     StandingsQuerySchema,
     StandingsSchema,
 )
@@ -46,7 +55,7 @@ standings_blp = Blueprint(
 @blp.arguments(PlayerCreateSchema)
 @blp.response(202, AcceptedSchema)
 @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-def register(data: dict[str, Any]) -> dict[str, Any]:
+def register(data: PlayerCreate) -> Accepted:
     """Register: a link is mailed to the address; following it proves the address is yours,
     makes your player (a known address: signs you in) and shows your API key, once. The
     answer is the same whether or not the address plays here."""
@@ -89,7 +98,7 @@ def set_preferences(data: dict[str, Any]) -> preferences.Preferences:
 @blp.route("/key-reset", methods=["POST"])
 @blp.arguments(KeyResetSchema)
 @blp.response(202, AcceptedSchema)
-def key_reset(data: dict[str, Any]) -> dict[str, Any]:
+def key_reset(data: KeyReset) -> Accepted:
     """Mail a new API key to a registered email (the old key stops working). The answer is
     the same whether the email is registered or not."""
     accounts.reset_key_by_mail(data["email"])
@@ -105,7 +114,7 @@ def key_reset(data: dict[str, Any]) -> dict[str, Any]:
 @blp.route("/me/absences", methods=["GET"])
 @blp.response(200, AbsenceListSchema)
 @blp.doc(security=KEY_REQUIRED)
-def list_absences() -> dict[str, Any]:
+def list_absences() -> Absences:
     """When you said you would be away."""
     return {"absences": _absences(away.absences_of(current_player()))}
 
@@ -121,7 +130,7 @@ WITHDRAW_ABSENCE = {
 @blp.arguments(AbsenceInSchema)
 @blp.response(201, AbsenceListSchema)
 @blp.doc(security=KEY_REQUIRED, responses={201: {"links": {"Withdraw": WITHDRAW_ABSENCE}}})
-def add_absence(data: dict[str, Any]) -> dict[str, Any]:
+def add_absence(data: AbsenceIn) -> Absences:
     """Say you will be away: your deadlines falling inside move to after it (up to each
     game's vacation allowance); the others see only until when you are away."""
     player = current_player()
@@ -132,14 +141,14 @@ def add_absence(data: dict[str, Any]) -> dict[str, Any]:
 @blp.route("/me/absences/<int:absence_id>", methods=["DELETE"])
 @blp.response(200, AbsenceListSchema)
 @blp.doc(security=KEY_REQUIRED)
-def cancel_absence(absence_id: int) -> dict[str, Any]:
+def cancel_absence(absence_id: int) -> Absences:
     """Back early, or plans changed: the absence no longer pushes deadlines."""
     player = current_player()
     absences.cancel(player, absence_id)
     return {"absences": _absences(away.absences_of(player))}
 
 
-def _absences(rows: list[away.AbsenceShown]) -> list[dict[str, Any]]:
+def _absences(rows: list[away.AbsenceShown]) -> list[Absence]:
     return [{"id": r["id"], "starts": r["from"], "ends": r["until"]} for r in rows]
 
 
@@ -168,7 +177,7 @@ def new_calendar() -> dict[str, str]:
 @blp.route("/me/push-subscriptions", methods=["GET"])
 @blp.response(200, PushSubscriptionListSchema)
 @blp.doc(security=KEY_REQUIRED)
-def list_push_subscriptions() -> dict[str, Any]:
+def list_push_subscriptions() -> dict[str, list[push.Subscribed]]:
     """The browsers you asked to be notified on: each one's push service (its host alone)."""
     return {"subscriptions": push.subscriptions_of(current_player())}
 
@@ -184,7 +193,7 @@ REMOVE_PUSH_SUBSCRIPTION = {
 @blp.arguments(PushSubscriptionInSchema)
 @blp.response(201, PushSubscriptionSchema)
 @blp.doc(security=KEY_REQUIRED, responses={201: {"links": {"Remove": REMOVE_PUSH_SUBSCRIPTION}}})
-def add_push_subscription(data: dict[str, Any]) -> push.Subscribed:
+def add_push_subscription(data: PushSubscriptionIn) -> push.Subscribed:
     """Notify a browser (its `PushSubscription.toJSON()`): your decisions, words to your
     tables and your games' ends, as your `push` preferences say, with nothing your seat
     hides. At most 10 browsers; the same endpoint again replaces its keys."""
@@ -199,7 +208,7 @@ def add_push_subscription(data: dict[str, Any]) -> push.Subscribed:
 @blp.route("/me/push-subscriptions/<int:subscription_id>", methods=["DELETE"])
 @blp.response(200, PushSubscriptionListSchema)
 @blp.doc(security=KEY_REQUIRED)
-def remove_push_subscription(subscription_id: int) -> dict[str, Any]:
+def remove_push_subscription(subscription_id: int) -> dict[str, list[push.Subscribed]]:
     """Stop notifying a browser; the subscriptions left."""
     player = current_player()
     push.unsubscribe(player, subscription_id)
@@ -225,7 +234,7 @@ def show(player_id: int) -> ratings.PlayerRecord:
 @blp.route("/<int:player_id>/games", methods=["GET"])
 @blp.arguments(PageQuerySchema(), location="query")
 @blp.response(200, PlayerGamesSchema)
-def games(query: dict[str, Any], player_id: int) -> ratings.PlayerGames:
+def games(query: PageQuery, player_id: int) -> ratings.PlayerGames:
     """A player's finished games (a page, the last ended first) with their place, score and
     rating change, and the games they are in now."""
     return ratings.player_games(player_id, query["page"], query["per_page"])
@@ -234,7 +243,7 @@ def games(query: dict[str, Any], player_id: int) -> ratings.PlayerGames:
 @standings_blp.route("", methods=["GET"])
 @standings_blp.arguments(StandingsQuerySchema(), location="query")
 @standings_blp.response(200, StandingsSchema)
-def standings(query: dict[str, Any]) -> Response:
+def standings(query: StandingsQuery) -> Response:
     """The people with at least 5 rated games (of `players` players, if given), the best
     rating first: a page of them."""
     players, page, per_page = query.get("players"), query["page"], query["per_page"]
@@ -267,7 +276,7 @@ def house_bots() -> dict[str, list[ratings.HouseBotRating]]:
 @blp.route("/me/blocks", methods=["GET"])
 @blp.response(200, BlocksSchema)
 @blp.doc(security=KEY_REQUIRED)
-def list_blocks() -> dict[str, Any]:
+def list_blocks() -> dict[str, list[apart.Blocked]]:
     """The players you block, the latest first."""
     return {"blocks": apart.blocks_of(current_player().id)}
 

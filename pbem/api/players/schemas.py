@@ -1,3 +1,6 @@
+from datetime import datetime
+from typing import NotRequired, TypedDict
+
 import marshmallow as ma
 
 from engine.bots import LEVELS
@@ -12,6 +15,13 @@ class PlayerCreateSchema(ma.Schema):
     name = Text(
         100, kind="name", required=True, metadata={"description": "How other players see you"}
     )
+
+
+class PlayerCreate(TypedDict):
+    """A `PlayerCreateSchema` as loaded."""
+
+    email: str
+    name: str
 
 
 class MailChoicesSchema(ma.Schema):
@@ -90,6 +100,11 @@ class PushKeysSchema(ma.Schema):
     )
 
 
+class PushKeys(TypedDict):
+    p256dh: str
+    auth: str
+
+
 class PushSubscriptionInSchema(ma.Schema):
     """A browser's `PushSubscription.toJSON()`, as it gives it."""
 
@@ -103,6 +118,13 @@ class PushSubscriptionInSchema(ma.Schema):
         load_default=None,
         metadata={"description": "As the browser gives it; not used"},
     )
+
+
+class PushSubscriptionIn(TypedDict):
+    """A `PushSubscriptionInSchema` as loaded."""
+
+    endpoint: str
+    keys: PushKeys
 
 
 class PushSubscriptionSchema(ma.Schema):
@@ -121,8 +143,18 @@ class KeyResetSchema(ma.Schema):
     email = Address(required=True)
 
 
+class KeyReset(TypedDict):
+    email: str
+
+
 class AcceptedSchema(ma.Schema):
     detail = ma.fields.String(required=True)
+
+
+class Accepted(TypedDict):
+    """What was taken on, to be done by mail (the same answer whoever the address is)."""
+
+    detail: str
 
 
 class CalendarSchema(ma.Schema):
@@ -154,6 +186,13 @@ class AbsenceInSchema(ma.Schema):
     )
 
 
+class AbsenceIn(TypedDict):
+    """An `AbsenceInSchema` as loaded (`from` and `until` by their Python names)."""
+
+    starts: datetime
+    ends: datetime
+
+
 class AbsenceSchema(ma.Schema):
     id = ma.fields.Integer(required=True)
     starts = ma.fields.String(required=True, data_key="from")
@@ -162,6 +201,18 @@ class AbsenceSchema(ma.Schema):
 
 class AbsenceListSchema(ma.Schema):
     absences = ma.fields.List(ma.fields.Nested(AbsenceSchema), required=True)
+
+
+class Absence(TypedDict):
+    """An absence as shown: its bounds as ISO 8601 text."""
+
+    id: int
+    starts: str
+    ends: str
+
+
+class Absences(TypedDict):
+    absences: list[Absence]
 
 
 #: The most a page of finished games or of the standings holds.
@@ -223,6 +274,15 @@ class StandingsQuerySchema(PageQuerySchema):
             "a two-colour game is one of 2)"
         },
     )
+
+
+class PageQuery(TypedDict):
+    page: int
+    per_page: int
+
+
+class StandingsQuery(PageQuery):
+    players: NotRequired[int]
 
 
 class FinishedGameSchema(ma.Schema):
