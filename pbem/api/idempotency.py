@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from collections.abc import Mapping
 
 from pbem.play.idempotency import Answer, once
 
 __all__ = ["Answer", "once", "request_hash"]
 
 
-def request_hash(game_id: int, payload: dict[str, Any]) -> str:
+def request_hash(game_id: int, payload: Mapping[str, object]) -> str:
     canonical = json.dumps({"game": game_id, **payload}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()

@@ -9,7 +9,7 @@ from flask import Response, jsonify
 
 from pbem.api.advice.schemas import HintSchema, LessonsSchema, ReviewSchema
 from pbem.api.auth import KEY_REQUIRED, api_key_hash
-from pbem.api.games.schemas import ViewerColourSchema
+from pbem.api.games.schemas import ViewerColour, ViewerColourSchema
 from pbem.api.safe_json import Blueprint
 from pbem.game import advice as reading
 from pbem.game import lessons
@@ -43,7 +43,7 @@ def _answer(body: dict[str, Any], ready: bool, schema: Any) -> Response:
     description="The game does not allow hints, is not under way, or no decision waits on you",
 )
 @blp.doc(security=KEY_REQUIRED)
-def hint(query: dict[str, Any], game_id: int) -> Response:
+def hint(query: ViewerColour, game_id: int) -> Response:
     """The strong bot's best three moves for the decision waiting on your seat, each with
     what its search expects of it, from your seat's view alone. The first call asks for it
     (202, `Retry-After`); call again until it answers 200. Asking again for the same
@@ -73,7 +73,7 @@ def review(game_id: int) -> Response:
 @blp.response(200, LessonsSchema)
 @blp.alt_response(403, response="FORBIDDEN", description="You hold no seat in this game")
 @blp.doc(security=KEY_REQUIRED)
-def lessons_due(query: dict[str, Any], game_id: int) -> dict[str, Any]:
+def lessons_due(query: ViewerColour, game_id: int) -> dict[str, Any]:
     """In a game that teaches (`options.learn`), what the decision waiting on your seat
     explains, as the page and the decision mail show it: each new kind of decision the first
     time, the first scoring walked through after it. Empty in any other game, or when no

@@ -12,8 +12,11 @@ from pbem.api.games.schemas import (
     GameSummarySchema,
     OrdersInSchema,
     OrdersSchema,
+    SeatBot,
     SeatBotSchema,
+    SeatChange,
     SeatChangeSchema,
+    ViewerColour,
     ViewerColourSchema,
 )
 from pbem.api.safe_json import Blueprint
@@ -122,7 +125,7 @@ def list_mine() -> dict[str, Any]:
     ],
     responses={"304": {"description": "Not Modified: the view you hold is current"}},
 )
-def show(query: dict[str, Any], game_id: int) -> Response:
+def show(query: ViewerColour, game_id: int) -> Response:
     """The game as you see it (the public view without a key); `viewer` says as which colour.
     Its ETag changes whenever the view does: send it back as `If-None-Match` to be told 304
     Not Modified, with no body, while nothing has changed."""
@@ -195,7 +198,7 @@ def join_seat(game_id: int, colour: str) -> GameSummary:
     "or it was invited as often as an address may be; try again after `Retry-After` seconds",
 )
 @blp.doc(security=KEY_REQUIRED)
-def give_seat(data: dict[str, Any], game_id: int, colour: str) -> GameSummary:
+def give_seat(data: SeatChange, game_id: int, colour: str) -> GameSummary:
     """Admin: give a seat to another player, or to an address with no account (invited by
     the seat's first mail, and counted against the day's invitations)."""
     player = current_player()
@@ -208,7 +211,7 @@ def give_seat(data: dict[str, Any], game_id: int, colour: str) -> GameSummary:
 @blp.arguments(SeatBotSchema)
 @blp.response(200, GameSummarySchema)
 @blp.doc(security=KEY_REQUIRED)
-def seat_bot(data: dict[str, Any], game_id: int, colour: str) -> GameSummary:
+def seat_bot(data: SeatBot, game_id: int, colour: str) -> GameSummary:
     """Your seat: let the bot play it, or take it back (the others are told)."""
     player = current_player()
     known_colour(colour)

@@ -1,4 +1,4 @@
-from typing import Any
+from typing import Any, TypedDict
 
 import marshmallow as ma
 
@@ -204,6 +204,12 @@ class ViewerColourSchema(ma.Schema):
     )
 
 
+class ViewerColour(TypedDict, total=False):
+    """A `ViewerColourSchema` as loaded: `colour` only when asked for."""
+
+    colour: str
+
+
 class SeatChangeSchema(ma.Schema):
     email = Address(
         required=True,
@@ -211,11 +217,19 @@ class SeatChangeSchema(ma.Schema):
     )
 
 
+class SeatChange(TypedDict):
+    email: str
+
+
 class SeatBotSchema(ma.Schema):
     bot = Flag(
         required=True,
         metadata={"description": "true: a bot plays your seat; false: you take it back"},
     )
+
+
+class SeatBot(TypedDict):
+    bot: bool
 
 
 class OrdersInSchema(ma.Schema):

@@ -1,18 +1,18 @@
 """A game's moves: legal moves, submitting a batch, the log, past states, the record."""
 
-from typing import Any
-
 from flask import Response, jsonify
 
 from pbem import play
 from pbem.api import idempotency
 from pbem.api.auth import KEY_OPTIONAL, KEY_REQUIRED, api_key_hash, current_player
-from pbem.api.games.schemas import ViewerColourSchema
+from pbem.api.games.schemas import ViewerColour, ViewerColourSchema
 from pbem.api.moves.schemas import (
+    IdempotencyHeader,
     IdempotencyHeaderSchema,
     LegalMovesSchema,
     LogSchema,
     MoveResultSchema,
+    MovesIn,
     MovesInSchema,
     RecordSchema,
 )
@@ -28,7 +28,7 @@ blp = Blueprint("moves", __name__, url_prefix="/api/games/<int:game_id>", descri
 @blp.arguments(ViewerColourSchema(), location="query")
 @blp.response(200, LegalMovesSchema)
 @blp.doc(security=KEY_REQUIRED)
-def legal_moves(query: dict[str, Any], game_id: int) -> views.LegalMoves:
+def legal_moves(query: ViewerColour, game_id: int) -> views.LegalMoves:
     """Every move your seat may make now (none when it is not your turn); `colour` says which
     seat when you hold two."""
     return views.legal_moves_for(Actor.by_key(api_key_hash()), game_id, query.get("colour"))
@@ -53,7 +53,7 @@ def _answer(outcome: play.Outcome) -> idempotency.Answer:
 @blp.alt_response(200, schema=MoveResultSchema, description="A dry run, or a repeated request")
 @blp.alt_response(409, response="CONFLICT")
 @blp.doc(security=KEY_REQUIRED)
-def submit(headers: dict[str, Any], data: dict[str, Any], game_id: int) -> Response:
+def submit(headers: IdempotencyHeader, data: MovesIn, game_id: int) -> Response:
     """Play a batch of moves as your seat: all of them, or none."""
     key_hash = api_key_hash()
     key = headers.get("idempotency_key")
@@ -92,7 +92,7 @@ def log(game_id: int) -> views.Log:
 @blp.arguments(ViewerColourSchema(), location="query")
 @blp.response(200, "GameView")
 @blp.doc(security=KEY_OPTIONAL)
-def state_at(query: dict[str, Any], game_id: int, seq: int) -> Response:
+def state_at(query: ViewerColour, game_id: int, seq: int) -> Response:
     """The game as you would have seen it after move `seq`."""
     player = current_player(required=False)
     return jsonify(views.view_at(get_game(game_id), player, seq, query.get("colour")))

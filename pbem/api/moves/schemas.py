@@ -1,7 +1,8 @@
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import marshmallow as ma
 
+import engine
 from pbem.api.fields import Flag, no_control_characters
 from pbem.api.games.schemas import COLOURS
 from pbem.api.typed import Typed
@@ -39,6 +40,15 @@ class MovesInSchema(ma.Schema):
         return {"dry_run": False, **data}
 
 
+class MovesIn(TypedDict):
+    """A `MovesInSchema` as loaded: the moves checked against the engine's types."""
+
+    expected_seq: int
+    moves: list[engine.Move]
+    dry_run: bool
+    colour: NotRequired[str]
+
+
 class IdempotencyHeaderSchema(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
@@ -48,6 +58,10 @@ class IdempotencyHeaderSchema(ma.Schema):
         validate=[ma.validate.Length(min=1, max=200), no_control_characters],
         metadata={"description": "Repeat it to get the first answer again, not a second play"},
     )
+
+
+class IdempotencyHeader(TypedDict, total=False):
+    idempotency_key: str
 
 
 class MoveResultSchema(ma.Schema):
