@@ -3,18 +3,20 @@
 Both are for the game's seats alone (403 to anyone else): the words to the table were
 written to the players, as the mails that pass them on go to the players."""
 
-from typing import Any
-
 from flask import Response, jsonify
 
 from pbem.api.auth import KEY_REQUIRED, api_key_hash
 from pbem.api.safe_json import Blueprint
 from pbem.api.table.schemas import (
+    MessageIn,
     MessageInSchema,
+    Messages,
     MessageSchema,
+    MessagesQuery,
     MessagesQuerySchema,
     MessagesSchema,
     MutesSchema,
+    NotesIn,
     NotesInSchema,
     NotesSchema,
 )
@@ -34,7 +36,7 @@ _FORBIDDEN = {"description": "You hold no seat in this game, or not that colour"
 @blp.response(200, MessagesSchema)
 @blp.alt_response(403, response="FORBIDDEN", description=_FORBIDDEN["description"])
 @blp.doc(security=KEY_REQUIRED)
-def messages(query: dict[str, Any], game_id: int) -> dict[str, Any]:
+def messages(query: MessagesQuery, game_id: int) -> Messages:
     """The words the players wrote to the table (on the page, through the API, or in a mail
     reply), oldest first; for the game's players alone."""
     found, more = table.read_messages(
@@ -55,7 +57,7 @@ def messages(query: dict[str, Any], game_id: int) -> dict[str, Any]:
     "`Retry-After` seconds",
 )
 @blp.doc(security=KEY_REQUIRED)
-def write(data: dict[str, Any], game_id: int) -> Response:
+def write(data: MessageIn, game_id: int) -> Response:
     """Write to the table as your seat: kept in the game's record, shown on its page and
     passed on by mail to the other players (as their preferences say). Plain text; a person
     holding two colours names the one that writes."""
@@ -85,7 +87,7 @@ def read_notes(game_id: int) -> table.Notes:
 @blp.response(200, NotesSchema)
 @blp.alt_response(403, response="FORBIDDEN", description="You hold no seat in this game")
 @blp.doc(security=KEY_REQUIRED)
-def keep_notes(data: dict[str, Any], game_id: int) -> table.Notes:
+def keep_notes(data: NotesIn, game_id: int) -> table.Notes:
     """Replace your private notes on the game (empty text clears them)."""
     kept = notes.keep(Actor.by_key(api_key_hash()), game_id, data["text"])
     return kept

@@ -1,7 +1,9 @@
+from typing import NotRequired, TypedDict
+
 import marshmallow as ma
 
 from pbem.api.games.schemas import COLOURS
-from pbem.game.table import MOST_PER_PAGE
+from pbem.game.table import MOST_PER_PAGE, Message
 from pbem.play import notes, talk
 from pbem.store.queries import MAX_ID
 
@@ -23,6 +25,11 @@ class MessageInSchema(ma.Schema):
         validate=ma.validate.OneOf(COLOURS),
         metadata={"description": "Which of your colours writes (needed when you hold two)"},
     )
+
+
+class MessageIn(TypedDict):
+    text: str
+    colour: NotRequired[str]
 
 
 class MessageSchema(ma.Schema):
@@ -53,6 +60,18 @@ class MessagesQuerySchema(ma.Schema):
     )
 
 
+class MessagesQuery(TypedDict):
+    after: int
+    limit: int
+
+
+class Messages(TypedDict):
+    """A page of the table's words, and whether more follow."""
+
+    messages: list[Message]
+    more: bool
+
+
 class MessagesSchema(ma.Schema):
     messages = ma.fields.List(
         ma.fields.Nested(MessageSchema), required=True, metadata={"description": "Oldest first"}
@@ -72,6 +91,10 @@ class NotesInSchema(ma.Schema):
         ),
         metadata={"description": "Your notes, replacing what you kept (empty: none)"},
     )
+
+
+class NotesIn(TypedDict):
+    text: str
 
 
 class NotesSchema(ma.Schema):

@@ -32,9 +32,9 @@ def _shown(tournament_id: int) -> dict[str, Any]:
 @blp.arguments(TournamentInSchema())
 @blp.response(201, CreatedSchema)
 @blp.doc(security=KEY_REQUIRED)
-def create(data: dict[str, Any]) -> Response:
+def create(data: tournaments.TournamentAsked) -> Response:
     """Make a tournament, open for entries: you organise it (and need not play in it)."""
-    made = tournaments.create(current_player(), data)  # type: ignore[arg-type]
+    made = tournaments.create(current_player(), data)
     response = jsonify({"id": made.id})
     response.status_code = 201
     return response
