@@ -28,6 +28,9 @@ from sqlalchemy.sql import CompoundSelect, Select
 
 from pbem.store.outage import as_sqlalchemy_error
 
+#: A statement's parameters by name: values only passed on to the driver, never read here.
+Params = Mapping[str, object]
+
 
 @dataclass(frozen=True)
 class _Bound:
@@ -35,12 +38,12 @@ class _Bound:
 
     sql: str
     positional: tuple[str, ...] | None  # parameter names in order, for qmark/format drivers
-    defaults: dict[str, Any]  # the values bound in the statement itself (a LIMIT's)
+    defaults: dict[str, object]  # the values bound in the statement itself (a LIMIT's)
     bind_processors: dict[str, Callable[[Any], Any]]
 
-    def arguments(self, params: Mapping[str, Any]) -> Any:
+    def arguments(self, params: Params) -> Any:
         """The driver's arguments for `params`, each converted by its column's type."""
-        values = {**self.defaults, **params}
+        values: dict[str, object] = {**self.defaults, **params}
         for name, process in self.bind_processors.items():
             values[name] = process(values[name])
         if self.positional is not None:
@@ -125,7 +128,7 @@ class Prepared:
             row=namedtuple("Row", list(self.statement.selected_columns.keys())),
         )
 
-    def _arguments(self, connection: Connection, params: Mapping[str, Any]) -> tuple[str, Any]:
+    def _arguments(self, connection: Connection, params: Params) -> tuple[str, Any]:
         """The SQL and the driver's arguments for `params`."""
         bound = self._compiled(connection.dialect).bound
         return bound.sql, bound.arguments(params)
@@ -146,7 +149,7 @@ class Prepared:
             rows.append(make(decoded))
         return rows
 
-    def all(self, connection: Connection, params: Mapping[str, Any]) -> list[Any]:
+    def all(self, connection: Connection, params: Params) -> list[Any]:
         """The rows, as named tuples."""
         sql, args = self._arguments(connection, params)
         cursor = None
@@ -162,7 +165,7 @@ class Prepared:
             raise as_sqlalchemy_error(connection, error, sql, args, cursor) from error
         return self._rows(connection, fetched)
 
-    def first(self, connection: Connection, params: Mapping[str, Any]) -> Any | None:
+    def first(self, connection: Connection, params: Params) -> Any | None:
         """The first row, or None."""
         rows = self.all(connection, params)
         return rows[0] if rows else None
@@ -181,12 +184,12 @@ class Written:
         bound: _Bound = self._per_dialect.kept(dialect, lambda d: _bound(self.statement, d)[1])
         return bound
 
-    def run(self, connection: Connection, params: Mapping[str, Any]) -> int:
+    def run(self, connection: Connection, params: Params) -> int:
         """Run it once: the rows it changed."""
         bound = self._bound(connection.dialect)
         return _written(connection, bound.sql, bound.arguments(params), many=False)
 
-    def run_each(self, connection: Connection, each: Sequence[Mapping[str, Any]]) -> None:
+    def run_each(self, connection: Connection, each: Sequence[Params]) -> None:
         """Run it once for each of `each` (the driver's executemany)."""
         if each:
             bound = self._bound(connection.dialect)
@@ -200,7 +203,7 @@ def sends_together(connection: Connection) -> bool:
 
 
 def written_together(
-    connection: Connection, calls: Sequence[tuple[Written, Sequence[Mapping[str, Any]]]]
+    connection: Connection, calls: Sequence[tuple[Written, Sequence[Params]]]
 ) -> list[int]:
     """Run each statement once for each of its parameter sets, all sent together in one
     round trip (psycopg's pipeline mode: for a connection that `sends_together`). The rows
@@ -265,7 +268,7 @@ def _written(connection: Connection, sql: str, args: Any, *, many: bool) -> int:
 
 
 def all_together(
-    connection: Connection, calls: Sequence[tuple[Prepared, Mapping[str, Any]]]
+    connection: Connection, calls: Sequence[tuple[Prepared, Params]]
 ) -> list[list[Any]]:
     """The rows of each statement, sent together: on PostgreSQL in one round trip (psycopg's
     pipeline mode), elsewhere one after another; in the connection's transaction, if it has
@@ -285,7 +288,7 @@ def all_together(
     ]
 
 
-def part_columns(part: int, columns: Mapping[str, Any], **filled: Any) -> list[Any]:
+def part_columns(part: int, columns: Params, **filled: Any) -> list[Any]:
     """The columns of part `part` of a read of several kinds of rows in one statement (a
     UNION ALL, its rows told apart by the `part` column): its number, then each of `columns`
     (name: a column of that type) in order, the ones it fills from `filled`, the others
