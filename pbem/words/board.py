@@ -57,7 +57,9 @@ def board_rows(view: engine.View) -> BoardInWords:
     """Regions in the board's order, then the Castillo (which has no grandes), then each
     player's score, court and province."""
     colours = tuple(view["colours"])
-    places: list[tuple[str, Mapping[str, Any]]] = [(r, view["regions"][r]) for r in REGIONS]
+    places: list[tuple[str, engine.RegionView | engine.CastilloView]] = [
+        (r, view["regions"][r]) for r in REGIONS
+    ]
     places.append(("castillo", view["castillo"]))
     mobile = {place: board for board, place in view["mobile_scoreboards"].items() if place}
     shown = []
@@ -65,8 +67,9 @@ def board_rows(view: engine.View) -> BoardInWords:
         notes = []
         if view["king"] == place:
             notes.append(term("king"))
-        if seen.get("grandes"):
-            notes.append(term("grande") + " " + ", ".join(map(colour_name, seen["grandes"])))
+        grandes = view["regions"][place]["grandes"] if place in view["regions"] else []
+        if grandes:
+            notes.append(term("grande") + " " + ", ".join(map(colour_name, grandes)))
         if place in mobile:
             notes.append(_("mobile %(board)s", board=mobile[place]))
         counts = seen["caballeros"]

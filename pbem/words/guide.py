@@ -10,6 +10,7 @@ from typing import Any, TypedDict
 
 import engine
 from engine.data import INTRIGUE_QUOTAS, KING_CARD, NEIGHBOURS, POWER_CARDS, REGIONS
+from engine.types import Movement, PlannedAwardStep, PlannedPowerCardReturnStep
 from pbem.languages import N_, _, list_text, ngettext
 from pbem.timing import policy
 from pbem.words.moves import notation_line
@@ -314,38 +315,33 @@ def _secret_pick_does(view: engine.View, colour: str, special: engine.SpecialVie
     return []
 
 
-def plan_step(step: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
+def plan_step(step: engine.PlannedStep, names: Mapping[str, str], reader: str | None) -> str:
     """One numbered step of a special action's plan, in words (what a veto from it stops)."""
-    do = step["do"]
-    if do == "move":
+    if step["do"] == "move":
         return "; ".join(_plan_move(m, names, reader) for m in step["caballeros"])
-    if do == "award":
+    if step["do"] == "award":
         return _plan_award(step, names, reader)
-    if do == "mobile_scoreboard":
+    if step["do"] == "mobile_scoreboard":
         return _(
             "the %(scoreboard)s scoreboard to %(target)s",
             scoreboard=step["scoreboard"],
             target=spot(step["to"]),
         )
-    if do == "king":
+    if step["do"] == "king":
         return _("the king to %(place)s", place=place_name(step["to"]))
-    mine = step.get("colour") == reader
-    name = "" if mine else who(step.get("colour", ""), names, reader)
-    if do == "grande":
+    mine = step["colour"] == reader
+    name = "" if mine else who(step["colour"], names, reader)
+    if step["do"] == "grande":
         place = place_name(step["to"])
         if mine:
             return _("your grande to %(place)s", place=place)
         return _("%(name)s's grande to %(place)s", name=name, place=place)
-    if do == "power_card_return":
+    if step["do"] == "power_card_return":
         return _plan_power_card(step, name)
-    if do == "keep_veto":
-        return (
-            _("you keeps the Veto card") if mine else _("%(name)s keeps the Veto card", name=name)
-        )
-    return str(do).replace("_", " ")
+    return _("you keeps the Veto card") if mine else _("%(name)s keeps the Veto card", name=name)
 
 
-def _plan_move(moved: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
+def _plan_move(moved: Movement, names: Mapping[str, str], reader: str | None) -> str:
     route = {"origin": spot(moved["from"]), "target": spot(moved["to"])}
     if moved["colour"] == reader:
         return ngettext(
@@ -363,7 +359,7 @@ def _plan_move(moved: Mapping[str, Any], names: Mapping[str, str], reader: str |
     )
 
 
-def _plan_award(step: Mapping[str, Any], names: Mapping[str, str], reader: str | None) -> str:
+def _plan_award(step: PlannedAwardStep, names: Mapping[str, str], reader: str | None) -> str:
     """A place's scoring is split into steps by rank (a veto may stop it between them), so a
     step says its points, not ranks it cannot see whole."""
     awards = []
@@ -384,7 +380,7 @@ def _plan_award(step: Mapping[str, Any], names: Mapping[str, str], reader: str |
     )
 
 
-def _plan_power_card(step: Mapping[str, Any], name: str) -> str:
+def _plan_power_card(step: PlannedPowerCardReturnStep, name: str) -> str:
     """A power card back to its hand: `name` "" for the reader's own."""
     if "card" in step:
         if not name:

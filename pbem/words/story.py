@@ -351,7 +351,7 @@ def _told(entry: engine.ShownLogEntry) -> list[engine.Event]:
     return list(events)
 
 
-def points_by_source(entries: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+def points_by_source(entries: Iterable[engine.ShownLogEntry]) -> dict[str, dict[str, int]]:
     """Each colour's points over a whole log, by source (`SOURCES`): general scorings and
     action cards (ranks only), and king's and home bonuses from either."""
     totals: dict[str, dict[str, int]] = {}
@@ -372,7 +372,7 @@ def points_by_source(entries: Iterable[Mapping[str, Any]]) -> dict[str, dict[str
 
 
 def scores_by_round(
-    entries: Iterable[Mapping[str, Any]], colours: Sequence[str]
+    entries: Iterable[engine.ShownLogEntry], colours: Sequence[str]
 ) -> list[dict[str, int]]:
     """Each colour's score at the start and at the end of every round (the last: now), from
     a log from the start with its events: the points of a score chart."""
