@@ -9,6 +9,7 @@ from typing import Any, TypedDict
 from sqlalchemy import select
 
 import engine
+from engine.bots.review import Review
 from pbem import words
 from pbem.errors import Conflict
 from pbem.extensions import db
@@ -21,7 +22,7 @@ from pbem.words.moves import describe_move
 
 
 class HintMove(TypedDict):
-    move: dict[str, Any]  # an engine.Move
+    move: engine.Move
     value: float  # the search's mean evaluation: the seat's points against the others'
     playouts: int
 
@@ -79,14 +80,15 @@ def people_seats(game_id: int) -> list[str]:
     )
 
 
-def review_of(game_id: int) -> dict[str, Any] | None:
-    """The finished game's review (`engine.bots.review.Review`), None until it is done."""
-    return db.session.execute(
+def review_of(game_id: int) -> Review | None:
+    """The finished game's review, None until it is done."""
+    review: Review | None = db.session.execute(
         select(tables.game_reviews.c.review).where(
             tables.game_reviews.c.game_id == game_id,
             tables.game_reviews.c.done_at.is_not(None),
         )
     ).scalar()
+    return review
 
 
 def review_waits(game_id: int) -> bool:

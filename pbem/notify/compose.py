@@ -24,6 +24,7 @@ import jinja2
 from flask import current_app
 
 import engine
+from engine.bots.review import Review
 from pbem import jinja, languages, tokens, words
 from pbem.clock import now
 from pbem.languages import N_, _, moment_text
@@ -813,9 +814,7 @@ def hint_mail(
 
 
 @in_recipients_language
-def review_mail(
-    recipient: Recipient, *, game_id: int, title: str, review: Mapping[str, Any]
-) -> EmailMessage:
+def review_mail(recipient: Recipient, *, game_id: int, title: str, review: Review) -> EmailMessage:
     """Where a person lost points in a finished game, by the strong bot's review."""
     colour = recipient.colour or ""
     items = [

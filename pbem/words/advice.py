@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
+from engine.bots.review import Flagged, Review
 from pbem.languages import _, ngettext
 from pbem.words.moves import describe_move
 
@@ -73,7 +74,7 @@ class ReviewLine(TypedDict):
     text: str
 
 
-def review_lines(flagged: Sequence[Mapping[str, Any]]) -> list[ReviewLine]:
+def review_lines(flagged: Sequence[Flagged]) -> list[ReviewLine]:
     """Each flagged decision of one seat in a sentence, most points at stake first."""
     return [
         {
@@ -92,7 +93,7 @@ def review_lines(flagged: Sequence[Mapping[str, Any]]) -> list[ReviewLine]:
     ]
 
 
-def review_summary(review: Mapping[str, Any], colour: str) -> str:
+def review_summary(review: Review, colour: str) -> str:
     """What the review looked at for `colour`, and what it found, in a sentence."""
     reviewed = review["reviewed"].get(colour, 0)
     decisions = review["decisions"].get(colour, 0)
