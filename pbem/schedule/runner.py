@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
@@ -35,25 +35,36 @@ PRUNE_SECONDS = 3600
 _GAME_OF_LINE = re.compile(r"game (\d+):")
 
 
-def _run_job(app: Flask, job: str, work: Callable[[], dict[str, Any]]) -> None:
+class JobDone(TypedDict, total=False):
+    """What a pass did, for its log line (a pass that did none of it is idle)."""
+
+    actions: int
+    sent: int
+    retried: int
+    failed: int
+    pruned: int
+    game_id: int | None
+
+
+def _run_job(app: Flask, job: str, work: Callable[[], JobDone]) -> None:
     """Run one pass of `job` and log one line for it: INFO when it did something, DEBUG
     when idle (a pass every few seconds would bury the rest), ERROR with the traceback when
     it failed (the next pass tries again)."""
     started = time.perf_counter()
     with app.app_context():
         try:
-            fields = work()
+            done = work()
         except Exception:
             app.logger.exception("job failed", extra={"job": job})
             return
-    fields = {"job": job, "ms": round((time.perf_counter() - started) * 1000, 1), **fields}
-    busy = any(fields.get(k) for k in ("actions", "sent", "retried", "failed", "pruned"))
+    busy = any(done.get(k) for k in ("actions", "sent", "retried", "failed", "pruned"))
+    fields = {"job": job, "ms": round((time.perf_counter() - started) * 1000, 1), **done}
     app.logger.log(logging.INFO if busy else logging.DEBUG, "job", extra=fields)
 
 
 def _sweep_job(app: Flask) -> None:
 
-    def work() -> dict[str, Any]:
+    def work() -> JobDone:
         lines = sweep()
         for line in lines:
             game = _GAME_OF_LINE.match(line)
@@ -75,7 +86,7 @@ def _mail_job(app: Flask) -> bool:
     """A pass of the sender, repeated while wake-ups came during it. False if a pass was
     running already (a wake-up then makes that one go again)."""
 
-    def work() -> dict[str, Any]:
+    def work() -> JobDone:
         result = deliver_due()
         return {"sent": result.sent, "retried": result.retried, "failed": result.failed}
 
@@ -100,7 +111,7 @@ def _start_waking(app: Flask) -> None:
 
 def _prune_job(app: Flask) -> None:
 
-    def work() -> dict[str, Any]:
+    def work() -> JobDone:
         return {"pruned": prune_outbox()}
 
     _run_job(app, "prune", work)
@@ -108,7 +119,7 @@ def _prune_job(app: Flask) -> None:
 
 def _hints_job(app: Flask) -> None:
 
-    def work() -> dict[str, Any]:
+    def work() -> JobDone:
         return {"actions": advice.answer_hints()}
 
     _run_job(app, "hints", work)
@@ -118,7 +129,7 @@ def _reviews_job(app: Flask) -> None:
     """One finished game's review a pass: a review takes up to PBEM_REVIEW_SECONDS of CPU,
     in a job of its own so that hints and mail are not kept waiting behind it."""
 
-    def work() -> dict[str, Any]:
+    def work() -> JobDone:
         reviewed = advice.review_one()
         return {"actions": 0 if reviewed is None else 1, "game_id": reviewed}
 
