@@ -15,8 +15,10 @@ from markupsafe import Markup
 
 from pbem.kept import Drawn
 
-#: Macros' output by the macro and all its arguments (`kept`).
-_KEPT = Drawn(16384)
+#: Macros' output by the macro and all its arguments (`kept`). A panel's rows change with
+#: each move, so most entries are a position's that is not drawn again: 16,384 of them drew
+#: a board page no faster than 4,096 (bench/page.py, alternated) and held some 20 MB more.
+_KEPT = Drawn(4096)
 
 
 def kept(macro: Any, *args: Any) -> Markup:
