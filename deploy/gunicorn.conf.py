@@ -58,8 +58,9 @@ keepalive = 5
 # its one latest drawing and the macros' store at 4,096: 106, 155 at 30,000, 170 MB at the
 # end, still about +1.2 MB per 10,000 from 60,000 (between 20,000 and 40,000 tracemalloc saw
 # what Python holds grow 3.3 MB, most of it the macros' store, then of 16,384, filling).
-# docs/scaling.md lists each store and its bound. So restarts are a guard only: 2,000,000 requests is over an hour for one worker at full load (about 480 a
-# second there), and a day or more at a club's pace; jitter keeps workers apart.
+# docs/scaling.md lists each store and its bound. So restarts are a guard only: 2,000,000
+# requests is over an hour for one worker at full load (about 480 a second there), and a day
+# or more at a club's pace; jitter keeps workers apart.
 max_requests = 2_000_000
 max_requests_jitter = 200_000
 accesslog = os.environ.get("PBEM_ACCESS_LOG")  # "-" for stdout; off by default
