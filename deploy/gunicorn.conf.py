@@ -56,9 +56,10 @@ keepalive = 5
 # slowing (162.5 MB at 200,000; +0.7 MB over the last 25,000); on a later one, 150,000
 # requests: 105, 188 at 30,000, 214.5 MB at the end; on this one, with a game's seats kept as
 # its one latest drawing and the macros' store at 4,096: 106, 155 at 30,000, 170 MB at the
-# end, still about +1.2 MB per 10,000 from 60,000 (between 20,000 and 40,000 tracemalloc saw
-# what Python holds grow 3.3 MB, most of it the macros' store, then of 16,384, filling).
-# docs/scaling.md lists each store and its bound. So restarts are a guard only: 2,000,000
+# end, still about +1.2 MB per 10,000 from 60,000: the bench plays one game after another, and
+# the store of games' last rounds (256 games, about 100 KB each) fills only after 256 of them
+# (cut to 8 in a scratch copy: 152.3 MB at 30,000, 157.0 MB at 120,000). docs/scaling.md lists
+# each store and its bound. So restarts are a guard only: 2,000,000
 # requests is over an hour for one worker at full load (about 480 a second there), and a day
 # or more at a club's pace; jitter keeps workers apart.
 max_requests = 2_000_000

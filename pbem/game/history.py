@@ -208,7 +208,8 @@ class Record:
         return engine.visible_log(self.last_round, set(own), events=events)
 
 
-#: Games whose record a worker keeps: a record holds one round's moves, some tens of KiB.
+#: Games whose record a worker keeps: a record holds one round's moves with their events,
+#: about 100 KB by a round's end (tracemalloc in a worker), so some 25 MB at most.
 RECORDS_KEPT = 256
 
 
