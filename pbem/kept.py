@@ -29,10 +29,12 @@ class Drawn:
         self._entries: LRUCache[Any, Any] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
+    def _keyed(self, key: Any) -> Any:
+        # Drawn in the reader's language: the same thing in another is another.
+        return (rendering_locale(), key) if self.in_language else key
+
     def get(self, key: Any, draw: Callable[[], Any]) -> Any:
-        if self.in_language:
-            # Drawn in the reader's language: the same thing in another is another.
-            key = (rendering_locale(), key)
+        key = self._keyed(key)
         with self._lock:
             hit = self._entries.get(key)  # a hit counts as a use
         if hit is not None:
@@ -47,8 +49,7 @@ class Drawn:
         key read now is the one it was drawn from, it is used again; another key draws it
         anew in its place. So a subject whose key moves on (each move) leaves no drawing
         behind that no read will ask for again, and `size` counts subjects."""
-        if self.in_language:
-            subject = (rendering_locale(), subject)
+        subject = self._keyed(subject)
         with self._lock:
             hit = self._entries.get(subject)
         if hit is not None and hit[0] == key:

@@ -57,17 +57,16 @@ def board_rows(view: engine.View) -> BoardInWords:
     """Regions in the board's order, then the Castillo (which has no grandes), then each
     player's score, court and province."""
     colours = tuple(view["colours"])
-    places: list[tuple[str, engine.RegionView | engine.CastilloView]] = [
-        (r, view["regions"][r]) for r in REGIONS
+    places: list[tuple[str, engine.RegionView | engine.CastilloView, list[str]]] = [
+        (r, view["regions"][r], view["regions"][r]["grandes"]) for r in REGIONS
     ]
-    places.append(("castillo", view["castillo"]))
+    places.append(("castillo", view["castillo"], []))  # the Castillo holds no grandes
     mobile = {place: board for board, place in view["mobile_scoreboards"].items() if place}
     shown = []
-    for place, seen in places:
+    for place, seen, grandes in places:
         notes = []
         if view["king"] == place:
             notes.append(term("king"))
-        grandes = view["regions"][place]["grandes"] if place in view["regions"] else []
         if grandes:
             notes.append(term("grande") + " " + ", ".join(map(colour_name, grandes)))
         if place in mobile:

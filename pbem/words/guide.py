@@ -405,8 +405,8 @@ def veto_guide(
     if vetoer == reader and reader:
         lines.append(_("You vetoed it; you may veto that veto."))
     elif vetoer:
-        vetoer = capitalised(who(vetoer, names, reader))
-        lines.append(_("%(name)s vetoed it; you may veto that veto.", name=vetoer))
+        name = capitalised(who(vetoer, names, reader))
+        lines.append(_("%(name)s vetoed it; you may veto that veto.", name=name))
     lines.append(_("The plan:"))
     lines += [f"{s['step']}. {plan_step(s, names, reader)}" for s in decision["plan"]]
     lines.append(
@@ -576,7 +576,7 @@ def guide(
         return _power_card_guide(view)
     if kind in _PICKS:
         return _pick_guide(view, colour, kind, names or {})
-    if decision["kind"] == "veto_window":
+    if decision["kind"] == "veto_window":  # read from `decision`, so its type narrows
         return veto_guide(decision, names or {}, colour)
     turn = view["turn"]
     if kind != "turn" or turn is None:
