@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine.bots import RandomBot  # noqa: E402
 from pbem import create_app, words  # noqa: E402
-from pbem.notify import compose, outbox  # noqa: E402
+from pbem.notify import after_moves, compose  # noqa: E402
 from pbem.notify.compose import Recipient  # noqa: E402
 from pbem.snapshot import (  # noqa: E402
     COLOURS,
@@ -154,9 +154,9 @@ def power_card_mail(language: str = "en") -> tuple[str, str, engine.State, str]:
 def scoring_mail() -> tuple[str, str]:
     """The mail after the mid-game board's next general scoring, to its first colour."""
     state, log = played_on(
-        lambda state, events: outbox.general_scoring_events(list(events), state) is not None
+        lambda state, events: after_moves.general_scoring_events(list(events), state) is not None
     )
-    events = outbox.general_scoring_events(log[-1]["events"], state) or []
+    events = after_moves.general_scoring_events(log[-1]["events"], state) or []
     with _app().app_context():
         mail = compose.scoring_mail(
             Recipient(1, "red@example.org", NAMES["red"], "red"),

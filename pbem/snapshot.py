@@ -33,6 +33,7 @@ from pbem import create_app
 from pbem.cli import upgrade_database
 from pbem.extensions import db
 from pbem.game.players import add_player, hash_api_key, player_by_key_hash
+from pbem.notify.sender import compose_queued
 from pbem.play import accounts
 from pbem.play.asked import SeatAsked
 from pbem.schedule.sweep import sweep
@@ -353,8 +354,17 @@ def _tournament_scenes(
     }
 
 
+def _composed(app: Flask) -> None:
+    """Every mail waiting as what it says composed, as the sender does before it sends:
+    only then does a row hold its message."""
+    with app.app_context():
+        while compose_queued():
+            pass
+
+
 def _draw_mail(app: Flask, tmp: Path, name: str, language: str) -> str:
     """The file URL of the last draw mail to `name`'s address, its HTML part."""
+    _composed(app)
     with app.app_context():
         query = (
             db.select(Notification.message)
@@ -466,6 +476,7 @@ def _forming_game(app: Flask, client: Any, keys: dict[str, str], tmp: Path) -> t
     }
     auth = {"Authorization": f"Bearer {keys['red']}"}
     game_id = client.post("/api/games", json=body, headers=auth).get_json()["id"]
+    _composed(app)
     with app.app_context():
         query = db.select(Notification.message).where(
             Notification.game_id == game_id, Notification.kind == "invitation"
